@@ -1,0 +1,53 @@
+"""``python -m bot [SUBCOMMAND]``: the one entry point.
+
+With no subcommand it starts the Discord bot. The subcommands are small tools
+that use the same engine: ``play`` (a terminal table), ``verify`` (check a
+revealed shoe seed), ``strategy``, ``edge`` and ``simulate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+#: subcommand -> (module under bot.cli, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("bot.cli.run", "start the Discord bot (the default)"),
+    "play": ("bot.cli.play", "play blackjack at a terminal table, 1 to 7 hands"),
+    "verify": ("bot.cli.verify", "print a seed's commitment and the shoe it shuffles to"),
+    "strategy": ("bot.cli.strategy", "print basic strategy for a set of rules"),
+    "edge": ("bot.cli.edge", "compute the house edge of basic strategy"),
+    "simulate": ("bot.cli.simulate", "simulate rounds and measure the house edge"),
+    "check": ("bot.cli.check", "check configuration and database, for health checks"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue  # not built yet
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv) or ["run"])
+    if not hasattr(args, "run"):
+        parser.error("that subcommand is not available")
+    code: int = args.run(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

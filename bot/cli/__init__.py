@@ -1,0 +1,1 @@
+"""Subcommands of ``python -m bot``: each module has ``add_arguments`` and ``run``."""

@@ -1,0 +1,71 @@
+"""Playing cards: ranks, suits and blackjack values."""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+SUITS: Final = ("♠", "♥", "♦", "♣")
+RANK_NAMES: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANKS: Final = tuple(range(1, 14))
+
+
+class Card(NamedTuple):
+    """One card: rank 1 (ace) to 13 (king), suit index 0-3 into SUITS."""
+
+    rank: int
+    suit: int
+
+    @property
+    def value(self) -> int:
+        """Blackjack value with the ace counted as 1 (hands add 10 when soft)."""
+        return 10 if self.rank >= 10 else self.rank
+
+    @property
+    def is_ace(self) -> bool:
+        return self.rank == 1
+
+    @property
+    def rank_name(self) -> str:
+        return RANK_NAMES[self.rank - 1]
+
+    @property
+    def suit_symbol(self) -> str:
+        return SUITS[self.suit]
+
+    @property
+    def index(self) -> int:
+        """0-51, rank-major: the card's position in a fresh, ordered deck."""
+        return (self.rank - 1) * 4 + self.suit
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        if not 0 <= index < 52:
+            raise ValueError(f"card index must be 0-51, not {index}")
+        return cls(index // 4 + 1, index % 4)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse "A♠", "10♥", "T♦", "kc" (suit letters s h d c also accepted)."""
+        text = text.strip().upper()
+        if len(text) < 2:
+            raise ValueError(f"not a card: {text!r}")
+        rank_text, suit_text = text[:-1], text[-1]
+        rank_text = "10" if rank_text == "T" else rank_text
+        letters = {"S": 0, "H": 1, "D": 2, "C": 3}
+        if suit_text in letters:
+            suit = letters[suit_text]
+        elif suit_text in SUITS:
+            suit = SUITS.index(suit_text)
+        else:
+            raise ValueError(f"not a suit: {suit_text!r} in {text!r}")
+        if rank_text not in RANK_NAMES:
+            raise ValueError(f"not a rank: {rank_text!r} in {text!r}")
+        return cls(RANK_NAMES.index(rank_text) + 1, suit)
+
+    def __str__(self) -> str:
+        return f"{self.rank_name}{self.suit_symbol}"
+
+
+def cards(text: str) -> list[Card]:
+    """Parse a space-separated list of cards: ``cards("A♠ 10♥ 7c")``."""
+    return [Card.parse(part) for part in text.split()]

@@ -1,0 +1,305 @@
+"""The rules of one table: a frozen, validated value, and the presets."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Final, Literal
+
+DoubleOn = Literal["any", "9-11", "10-11", "none"]
+SplitBy = Literal["value", "rank", "none"]
+Surrender = Literal["none", "late"]
+
+BLACKJACK_PAYS: Final = ("3:2", "6:5", "1:1", "2:1")
+DOUBLE_ON: Final = ("any", "9-11", "10-11", "none")
+SPLIT_BY: Final = ("value", "rank", "none")
+SURRENDER: Final = ("none", "late")
+MAX_SPOTS: Final = 7
+MAX_PLAYERS: Final = 7
+MAX_BET_CEILING: Final = 10**12
+
+
+class RulesError(ValueError):
+    """A rule value, or a combination of rule values, that cannot be played."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule of a table. Build with keywords; invalid combinations raise RulesError."""
+
+    decks: int = 6
+    #: Fraction of the shoe dealt before the cut card; 0 means a fresh shuffle every round.
+    penetration: float = 0.75
+    dealer_hits_soft_17: bool = False
+    #: Whether a two-card 21 on an unsplit hand is a natural that beats any other 21.
+    naturals: bool = True
+    blackjack_pays: str = "3:2"
+    #: US hole card: the dealer checks for blackjack before anyone acts. Without the
+    #: peek (European no-hole-card), a dealer blackjack also takes doubles and splits.
+    dealer_peeks: bool = True
+    #: Insurance (and even money) offered when the dealer shows an ace; pays 2:1.
+    insurance: bool = True
+    double_on: DoubleOn = "any"
+    double_after_split: bool = True
+    split_by: SplitBy = "value"
+    #: Most hands one spot may be split into (2 = split once, 4 = split three times).
+    max_hands: int = 4
+    resplit_aces: bool = False
+    hit_split_aces: bool = False
+    surrender: Surrender = "late"
+    #: Most spots (hands dealt at the start) one player may play at once.
+    max_spots: int = 7
+    #: Most players seated at one table.
+    max_players: int = 7
+    #: A beginner table: only hit and stand (no double, split, surrender or insurance).
+    hit_stand_only: bool = False
+    min_bet: int = 10
+    max_bet: int = 10_000
+
+    def __post_init__(self) -> None:
+        for problem in self._problems():
+            raise RulesError(problem)
+
+    def _problems(self) -> list[str]:
+        problems: list[str] = []
+        ints = ("decks", "max_hands", "max_spots", "max_players", "min_bet", "max_bet")
+        for name in ints:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                problems.append(f"{name} must be a whole number, not {value!r}")
+        bools = (
+            "dealer_hits_soft_17",
+            "naturals",
+            "dealer_peeks",
+            "insurance",
+            "double_after_split",
+            "resplit_aces",
+            "hit_split_aces",
+            "hit_stand_only",
+        )
+        for name in bools:
+            if not isinstance(getattr(self, name), bool):
+                problems.append(f"{name} must be true or false, not {getattr(self, name)!r}")
+        if problems:
+            return problems
+        if not 1 <= self.decks <= 8:
+            problems.append(f"decks must be 1 to 8, not {self.decks}")
+        if not isinstance(self.penetration, int | float) or not (
+            self.penetration == 0 or 0.25 <= self.penetration <= 0.9
+        ):
+            problems.append(
+                f"penetration must be 0 (fresh shoe every round) or 0.25 to 0.9, "
+                f"not {self.penetration!r}"
+            )
+        if self.blackjack_pays not in BLACKJACK_PAYS:
+            problems.append(
+                f"blackjack_pays must be one of {', '.join(BLACKJACK_PAYS)}, "
+                f"not {self.blackjack_pays!r}"
+            )
+        if self.double_on not in DOUBLE_ON:
+            problems.append(
+                f"double_on must be one of {', '.join(DOUBLE_ON)}, not {self.double_on!r}"
+            )
+        if self.split_by not in SPLIT_BY:
+            problems.append(f"split_by must be one of {', '.join(SPLIT_BY)}, not {self.split_by!r}")
+        if self.surrender not in SURRENDER:
+            problems.append(
+                f"surrender must be one of {', '.join(SURRENDER)}, not {self.surrender!r}"
+            )
+        if not 1 <= self.max_spots <= MAX_SPOTS:
+            problems.append(f"max_spots must be 1 to {MAX_SPOTS}, not {self.max_spots}")
+        if not 1 <= self.max_players <= MAX_PLAYERS:
+            problems.append(f"max_players must be 1 to {MAX_PLAYERS}, not {self.max_players}")
+        if not 1 <= self.min_bet <= self.max_bet <= MAX_BET_CEILING:
+            problems.append(
+                f"bet limits must satisfy 1 <= min_bet <= max_bet <= {MAX_BET_CEILING}, "
+                f"not min_bet={self.min_bet}, max_bet={self.max_bet}"
+            )
+        if problems:
+            return problems
+
+        splits = self.split_by != "none"
+        if splits and not 2 <= self.max_hands <= 8:
+            problems.append(
+                f"max_hands must be 2 to 8 when splitting is allowed, not {self.max_hands}"
+            )
+        if not splits and self.max_hands != 1:
+            problems.append("max_hands must be 1 when split_by is 'none'")
+        if self.resplit_aces and (not splits or self.max_hands < 3):
+            problems.append("resplit_aces needs splitting allowed and max_hands of 3 or more")
+        if self.hit_split_aces and not splits:
+            problems.append("hit_split_aces needs splitting allowed (split_by is 'none')")
+        if self.double_after_split and (not splits or self.double_on == "none"):
+            problems.append("double_after_split needs both doubling and splitting allowed")
+        if not self.naturals:
+            if self.blackjack_pays != "1:1":
+                problems.append("without naturals a two-card 21 is paid like any win: use 1:1")
+            if self.dealer_peeks:
+                problems.append("without naturals the dealer has no blackjack to peek for")
+            if self.insurance:
+                problems.append("without naturals there is no dealer blackjack to insure")
+        if self.hit_stand_only:
+            offered = []
+            if self.double_on != "none":
+                offered.append("doubling")
+            if splits:
+                offered.append("splitting")
+            if self.surrender != "none":
+                offered.append("surrender")
+            if self.insurance:
+                offered.append("insurance")
+            if offered:
+                problems.append(f"a hit-and-stand-only table cannot offer {', '.join(offered)}")
+        # The cut card must leave enough cards for a full table's round.
+        if self.penetration:
+            left = int(self.decks * 52 * (1 - self.penetration))
+            if left < 15:
+                problems.append(
+                    f"penetration {self.penetration} leaves only {left} cards behind the cut "
+                    f"card of a {self.decks}-deck shoe; leave at least 15"
+                )
+        return problems
+
+    @property
+    def blackjack_ratio(self) -> Fraction:
+        """What a natural wins per chip staked: 3:2 is Fraction(3, 2)."""
+        won, staked = self.blackjack_pays.split(":")
+        return Fraction(int(won), int(staked))
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some fields changed, validated again."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        fields = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - fields)
+        if unknown:
+            raise RulesError(f"unknown rule field(s): {', '.join(unknown)}")
+        return cls(**data)
+
+
+PRESETS: Final[dict[str, Rules]] = {
+    # The common modern shoe game.
+    "vegas-shoe": Rules(
+        decks=6,
+        penetration=0.75,
+        dealer_hits_soft_17=False,
+        blackjack_pays="3:2",
+        dealer_peeks=True,
+        insurance=True,
+        double_on="any",
+        double_after_split=True,
+        split_by="value",
+        max_hands=4,
+        resplit_aces=False,
+        hit_split_aces=False,
+        surrender="late",
+    ),
+    # terminal-table-1-to-7-hands.txt: one player, 1-7 hands; S17; hit, stand,
+    # double, split (same value), surrender on the first two cards; no hitting
+    # split aces; no surrender after a split; split 21 is not a blackjack.
+    # The text names no insurance, no hole-card check and no resplit.
+    "classic": Rules(
+        decks=6,
+        penetration=0.75,
+        dealer_hits_soft_17=False,
+        blackjack_pays="3:2",
+        dealer_peeks=True,
+        insurance=False,
+        double_on="any",
+        double_after_split=True,
+        split_by="value",
+        max_hands=2,
+        resplit_aces=False,
+        hit_split_aces=False,
+        surrender="late",
+        max_spots=7,
+        max_players=1,
+    ),
+    # simple-group-hit-stand.txt: hit and stand only, up to three players, the
+    # dealer hits under 17 and stands on any 17, every win pays 1:1 and a
+    # two-card 21 is just 21. One deck, shuffled every round.
+    "simple": Rules(
+        decks=1,
+        penetration=0,
+        dealer_hits_soft_17=False,
+        naturals=False,
+        blackjack_pays="1:1",
+        dealer_peeks=False,
+        insurance=False,
+        double_on="none",
+        double_after_split=False,
+        split_by="none",
+        max_hands=1,
+        resplit_aces=False,
+        hit_split_aces=False,
+        surrender="none",
+        max_spots=1,
+        max_players=3,
+        hit_stand_only=True,
+    ),
+    # unix-v3-bj-reno-1972.txt: the bet is 2 every hand, a natural pays 3, both
+    # naturals push, insurance on an ace (wins 2, loses 1), equal-value pairs
+    # split into two hands, double down on a dealt ten or eleven, the dealer hits
+    # to 17 (stands on soft 17), ties push. One deck.
+    "reno-1972": Rules(
+        decks=1,
+        penetration=0.5,
+        dealer_hits_soft_17=False,
+        blackjack_pays="3:2",
+        dealer_peeks=True,
+        insurance=True,
+        double_on="10-11",
+        double_after_split=False,
+        split_by="value",
+        max_hands=2,
+        resplit_aces=False,
+        hit_split_aces=False,
+        surrender="none",
+        max_spots=1,
+        min_bet=2,
+        max_bet=2,
+    ),
+    # single-deck-h17-casino.txt: 1 deck (up to 8), 3:2, dealer peeks, insurance
+    # 2:1, dealer hits soft 17, double any two, split any pair up to 3 times
+    # (4 hands), no double after split, no surrender.
+    "single-deck": Rules(
+        decks=1,
+        penetration=0.5,
+        dealer_hits_soft_17=True,
+        blackjack_pays="3:2",
+        dealer_peeks=True,
+        insurance=True,
+        double_on="any",
+        double_after_split=False,
+        split_by="value",
+        max_hands=4,
+        resplit_aces=True,
+        hit_split_aces=False,
+        surrender="none",
+    ),
+}
+
+#: Which rule text each preset follows (the text lives in the tests' docs).
+PRESET_SOURCES: Final[dict[str, str]] = {
+    "vegas-shoe": "the common modern six-deck shoe game (no single text)",
+    "classic": "terminal-table-1-to-7-hands.txt",
+    "simple": "simple-group-hit-stand.txt",
+    "reno-1972": "unix-v3-bj-reno-1972.txt (Unix V3 bj(6), 1972)",
+    "single-deck": "single-deck-h17-casino.txt",
+}
+
+
+def preset(name: str) -> Rules:
+    """The preset called ``name``; the error lists the names there are."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesError(
+            f"no preset called {name!r}; choose one of {', '.join(sorted(PRESETS))}"
+        ) from None
