@@ -1,0 +1,137 @@
+"""Settings for ``python -m bot``, from the environment and an optional ``.env`` file."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATABASE_URL = "sqlite:///data/blackjack.sqlite3"
+
+TOKEN_HELP = (
+    "Create an application at https://discord.com/developers/applications, open "
+    "its Bot page, press 'Reset Token', and put the token in DISCORD_TOKEN (in the "
+    "environment or in a .env file beside README.md; see .env.example)."
+)
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message names the setting and the fix."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    token: str
+    database_url: str = DEFAULT_DATABASE_URL
+    log_level: int = logging.INFO
+    dev_guild_id: int | None = None
+    api_base: str | None = None
+    gateway_url: str | None = None
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """Parse KEY=VALUE lines (``#`` comments, optional quotes, optional ``export``)."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        line = line.removeprefix("export ").strip()
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise ConfigError(f"{path}:{number}: expected KEY=VALUE, got {raw!r}")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def environment(dotenv: Path | None = Path(".env")) -> dict[str, str]:
+    """The process environment over the ``.env`` file: a real variable always wins."""
+    merged = read_dotenv(dotenv) if dotenv is not None else {}
+    merged.update(os.environ)
+    return merged
+
+
+def _int_setting(env: Mapping[str, str], name: str) -> int | None:
+    text = env.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {text!r}") from None
+
+
+def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config:
+    """Build a Config from settings; raises ConfigError with the fix for a bad one."""
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if require_token and not token:
+        raise ConfigError(f"DISCORD_TOKEN is not set. {TOKEN_HELP}")
+
+    level_name = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    level = logging.getLevelName(level_name)
+    if not isinstance(level, int):
+        raise ConfigError(
+            f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL; not {level_name!r}"
+        )
+
+    database_url = env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
+    if not database_url.startswith(("sqlite:///", "postgresql://", "postgres://")):
+        raise ConfigError(
+            "DATABASE_URL must start with sqlite:/// (a file) or postgresql:// (a server), "
+            f"not {database_url!r}"
+        )
+
+    for name in ("DISCORD_API_BASE", "DISCORD_GATEWAY_URL"):
+        value = env.get(name, "").strip()
+        schemes = ("http://", "https://") if name == "DISCORD_API_BASE" else ("ws://", "wss://")
+        if value and not value.startswith(schemes):
+            raise ConfigError(f"{name} must start with {' or '.join(schemes)}, not {value!r}")
+
+    shard_count = _int_setting(env, "SHARD_COUNT")
+    shard_ids: tuple[int, ...] | None = None
+    ids_text = env.get("SHARD_IDS", "").strip()
+    if ids_text:
+        shard_ids = _parse_shard_ids(ids_text)
+        if shard_count is None:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT, the total number of shards")
+        if any(i >= shard_count for i in shard_ids):
+            raise ConfigError(f"SHARD_IDS must be below SHARD_COUNT ({shard_count})")
+    if shard_count is not None and shard_count < 1:
+        raise ConfigError("SHARD_COUNT must be 1 or more")
+
+    return Config(
+        token=token,
+        database_url=database_url,
+        log_level=level,
+        dev_guild_id=_int_setting(env, "DEV_GUILD_ID"),
+        api_base=env.get("DISCORD_API_BASE", "").strip() or None,
+        gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+    )
+
+
+def _parse_shard_ids(text: str) -> tuple[int, ...]:
+    """``0,2,5`` or ``0-3`` (inclusive) or a mix."""
+    ids: list[int] = []
+    try:
+        for part in text.split(","):
+            first, dash, last = part.strip().partition("-")
+            if dash:
+                ids.extend(range(int(first), int(last) + 1))
+            else:
+                ids.append(int(first))
+    except ValueError:
+        raise ConfigError(f"SHARD_IDS must look like 0,1,2 or 0-3, not {text!r}") from None
+    if not ids or min(ids) < 0 or len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS must list distinct shard numbers, not {text!r}")
+    return tuple(ids)

@@ -1,0 +1,85 @@
+"""Start-up settings: what is required, what is defaulted, and what a bad value says."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.config import DEFAULT_DATABASE_URL, ConfigError, load_config, read_dotenv
+
+
+def test_missing_token_says_how_to_get_one() -> None:
+    with pytest.raises(ConfigError, match=r"DISCORD_TOKEN is not set.*developers/applications"):
+        load_config({})
+
+
+def test_defaults_use_a_sqlite_file_under_data() -> None:
+    config = load_config({"DISCORD_TOKEN": "t"})
+    assert config.database_url == DEFAULT_DATABASE_URL
+    assert config.database_url.startswith("sqlite:///data/")
+    assert config.log_level == logging.INFO
+    assert config.dev_guild_id is None
+
+
+def test_every_setting_is_read() -> None:
+    config = load_config(
+        {
+            "DISCORD_TOKEN": "t",
+            "DATABASE_URL": "postgresql://u@h/db",
+            "LOG_LEVEL": "debug",
+            "DEV_GUILD_ID": "123",
+            "DISCORD_API_BASE": "http://127.0.0.1:1/api/v10",
+            "DISCORD_GATEWAY_URL": "ws://127.0.0.1:1/gateway",
+            "SHARD_COUNT": "4",
+            "SHARD_IDS": "0-1,3",
+        }
+    )
+    assert config.database_url == "postgresql://u@h/db"
+    assert config.log_level == logging.DEBUG
+    assert config.dev_guild_id == 123
+    assert config.api_base == "http://127.0.0.1:1/api/v10"
+    assert config.gateway_url == "ws://127.0.0.1:1/gateway"
+    assert config.shard_count == 4
+    assert config.shard_ids == (0, 1, 3)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("DATABASE_URL", "mysql://x", "DATABASE_URL must start with"),
+        ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of"),
+        ("DEV_GUILD_ID", "abc", "DEV_GUILD_ID must be a whole number"),
+        ("DISCORD_API_BASE", "127.0.0.1", "DISCORD_API_BASE must start with"),
+        ("DISCORD_GATEWAY_URL", "http://x", "DISCORD_GATEWAY_URL must start with"),
+        ("SHARD_IDS", "0", "SHARD_IDS needs SHARD_COUNT"),
+    ],
+)
+def test_a_bad_setting_names_itself(name: str, value: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_config({"DISCORD_TOKEN": "t", name: value})
+
+
+def test_shard_ids_must_be_below_the_count() -> None:
+    with pytest.raises(ConfigError, match="below SHARD_COUNT"):
+        load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "2"})
+
+
+def test_dotenv_lines_are_parsed(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text('# comment\n\nexport DISCORD_TOKEN="abc"\nLOG_LEVEL=WARNING\nEMPTY=\n')
+    assert read_dotenv(env) == {"DISCORD_TOKEN": "abc", "LOG_LEVEL": "WARNING", "EMPTY": ""}
+
+
+def test_dotenv_garbage_names_the_line(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=abc\nnot a setting\n")
+    with pytest.raises(ConfigError, match=r"\.env:2"):
+        read_dotenv(env)
+
+
+def test_example_env_file_documents_every_setting() -> None:
+    example = read_dotenv(Path(__file__).parents[2] / ".env.example")
+    for name in ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "DEV_GUILD_ID"):
+        assert name in example
