@@ -1,0 +1,119 @@
+"""Chips, ledger, rounds, shoes and guild settings, in SQLite or PostgreSQL.
+
+``await db.open_store(url)`` returns a ``Store``; see db.store for every
+operation. The store knows nothing of Discord or of game rules: rules and
+round state are opaque JSON text to it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+from urllib.parse import urlsplit, urlunsplit
+
+from db.errors import (
+    BalanceLimitExceeded,
+    InsufficientChips,
+    RoundClosed,
+    StoreConfigError,
+    StoreError,
+    StoreVersionError,
+    UnknownRound,
+    UnknownShoe,
+)
+from db.models import (
+    MAX_BALANCE,
+    Account,
+    DailyResult,
+    GuildSettings,
+    HandResult,
+    LeaderboardEntry,
+    LeaderboardPage,
+    LedgerEntry,
+    PlayerStats,
+    RoundRecord,
+    SettleResult,
+    ShoeRecord,
+    VoidResult,
+)
+from db.store import Clock, Store
+
+__all__ = [
+    "DEFAULT_URL",
+    "MAX_BALANCE",
+    "Account",
+    "BalanceLimitExceeded",
+    "Clock",
+    "DailyResult",
+    "GuildSettings",
+    "HandResult",
+    "InsufficientChips",
+    "LeaderboardEntry",
+    "LeaderboardPage",
+    "LedgerEntry",
+    "PlayerStats",
+    "RoundClosed",
+    "RoundRecord",
+    "SettleResult",
+    "ShoeRecord",
+    "Store",
+    "StoreConfigError",
+    "StoreError",
+    "StoreVersionError",
+    "UnknownRound",
+    "UnknownShoe",
+    "VoidResult",
+    "open_store",
+]
+
+#: A SQLite file under ./data/ (relative to the working directory), created on first use.
+DEFAULT_URL: Final = "sqlite:///data/blackjack.sqlite3"
+
+
+def _redacted(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def sqlite_path(url: str) -> str:
+    """The file path of a ``sqlite:///`` URL: ``sqlite:///data/x.db`` is relative,
+    ``sqlite:////srv/x.db`` absolute, ``sqlite:///:memory:`` in memory."""
+    path = url.removeprefix("sqlite:///")
+    if not path or path.endswith("/") or "?" in path:
+        raise StoreConfigError(
+            f"DATABASE_URL {url!r} names no SQLite file: write sqlite:///relative/path.db"
+            " or sqlite:////absolute/path.db"
+        )
+    return path if path == ":memory:" else str(Path(path))
+
+
+async def open_store(url: str, *, clock: Clock | None = None) -> Store:
+    """Open the store at ``url`` (``sqlite:///...`` or ``postgresql://...``) and migrate it.
+
+    A bad URL or an unreachable server raises StoreConfigError naming
+    DATABASE_URL; a database migrated by newer code raises StoreVersionError.
+    ``clock`` (returning aware datetimes) replaces the system clock, for tests.
+    The store is also an async context manager that closes it.
+    """
+    if not isinstance(url, str):
+        raise StoreConfigError(f"DATABASE_URL must be text, not {type(url).__name__}")
+    if url.startswith("sqlite:///"):
+        from db.sqlite import SQLiteStore
+
+        return await SQLiteStore.open(sqlite_path(url), clock)
+    if url.startswith(("postgresql://", "postgres://")):
+        from db.postgres import PostgresStore
+
+        try:
+            urlsplit(url).port  # noqa: B018 -- raises on a malformed port
+        except ValueError as exc:
+            raise StoreConfigError(f"DATABASE_URL {_redacted(url)!r}: {exc}") from exc
+        return await PostgresStore.open(url, _redacted(url), clock)
+    scheme = url.split(":", 1)[0] if ":" in url else url
+    raise StoreConfigError(
+        f"DATABASE_URL must start with sqlite:/// or postgresql://, not {scheme!r}:"
+        f" for example {DEFAULT_URL}"
+    )

@@ -1,0 +1,61 @@
+"""The errors a store raises. Each says what went wrong in words a user or operator can act on."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class of every error raised by ``db``."""
+
+
+class StoreConfigError(StoreError):
+    """The database URL is malformed or the server cannot be reached: fix DATABASE_URL."""
+
+
+class StoreVersionError(StoreError):
+    """The database was migrated by newer code than this (or its history does not match)."""
+
+
+class InsufficientChips(StoreError):
+    """A debit larger than the balance. Nothing was written."""
+
+    def __init__(self, balance: int, amount: int) -> None:
+        super().__init__(f"not enough chips: the balance is {balance}, that needs {amount}")
+        self.balance = balance
+        self.amount = amount
+
+
+class BalanceLimitExceeded(StoreError):
+    """A credit that would take a balance over ``db.MAX_BALANCE``. Nothing was written."""
+
+    def __init__(self, balance: int, amount: int, limit: int) -> None:
+        super().__init__(
+            f"a balance of {balance} plus {amount} would pass the limit of {limit} chips"
+        )
+        self.balance = balance
+        self.amount = amount
+        self.limit = limit
+
+
+class UnknownRound(StoreError):
+    """No round has that id."""
+
+    def __init__(self, round_id: int) -> None:
+        super().__init__(f"there is no round {round_id}")
+        self.round_id = round_id
+
+
+class RoundClosed(StoreError):
+    """A stake on a round that is already settled or void. Nothing was written."""
+
+    def __init__(self, round_id: int, status: str) -> None:
+        super().__init__(f"round {round_id} is {status}; it takes no more stakes")
+        self.round_id = round_id
+        self.status = status
+
+
+class UnknownShoe(StoreError):
+    """No shoe has that commitment."""
+
+    def __init__(self, commitment: str) -> None:
+        super().__init__(f"there is no shoe with commitment {commitment}")
+        self.commitment = commitment

@@ -1,0 +1,121 @@
+"""Accounts and the chips in them: every change is a conditional update plus a ledger row."""
+
+from __future__ import annotations
+
+from db.errors import BalanceLimitExceeded, InsufficientChips
+from db.models import MAX_BALANCE, Account, DailyResult, GuildSettings, from_micros
+from db.ops.settings import read_settings
+from db.statements import Op, Query
+
+LEDGER_INSERT = (
+    "INSERT INTO ledger (guild_id, user_id, delta, balance_after, kind, round_id, actor_id,"
+    " reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_DEBIT = (
+    "UPDATE accounts SET balance = balance - ?"
+    " WHERE guild_id = ? AND user_id = ? AND balance >= ? RETURNING balance"
+)
+_CREDIT = (
+    "UPDATE accounts SET balance = balance + ?"
+    " WHERE guild_id = ? AND user_id = ? AND balance <= ? RETURNING balance"
+)
+_BALANCE = "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?"
+
+
+def ensure_account(guild_id: int, user_id: int, now: int) -> Op[Account]:
+    """The account, created with the guild's starting chips (a 'grant' ledger row) if new."""
+    default = GuildSettings().starting_chips
+    rows = yield Query(
+        "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?,"
+        " COALESCE((SELECT starting_chips FROM guild_settings WHERE guild_id = ?), ?), ?)"
+        " ON CONFLICT (guild_id, user_id) DO NOTHING RETURNING balance",
+        (guild_id, user_id, guild_id, default, now),
+    )
+    if rows:
+        balance = int(rows[0][0])
+        if balance:
+            yield Query(
+                LEDGER_INSERT,
+                (guild_id, user_id, balance, balance, "grant", None, None, None, now),
+            )
+        return Account(guild_id, user_id, balance, created=True)
+    rows = yield Query(_BALANCE, (guild_id, user_id))
+    return Account(guild_id, user_id, int(rows[0][0]))
+
+
+def debit(guild_id: int, user_id: int, amount: int, now: int) -> Op[int]:
+    """Take ``amount`` if the balance covers it (creating a new player's account first)."""
+    rows = yield Query(_DEBIT, (amount, guild_id, user_id, amount))
+    if rows:
+        return int(rows[0][0])
+    account = yield from ensure_account(guild_id, user_id, now)
+    if account.created:
+        rows = yield Query(_DEBIT, (amount, guild_id, user_id, amount))
+        if rows:
+            return int(rows[0][0])
+    raise InsufficientChips(account.balance, amount)
+
+
+def credit(guild_id: int, user_id: int, amount: int, now: int) -> Op[int]:
+    """Add ``amount`` unless that would pass ``MAX_BALANCE`` (creating the account if new)."""
+    rows = yield Query(_CREDIT, (amount, guild_id, user_id, MAX_BALANCE - amount))
+    if rows:
+        return int(rows[0][0])
+    account = yield from ensure_account(guild_id, user_id, now)
+    if account.created:
+        rows = yield Query(_CREDIT, (amount, guild_id, user_id, MAX_BALANCE - amount))
+        if rows:
+            return int(rows[0][0])
+    raise BalanceLimitExceeded(account.balance, amount, MAX_BALANCE)
+
+
+def balance(guild_id: int, user_id: int, now: int) -> Op[int]:
+    """The balance, creating the account with its starting chips if new."""
+    rows = yield Query(_BALANCE, (guild_id, user_id))
+    if rows:
+        return int(rows[0][0])
+    account = yield from ensure_account(guild_id, user_id, now)
+    return account.balance
+
+
+def adjust(
+    guild_id: int, user_id: int, amount: int, actor_id: int, reason: str, now: int
+) -> Op[int]:
+    """An admin grant (amount > 0) or take (amount < 0); the new balance."""
+    if amount > 0:
+        new_balance = yield from credit(guild_id, user_id, amount, now)
+    else:
+        new_balance = yield from debit(guild_id, user_id, -amount, now)
+    yield Query(
+        LEDGER_INSERT,
+        (guild_id, user_id, amount, new_balance, "admin", None, actor_id, reason, now),
+    )
+    return new_balance
+
+
+def claim_daily(guild_id: int, user_id: int, now: int) -> Op[DailyResult]:
+    """Credit the daily amount if the last claim is at least one period old."""
+    settings = yield from read_settings(guild_id)
+    period = settings.daily_period_s * 1_000_000
+    account = yield from ensure_account(guild_id, user_id, now)
+    # The conditional upsert is the whole decision: under concurrency only one
+    # claim per period can move last_claim_at forward.
+    rows = yield Query(
+        "INSERT INTO daily_claims (guild_id, user_id, last_claim_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (guild_id, user_id) DO UPDATE SET last_claim_at = excluded.last_claim_at"
+        " WHERE daily_claims.last_claim_at <= ? RETURNING last_claim_at",
+        (guild_id, user_id, now, now - period),
+    )
+    if not rows:
+        rows = yield Query(
+            "SELECT last_claim_at FROM daily_claims WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        next_at = from_micros(int(rows[0][0]) + period)
+        return DailyResult(False, 0, account.balance, next_at)
+    amount = settings.daily_amount
+    new_balance = yield from credit(guild_id, user_id, amount, now)
+    yield Query(
+        LEDGER_INSERT, (guild_id, user_id, amount, new_balance, "daily", None, None, None, now)
+    )
+    return DailyResult(True, amount, new_balance, from_micros(now + period))

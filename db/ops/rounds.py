@@ -1,0 +1,211 @@
+"""Rounds: opening, stakes, settlement, voiding. A round's row is locked before its accounts."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from db.errors import RoundClosed, UnknownRound
+from db.models import STAKE_KINDS, HandResult, SettleResult, VoidResult
+from db.ops.chips import LEDGER_INSERT, credit, debit
+from db.ops.shoes import open_shoe
+from db.statements import Many, Op, Query
+
+_STAKES_BY_PLAYER = (
+    "SELECT user_id, -SUM(delta) FROM ledger WHERE round_id = ?"
+    f" AND kind IN ({', '.join(repr(kind) for kind in STAKE_KINDS)}) GROUP BY user_id"
+)
+
+
+def round_status(round_id: int) -> Op[str]:
+    """The round's status; UnknownRound if there is none."""
+    rows = yield Query("SELECT status FROM rounds WHERE id = ?", (round_id,))
+    if not rows:
+        raise UnknownRound(round_id)
+    return str(rows[0][0])
+
+
+def require_open_round(round_id: int, guild_id: int, add_staked: int = 0) -> Op[None]:
+    """Lock an open round of ``guild_id`` (adding to its stake total), else raise."""
+    rows = yield Query(
+        "UPDATE rounds SET staked = staked + ? WHERE id = ? AND status = 'open' RETURNING guild_id",
+        (add_staked, round_id),
+    )
+    if not rows:
+        status = yield from round_status(round_id)
+        raise RoundClosed(round_id, status)
+    if int(rows[0][0]) != guild_id:
+        raise ValueError(f"round {round_id} belongs to another guild")
+
+
+def open_round(
+    guild_id: int, channel_id: int, rules_json: str, commitment: str, now: int
+) -> Op[int]:
+    """A new open round dealt from the shoe with ``commitment``; its id."""
+    shoe = yield from open_shoe(guild_id, channel_id, commitment, now)
+    if shoe.seed_hex is not None:
+        raise ValueError("that shoe's seed has been revealed; deal from a new shoe")
+    rows = yield Query(
+        "INSERT INTO rounds (guild_id, channel_id, shoe_id, rules_json, opened_at)"
+        " VALUES (?, ?, ?, ?, ?) RETURNING id",
+        (guild_id, channel_id, shoe.shoe_id, rules_json, now),
+    )
+    return int(rows[0][0])
+
+
+def save_round_state(round_id: int, state_json: str) -> Op[None]:
+    """Replace the open round's saved state."""
+    rows = yield Query(
+        "UPDATE rounds SET state_json = ? WHERE id = ? AND status = 'open' RETURNING id",
+        (state_json, round_id),
+    )
+    if not rows:
+        status = yield from round_status(round_id)
+        raise RoundClosed(round_id, status)
+
+
+def set_round_message(round_id: int, message_id: int) -> Op[None]:
+    """Remember the round's table message."""
+    rows = yield Query(
+        "UPDATE rounds SET message_id = ? WHERE id = ? RETURNING id", (message_id, round_id)
+    )
+    if not rows:
+        raise UnknownRound(round_id)
+
+
+def stake(guild_id: int, user_id: int, amount: int, kind: str, round_id: int, now: int) -> Op[int]:
+    """Debit a stake on an open round of the same guild; the new balance."""
+    # The round row is locked first (as settle and void do) so that a stake can
+    # never land on a round that is being closed at the same moment.
+    yield from require_open_round(round_id, guild_id, add_staked=amount)
+    new_balance = yield from debit(guild_id, user_id, amount, now)
+    yield Query(
+        LEDGER_INSERT,
+        (guild_id, user_id, -amount, new_balance, kind, round_id, None, None, now),
+    )
+    return new_balance
+
+
+def _check_settlement(
+    staked: Mapping[int, int], payouts: Mapping[int, int], hands: Sequence[HandResult]
+) -> None:
+    """Every staked chip must be accounted for by the hand results, and every payout too."""
+    wagered: dict[int, int] = defaultdict(int)
+    paid: dict[int, int] = defaultdict(int)
+    for hand in hands:
+        wagered[hand.user_id] += hand.wagered
+        paid[hand.user_id] += hand.payout
+    for user_id in sorted({*staked, *wagered, *payouts, *paid}):
+        if wagered[user_id] != staked.get(user_id, 0):
+            raise ValueError(
+                f"player {user_id} staked {staked.get(user_id, 0)} chips in this round"
+                f" but the hand results wager {wagered[user_id]}"
+            )
+        if paid[user_id] != payouts.get(user_id, 0):
+            raise ValueError(
+                f"player {user_id} is paid {payouts.get(user_id, 0)} chips"
+                f" but the hand results pay {paid[user_id]}"
+            )
+
+
+def settle_round(
+    round_id: int,
+    payouts: Mapping[int, int],
+    hands: Sequence[HandResult],
+    state_json: str,
+    now: int,
+) -> Op[SettleResult]:
+    """Credit the payouts, record the hands and mark the round settled, once."""
+    rows = yield Query(
+        "UPDATE rounds SET status = 'settled', state_json = ?, paid = ?, closed_at = ?"
+        " WHERE id = ? AND status = 'open' RETURNING guild_id",
+        (state_json, sum(payouts.values()), now, round_id),
+    )
+    if not rows:
+        status = yield from round_status(round_id)
+        return SettleResult(round_id, already_settled=True, status=status)  # type: ignore[arg-type]
+    guild_id = int(rows[0][0])
+    stake_rows = yield Query(_STAKES_BY_PLAYER, (round_id,))
+    _check_settlement({int(u): int(s) for u, s in stake_rows}, payouts, hands)
+    credited: dict[int, int] = {}
+    balances: dict[int, int] = {}
+    # Accounts in id order, so concurrent settlements lock them in one order.
+    for user_id in sorted(payouts):
+        amount = payouts[user_id]
+        if amount == 0:
+            continue
+        balances[user_id] = yield from credit(guild_id, user_id, amount, now)
+        credited[user_id] = amount
+        yield Query(
+            LEDGER_INSERT,
+            (guild_id, user_id, amount, balances[user_id], "payout", round_id, None, None, now),
+        )
+    if hands:
+        yield Many(
+            "INSERT INTO hand_results (round_id, guild_id, user_id, hand_index, outcome, wagered,"
+            " payout) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (round_id, guild_id, h.user_id, h.hand_index, h.outcome, h.wagered, h.payout)
+                for h in hands
+            ],
+        )
+    return SettleResult(round_id, False, "settled", credited, balances)
+
+
+def void_round(round_id: int, reason: str, now: int) -> Op[VoidResult]:
+    """Refund every stake of an open round and mark it void, once."""
+    rows = yield Query(
+        "UPDATE rounds SET status = 'void', void_reason = ?, closed_at = ?"
+        " WHERE id = ? AND status = 'open'"
+        " RETURNING guild_id, channel_id, message_id, state_json",
+        (reason, now, round_id),
+    )
+    if not rows:
+        rows = yield Query(
+            "SELECT guild_id, channel_id, message_id, state_json, status, void_reason"
+            " FROM rounds WHERE id = ?",
+            (round_id,),
+        )
+        if not rows:
+            raise UnknownRound(round_id)
+        guild_id, channel_id, message_id, state_json, status, old_reason = rows[0]
+        return VoidResult(
+            round_id,
+            int(guild_id),
+            int(channel_id),
+            message_id,
+            state_json,
+            old_reason or "",
+            already_closed=True,
+            status=status,
+        )
+    guild_id, channel_id, message_id, state_json = rows[0]
+    stake_rows = yield Query(_STAKES_BY_PLAYER, (round_id,))
+    refunds: dict[int, int] = {}
+    balances: dict[int, int] = {}
+    for user_id, amount in sorted((int(u), int(s)) for u, s in stake_rows):
+        balances[user_id] = yield from credit(guild_id, user_id, amount, now)
+        refunds[user_id] = amount
+        yield Query(
+            LEDGER_INSERT,
+            (guild_id, user_id, amount, balances[user_id], "refund", round_id, None, reason, now),
+        )
+    return VoidResult(
+        round_id,
+        int(guild_id),
+        int(channel_id),
+        message_id,
+        state_json,
+        reason,
+        already_closed=False,
+        status="void",
+        refunds=refunds,
+        balances=balances,
+    )
+
+
+def open_round_ids(guild_ids: Sequence[int] | None) -> Op[list[int]]:
+    """Ids of every open round (of the given guilds, if any are given), oldest first."""
+    rows = yield Query("SELECT id, guild_id FROM rounds WHERE status = 'open' ORDER BY id")
+    wanted = None if guild_ids is None else set(guild_ids)
+    return [int(rid) for rid, gid in rows if wanted is None or gid in wanted]

@@ -1,0 +1,76 @@
+"""Guild settings: NULL columns fall back to the code's defaults."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, Final
+
+from db import checks
+from db.models import MAX_BALANCE, GuildSettings
+from db.statements import Op, Query
+
+FIELDS: Final = tuple(f.name for f in dataclasses.fields(GuildSettings))
+_DAY: Final = 86_400
+
+#: (lowest, highest) for each whole-number setting.
+LIMITS: Final[dict[str, tuple[int, int]]] = {
+    "min_bet": (1, MAX_BALANCE),
+    "max_bet": (1, MAX_BALANCE),
+    "starting_chips": (0, MAX_BALANCE),
+    "daily_amount": (1, MAX_BALANCE),
+    "daily_period_s": (60, 366 * _DAY),
+    "bet_timer_s": (5, 3600),
+    "action_timer_s": (5, 3600),
+    "idle_close_s": (30, _DAY),
+}
+
+
+def check_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The changes, each checked on its own; ValueError names the first bad one."""
+    checked: dict[str, Any] = {}
+    for name, value in changes.items():
+        if name not in FIELDS:
+            raise ValueError(f"there is no setting {name!r}; settings are {', '.join(FIELDS)}")
+        if name == "default_preset":
+            checked[name] = checks.text(name, value, limit=64)
+            continue
+        checks.whole(name, value)
+        low, high = LIMITS[name]
+        if not low <= value <= high:
+            raise ValueError(f"{name} must be between {low} and {high}, not {value}")
+        checked[name] = int(value)
+    return checked
+
+
+def read_settings(guild_id: int) -> Op[GuildSettings]:
+    """The guild's settings, defaults filled in."""
+    rows = yield Query(
+        f"SELECT {', '.join(FIELDS)} FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    if not rows:
+        return GuildSettings()
+    stored = {name: value for name, value in zip(FIELDS, rows[0], strict=True) if value is not None}
+    return GuildSettings(**{**dataclasses.asdict(GuildSettings()), **stored})
+
+
+def write_settings(guild_id: int, changes: Mapping[str, Any], now: int) -> Op[GuildSettings]:
+    """Apply checked ``changes`` and return the result; min_bet above max_bet is refused."""
+    names = list(changes)
+    # Only the named columns are written, so two admins changing different
+    # settings at the same moment do not undo each other. The names come from
+    # FIELDS, never from the caller's text.
+    columns = ", ".join(["guild_id", *names, "updated_at"])
+    marks = ", ".join("?" for _ in range(len(names) + 2))
+    updates = ", ".join(f"{name} = excluded.{name}" for name in [*names, "updated_at"])
+    yield Query(
+        f"INSERT INTO guild_settings ({columns}) VALUES ({marks})"
+        f" ON CONFLICT (guild_id) DO UPDATE SET {updates}",
+        (guild_id, *[changes[name] for name in names], now),
+    )
+    settings = yield from read_settings(guild_id)
+    if settings.min_bet > settings.max_bet:
+        raise ValueError(
+            f"min_bet ({settings.min_bet}) must not be above max_bet ({settings.max_bet})"
+        )
+    return settings

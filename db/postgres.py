@@ -1,0 +1,95 @@
+"""The PostgreSQL backend: an asyncpg pool, one pooled connection per transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+import asyncpg
+
+from db.errors import StoreConfigError
+from db.migrate import load_migrations, migrate
+from db.statements import Many, Op, Row, numbered
+from db.store import Clock, Store
+
+T = TypeVar("T")
+
+#: Deadlocks cannot happen between our own operations (rounds are locked before
+#: accounts, accounts in id order) but are retried anyway, as PostgreSQL advises.
+_RETRIES: Final = 5
+_CONNECT_TIMEOUT_S: Final = 10
+
+
+async def _drive(conn: Any, op: Op[T]) -> T:
+    rows: list[Row] = []
+    try:
+        statement = next(op)
+        while True:
+            if isinstance(statement, Many):
+                await conn.executemany(numbered(statement.sql), statement.rows)
+                rows = []
+            else:
+                records = await conn.fetch(numbered(statement.sql), *statement.params)
+                rows = [tuple(record) for record in records]
+            statement = op.send(rows)
+    except StopIteration as stop:
+        result: T = stop.value
+        return result
+    finally:
+        op.close()
+
+
+class PostgresStore(Store):
+    """A Store in a PostgreSQL database."""
+
+    def __init__(self, pool: Any, clock: Clock | None) -> None:
+        super().__init__(clock)
+        self._pool = pool
+
+    @classmethod
+    async def open(
+        cls, dsn: str, shown: str, clock: Clock | None = None, max_connections: int = 10
+    ) -> PostgresStore:
+        """Connect a pool to ``dsn`` and migrate; ``shown`` is the URL without its password."""
+        try:
+            pool = await asyncpg.create_pool(
+                dsn,
+                min_size=1,
+                max_size=max_connections,
+                timeout=_CONNECT_TIMEOUT_S,
+                command_timeout=60,
+            )
+        except (TimeoutError, OSError, asyncpg.PostgresError, ValueError) as exc:
+            raise StoreConfigError(
+                f"cannot connect to PostgreSQL at {shown} ({type(exc).__name__}: {exc});"
+                " fix DATABASE_URL or start the server"
+            ) from exc
+        store = cls(pool, clock)
+        try:
+            migrations = load_migrations()
+            now = store._now()
+            await store._run(lambda: migrate(migrations, "postgresql", now), write=True)
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T:
+        for attempt in range(_RETRIES):
+            try:
+                async with self._pool.acquire() as conn:
+                    if write:
+                        transaction = conn.transaction()
+                    else:
+                        # One snapshot for every statement of a report.
+                        transaction = conn.transaction(isolation="repeatable_read", readonly=True)
+                    async with transaction:
+                        return await _drive(conn, op())
+            except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
+                if attempt == _RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def close(self) -> None:
+        """Close every pooled connection."""
+        await self._pool.close()

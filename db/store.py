@@ -1,0 +1,310 @@
+"""The ``Store`` interface: every operation the table service and the cogs call.
+
+Each public method checks its arguments first (ValueError, nothing touched),
+then runs one transaction on the backend. Backends supply ``_run`` and
+``close``; the operations themselves live in ``db.ops`` and are shared.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+from db import checks
+from db.models import (
+    OUTCOMES,
+    STAKE_KINDS,
+    Account,
+    DailyResult,
+    GuildSettings,
+    HandResult,
+    LeaderboardPage,
+    LedgerEntry,
+    PlayerStats,
+    RoundRecord,
+    SettleResult,
+    ShoeRecord,
+    VoidResult,
+    to_micros,
+)
+from db.ops import chips, reports, rounds, settings, shoes
+from db.statements import Op
+
+T = TypeVar("T")
+Clock = Callable[[], datetime]
+
+
+def system_clock() -> datetime:
+    """Now, in UTC."""
+    return datetime.now(UTC)
+
+
+class Store(ABC):
+    """Chips, ledger, rounds, shoes and guild settings, in one database."""
+
+    def __init__(self, clock: Clock | None = None) -> None:
+        self._clock = clock or system_clock
+
+    # -- backend -------------------------------------------------------------
+
+    @abstractmethod
+    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T:
+        """Run the operation ``op()`` in one transaction and return its result."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the connections. The store cannot be used afterwards."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def _now(self) -> int:
+        return to_micros(self._clock())
+
+    # -- accounts and chips --------------------------------------------------
+
+    async def ensure_account(self, guild_id: int, user_id: int) -> Account:
+        """The player's account; a new one gets the guild's starting chips (a 'grant' row)."""
+        g, u, now = (
+            checks.snowflake("guild_id", guild_id),
+            checks.snowflake("user_id", user_id),
+            self._now(),
+        )
+        return await self._run(lambda: chips.ensure_account(g, u, now), write=True)
+
+    async def balance(self, guild_id: int, user_id: int) -> int:
+        """The player's balance (creating the account with its starting chips if new)."""
+        g, u, now = (
+            checks.snowflake("guild_id", guild_id),
+            checks.snowflake("user_id", user_id),
+            self._now(),
+        )
+        return await self._run(lambda: chips.balance(g, u, now), write=True)
+
+    async def stake(
+        self, guild_id: int, user_id: int, amount: int, kind: str, round_id: int
+    ) -> int:
+        """Take a stake for an open round of this guild; the new balance.
+
+        ``kind`` is 'bet', 'double', 'split' or 'insurance'. Raises
+        InsufficientChips (balance, amount) or RoundClosed / UnknownRound, writing nothing.
+        """
+        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
+        n, r = checks.amount("amount", amount), checks.whole("round_id", round_id)
+        if kind not in STAKE_KINDS:
+            raise ValueError(f"kind must be one of {', '.join(STAKE_KINDS)}, not {kind!r}")
+        now = self._now()
+        return await self._run(lambda: rounds.stake(g, u, n, kind, r, now), write=True)
+
+    async def adjust(
+        self, guild_id: int, user_id: int, amount: int, actor_id: int, reason: str
+    ) -> int:
+        """An admin's grant (amount > 0) or take (amount < 0); the new balance.
+
+        A take larger than the balance raises InsufficientChips and writes
+        nothing (it is never clamped). A grant past MAX_BALANCE raises
+        BalanceLimitExceeded.
+        """
+        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
+        n, a = checks.signed_amount("amount", amount), checks.snowflake("actor_id", actor_id)
+        why, now = checks.text("reason", reason, empty=True), self._now()
+        return await self._run(lambda: chips.adjust(g, u, n, a, why, now), write=True)
+
+    async def claim_daily(self, guild_id: int, user_id: int) -> DailyResult:
+        """Credit the guild's daily amount if a full period has passed since the last claim."""
+        g, u, now = (
+            checks.snowflake("guild_id", guild_id),
+            checks.snowflake("user_id", user_id),
+            self._now(),
+        )
+        return await self._run(lambda: chips.claim_daily(g, u, now), write=True)
+
+    # -- rounds --------------------------------------------------------------
+
+    async def open_round(
+        self, guild_id: int, channel_id: int, rules_json: str, commitment: str
+    ) -> int:
+        """Open a round dealt from the shoe with ``commitment`` (recorded if new); its id.
+
+        A shoe whose seed has been revealed cannot deal another round (ValueError).
+        """
+        g, c = checks.snowflake("guild_id", guild_id), checks.snowflake("channel_id", channel_id)
+        rules_text = checks.json_text("rules_json", rules_json)
+        shoe, now = checks.text("commitment", commitment), self._now()
+        return await self._run(lambda: rounds.open_round(g, c, rules_text, shoe, now), write=True)
+
+    async def save_round_state(self, round_id: int, state_json: str) -> None:
+        """Replace the open round's saved state (opaque JSON text); RoundClosed if closed."""
+        r, state = checks.whole("round_id", round_id), checks.json_text("state_json", state_json)
+        await self._run(lambda: rounds.save_round_state(r, state), write=True)
+
+    async def set_round_message(self, round_id: int, message_id: int) -> None:
+        """Remember the round's table message, so it can be edited after a restart."""
+        r, m = checks.whole("round_id", round_id), checks.snowflake("message_id", message_id)
+        await self._run(lambda: rounds.set_round_message(r, m), write=True)
+
+    async def settle_round(
+        self,
+        round_id: int,
+        payouts: Mapping[int, int],
+        hand_results: Sequence[HandResult],
+        state_json: str,
+    ) -> SettleResult:
+        """Credit every nonzero payout ('payout' rows), record the hands, mark the round settled.
+
+        ``payouts`` maps each player to every chip credited to them for the
+        round (returned stakes included). Per player, the hand results'
+        ``wagered`` must add up to the player's stakes in the round and their
+        ``payout`` to ``payouts[player]``; otherwise ValueError, nothing written.
+        A second call for a closed round changes nothing: ``already_settled=True``.
+        """
+        r, state = checks.whole("round_id", round_id), checks.json_text("state_json", state_json)
+        paid = {
+            checks.snowflake("payout player", u): checks.payout(f"payout to {u}", n)
+            for u, n in payouts.items()
+        }
+        hands = [_checked_hand(h) for h in hand_results]
+        now = self._now()
+        return await self._run(lambda: rounds.settle_round(r, paid, hands, state, now), write=True)
+
+    async def void_round(self, round_id: int, reason: str) -> VoidResult:
+        """Refund every stake of an open round ('refund' rows) and mark it void, exactly once."""
+        r, why, now = checks.whole("round_id", round_id), checks.text("reason", reason), self._now()
+        return await self._run(lambda: rounds.void_round(r, why, now), write=True)
+
+    async def recover(
+        self, guild_ids: Sequence[int] | None = None, reason: str = "the bot restarted"
+    ) -> list[VoidResult]:
+        """Void every round still open (of ``guild_ids``, if given); what each void did.
+
+        Call at start-up, before any table opens. Each round is its own
+        transaction; a round voided meanwhile by someone else is left out.
+        """
+        wanted = None if guild_ids is None else [checks.snowflake("guild_id", g) for g in guild_ids]
+        ids = await self._run(lambda: rounds.open_round_ids(wanted), write=False)
+        results = [await self.void_round(round_id, reason) for round_id in ids]
+        return [result for result in results if not result.already_closed]
+
+    async def get_round(self, round_id: int) -> RoundRecord | None:
+        """The round, or None."""
+        r = checks.whole("round_id", round_id)
+        return await self._run(lambda: reports.get_round(r), write=False)
+
+    async def round_history(
+        self,
+        guild_id: int,
+        *,
+        channel_id: int | None = None,
+        user_id: int | None = None,
+        limit: int = 20,
+        before_id: int | None = None,
+    ) -> list[RoundRecord]:
+        """The guild's rounds, newest first; filter by channel or by a player who staked.
+
+        Page backwards with ``before_id`` = the last round id of the previous page.
+        """
+        g = checks.snowflake("guild_id", guild_id)
+        c = None if channel_id is None else checks.snowflake("channel_id", channel_id)
+        u = None if user_id is None else checks.snowflake("user_id", user_id)
+        n = checks.positive("limit", limit, limit=100)
+        b = None if before_id is None else checks.whole("before_id", before_id)
+        return await self._run(lambda: reports.round_history(g, c, u, n, b), write=False)
+
+    # -- shoes ---------------------------------------------------------------
+
+    async def open_shoe(self, guild_id: int, channel_id: int, commitment: str) -> ShoeRecord:
+        """Record a shoe's commitment when it starts (idempotent)."""
+        g, c = checks.snowflake("guild_id", guild_id), checks.snowflake("channel_id", channel_id)
+        shoe, now = checks.text("commitment", commitment), self._now()
+        return await self._run(lambda: shoes.open_shoe(g, c, shoe, now), write=True)
+
+    async def reveal_seed(self, commitment: str, seed_hex: str) -> ShoeRecord:
+        """Retire the shoe and store its seed for everyone to check (idempotent for the same seed).
+
+        The store does not check the seed against the commitment: that is the
+        engine's rule (``python -m bot verify``). UnknownShoe if never recorded.
+        """
+        shoe, seed, now = (
+            checks.text("commitment", commitment),
+            checks.text("seed_hex", seed_hex),
+            self._now(),
+        )
+        return await self._run(lambda: shoes.reveal_seed(shoe, seed, now), write=True)
+
+    async def get_shoe(self, commitment: str) -> ShoeRecord | None:
+        """The shoe with this commitment, or None."""
+        shoe = checks.text("commitment", commitment)
+        return await self._run(lambda: shoes.get_shoe(shoe), write=False)
+
+    async def last_revealed_shoe(self, guild_id: int, channel_id: int) -> ShoeRecord | None:
+        """The channel's most recently retired shoe, with its seed (for /blackjack fairness)."""
+        g, c = checks.snowflake("guild_id", guild_id), checks.snowflake("channel_id", channel_id)
+        return await self._run(lambda: shoes.last_revealed_shoe(g, c), write=False)
+
+    # -- reports -------------------------------------------------------------
+
+    async def leaderboard(
+        self, guild_id: int, page: int = 1, per_page: int = 10, caller_id: int | None = None
+    ) -> LeaderboardPage:
+        """One page of the guild's balances (1-based; past the end shows the last page)."""
+        g = checks.snowflake("guild_id", guild_id)
+        p = checks.positive("page", page, limit=checks.MAX_ID)
+        n = checks.positive("per_page", per_page, limit=100)
+        me = None if caller_id is None else checks.snowflake("caller_id", caller_id)
+        return await self._run(lambda: reports.leaderboard(g, p, n, me), write=False)
+
+    async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        """The player's record over every hand settled in the guild."""
+        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
+        return await self._run(lambda: reports.stats(g, u), write=False)
+
+    async def ledger(self, guild_id: int, user_id: int, limit: int = 20) -> list[LedgerEntry]:
+        """The account's latest ledger rows, newest first."""
+        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
+        n = checks.positive("limit", limit, limit=1000)
+        return await self._run(lambda: reports.ledger_entries(g, u, n), write=False)
+
+    # -- guild settings ------------------------------------------------------
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings, defaults for anything never set."""
+        g = checks.snowflake("guild_id", guild_id)
+        return await self._run(lambda: settings.read_settings(g), write=False)
+
+    async def set_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change some settings (names as in GuildSettings); the settings afterwards.
+
+        An unknown name, a value out of range, or min_bet above max_bet raises
+        ValueError and changes nothing.
+        """
+        g = checks.snowflake("guild_id", guild_id)
+        checked = settings.check_changes(changes)
+        if not checked:
+            return await self.get_guild_settings(g)
+        now = self._now()
+        return await self._run(lambda: settings.write_settings(g, checked, now), write=True)
+
+
+def _checked_hand(hand: Any) -> HandResult:
+    if not isinstance(hand, HandResult):
+        raise ValueError(f"hand results must be HandResult values, not {type(hand).__name__}")
+    checks.snowflake("hand user_id", hand.user_id)
+    if hand.outcome not in OUTCOMES:
+        raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, not {hand.outcome!r}")
+    checks.payout("wagered", hand.wagered)
+    checks.payout("payout", hand.payout)
+    checks.whole("hand_index", hand.hand_index)
+    if not 0 <= hand.hand_index < 1000:
+        raise ValueError(f"hand_index must be between 0 and 999, not {hand.hand_index}")
+    return hand
