@@ -33,15 +33,16 @@ class Card(NamedTuple):
         return SUITS[self.suit]
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # a card's index, not tuple.index
         """0-51, rank-major: the card's position in a fresh, ordered deck."""
         return (self.rank - 1) * 4 + self.suit
 
     @classmethod
     def from_index(cls, index: int) -> Card:
+        """The shared card object at ``index`` (0-51) of an ordered deck."""
         if not 0 <= index < 52:
             raise ValueError(f"card index must be 0-51, not {index}")
-        return cls(index // 4 + 1, index % 4)
+        return DECK[index]
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -60,10 +61,15 @@ class Card(NamedTuple):
             raise ValueError(f"not a suit: {suit_text!r} in {text!r}")
         if rank_text not in RANK_NAMES:
             raise ValueError(f"not a rank: {rank_text!r} in {text!r}")
-        return cls(RANK_NAMES.index(rank_text) + 1, suit)
+        return DECK[RANK_NAMES.index(rank_text) * 4 + suit]
 
     def __str__(self) -> str:
         return f"{self.rank_name}{self.suit_symbol}"
+
+
+#: The 52 cards of one ordered deck, rank-major (A♠ A♥ A♦ A♣ 2♠ ...). Shoes and hands
+#: share these objects, so dealing a card never allocates one.
+DECK: Final[tuple[Card, ...]] = tuple(Card(index // 4 + 1, index % 4) for index in range(52))
 
 
 def cards(text: str) -> list[Card]:

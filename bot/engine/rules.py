@@ -259,7 +259,9 @@ PRESETS: Final[dict[str, Rules]] = {
         split_by="value",
         max_hands=2,
         resplit_aces=False,
-        hit_split_aces=False,
+        # The text puts no limit on split aces: "the player may 'hit' as long as his
+        # total is not over twenty-one".
+        hit_split_aces=True,
         surrender="none",
         max_spots=1,
         min_bet=2,

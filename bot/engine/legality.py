@@ -1,0 +1,70 @@
+"""Why a bet or an action is refused, in words for the player."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.engine.actions import Action
+from bot.engine.errors import InvalidBets
+from bot.engine.hand import Hand
+from bot.engine.rules import Rules
+
+
+def why_not(rules: Rules, hand: Hand, action: Action) -> str:
+    """Why ``action`` is not allowed on ``hand``, for the player."""
+    if rules.hit_stand_only and action in (Action.DOUBLE, Action.SPLIT, Action.SURRENDER):
+        return "this table allows only hit and stand"
+    if hand.split_aces and not rules.hit_split_aces and action is not Action.SPLIT:
+        return "split aces get one card each"
+    if action is Action.DOUBLE:
+        if len(hand.cards) != 2:
+            return "you can double only on your first two cards"
+        if hand.split and not rules.double_after_split:
+            return "no doubling after a split at this table"
+        if rules.double_on == "none":
+            return "this table does not allow doubling"
+        return f"at this table you can double only on {rules.double_on}, not on {hand.total}"
+    if action is Action.SPLIT:
+        if rules.split_by == "none":
+            return "this table does not allow splitting"
+        if len(hand.cards) != 2 or not hand.is_pair:
+            return "you can split only a pair on your first two cards"
+        if rules.split_by == "rank" and hand.cards[0].rank != hand.cards[1].rank:
+            return "at this table you can split only two cards of the same rank"
+        if hand.cards[0].rank == 1 and hand.split and not rules.resplit_aces:
+            return "no resplitting aces at this table"
+        return f"a spot can be split into at most {rules.max_hands} hands"
+    if action is Action.SURRENDER:
+        if rules.surrender == "none":
+            return "this table does not allow surrender"
+        if hand.split:
+            return "you can't surrender after splitting"
+        return "you can surrender only on your first two cards"
+    return f"you can't {action.value} now"
+
+
+def check_bets(rules: Rules, bets: Sequence[tuple[str, Sequence[int]]]) -> None:
+    """Raise InvalidBets, with a reason, unless ``bets`` can be dealt under ``rules``."""
+    if not 1 <= len(bets) <= rules.max_players:
+        raise InvalidBets(f"a round needs 1 to {rules.max_players} players, not {len(bets)}")
+    seen: set[str] = set()
+    for player_id, stakes in bets:
+        if not isinstance(player_id, str) or not player_id:
+            raise InvalidBets(f"a player id must be a non-empty string, not {player_id!r}")
+        if player_id in seen:
+            raise InvalidBets(f"{player_id} is seated twice")
+        seen.add(player_id)
+        if not 1 <= len(stakes) <= rules.max_spots:
+            raise InvalidBets(
+                f"{player_id} may play 1 to {rules.max_spots} hands, not {len(stakes)}"
+            )
+        for stake in stakes:
+            if (
+                not isinstance(stake, int)
+                or isinstance(stake, bool)
+                or not rules.min_bet <= stake <= rules.max_bet
+            ):
+                raise InvalidBets(
+                    f"{player_id}'s bet of {stake!r} is outside the table limits "
+                    f"{rules.min_bet}-{rules.max_bet}"
+                )

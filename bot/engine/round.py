@@ -1,0 +1,573 @@
+"""One round of blackjack: the deal, insurance, the players' decisions, the dealer, settlement.
+
+Phases (``Round.phase``):
+
+- ``INSURANCE``: the dealer shows an ace and the table offers insurance; every
+  player decides once (INSURANCE or NO_INSURANCE) for all of their hands. Taking
+  insurance on a blackjack is even money.
+- ``PLAYING``: players act at the same time, each on their own first unfinished
+  hand. When no hand is left to play the dealer plays at once (only if some hand is
+  still live) and the round settles, all inside the call that finished the last hand.
+- ``SETTLED``: ``settlement()`` is available; nothing else can happen.
+
+A peeking dealer (US hole card) checks for blackjack on an ace or a ten up before
+anyone acts (after insurance); a dealer blackjack ends the round at once. Without
+the peek the hole card is only turned over at the end, so a dealer blackjack then
+takes doubles and splits too. A hand that reaches 21 stands by itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Final
+
+from bot.engine.actions import Action
+from bot.engine.cards import Card
+from bot.engine.errors import (
+    ActionNotAllowed,
+    NoSuchHand,
+    NoSuchPlayer,
+    NotYourTurn,
+    RoundNotSettled,
+    RoundOver,
+)
+from bot.engine.events import Event, EventKind, RawEvent
+from bot.engine.hand import Hand
+from bot.engine.legality import check_bets, why_not
+from bot.engine.rules import BLACKJACK_PAYS, Rules
+from bot.engine.settlement import (
+    HandResult,
+    InsuranceResult,
+    Outcome,
+    PlayerResult,
+    Settlement,
+    result_note,
+    settle_hand,
+)
+from bot.engine.shoe import Shoe
+
+
+class Phase(StrEnum):
+    """Where a round stands; see the module docstring."""
+
+    INSURANCE = "insurance"
+    PLAYING = "playing"
+    SETTLED = "settled"
+
+
+_HIT, _STAND, _DOUBLE, _SPLIT, _SURRENDER, _INSURE, _DECLINE = (1, 2, 4, 8, 16, 32, 64)
+_BITS: Final[dict[Action, int]] = {
+    Action.HIT: _HIT,
+    Action.STAND: _STAND,
+    Action.DOUBLE: _DOUBLE,
+    Action.SPLIT: _SPLIT,
+    Action.SURRENDER: _SURRENDER,
+    Action.INSURANCE: _INSURE,
+    Action.NO_INSURANCE: _DECLINE,
+}
+#: Every set of legal actions, built once so legal_actions() never allocates.
+_SETS: Final[tuple[frozenset[Action], ...]] = tuple(
+    frozenset(action for action, bit in _BITS.items() if mask & bit) for mask in range(128)
+)
+_DOUBLE_TOTALS: Final[dict[str, frozenset[int]]] = {
+    "any": frozenset(range(4, 22)),
+    "9-11": frozenset((9, 10, 11)),
+    "10-11": frozenset((10, 11)),
+    "none": frozenset(),
+}
+_NO_CARDS: Final[tuple[Card, ...]] = ()
+#: blackjack_pays -> (numerator, denominator); a dict lookup instead of a Fraction per round.
+_RATIOS: Final[dict[str, tuple[int, int]]] = {
+    pays: (int(pays.split(":")[0]), int(pays.split(":")[1])) for pays in BLACKJACK_PAYS
+}
+
+
+class Seat:
+    """One player's place at the table: their hands (spots and split hands, in
+    order) and their insurance decision."""
+
+    __slots__ = ("hands", "insurance", "insurance_decided", "player_id")
+
+    def __init__(self, player_id: str, hands: list[Hand]) -> None:
+        self.player_id = player_id
+        self.hands = hands
+        #: Chips on the insurance side bet (0 when declined or not offered).
+        self.insurance = 0
+        self.insurance_decided = True
+
+
+class Round:
+    """The state machine of one round. Build it with ``Round.deal``."""
+
+    __slots__ = (
+        "_double_totals",
+        "_live",
+        "_log",
+        "_ratio",
+        "_seat_of",
+        "dealer",
+        "phase",
+        "rules",
+        "seats",
+        "shoe",
+    )
+
+    def __init__(self, rules: Rules, shoe: Shoe) -> None:
+        """An empty round; ``Round.deal`` and ``Round.from_json`` fill it in."""
+        self.rules = rules
+        self.shoe = shoe
+        self.seats: list[Seat] = []
+        self._seat_of: dict[str, Seat] = {}
+        self.dealer = Hand(naturals=rules.naturals)
+        self.phase = Phase.PLAYING
+        self._log: list[RawEvent] = []
+        self._live = 0
+        self._ratio = _RATIOS[rules.blackjack_pays]
+        self._double_totals = _DOUBLE_TOTALS[rules.double_on]
+
+    # ----------------------------------------------------------------- the deal
+
+    @classmethod
+    def deal(cls, rules: Rules, shoe: Shoe, bets: Sequence[tuple[str, Sequence[int]]]) -> Round:
+        """Seat the players in order, take one stake per spot and deal in casino order."""
+        check_bets(rules, bets)
+        self = cls(rules, shoe)
+        naturals = rules.naturals
+        for player_id, stakes in bets:
+            seat = Seat(
+                player_id,
+                [Hand(stake, spot, naturals=naturals) for spot, stake in enumerate(stakes)],
+            )
+            self.seats.append(seat)
+            self._seat_of[player_id] = seat
+        dealer = self.dealer
+        draw = self._draw
+        for _ in range(2):
+            for seat in self.seats:
+                for hand in seat.hands:
+                    hand.add(draw())
+            dealer.add(draw())
+        log = self._log.append
+        live = 0
+        for seat in self.seats:
+            for index, hand in enumerate(seat.hands):
+                log((EventKind.DEAL, seat.player_id, index, tuple(hand.cards), hand.total,
+                     hand.stake, ""))  # fmt: skip
+                if hand.total == 21:
+                    hand.is_finished = True
+                    kind = EventKind.NATURAL if hand.is_blackjack else EventKind.TWENTY_ONE
+                    log((kind, seat.player_id, index, tuple(hand.cards), 21, 0, ""))
+                else:
+                    live += 1
+        self._live = live
+        up = dealer.cards[0]
+        log((EventKind.DEALER_UP, "", 0, (up,), 0, 0, ""))
+        if rules.insurance and up.rank == 1:
+            log((EventKind.INSURANCE_OFFERED, "", 0, _NO_CARDS, 0, 0, ""))
+            self.phase = Phase.INSURANCE
+            for seat in self.seats:
+                # A player whose half stakes round down to nothing has nothing to insure.
+                seat.insurance_decided = _insurance_cost(seat) == 0
+            self._after_insurance_decision()
+        else:
+            self._start_play()
+        return self
+
+    def _draw(self) -> Card:
+        shoe = self.shoe
+        if shoe.position == shoe.size:
+            self._log.append(
+                (EventKind.CONTINUATION, "", 0, _NO_CARDS, 0, shoe.continuation + 1, "")
+            )
+        return shoe.draw()
+
+    def _after_insurance_decision(self) -> None:
+        for seat in self.seats:
+            if not seat.insurance_decided:
+                return
+        self.phase = Phase.PLAYING
+        self._start_play()
+
+    def _start_play(self) -> None:
+        dealer = self.dealer
+        rules = self.rules
+        if rules.dealer_peeks and dealer.cards[0].rank in (1, 10, 11, 12, 13):
+            if dealer.is_blackjack:
+                self._log.append((EventKind.DEALER_NATURAL, "", 0, tuple(dealer.cards), 21, 0, ""))
+                self._settle()
+                return
+            self._log.append((EventKind.PEEK, "", 0, _NO_CARDS, 0, 0, ""))
+        if self._live == 0:
+            self._dealer_turn()
+
+    # ------------------------------------------------------------- legality
+
+    def _mask(self, seat: Seat, hand: Hand) -> int:
+        """The legal actions of an unfinished hand, as bits."""
+        rules = self.rules
+        cards = hand.cards
+        if hand.split_aces and not rules.hit_split_aces:
+            # Split aces took their one card; only a resplit of a new ace is left.
+            return _STAND | _SPLIT if self._may_split(seat, hand) else _STAND
+        if len(cards) != 2 or rules.hit_stand_only:
+            return _HIT | _STAND
+        mask = _HIT | _STAND
+        if hand.total in self._double_totals and (not hand.split or rules.double_after_split):
+            mask |= _DOUBLE
+        if self._may_split(seat, hand):
+            mask |= _SPLIT
+        if rules.surrender == "late" and not hand.split:
+            mask |= _SURRENDER
+        return mask
+
+    def _may_split(self, seat: Seat, hand: Hand) -> bool:
+        rules = self.rules
+        first, second = hand.cards[0].rank, hand.cards[1].rank
+        if rules.split_by == "value":
+            if min(first, 10) != min(second, 10):
+                return False
+        elif rules.split_by != "rank" or first != second:
+            return False
+        if first == 1 and hand.split and not rules.resplit_aces:
+            return False
+        spot = hand.spot
+        return sum(1 for other in seat.hands if other.spot == spot) < rules.max_hands
+
+    def _seat(self, player_id: str) -> Seat:
+        seat = self._seat_of.get(player_id)
+        if seat is None:
+            raise NoSuchPlayer(f"{player_id} has no hand in this round")
+        return seat
+
+    def legal_actions(self, player_id: str, hand_index: int | None = None) -> frozenset[Action]:
+        """What the player may do now: on their current hand, or on hand ``hand_index``
+        (that hand's own options; ``act`` always acts on the first unfinished hand)."""
+        seat = self._seat(player_id)
+        phase = self.phase
+        if phase is Phase.PLAYING:
+            if hand_index is None:
+                for hand in seat.hands:
+                    if not hand.is_finished:
+                        return _SETS[self._mask(seat, hand)]
+                return _SETS[0]
+            hand = self._hand(seat, hand_index)
+            return _SETS[0] if hand.is_finished else _SETS[self._mask(seat, hand)]
+        if phase is Phase.INSURANCE and not seat.insurance_decided:
+            return _SETS[_INSURE | _DECLINE]
+        return _SETS[0]
+
+    def _hand(self, seat: Seat, hand_index: int) -> Hand:
+        if not 0 <= hand_index < len(seat.hands):
+            raise NoSuchHand(f"{seat.player_id} has no hand {hand_index + 1}")
+        return seat.hands[hand_index]
+
+    def cost(self, player_id: str, action: Action) -> int:
+        """The extra chips ``action`` needs now (raises like ``act`` if it is illegal)."""
+        seat, hand, action = self._check(player_id, action)
+        if action is Action.INSURANCE:
+            return _insurance_cost(seat)
+        if hand is not None and (action is Action.DOUBLE or action is Action.SPLIT):
+            return hand.stake
+        return 0
+
+    def _check(self, player_id: str, action: Action) -> tuple[Seat, Hand | None, Action]:
+        """The seat, hand and action ``action`` applies to, or the reason it is illegal."""
+        if action.__class__ is not Action:
+            # A plain string ("hit") from a caller: normalise it, or refuse it.
+            try:
+                action = Action(action)
+            except ValueError:
+                raise ActionNotAllowed(f"{action!r} is not an action") from None
+        if self.phase is Phase.SETTLED:
+            raise RoundOver("this round is over")
+        seat = self._seat(player_id)
+        if action is Action.INSURANCE or action is Action.NO_INSURANCE:
+            if self.phase is not Phase.INSURANCE:
+                raise ActionNotAllowed("insurance is only offered before play starts")
+            if seat.insurance_decided:
+                raise NotYourTurn(f"{player_id} has already decided on insurance")
+            return seat, None, action
+        if self.phase is Phase.INSURANCE:
+            if not seat.insurance_decided:
+                raise ActionNotAllowed(f"{player_id} must first decide on insurance")
+            raise NotYourTurn("waiting for the other players to decide on insurance")
+        for hand in seat.hands:
+            if not hand.is_finished:
+                if not self._mask(seat, hand) & _BITS[action]:
+                    raise ActionNotAllowed(why_not(self.rules, hand, action))
+                return seat, hand, action
+        raise NotYourTurn(f"{player_id} has no hand left to play")
+
+    # ------------------------------------------------------------- actions
+
+    def act(self, player_id: str, action: Action) -> list[Event]:
+        """Apply ``action`` to the player's first unfinished hand (or their insurance
+        decision) and return the events it caused."""
+        start = len(self._log)
+        self.apply(player_id, action)
+        return self._events(start)
+
+    def apply(self, player_id: str, action: Action) -> None:
+        """``act`` without building the events (the simulator's hot path)."""
+        seat, hand, action = self._check(player_id, action)
+        if hand is None:
+            self._decide_insurance(seat, action is Action.INSURANCE)
+        else:
+            index = seat.hands.index(hand)
+            if action is Action.HIT:
+                self._hit(seat, hand, index)
+            elif action is Action.STAND:
+                self._log.append((EventKind.STAND, player_id, index, _NO_CARDS, hand.total, 0, ""))
+                hand.is_finished = True
+                self._finish()
+            elif action is Action.DOUBLE:
+                hand.stake *= 2
+                hand.doubled = True
+                card = self._draw()
+                hand.add(card)
+                hand.is_finished = True
+                self._log.append((EventKind.DOUBLE, player_id, index, (card,), hand.total,
+                                  hand.stake, ""))  # fmt: skip
+                self._finish()
+            elif action is Action.SPLIT:
+                self._split(seat, hand, index)
+            else:
+                hand.surrendered = True
+                hand.is_finished = True
+                self._log.append((EventKind.SURRENDER, player_id, index, _NO_CARDS,
+                                  hand.total, hand.stake // 2, ""))  # fmt: skip
+                self._finish()
+
+    def _hit(self, seat: Seat, hand: Hand, index: int) -> None:
+        card = self._draw()
+        hand.add(card)
+        total = hand.total
+        self._log.append((EventKind.HIT, seat.player_id, index, (card,), total, 0, ""))
+        if total >= 21:
+            hand.is_finished = True
+            self._finish()
+
+    def _split(self, seat: Seat, hand: Hand, index: int) -> None:
+        rules = self.rules
+        moved = hand.mark_split()
+        twin = Hand(hand.stake, hand.spot, naturals=rules.naturals, split=True)
+        twin.add(moved)
+        aces = moved.rank == 1
+        seat.hands.insert(index + 1, twin)
+        self._live += 1
+        for split_hand in (hand, twin):
+            split_hand.split_aces = aces
+            split_hand.add(self._draw())
+        note = f"{hand.describe()} | {twin.describe()}"
+        self._log.append((EventKind.SPLIT, seat.player_id, index, (*hand.cards, *twin.cards),
+                          0, hand.stake, note))  # fmt: skip
+        for split_hand in (hand, twin):
+            if split_hand.total == 21 or (
+                aces and not rules.hit_split_aces and not self._may_split(seat, split_hand)
+            ):
+                split_hand.is_finished = True
+                self._finish()
+
+    def _decide_insurance(self, seat: Seat, take: bool) -> None:
+        seat.insurance_decided = True
+        if take:
+            seat.insurance = _insurance_cost(seat)
+            even_money = all(hand.is_blackjack for hand in seat.hands)
+            note = "even money" if even_money else "insurance"
+            self._log.append(
+                (EventKind.INSURE, seat.player_id, 0, _NO_CARDS, 0, seat.insurance, note)
+            )
+        else:
+            self._log.append((EventKind.DECLINE_INSURANCE, seat.player_id, 0, _NO_CARDS, 0, 0, ""))
+        self._after_insurance_decision()
+
+    def stand_all(self, player_id: str) -> list[Event]:
+        """Time a player out: decline insurance and stand every unfinished hand."""
+        start = len(self._log)
+        seat = self._seat(player_id)
+        if self.phase is Phase.INSURANCE and not seat.insurance_decided:
+            self._decide_insurance(seat, False)
+        if self.phase is Phase.PLAYING:
+            for index, hand in enumerate(seat.hands):
+                if not hand.is_finished and self.phase is Phase.PLAYING:
+                    hand.is_finished = True
+                    self._log.append((EventKind.STAND, player_id, index, _NO_CARDS,
+                                      hand.total, 0, "timed out"))  # fmt: skip
+                    self._finish()
+        return self._events(start)
+
+    def _finish(self) -> None:
+        """One hand fewer to play; the last one brings the dealer in."""
+        self._live -= 1
+        if self._live == 0:
+            self._dealer_turn()
+
+    # ------------------------------------------------------------- dealer
+
+    def _dealer_turn(self) -> None:
+        dealer = self.dealer
+        log = self._log.append
+        log((EventKind.REVEAL, "", 0, (dealer.cards[1],), dealer.total, 0, ""))
+        live = False
+        if not dealer.is_blackjack:
+            for seat in self.seats:
+                for hand in seat.hands:
+                    if not (hand.surrendered or hand.total > 21 or hand.is_blackjack):
+                        live = True
+        if live:
+            hits_soft_17 = self.rules.dealer_hits_soft_17
+            while dealer.total < 17 or (hits_soft_17 and dealer.total == 17 and dealer.is_soft):
+                card = self._draw()
+                dealer.add(card)
+                log((EventKind.DEALER_HIT, "", 0, (card,), dealer.total, 0, ""))
+            if dealer.total > 21:
+                log((EventKind.DEALER_BUSTS, "", 0, _NO_CARDS, dealer.total, 0, ""))
+            else:
+                log((EventKind.DEALER_STANDS, "", 0, _NO_CARDS, dealer.total, 0, ""))
+        self._settle()
+
+    def _settle(self) -> None:
+        dealer = self.dealer
+        dealer_blackjack = dealer.is_blackjack
+        numerator, denominator = self._ratio
+        log = self._log.append
+        for seat in self.seats:
+            for index, hand in enumerate(seat.hands):
+                settle_hand(hand, dealer, dealer_blackjack, numerator, denominator)
+                log((EventKind.RESULT, seat.player_id, index, _NO_CARDS, hand.total,
+                     hand.payout, ""))  # fmt: skip
+            if seat.insurance:
+                payout = 3 * seat.insurance if dealer_blackjack else 0
+                log((EventKind.INSURANCE_RESULT, seat.player_id, 0, _NO_CARDS, 0, payout, ""))
+        self.phase = Phase.SETTLED
+
+    # ------------------------------------------------------------- reading
+
+    @property
+    def is_finished(self) -> bool:
+        return self.phase is Phase.SETTLED
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Player ids in seat order."""
+        return tuple(seat.player_id for seat in self.seats)
+
+    def hands(self, player_id: str) -> tuple[Hand, ...]:
+        """The player's hands in order (spots, with split hands after their spot)."""
+        return tuple(self._seat(player_id).hands)
+
+    def current_hand_index(self, player_id: str) -> int | None:
+        """Index of the player's first unfinished hand, or None."""
+        if self.phase is not Phase.PLAYING:
+            return None
+        for index, hand in enumerate(self._seat(player_id).hands):
+            if not hand.is_finished:
+                return index
+        return None
+
+    def current_player_hands(self) -> dict[str, tuple[Hand, ...]]:
+        """Every player's hands, in seat order (for rendering the table)."""
+        return {seat.player_id: tuple(seat.hands) for seat in self.seats}
+
+    def players_to_act(self) -> list[str]:
+        """Players with a decision to make now, in seat order."""
+        if self.phase is Phase.INSURANCE:
+            return [seat.player_id for seat in self.seats if not seat.insurance_decided]
+        if self.phase is Phase.PLAYING:
+            return [
+                seat.player_id
+                for seat in self.seats
+                if any(not hand.is_finished for hand in seat.hands)
+            ]
+        return []
+
+    def insurance_stake(self, player_id: str) -> int:
+        """Chips the player has on insurance (0 if none)."""
+        return self._seat(player_id).insurance
+
+    @property
+    def dealer_up_card(self) -> Card:
+        return self.dealer.cards[0]
+
+    @property
+    def dealer_cards_shown(self) -> tuple[Card, ...]:
+        """The dealer's cards a player can see: the up card until the hole card is turned."""
+        if self.phase is Phase.SETTLED:
+            return tuple(self.dealer.cards)
+        return (self.dealer.cards[0],)
+
+    @property
+    def events(self) -> list[Event]:
+        """Everything that happened so far, in order."""
+        return self._events(0)
+
+    def _events(self, start: int) -> list[Event]:
+        several = {seat.player_id for seat in self.seats if len(seat.hands) > 1}
+        events = []
+        for kind, player, hand, cards, total, amount, note in self._log[start:]:
+            who = f"{player} (hand {hand + 1})" if player in several else player or "dealer"
+            if kind is EventKind.RESULT:
+                note = result_note(self._seat_of[player].hands[hand], self.dealer)
+            elif kind is EventKind.INSURANCE_RESULT:
+                stake = self._seat_of[player].insurance
+                note = f"wins {2 * stake}" if amount else f"loses {stake}"
+            if kind is EventKind.INSURE or kind is EventKind.DECLINE_INSURANCE:
+                who = player
+            events.append(Event(kind, player, hand, cards, total, amount, note, who))
+        return events
+
+    def settlement(self) -> Settlement:
+        """Each hand's outcome and payout, each player's insurance and totals."""
+        if self.phase is not Phase.SETTLED:
+            raise RoundNotSettled("the round is not settled yet")
+        dealer = self.dealer
+        hands: list[HandResult] = []
+        insurance: list[InsuranceResult] = []
+        players: list[PlayerResult] = []
+        for seat in self.seats:
+            staked = returned = 0
+            for index, hand in enumerate(seat.hands):
+                hands.append(HandResult(seat.player_id, index, hand.spot, tuple(hand.cards),
+                                        hand.total, hand.stake, Outcome(hand.outcome),
+                                        hand.payout, hand.rounded_down,
+                                        result_note(hand, dealer)))  # fmt: skip
+                staked += hand.stake
+                returned += hand.payout
+            if seat.insurance:
+                won = dealer.is_blackjack
+                payout = 3 * seat.insurance if won else 0
+                insurance.append(InsuranceResult(seat.player_id, seat.insurance, won, payout))
+                staked += seat.insurance
+                returned += payout
+            players.append(PlayerResult(seat.player_id, staked, returned))
+        return Settlement(tuple(dealer.cards), dealer.total, dealer.is_blackjack, tuple(hands),
+                          tuple(insurance), tuple(players))  # fmt: skip
+
+    # ------------------------------------------------------------- serialising
+
+    def to_json(self) -> str:
+        """The whole round (rules, shoe position, hands, events) as JSON."""
+        from bot.engine.serialise import round_to_json
+
+        return round_to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> Round:
+        """Restore a round saved with ``to_json``; it compares equal to the original."""
+        from bot.engine.serialise import round_from_json
+
+        return round_from_json(text)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Round):
+            return NotImplemented
+        from bot.engine.serialise import round_to_dict
+
+        return round_to_dict(self) == round_to_dict(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _insurance_cost(seat: Seat) -> int:
+    return sum(hand.stake // 2 for hand in seat.hands)

@@ -1,0 +1,118 @@
+"""A round to JSON and back, exactly: the restored round compares equal."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.engine.cards import Card
+from bot.engine.events import EventKind, RawEvent
+from bot.engine.hand import Hand
+from bot.engine.round import Phase, Round, Seat
+from bot.engine.rules import Rules
+from bot.engine.shoe import shoe_from_dict
+
+FORMAT_VERSION = 1
+
+
+def _cards(cards: list[Card] | tuple[Card, ...]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def _parse(texts: list[str]) -> list[Card]:
+    return [Card.parse(text) for text in texts]
+
+
+def _hand_to_dict(hand: Hand) -> dict[str, Any]:
+    return {
+        "cards": _cards(hand.cards),
+        "stake": hand.stake,
+        "spot": hand.spot,
+        "split": hand.split,
+        "split_aces": hand.split_aces,
+        "doubled": hand.doubled,
+        "surrendered": hand.surrendered,
+        "finished": hand.is_finished,
+        "outcome": hand.outcome,
+        "payout": hand.payout,
+        "rounded_down": hand.rounded_down,
+    }
+
+
+def _hand_from_dict(data: dict[str, Any], naturals: bool) -> Hand:
+    hand = Hand(int(data["stake"]), int(data["spot"]), naturals=naturals, split=data["split"])
+    for card in _parse(data["cards"]):
+        hand.add(card)
+    hand.split_aces = bool(data["split_aces"])
+    hand.doubled = bool(data["doubled"])
+    hand.surrendered = bool(data["surrendered"])
+    hand.is_finished = bool(data["finished"])
+    hand.outcome = str(data["outcome"])
+    hand.payout = int(data["payout"])
+    hand.rounded_down = bool(data["rounded_down"])
+    return hand
+
+
+def round_to_dict(round_: Round) -> dict[str, Any]:
+    """Everything that makes up the round, as plain JSON-ready values."""
+    return {
+        "version": FORMAT_VERSION,
+        "rules": round_.rules.to_dict(),
+        "shoe": round_.shoe.to_dict(),
+        "phase": round_.phase.value,
+        "dealer": _cards(round_.dealer.cards),
+        "seats": [
+            {
+                "player": seat.player_id,
+                "insurance": seat.insurance,
+                "insurance_decided": seat.insurance_decided,
+                "hands": [_hand_to_dict(hand) for hand in seat.hands],
+            }
+            for seat in round_.seats
+        ],
+        "events": [
+            [kind.value, player, hand, _cards(cards), total, amount, note]
+            for kind, player, hand, cards, total, amount, note in round_._log
+        ],
+    }
+
+
+def round_to_json(round_: Round) -> str:
+    """The round as a JSON text."""
+    return json.dumps(round_to_dict(round_), ensure_ascii=False, separators=(",", ":"))
+
+
+def round_from_json(text: str) -> Round:
+    """Restore a round from ``round_to_json`` output."""
+    data = json.loads(text)
+    if data.get("version") != FORMAT_VERSION:
+        raise ValueError(f"unknown round format version {data.get('version')!r}")
+    rules = Rules.from_dict(data["rules"])
+    round_ = Round(rules, shoe_from_dict(data["shoe"]))
+    round_.phase = Phase(data["phase"])
+    for card in _parse(data["dealer"]):
+        round_.dealer.add(card)
+    live = 0
+    for seat_data in data["seats"]:
+        hands = [_hand_from_dict(hand, rules.naturals) for hand in seat_data["hands"]]
+        seat = Seat(str(seat_data["player"]), hands)
+        seat.insurance = int(seat_data["insurance"])
+        seat.insurance_decided = bool(seat_data["insurance_decided"])
+        round_.seats.append(seat)
+        round_._seat_of[seat.player_id] = seat
+        live += sum(1 for hand in hands if not hand.is_finished)
+    round_._live = live
+    events: list[RawEvent] = [
+        (
+            EventKind(kind),
+            str(player),
+            int(hand),
+            tuple(_parse(cards)),
+            int(total),
+            int(amount),
+            str(note),
+        )
+        for kind, player, hand, cards, total, amount, note in data["events"]
+    ]
+    round_._log = events
+    return round_

@@ -1,0 +1,139 @@
+"""Settling a round: each hand's outcome and whole-chip payout, and the totals."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NamedTuple
+
+from bot.engine.cards import Card
+from bot.engine.hand import Hand
+
+
+class Outcome(StrEnum):
+    """How a hand ended. ``payout`` is always the chips returned, stake included."""
+
+    WIN = "win"  # payout 2 x stake
+    LOSE = "lose"  # payout 0 (includes losing to a dealer blackjack)
+    PUSH = "push"  # payout = stake
+    BLACKJACK = "blackjack"  # payout = stake + stake x blackjack ratio, rounded down
+    SURRENDER = "surrender"  # payout = half the stake, rounded down
+    BUST = "bust"  # payout 0, even if the dealer busts later
+
+
+def settle_hand(
+    hand: Hand, dealer: Hand, dealer_blackjack: bool, numerator: int, denominator: int
+) -> None:
+    """Set ``hand.outcome``, ``hand.payout`` and ``hand.rounded_down`` against the dealer."""
+    stake = hand.stake
+    total = hand.total
+    if hand.surrendered:
+        hand.outcome, hand.payout, hand.rounded_down = Outcome.SURRENDER, stake // 2, stake % 2 == 1
+    elif total > 21:
+        hand.outcome, hand.payout = Outcome.BUST, 0
+    elif dealer_blackjack:
+        if hand.is_blackjack:
+            hand.outcome, hand.payout = Outcome.PUSH, stake
+        else:
+            hand.outcome, hand.payout = Outcome.LOSE, 0
+    elif hand.is_blackjack:
+        won = stake * numerator
+        hand.outcome, hand.payout = Outcome.BLACKJACK, stake + won // denominator
+        hand.rounded_down = won % denominator != 0
+    else:
+        dealer_total = dealer.total
+        if dealer_total > 21 or total > dealer_total:
+            hand.outcome, hand.payout = Outcome.WIN, 2 * stake
+        elif total == dealer_total:
+            hand.outcome, hand.payout = Outcome.PUSH, stake
+        else:
+            hand.outcome, hand.payout = Outcome.LOSE, 0
+
+
+def result_note(hand: Hand, dealer: Hand) -> str:
+    """The result line of a hand: ``"19 beats 18: wins, 20 back"``."""
+    outcome, payout = hand.outcome, hand.payout
+    rounded = " (a fraction of a chip was rounded down)" if hand.rounded_down else ""
+    if outcome == Outcome.SURRENDER:
+        return f"surrendered: {payout} back{rounded}"
+    if outcome == Outcome.BUST:
+        return f"busts with {hand.total}: loses {hand.stake}"
+    if outcome == Outcome.BLACKJACK:
+        return f"blackjack: wins {payout - hand.stake}, {payout} back{rounded}"
+    if dealer.is_blackjack:
+        if outcome == Outcome.PUSH:
+            return "blackjack against dealer blackjack: push, stake back"
+        return f"dealer blackjack: loses {hand.stake}"
+    if outcome == Outcome.WIN:
+        against = "dealer busts" if dealer.total > 21 else f"{hand.total} beats {dealer.total}"
+        return f"{against}: wins {hand.stake}, {payout} back"
+    if outcome == Outcome.PUSH:
+        return f"{hand.total} ties {dealer.total}: push, {payout} back"
+    return f"{hand.total} loses to {dealer.total}: loses {hand.stake}"
+
+
+class HandResult(NamedTuple):
+    """One hand's result. ``payout`` is the chips returned for it, stake included."""
+
+    player_id: str
+    hand_index: int
+    spot: int
+    cards: tuple[Card, ...]
+    total: int
+    stake: int
+    outcome: Outcome
+    payout: int
+    #: A fraction of a chip was rounded down (3:2 or 6:5 on an odd stake, surrender).
+    rounded_down: bool
+    text: str
+
+    @property
+    def net(self) -> int:
+        return self.payout - self.stake
+
+
+class InsuranceResult(NamedTuple):
+    """A player's insurance side bet: ``payout`` is 3 x stake when the dealer had a natural."""
+
+    player_id: str
+    stake: int
+    won: bool
+    payout: int
+
+
+class PlayerResult(NamedTuple):
+    """A player's totals for the round: ``staked`` counts every chip put on the table
+    (bets, doubles, splits, insurance); ``returned`` every chip paid back."""
+
+    player_id: str
+    staked: int
+    returned: int
+
+    @property
+    def net(self) -> int:
+        return self.returned - self.staked
+
+
+class Settlement(NamedTuple):
+    """Everything a table needs to pay a finished round."""
+
+    dealer_cards: tuple[Card, ...]
+    dealer_total: int
+    dealer_blackjack: bool
+    hands: tuple[HandResult, ...]
+    insurance: tuple[InsuranceResult, ...]
+    players: tuple[PlayerResult, ...]
+
+    @property
+    def dealer_bust(self) -> bool:
+        return self.dealer_total > 21
+
+    def player(self, player_id: str) -> PlayerResult:
+        """The totals of one player."""
+        for result in self.players:
+            if result.player_id == player_id:
+                return result
+        raise KeyError(player_id)
+
+    def hands_of(self, player_id: str) -> tuple[HandResult, ...]:
+        """The results of one player's hands, in order."""
+        return tuple(result for result in self.hands if result.player_id == player_id)

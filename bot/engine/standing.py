@@ -1,0 +1,45 @@
+"""A running tally per player of "action" (total bet) and "standing" (net), across rounds.
+
+The Reno 1972 table (Unix V3 bj) announces both at every shuffle.
+"""
+
+from __future__ import annotations
+
+from bot.engine.settlement import Settlement
+
+
+class Standing:
+    """Action and standing per player, fed one settlement at a time."""
+
+    __slots__ = ("_action", "_standing")
+
+    def __init__(self) -> None:
+        self._action: dict[str, int] = {}
+        self._standing: dict[str, int] = {}
+
+    def record(self, settlement: Settlement) -> None:
+        """Add a settled round: every chip staked is action; the net is standing."""
+        for result in settlement.players:
+            player = result.player_id
+            self._action[player] = self._action.get(player, 0) + result.staked
+            self._standing[player] = self._standing.get(player, 0) + result.net
+
+    def action(self, player_id: str) -> int:
+        """Total bet so far (bets, doubles, splits and insurance)."""
+        return self._action.get(player_id, 0)
+
+    def standing(self, player_id: str) -> int:
+        """Total won (positive) or lost (negative) so far."""
+        return self._standing.get(player_id, 0)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Players in the order they first played."""
+        return tuple(self._action)
+
+    def announcement(self) -> str:
+        """What the dealer says at a shuffle: one "action/standing" line per player."""
+        return "\n".join(
+            f"{player}: action {self.action(player)}, standing {self.standing(player):+d}"
+            for player in self.players
+        )
