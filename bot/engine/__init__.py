@@ -14,7 +14,8 @@ from bot.engine.errors import (
 )
 from bot.engine.events import Event, EventKind
 from bot.engine.hand import Hand
-from bot.engine.round import Phase, Round
+from bot.engine.round import Round
+from bot.engine.round_state import Phase
 from bot.engine.rules import PRESETS, Rules, RulesError, preset
 from bot.engine.settlement import (
     HandResult,

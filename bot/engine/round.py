@@ -19,42 +19,23 @@ takes doubles and splits too. A hand that reaches 21 stands by itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from typing import Final
 
 from bot.engine.actions import Action
 from bot.engine.cards import Card
 from bot.engine.errors import (
     ActionNotAllowed,
-    NoSuchHand,
-    NoSuchPlayer,
     NotYourTurn,
-    RoundNotSettled,
     RoundOver,
 )
-from bot.engine.events import Event, EventKind, RawEvent
+from bot.engine.events import Event, EventKind
 from bot.engine.hand import Hand
 from bot.engine.legality import check_bets, why_not
-from bot.engine.rules import BLACKJACK_PAYS, Rules
-from bot.engine.settlement import (
-    HandResult,
-    InsuranceResult,
-    Outcome,
-    PlayerResult,
-    Settlement,
-    result_note,
-    settle_hand,
-)
+from bot.engine.round_state import Phase, RoundState
+from bot.engine.rules import Rules
+from bot.engine.seat import Seat, insurance_cost
+from bot.engine.settlement import settle_hand
 from bot.engine.shoe import Shoe
-
-
-class Phase(StrEnum):
-    """Where a round stands; see the module docstring."""
-
-    INSURANCE = "insurance"
-    PLAYING = "playing"
-    SETTLED = "settled"
-
 
 _HIT, _STAND, _DOUBLE, _SPLIT, _SURRENDER, _INSURE, _DECLINE = (1, 2, 4, 8, 16, 32, 64)
 _BITS: Final[dict[Action, int]] = {
@@ -70,61 +51,13 @@ _BITS: Final[dict[Action, int]] = {
 _SETS: Final[tuple[frozenset[Action], ...]] = tuple(
     frozenset(action for action, bit in _BITS.items() if mask & bit) for mask in range(128)
 )
-_DOUBLE_TOTALS: Final[dict[str, frozenset[int]]] = {
-    "any": frozenset(range(4, 22)),
-    "9-11": frozenset((9, 10, 11)),
-    "10-11": frozenset((10, 11)),
-    "none": frozenset(),
-}
 _NO_CARDS: Final[tuple[Card, ...]] = ()
-#: blackjack_pays -> (numerator, denominator); a dict lookup instead of a Fraction per round.
-_RATIOS: Final[dict[str, tuple[int, int]]] = {
-    pays: (int(pays.split(":")[0]), int(pays.split(":")[1])) for pays in BLACKJACK_PAYS
-}
 
 
-class Seat:
-    """One player's place at the table: their hands (spots and split hands, in
-    order) and their insurance decision."""
-
-    __slots__ = ("hands", "insurance", "insurance_decided", "player_id")
-
-    def __init__(self, player_id: str, hands: list[Hand]) -> None:
-        self.player_id = player_id
-        self.hands = hands
-        #: Chips on the insurance side bet (0 when declined or not offered).
-        self.insurance = 0
-        self.insurance_decided = True
-
-
-class Round:
+class Round(RoundState):
     """The state machine of one round. Build it with ``Round.deal``."""
 
-    __slots__ = (
-        "_double_totals",
-        "_live",
-        "_log",
-        "_ratio",
-        "_seat_of",
-        "dealer",
-        "phase",
-        "rules",
-        "seats",
-        "shoe",
-    )
-
-    def __init__(self, rules: Rules, shoe: Shoe) -> None:
-        """An empty round; ``Round.deal`` and ``Round.from_json`` fill it in."""
-        self.rules = rules
-        self.shoe = shoe
-        self.seats: list[Seat] = []
-        self._seat_of: dict[str, Seat] = {}
-        self.dealer = Hand(naturals=rules.naturals)
-        self.phase = Phase.PLAYING
-        self._log: list[RawEvent] = []
-        self._live = 0
-        self._ratio = _RATIOS[rules.blackjack_pays]
-        self._double_totals = _DOUBLE_TOTALS[rules.double_on]
+    __slots__ = ()
 
     # ----------------------------------------------------------------- the deal
 
@@ -168,7 +101,7 @@ class Round:
             self.phase = Phase.INSURANCE
             for seat in self.seats:
                 # A player whose half stakes round down to nothing has nothing to insure.
-                seat.insurance_decided = _insurance_cost(seat) == 0
+                seat.insurance_decided = insurance_cost(seat) == 0
             self._after_insurance_decision()
         else:
             self._start_play()
@@ -234,12 +167,6 @@ class Round:
         spot = hand.spot
         return sum(1 for other in seat.hands if other.spot == spot) < rules.max_hands
 
-    def _seat(self, player_id: str) -> Seat:
-        seat = self._seat_of.get(player_id)
-        if seat is None:
-            raise NoSuchPlayer(f"{player_id} has no hand in this round")
-        return seat
-
     def legal_actions(self, player_id: str, hand_index: int | None = None) -> frozenset[Action]:
         """What the player may do now: on their current hand, or on hand ``hand_index``
         (that hand's own options; ``act`` always acts on the first unfinished hand)."""
@@ -257,16 +184,11 @@ class Round:
             return _SETS[_INSURE | _DECLINE]
         return _SETS[0]
 
-    def _hand(self, seat: Seat, hand_index: int) -> Hand:
-        if not 0 <= hand_index < len(seat.hands):
-            raise NoSuchHand(f"{seat.player_id} has no hand {hand_index + 1}")
-        return seat.hands[hand_index]
-
     def cost(self, player_id: str, action: Action) -> int:
         """The extra chips ``action`` needs now (raises like ``act`` if it is illegal)."""
         seat, hand, action = self._check(player_id, action)
         if action is Action.INSURANCE:
-            return _insurance_cost(seat)
+            return insurance_cost(seat)
         if hand is not None and (action is Action.DOUBLE or action is Action.SPLIT):
             return hand.stake
         return 0
@@ -372,7 +294,7 @@ class Round:
     def _decide_insurance(self, seat: Seat, take: bool) -> None:
         seat.insurance_decided = True
         if take:
-            seat.insurance = _insurance_cost(seat)
+            seat.insurance = insurance_cost(seat)
             even_money = all(hand.is_blackjack for hand in seat.hands)
             note = "even money" if even_money else "insurance"
             self._log.append(
@@ -442,132 +364,9 @@ class Round:
                 log((EventKind.INSURANCE_RESULT, seat.player_id, 0, _NO_CARDS, 0, payout, ""))
         self.phase = Phase.SETTLED
 
-    # ------------------------------------------------------------- reading
-
-    @property
-    def is_finished(self) -> bool:
-        return self.phase is Phase.SETTLED
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        """Player ids in seat order."""
-        return tuple(seat.player_id for seat in self.seats)
-
-    def hands(self, player_id: str) -> tuple[Hand, ...]:
-        """The player's hands in order (spots, with split hands after their spot)."""
-        return tuple(self._seat(player_id).hands)
-
-    def current_hand_index(self, player_id: str) -> int | None:
-        """Index of the player's first unfinished hand, or None."""
-        if self.phase is not Phase.PLAYING:
-            return None
-        for index, hand in enumerate(self._seat(player_id).hands):
-            if not hand.is_finished:
-                return index
-        return None
-
-    def current_player_hands(self) -> dict[str, tuple[Hand, ...]]:
-        """Every player's hands, in seat order (for rendering the table)."""
-        return {seat.player_id: tuple(seat.hands) for seat in self.seats}
-
-    def players_to_act(self) -> list[str]:
-        """Players with a decision to make now, in seat order."""
-        if self.phase is Phase.INSURANCE:
-            return [seat.player_id for seat in self.seats if not seat.insurance_decided]
-        if self.phase is Phase.PLAYING:
-            return [
-                seat.player_id
-                for seat in self.seats
-                if any(not hand.is_finished for hand in seat.hands)
-            ]
-        return []
-
-    def insurance_stake(self, player_id: str) -> int:
-        """Chips the player has on insurance (0 if none)."""
-        return self._seat(player_id).insurance
-
-    @property
-    def dealer_up_card(self) -> Card:
-        return self.dealer.cards[0]
-
-    @property
-    def dealer_cards_shown(self) -> tuple[Card, ...]:
-        """The dealer's cards a player can see: the up card until the hole card is turned."""
-        if self.phase is Phase.SETTLED:
-            return tuple(self.dealer.cards)
-        return (self.dealer.cards[0],)
-
-    @property
-    def events(self) -> list[Event]:
-        """Everything that happened so far, in order."""
-        return self._events(0)
-
-    def _events(self, start: int) -> list[Event]:
-        several = {seat.player_id for seat in self.seats if len(seat.hands) > 1}
-        events = []
-        for kind, player, hand, cards, total, amount, note in self._log[start:]:
-            who = f"{player} (hand {hand + 1})" if player in several else player or "dealer"
-            if kind is EventKind.RESULT:
-                note = result_note(self._seat_of[player].hands[hand], self.dealer)
-            elif kind is EventKind.INSURANCE_RESULT:
-                stake = self._seat_of[player].insurance
-                note = f"wins {2 * stake}" if amount else f"loses {stake}"
-            if kind is EventKind.INSURE or kind is EventKind.DECLINE_INSURANCE:
-                who = player
-            events.append(Event(kind, player, hand, cards, total, amount, note, who))
-        return events
-
-    def settlement(self) -> Settlement:
-        """Each hand's outcome and payout, each player's insurance and totals."""
-        if self.phase is not Phase.SETTLED:
-            raise RoundNotSettled("the round is not settled yet")
-        dealer = self.dealer
-        hands: list[HandResult] = []
-        insurance: list[InsuranceResult] = []
-        players: list[PlayerResult] = []
-        for seat in self.seats:
-            staked = returned = 0
-            for index, hand in enumerate(seat.hands):
-                hands.append(HandResult(seat.player_id, index, hand.spot, tuple(hand.cards),
-                                        hand.total, hand.stake, Outcome(hand.outcome),
-                                        hand.payout, hand.rounded_down,
-                                        result_note(hand, dealer)))  # fmt: skip
-                staked += hand.stake
-                returned += hand.payout
-            if seat.insurance:
-                won = dealer.is_blackjack
-                payout = 3 * seat.insurance if won else 0
-                insurance.append(InsuranceResult(seat.player_id, seat.insurance, won, payout))
-                staked += seat.insurance
-                returned += payout
-            players.append(PlayerResult(seat.player_id, staked, returned))
-        return Settlement(tuple(dealer.cards), dealer.total, dealer.is_blackjack, tuple(hands),
-                          tuple(insurance), tuple(players))  # fmt: skip
-
-    # ------------------------------------------------------------- serialising
-
-    def to_json(self) -> str:
-        """The whole round (rules, shoe position, hands, events) as JSON."""
-        from bot.engine.serialise import round_to_json
-
-        return round_to_json(self)
-
     @classmethod
     def from_json(cls, text: str) -> Round:
         """Restore a round saved with ``to_json``; it compares equal to the original."""
         from bot.engine.serialise import round_from_json
 
         return round_from_json(text)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Round):
-            return NotImplemented
-        from bot.engine.serialise import round_to_dict
-
-        return round_to_dict(self) == round_to_dict(other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-def _insurance_cost(seat: Seat) -> int:
-    return sum(hand.stake // 2 for hand in seat.hands)

@@ -8,8 +8,10 @@ from typing import Any
 from bot.engine.cards import Card
 from bot.engine.events import EventKind, RawEvent
 from bot.engine.hand import Hand
-from bot.engine.round import Phase, Round, Seat
+from bot.engine.round import Round
+from bot.engine.round_state import Phase, RoundState
 from bot.engine.rules import Rules
+from bot.engine.seat import Seat
 from bot.engine.shoe import shoe_from_dict
 
 FORMAT_VERSION = 1
@@ -53,7 +55,7 @@ def _hand_from_dict(data: dict[str, Any], naturals: bool) -> Hand:
     return hand
 
 
-def round_to_dict(round_: Round) -> dict[str, Any]:
+def round_to_dict(round_: RoundState) -> dict[str, Any]:
     """Everything that makes up the round, as plain JSON-ready values."""
     return {
         "version": FORMAT_VERSION,
@@ -77,7 +79,7 @@ def round_to_dict(round_: Round) -> dict[str, Any]:
     }
 
 
-def round_to_json(round_: Round) -> str:
+def round_to_json(round_: RoundState) -> str:
     """The round as a JSON text."""
     return json.dumps(round_to_dict(round_), ensure_ascii=False, separators=(",", ":"))
 

@@ -6,7 +6,9 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from bot.engine.cards import Card
+from bot.engine.events import Event, EventKind, RawEvent
 from bot.engine.hand import Hand
+from bot.engine.seat import Seat
 
 
 class Outcome(StrEnum):
@@ -137,3 +139,46 @@ class Settlement(NamedTuple):
     def hands_of(self, player_id: str) -> tuple[HandResult, ...]:
         """The results of one player's hands, in order."""
         return tuple(result for result in self.hands if result.player_id == player_id)
+
+
+def build_settlement(seats: list[Seat], dealer: Hand) -> Settlement:
+    """The settlement of a settled round's seats against the dealer's hand."""
+    hands: list[HandResult] = []
+    insurance: list[InsuranceResult] = []
+    players: list[PlayerResult] = []
+    for seat in seats:
+        staked = returned = 0
+        for index, hand in enumerate(seat.hands):
+            hands.append(HandResult(seat.player_id, index, hand.spot, tuple(hand.cards),
+                                    hand.total, hand.stake, Outcome(hand.outcome),
+                                    hand.payout, hand.rounded_down,
+                                    result_note(hand, dealer)))  # fmt: skip
+            staked += hand.stake
+            returned += hand.payout
+        if seat.insurance:
+            won = dealer.is_blackjack
+            payout = 3 * seat.insurance if won else 0
+            insurance.append(InsuranceResult(seat.player_id, seat.insurance, won, payout))
+            staked += seat.insurance
+            returned += payout
+        players.append(PlayerResult(seat.player_id, staked, returned))
+    return Settlement(tuple(dealer.cards), dealer.total, dealer.is_blackjack, tuple(hands),
+                      tuple(insurance), tuple(players))  # fmt: skip
+
+
+def build_events(log: list[RawEvent], start: int, seats: list[Seat], dealer: Hand) -> list[Event]:
+    """Events from the round's stored log, from position ``start`` on, with their text."""
+    seat_of = {seat.player_id: seat for seat in seats}
+    several = {seat.player_id for seat in seats if len(seat.hands) > 1}
+    events = []
+    for kind, player, hand, cards, total, amount, note in log[start:]:
+        who = f"{player} (hand {hand + 1})" if player in several else player or "dealer"
+        if kind is EventKind.RESULT:
+            note = result_note(seat_of[player].hands[hand], dealer)
+        elif kind is EventKind.INSURANCE_RESULT:
+            stake = seat_of[player].insurance
+            note = f"wins {2 * stake}" if amount else f"loses {stake}"
+        if kind is EventKind.INSURE or kind is EventKind.DECLINE_INSURANCE:
+            who = player
+        events.append(Event(kind, player, hand, cards, total, amount, note, who))
+    return events

@@ -1,0 +1,162 @@
+"""The state of a round and the ways to read it; ``Round`` adds the deal and the actions."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final
+
+from bot.engine.cards import Card
+from bot.engine.errors import NoSuchHand, NoSuchPlayer, RoundNotSettled
+from bot.engine.events import Event, RawEvent
+from bot.engine.hand import Hand
+from bot.engine.rules import BLACKJACK_PAYS, Rules
+from bot.engine.seat import Seat
+from bot.engine.settlement import Settlement, build_events, build_settlement
+from bot.engine.shoe import Shoe
+
+
+class Phase(StrEnum):
+    """Where a round stands; see the module docstring."""
+
+    INSURANCE = "insurance"
+    PLAYING = "playing"
+    SETTLED = "settled"
+
+
+#: blackjack_pays -> (numerator, denominator); a dict lookup instead of a Fraction per round.
+RATIOS: Final[dict[str, tuple[int, int]]] = {
+    pays: (int(pays.split(":")[0]), int(pays.split(":")[1])) for pays in BLACKJACK_PAYS
+}
+DOUBLE_TOTALS: Final[dict[str, frozenset[int]]] = {
+    "any": frozenset(range(4, 22)),
+    "9-11": frozenset((9, 10, 11)),
+    "10-11": frozenset((10, 11)),
+    "none": frozenset(),
+}
+
+
+class RoundState:
+    """Everything a round holds, and the read-only questions a table asks of it."""
+
+    __slots__ = (
+        "_double_totals",
+        "_live",
+        "_log",
+        "_ratio",
+        "_seat_of",
+        "dealer",
+        "phase",
+        "rules",
+        "seats",
+        "shoe",
+    )
+
+    def __init__(self, rules: Rules, shoe: Shoe) -> None:
+        """An empty round; ``Round.deal`` and ``Round.from_json`` fill it in."""
+        self.rules = rules
+        self.shoe = shoe
+        self.seats: list[Seat] = []
+        self._seat_of: dict[str, Seat] = {}
+        self.dealer = Hand(naturals=rules.naturals)
+        self.phase = Phase.PLAYING
+        self._log: list[RawEvent] = []
+        self._live = 0
+        self._ratio = RATIOS[rules.blackjack_pays]
+        self._double_totals = DOUBLE_TOTALS[rules.double_on]
+
+    def _seat(self, player_id: str) -> Seat:
+        seat = self._seat_of.get(player_id)
+        if seat is None:
+            raise NoSuchPlayer(f"{player_id} has no hand in this round")
+        return seat
+
+    def _hand(self, seat: Seat, hand_index: int) -> Hand:
+        if not 0 <= hand_index < len(seat.hands):
+            raise NoSuchHand(f"{seat.player_id} has no hand {hand_index + 1}")
+        return seat.hands[hand_index]
+
+    # ------------------------------------------------------------- reading
+
+    @property
+    def is_finished(self) -> bool:
+        return self.phase is Phase.SETTLED
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Player ids in seat order."""
+        return tuple(seat.player_id for seat in self.seats)
+
+    def hands(self, player_id: str) -> tuple[Hand, ...]:
+        """The player's hands in order (spots, with split hands after their spot)."""
+        return tuple(self._seat(player_id).hands)
+
+    def current_hand_index(self, player_id: str) -> int | None:
+        """Index of the player's first unfinished hand, or None."""
+        if self.phase is not Phase.PLAYING:
+            return None
+        for index, hand in enumerate(self._seat(player_id).hands):
+            if not hand.is_finished:
+                return index
+        return None
+
+    def current_player_hands(self) -> dict[str, tuple[Hand, ...]]:
+        """Every player's hands, in seat order (for rendering the table)."""
+        return {seat.player_id: tuple(seat.hands) for seat in self.seats}
+
+    def players_to_act(self) -> list[str]:
+        """Players with a decision to make now, in seat order."""
+        if self.phase is Phase.INSURANCE:
+            return [seat.player_id for seat in self.seats if not seat.insurance_decided]
+        if self.phase is Phase.PLAYING:
+            return [
+                seat.player_id
+                for seat in self.seats
+                if any(not hand.is_finished for hand in seat.hands)
+            ]
+        return []
+
+    def insurance_stake(self, player_id: str) -> int:
+        """Chips the player has on insurance (0 if none)."""
+        return self._seat(player_id).insurance
+
+    @property
+    def dealer_up_card(self) -> Card:
+        return self.dealer.cards[0]
+
+    @property
+    def dealer_cards_shown(self) -> tuple[Card, ...]:
+        """The dealer's cards a player can see: the up card until the hole card is turned."""
+        if self.phase is Phase.SETTLED:
+            return tuple(self.dealer.cards)
+        return (self.dealer.cards[0],)
+
+    @property
+    def events(self) -> list[Event]:
+        """Everything that happened so far, in order."""
+        return self._events(0)
+
+    def _events(self, start: int) -> list[Event]:
+        return build_events(self._log, start, self.seats, self.dealer)
+
+    def settlement(self) -> Settlement:
+        """Each hand's outcome and payout, each player's insurance and totals."""
+        if self.phase is not Phase.SETTLED:
+            raise RoundNotSettled("the round is not settled yet")
+        return build_settlement(self.seats, self.dealer)
+
+    # ------------------------------------------------------------- serialising
+
+    def to_json(self) -> str:
+        """The whole round (rules, shoe position, hands, events) as JSON."""
+        from bot.engine.serialise import round_to_json
+
+        return round_to_json(self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RoundState):
+            return NotImplemented
+        from bot.engine.serialise import round_to_dict
+
+        return round_to_dict(self) == round_to_dict(other)
+
+    __hash__ = None  # type: ignore[assignment]
