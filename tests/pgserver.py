@@ -147,3 +147,14 @@ def _runner(preexec: Callable[[], None] | None) -> Callable[[list[str]], None]:
             raise RuntimeError(f"{Path(argv[0]).name} failed ({result.returncode}):\n{output}")
 
     return run
+
+
+def start_for_tests() -> PostgresServer:
+    """Start a server for a test session; without PostgreSQL, skip (or fail when CI is set)."""
+    import pytest
+
+    if find_postgres_bin() is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set and PostgreSQL is missing: {INSTALL_HINT}", pytrace=False)
+        pytest.skip(INSTALL_HINT)
+    return PostgresServer.start()

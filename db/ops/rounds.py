@@ -96,6 +96,8 @@ def _check_settlement(
         wagered[hand.user_id] += hand.wagered
         paid[hand.user_id] += hand.payout
     for user_id in sorted({*staked, *wagered, *payouts, *paid}):
+        if user_id not in staked:
+            raise ValueError(f"player {user_id} has no stake in this round")
         if wagered[user_id] != staked.get(user_id, 0):
             raise ValueError(
                 f"player {user_id} staked {staked.get(user_id, 0)} chips in this round"

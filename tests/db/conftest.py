@@ -1,0 +1,68 @@
+"""Fixtures: a store on a SQLite file and on a PostgreSQL server this session starts.
+
+``store`` is parametrised over both backends; after every test the economy's
+invariants are checked straight in its database. ``pg_server`` (session) comes
+from tests/pgserver.py; other folders can register it the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+import db
+from tests.db.invariants import check_invariants
+from tests.pgserver import PostgresServer, start_for_tests
+
+START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+class FakeClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: datetime = START) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        """Move time forward by ``timedelta(**delta)``."""
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for the whole session, stopped at the end."""
+    server = start_for_tests()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """The store's clock, at 2026-01-01 12:00 UTC until a test moves it."""
+    return FakeClock()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of a fresh, empty database on each backend."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'chips.sqlite3'}"
+    server: PostgresServer = request.getfixturevalue("pg_server")
+    return server.create_database()
+
+
+@pytest.fixture
+async def store(store_url: str, clock: FakeClock) -> AsyncIterator[db.Store]:
+    """An open store on a fresh database; its invariants are checked when the test ends."""
+    opened = await db.open_store(store_url, clock=clock)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+    await check_invariants(store_url)

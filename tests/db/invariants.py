@@ -1,0 +1,94 @@
+"""The economy's invariants, checked straight in the database (not through the Store's code)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import asyncpg
+
+from db import sqlite_path
+
+STAKES = "('bet', 'double', 'split', 'insurance')"
+
+# Each query returns the rows that break one rule; every query must return none.
+VIOLATIONS: dict[str, str] = {
+    "a balance differs from the sum of its ledger": """
+        SELECT a.guild_id, a.user_id, a.balance, COALESCE(SUM(l.delta), 0) AS ledger_sum
+        FROM accounts AS a LEFT JOIN ledger AS l
+          ON l.guild_id = a.guild_id AND l.user_id = a.user_id
+        GROUP BY a.guild_id, a.user_id, a.balance
+        HAVING a.balance <> COALESCE(SUM(l.delta), 0)""",
+    "a balance is negative": "SELECT guild_id, user_id, balance FROM accounts WHERE balance < 0",
+    "a ledger row's balance_after is not the running sum": """
+        SELECT id, balance_after, running FROM (
+            SELECT id, balance_after,
+                   SUM(delta) OVER (PARTITION BY guild_id, user_id ORDER BY id) AS running
+            FROM ledger) AS t
+        WHERE balance_after <> running""",
+    "a round's stake total differs from its stake rows": f"""
+        SELECT r.id, r.staked, COALESCE(-SUM(l.delta), 0)
+        FROM rounds AS r LEFT JOIN ledger AS l ON l.round_id = r.id AND l.kind IN {STAKES}
+        GROUP BY r.id, r.staked HAVING r.staked <> COALESCE(-SUM(l.delta), 0)""",
+    "a round's payouts differ from what it recorded as paid": """
+        SELECT r.id, r.paid, COALESCE(SUM(l.delta), 0)
+        FROM rounds AS r LEFT JOIN ledger AS l ON l.round_id = r.id AND l.kind = 'payout'
+        GROUP BY r.id, r.paid HAVING r.paid <> COALESCE(SUM(l.delta), 0)""",
+    "a void round's refunds differ from its stakes": """
+        SELECT r.id, r.staked, COALESCE(SUM(l.delta), 0)
+        FROM rounds AS r LEFT JOIN ledger AS l ON l.round_id = r.id AND l.kind = 'refund'
+        WHERE r.status = 'void'
+        GROUP BY r.id, r.staked HAVING r.staked <> COALESCE(SUM(l.delta), 0)""",
+    "a round that is not void has refunds": """
+        SELECT l.id FROM ledger AS l JOIN rounds AS r ON r.id = l.round_id
+        WHERE l.kind = 'refund' AND r.status <> 'void'""",
+    "a round that is not settled has payouts or hand results": """
+        SELECT r.id FROM rounds AS r WHERE r.status <> 'settled' AND (
+            EXISTS (SELECT 1 FROM ledger AS l WHERE l.round_id = r.id AND l.kind = 'payout')
+            OR EXISTS (SELECT 1 FROM hand_results AS h WHERE h.round_id = r.id))""",
+    "a player was paid or refunded twice for one round": """
+        SELECT round_id, user_id, kind, COUNT(*) FROM ledger
+        WHERE kind IN ('payout', 'refund') GROUP BY round_id, user_id, kind HAVING COUNT(*) > 1""",
+    "a settled round's hand results differ from its stakes and payouts": """
+        SELECT r.id, r.staked, r.paid, SUM(h.wagered), SUM(h.payout)
+        FROM rounds AS r JOIN hand_results AS h ON h.round_id = r.id
+        WHERE r.status = 'settled'
+        GROUP BY r.id, r.staked, r.paid
+        HAVING r.staked <> SUM(h.wagered) OR r.paid <> SUM(h.payout)""",
+}
+
+# Chips in (grants, daily, admin) = chips held (balances) + chips the house won.
+CHIPS_IN_OUT = f"""
+    SELECT
+      (SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE kind IN ('grant', 'daily', 'admin')),
+      (SELECT COALESCE(SUM(balance), 0) FROM accounts),
+      (SELECT COALESCE(-SUM(delta), 0) FROM ledger
+         WHERE kind IN {STAKES[:-1]}, 'payout', 'refund'))"""
+
+
+def _check(results: dict[str, list[Any]], chips: tuple[Any, ...]) -> None:
+    broken = {rule: rows for rule, rows in results.items() if rows}
+    assert not broken, f"invariants broken: {broken}"
+    chips_in, held, house_net = (int(value) for value in chips)
+    assert chips_in == held + house_net, (
+        f"chips in ({chips_in}) != chips held ({held}) + house net ({house_net})"
+    )
+
+
+async def check_invariants(url: str) -> None:
+    """Assert every invariant on the database at ``url``."""
+    if url.startswith("sqlite:///"):
+        conn = sqlite3.connect(sqlite_path(url))
+        try:
+            results = {rule: conn.execute(sql).fetchall() for rule, sql in VIOLATIONS.items()}
+            chips = conn.execute(CHIPS_IN_OUT).fetchone()
+        finally:
+            conn.close()
+    else:
+        pg = await asyncpg.connect(url)
+        try:
+            results = {rule: list(await pg.fetch(sql)) for rule, sql in VIOLATIONS.items()}
+            chips = tuple(await pg.fetchrow(CHIPS_IN_OUT))
+        finally:
+            await pg.close()
+    _check(results, chips)

@@ -1,0 +1,120 @@
+"""Leaderboard, player statistics and guild settings."""
+
+from __future__ import annotations
+
+import pytest
+
+import db
+from db import HandResult
+
+G, CHANNEL, ADMIN = 10, 30, 99
+
+
+async def test_the_leaderboard_ranks_ties_together_and_pages(store: db.Store) -> None:
+    for user_id, extra in [(1, 0), (2, 500), (3, 500), (4, 100), (5, 0)]:
+        await store.ensure_account(G, user_id)
+        if extra:
+            await store.adjust(G, user_id, extra, ADMIN, "seed")
+    first = await store.leaderboard(G, 1, per_page=2, caller_id=4)
+    assert [(e.rank, e.user_id, e.balance) for e in first.entries] == [(1, 2, 1500), (1, 3, 1500)]
+    assert (first.total_pages, first.total_players) == (3, 5)
+    assert first.caller == db.LeaderboardEntry(3, 4, 1100)
+    last = await store.leaderboard(G, 3, per_page=2)
+    assert [(e.rank, e.user_id) for e in last.entries] == [(4, 5)]
+    past_the_end = await store.leaderboard(G, 9, per_page=2)
+    assert past_the_end.page == 3
+    assert past_the_end.entries == last.entries
+
+
+async def test_a_caller_without_an_account_has_no_place(store: db.Store) -> None:
+    page = await store.leaderboard(G, caller_id=77)
+    assert (page.entries, page.caller, page.total_pages) == ([], None, 1)
+
+
+@pytest.mark.parametrize(("page", "per_page"), [(0, 10), (1, 0), (1, 101), (True, 10)])
+async def test_bad_leaderboard_pages_are_refused(store: db.Store, page: int, per_page: int) -> None:
+    with pytest.raises(ValueError, match="page"):
+        await store.leaderboard(G, page, per_page)
+
+
+async def test_stats_add_up_every_settled_hand(store: db.Store) -> None:
+    alice = 21
+    for outcome, wagered, payout in [
+        ("blackjack", 100, 250),
+        ("win", 200, 400),
+        ("push", 50, 50),
+        ("loss", 100, 0),
+        ("surrender", 100, 50),
+    ]:
+        round_id = await store.open_round(G, CHANNEL, "{}", "shoe")
+        await store.stake(G, alice, wagered, "bet", round_id)
+        hands = [HandResult(alice, outcome, wagered, payout)]  # type: ignore[arg-type]
+        await store.settle_round(round_id, {alice: payout}, hands, "{}")
+    stats = await store.stats(G, alice)
+    assert stats == db.PlayerStats(
+        hands=5,
+        wins=2,
+        losses=2,
+        pushes=1,
+        blackjacks=1,
+        surrenders=1,
+        total_wagered=550,
+        net=200,
+        biggest_win=200,
+    )
+    assert await store.stats(G + 1, alice) == db.PlayerStats()
+
+
+async def test_a_split_hand_is_counted_per_hand(store: db.Store) -> None:
+    bob = 22
+    round_id = await store.open_round(G, CHANNEL, "{}", "shoe")
+    await store.stake(G, bob, 100, "bet", round_id)
+    await store.stake(G, bob, 100, "split", round_id)
+    await store.stake(G, bob, 100, "double", round_id)
+    hands = [HandResult(bob, "win", 200, 400, 0), HandResult(bob, "loss", 100, 0, 1)]
+    await store.settle_round(round_id, {bob: 400}, hands, "{}")
+    stats = await store.stats(G, bob)
+    assert (stats.hands, stats.wins, stats.losses, stats.net, stats.biggest_win) == (
+        2,
+        1,
+        1,
+        100,
+        200,
+    )
+
+
+async def test_settings_default_until_set_and_keep_other_fields(store: db.Store) -> None:
+    assert await store.get_guild_settings(G) == db.GuildSettings()
+    await store.set_guild_settings(G, min_bet=25, default_preset="reno-1972")
+    await store.set_guild_settings(G, bet_timer_s=45)
+    settings = await store.get_guild_settings(G)
+    assert (settings.min_bet, settings.default_preset, settings.bet_timer_s) == (
+        25,
+        "reno-1972",
+        45,
+    )
+    assert settings.max_bet == db.GuildSettings().max_bet
+    assert await store.get_guild_settings(G + 1) == db.GuildSettings()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"min_bet": 0},
+        {"max_bet": 5},
+        {"daily_period_s": 1},
+        {"starting_chips": -1},
+        {"bet_timer_s": 2.5},
+        {"default_preset": ""},
+        {"house_edge": 1},
+    ],
+)
+async def test_bad_settings_are_refused_and_change_nothing(
+    store: db.Store, changes: dict[str, object]
+) -> None:
+    await store.set_guild_settings(G, starting_chips=2000)
+    with pytest.raises(
+        ValueError, match=next(iter(changes)) if "house" not in str(changes) else "house_edge"
+    ):
+        await store.set_guild_settings(G, **changes)
+    assert await store.get_guild_settings(G) == db.GuildSettings(starting_chips=2000)
