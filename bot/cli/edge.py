@@ -1,0 +1,31 @@
+"""``python -m bot edge``: the house edge of basic strategy, computed (no simulation)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from bot.cli.rule_flags import add_rule_flags, rules_or_exit
+from bot.engine.edge import house_edge
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_rule_flags(parser)
+    parser.add_argument(
+        "--json", action="store_true", help='print {"house_edge_pct": ..., "rules": {...}}'
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_or_exit(args)
+    edge = house_edge(rules)
+    if args.json:
+        print(json.dumps(edge.to_dict()))
+        return 0
+    who = "house" if edge.house_edge_pct >= 0 else "player"
+    print(
+        f"House edge of basic strategy: {edge.house_edge_pct:.3f}% of the first bet "
+        f"({who}'s advantage), {rules.decks} deck{'s' if rules.decks > 1 else ''}, "
+        "a fresh shoe every round."
+    )
+    return 0

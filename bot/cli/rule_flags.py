@@ -1,0 +1,109 @@
+"""Rule flags for ``strategy``, ``edge`` and ``simulate``: a preset, changed field by field."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, NoReturn
+
+from bot.engine.rules import PRESETS, Rules, RulesError, preset
+
+#: flag value -> Rules field value, for the flags that are not plain numbers or switches.
+_SOFT17 = {"hit": True, "stand": False}
+
+
+def add_rule_flags(parser: argparse.ArgumentParser, *, default_preset: str = "vegas-shoe") -> None:
+    """Add ``--preset`` and one flag per rule; a flag left out keeps the preset's value."""
+    group = parser.add_argument_group("rules", "start from a preset; each flag overrides one rule")
+    group.add_argument(
+        "--preset",
+        default=default_preset,
+        choices=sorted(PRESETS),
+        help="the rule set to start from",
+    )
+    group.add_argument("--decks", type=int, metavar="N", help="decks in the shoe, 1 to 8")
+    group.add_argument(
+        "--soft17", choices=sorted(_SOFT17), help="the dealer hits or stands on soft 17"
+    )
+    group.add_argument(
+        "--blackjack-pays", choices=("3:2", "6:5", "1:1", "2:1"), help="what a natural pays"
+    )
+    group.add_argument(
+        "--das",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="double after split",
+    )
+    group.add_argument("--surrender", choices=("none", "late"), help="late surrender or none")
+    group.add_argument(
+        "--double",
+        choices=("any", "9-11", "10-11", "none"),
+        help="which first two cards may double",
+    )
+    group.add_argument("--max-hands", type=int, metavar="N", help="most hands a spot splits into")
+    group.add_argument(
+        "--resplit-aces",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="split aces may be split again",
+    )
+    group.add_argument(
+        "--hit-split-aces",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="split aces may take more than one card",
+    )
+    group.add_argument(
+        "--peek",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="dealer checks for blackjack (without: a dealer blackjack takes doubles, splits)",
+    )
+    group.add_argument(
+        "--penetration",
+        type=float,
+        metavar="F",
+        help="share of the shoe dealt before the cut card; 0 = a fresh shoe every round",
+    )
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The preset named by ``args.preset`` with every given flag applied; RulesError if invalid."""
+    base = preset(args.preset)
+    changes: dict[str, Any] = {}
+    if args.decks is not None:
+        changes["decks"] = args.decks
+    if args.soft17 is not None:
+        changes["dealer_hits_soft_17"] = _SOFT17[args.soft17]
+    if args.blackjack_pays is not None:
+        changes["blackjack_pays"] = args.blackjack_pays
+    if args.das is not None:
+        changes["double_after_split"] = args.das
+    if args.surrender is not None:
+        changes["surrender"] = args.surrender
+    if args.double is not None:
+        changes["double_on"] = args.double
+    if args.max_hands is not None:
+        changes["max_hands"] = args.max_hands
+    if args.resplit_aces is not None:
+        changes["resplit_aces"] = args.resplit_aces
+    if args.hit_split_aces is not None:
+        changes["hit_split_aces"] = args.hit_split_aces
+    if args.peek is not None:
+        changes["dealer_peeks"] = args.peek
+    if args.penetration is not None:
+        changes["penetration"] = args.penetration
+    return base.replace(**changes) if changes else base
+
+
+def rules_or_exit(args: argparse.Namespace) -> Rules:
+    """``rules_from_args``, or Rules' message on stderr and exit code 2 (as argparse does)."""
+    try:
+        return rules_from_args(args)
+    except RulesError as exc:
+        _exit_with(str(exc))
+
+
+def _exit_with(message: str) -> NoReturn:
+    print(f"python -m bot: error: {message}", file=sys.stderr)
+    raise SystemExit(2)

@@ -1,0 +1,204 @@
+"""How the dealer's hand ends: the draw rule, and the odds of each final total.
+
+``dealer_must_hit`` is the one dealer-draw rule of the engine: the Round plays
+the dealer with it and the odds below are computed with it, so the two cannot
+disagree.
+
+Card values are blackjack values, 1 (ace) to 10 (any ten). A shoe's make-up is a
+sequence of ten counts, ``counts[v - 1]`` cards of value ``v``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from bot.engine.cards import Card
+from bot.engine.rules import Rules
+
+#: The dealer's final outcomes, in the order of ``DealerOdds.as_tuple()``.
+OUTCOMES: Final = ("17", "18", "19", "20", "21", "blackjack", "bust")
+#: Index of each outcome in a raw odds list.
+BLACKJACK: Final = 5
+BUST: Final = 6
+
+
+def dealer_must_hit(total: int, soft: bool, rules: Rules) -> bool:
+    """Whether the dealer draws on ``total``: below 17 always, soft 17 when the rules say so."""
+    return total < 17 or (total == 17 and soft and rules.dealer_hits_soft_17)
+
+
+def full_shoe(decks: int) -> list[int]:
+    """The counts of a fresh shoe of ``decks`` decks, by value (four tens per suit)."""
+    return [4 * decks] * 9 + [16 * decks]
+
+
+#: Probability of each value on an infinite deck.
+INFINITE_DECK: Final[tuple[float, ...]] = (1 / 13,) * 9 + (4 / 13,)
+
+
+@dataclass(frozen=True, slots=True)
+class DealerOdds:
+    """Probability of each way the dealer's hand can end."""
+
+    p17: float
+    p18: float
+    p19: float
+    p20: float
+    p21: float
+    #: A two-card 21 while naturals are played; 0 after the peek found none.
+    blackjack: float
+    bust: float
+
+    def as_tuple(self) -> tuple[float, ...]:
+        """The probabilities in the order of ``OUTCOMES``."""
+        return (self.p17, self.p18, self.p19, self.p20, self.p21, self.blackjack, self.bust)
+
+
+def dealer_odds(
+    up: int | Card,
+    rules: Rules,
+    *,
+    infinite: bool = False,
+    after_peek: bool = False,
+    counts: Sequence[int] | None = None,
+) -> DealerOdds:
+    """The odds of each final dealer outcome for an up card.
+
+    The shoe is ``rules.decks`` decks with the up card removed, an infinite deck
+    when ``infinite``, or exactly ``counts`` (cards left by value, up card
+    already removed). ``after_peek`` conditions on the dealer not holding a
+    blackjack (the hole card was checked); otherwise blackjack is its own
+    outcome. Without naturals a two-card 21 is simply 21.
+    """
+    value = up.value if isinstance(up, Card) else up
+    if not 1 <= value <= 10:
+        raise ValueError(f"an up card's value is 1 (ace) to 10, not {value}")
+    if infinite:
+        raw = final_odds_infinite(value, INFINITE_DECK, rules, after_peek=after_peek)
+    else:
+        if counts is None:
+            shoe = full_shoe(rules.decks)
+            shoe[value - 1] -= 1
+        else:
+            shoe = list(counts)
+        raw = final_odds(value, shoe, rules, after_peek=after_peek)
+    return DealerOdds(*raw)
+
+
+def _blackjack_card(up: int) -> int:
+    """The hole card value that gives a dealer showing ``up`` a blackjack (0: none)."""
+    return 10 if up == 1 else 1 if up == 10 else 0
+
+
+def final_odds(up: int, counts: Sequence[int], rules: Rules, *, after_peek: bool) -> list[float]:
+    """Raw odds (``OUTCOMES`` order) for a shoe of ``counts``, drawing without replacement."""
+    h17 = rules.dealer_hits_soft_17
+    naturals = rules.naturals
+    shoe = list(counts)
+    # Every state is fixed by which cards are gone, so the shoe's counts are the memo key.
+    memo: dict[tuple[int, ...], list[float]] = {}
+
+    def draw(hard: int, ace: bool) -> list[float]:
+        key = tuple(shoe)
+        cached = memo.get(key)
+        if cached is not None:
+            return cached
+        left = sum(shoe)
+        result = [0.0] * 7
+        for index in range(10):
+            count = shoe[index]
+            if not count:
+                continue
+            p = count / left
+            shoe[index] -= 1
+            sub = settle(hard + index + 1, ace or index == 0)
+            shoe[index] += 1
+            for k in range(7):
+                result[k] += p * sub[k]
+        memo[key] = result
+        return result
+
+    def settle(hard: int, ace: bool) -> list[float]:
+        total, soft = (hard + 10, True) if ace and hard <= 11 else (hard, False)
+        if total > 21:
+            return _BUST
+        if total < 17 or (total == 17 and soft and h17):
+            return draw(hard, ace)
+        return _FINAL[total]
+
+    # The hole card: the only draw where a blackjack (or, after the peek, its absence) matters.
+    blackjack_card = _blackjack_card(up) if naturals else 0
+    left = sum(shoe)
+    if after_peek and blackjack_card:
+        left -= shoe[blackjack_card - 1]
+    result = [0.0] * 7
+    for index in range(10):
+        value = index + 1
+        count = shoe[index]
+        if not count:
+            continue
+        if value == blackjack_card:
+            if not after_peek:
+                result[BLACKJACK] += count / left
+            continue
+        p = count / left
+        shoe[index] -= 1
+        sub = settle(up + value, up == 1 or value == 1)
+        shoe[index] += 1
+        for k in range(7):
+            result[k] += p * sub[k]
+    return result
+
+
+def final_odds_infinite(
+    up: int, probs: Sequence[float], rules: Rules, *, after_peek: bool
+) -> list[float]:
+    """Raw odds (``OUTCOMES`` order) when every draw has the probabilities ``probs``."""
+    h17 = rules.dealer_hits_soft_17
+    memo: dict[tuple[int, bool], list[float]] = {}
+
+    def settle(hard: int, ace: bool) -> list[float]:
+        total, soft = (hard + 10, True) if ace and hard <= 11 else (hard, False)
+        if total > 21:
+            return _BUST
+        if total < 17 or (total == 17 and soft and h17):
+            return draw(hard, ace)
+        return _FINAL[total]
+
+    def draw(hard: int, ace: bool) -> list[float]:
+        cached = memo.get((hard, ace))
+        if cached is not None:
+            return cached
+        result = [0.0] * 7
+        for index in range(10):
+            sub = settle(hard + index + 1, ace or index == 0)
+            p = probs[index]
+            for k in range(7):
+                result[k] += p * sub[k]
+        memo[(hard, ace)] = result
+        return result
+
+    blackjack_card = _blackjack_card(up) if rules.naturals else 0
+    scale = 1.0
+    if after_peek and blackjack_card:
+        scale = 1.0 / (1.0 - probs[blackjack_card - 1])
+    result = [0.0] * 7
+    for index in range(10):
+        value = index + 1
+        p = probs[index] * scale
+        if value == blackjack_card:
+            if not after_peek:
+                result[BLACKJACK] += p
+            continue
+        sub = settle(up + value, up == 1 or value == 1)
+        for k in range(7):
+            result[k] += p * sub[k]
+    return result
+
+
+_BUST: Final = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+_FINAL: Final = {
+    total: [1.0 if k == total - 17 else 0.0 for k in range(7)] for total in range(17, 22)
+}
