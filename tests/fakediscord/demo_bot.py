@@ -1,0 +1,150 @@
+"""A small bot used by the harness's own tests; it touches every route the fake serves.
+
+Run it as a process with ``python -m fakediscord.demo_bot`` (``tests/`` on
+``PYTHONPATH``) and ``DISCORD_TOKEN``, ``DISCORD_API_BASE``,
+``DISCORD_GATEWAY_URL`` (and ``DEMO_GUILD_IDS`` for guild commands) set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Sequence
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.clock import Clock, SystemClock
+from bot.endpoints import apply_endpoints
+
+
+def table_embed(hits: int) -> discord.Embed:
+    """The demo table."""
+    embed = discord.Embed(title="Blackjack table", description=f"Hits so far: {hits}")
+    embed.set_footer(text="demo dealer")
+    return embed
+
+
+class TableView(discord.ui.View):
+    """Hit, Stand, and a Split button that is never enabled."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Hit", custom_id="demo:hit", style=discord.ButtonStyle.primary)
+    async def hit(
+        self, interaction: discord.Interaction, button: discord.ui.Button[TableView]
+    ) -> None:
+        """Type 7: edit the table message in the response itself."""
+        assert interaction.message is not None
+        hits = int(interaction.message.content.rsplit(" ", 1)[-1]) + 1
+        await interaction.response.edit_message(content=f"Hits: {hits}", embed=table_embed(hits))
+
+    @discord.ui.button(label="Stand", custom_id="demo:stand", style=discord.ButtonStyle.secondary)
+    async def stand(
+        self, interaction: discord.Interaction, button: discord.ui.Button[TableView]
+    ) -> None:
+        """Type 6, then PATCH @original, an ephemeral followup, and an edit of that followup."""
+        await interaction.response.defer()
+        await interaction.edit_original_response(content="Stood", view=None)
+        note = await interaction.followup.send("You stood.", ephemeral=True, wait=True)
+        await note.edit(content="You stood. Good luck!")
+
+    @discord.ui.button(
+        label="Split", custom_id="demo:split", style=discord.ButtonStyle.secondary, disabled=True
+    )
+    async def split(
+        self, interaction: discord.Interaction, button: discord.ui.Button[TableView]
+    ) -> None:
+        """Never reachable: the button is disabled."""
+        await interaction.response.send_message("split", ephemeral=True)
+
+
+class DemoBot(commands.Bot):
+    """Slash commands in groups (global and per guild), buttons, channel messages."""
+
+    def __init__(self, clock: Clock, guild_ids: Sequence[int] = ()) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        self.clock = clock
+        self.guild_ids = list(guild_ids)
+        self.build_commands()
+
+    def build_commands(self) -> None:
+        """Register ``/blackjack``, ``/demo`` (global) and ``/blackjack-admin`` (per guild)."""
+        clock = self.clock
+        blackjack = app_commands.Group(name="blackjack", description="Play blackjack")
+        demo = app_commands.Group(name="demo", description="Harness checks")
+        admin = app_commands.Group(name="blackjack-admin", description="Table administration")
+
+        @blackjack.command(name="start", description="Open a table")
+        @app_commands.describe(stake="Chips per hand")
+        async def start(
+            interaction: discord.Interaction, stake: app_commands.Range[int, 1, 1000] = 10
+        ) -> None:
+            await interaction.response.send_message(
+                content="Hits: 0", embed=table_embed(0), view=TableView()
+            )
+
+        @admin.command(name="grant", description="Give chips to a player")
+        async def grant(
+            interaction: discord.Interaction, member: discord.Member, amount: int
+        ) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.followup.send(f"Granted {amount} chips to {member.display_name}.")
+            original = await interaction.original_response()
+            assert original.content.startswith("Granted")
+
+        @demo.command(name="post", description="Post, fetch, edit and delete a channel message")
+        async def post(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("Posting.", ephemeral=True)
+            channel = interaction.channel
+            assert isinstance(channel, discord.TextChannel | discord.Thread)
+            message = await channel.send("Table message")
+            fetched = await channel.fetch_message(message.id)
+            await fetched.edit(content="Table message (edited)")
+            await fetched.delete()
+            await interaction.delete_original_response()
+
+        @demo.command(name="slow", description="Answer after waiting on the clock")
+        async def slow(interaction: discord.Interaction, seconds: int) -> None:
+            await clock.sleep(seconds)
+            await interaction.response.send_message("Sorry for the wait.")
+
+        @demo.command(name="later", description="Answer now and follow up later")
+        async def later(interaction: discord.Interaction, seconds: int) -> None:
+            await interaction.response.send_message("Back soon.")
+            await clock.sleep(seconds)
+            await interaction.followup.send("Here I am.")
+
+        self.tree.add_command(blackjack)
+        self.tree.add_command(demo)
+        guilds = [discord.Object(g) for g in self.guild_ids]
+        if guilds:
+            self.tree.add_command(admin, guilds=guilds)
+
+    async def setup_hook(self) -> None:
+        """Sync global commands, then each guild's."""
+        self.add_view(TableView())
+        await self.tree.sync()
+        for guild_id in self.guild_ids:
+            await self.tree.sync(guild=discord.Object(guild_id))
+
+
+def build_bot(clock: Clock | None = None, guild_ids: Sequence[int] = ()) -> DemoBot:
+    """The demo bot, on ``clock`` (the test's ManualClock in-process)."""
+    return DemoBot(clock or SystemClock(), guild_ids)
+
+
+def main() -> None:
+    """Entry point for the subprocess: configuration only from the environment."""
+    apply_endpoints(os.environ)
+    discord.utils.setup_logging(level=logging.INFO)
+    guild_ids = [int(g) for g in os.environ.get("DEMO_GUILD_IDS", "").split(",") if g]
+    bot = build_bot(SystemClock(), guild_ids)
+    asyncio.run(bot.start(os.environ["DISCORD_TOKEN"]))
+
+
+if __name__ == "__main__":
+    main()

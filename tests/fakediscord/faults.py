@@ -1,0 +1,134 @@
+"""Switchable rate limits (429 as Discord sends them) and injected server errors."""
+
+from __future__ import annotations
+
+import math
+import random
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+#: Headers Discord's edge puts on every reply; discord.py treats a 429 without ``Via`` as a ban.
+VIA = "1.1 google"
+
+
+@dataclass
+class RateLimitRule:
+    """The next ``times`` requests to a route answer 429."""
+
+    remaining_hits: int
+    retry_after: float
+    is_global: bool
+    scope: str
+
+
+@dataclass
+class Reply429:
+    """A 429 reply: headers and body."""
+
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+def bucket_hash(route: str) -> str:
+    """A stable bucket id per route, as ``X-RateLimit-Bucket``."""
+    return f"{zlib.crc32(route.encode()):08x}"
+
+
+class Faults:
+    """Per-route 429s and a seeded share of 500s; both off by default."""
+
+    def __init__(self) -> None:
+        self.rate_limits: dict[str, RateLimitRule] = {}
+        self._error_share = 0.0
+        self._error_routes: set[str] | None = None
+        self._error_status = 500
+        self._random = random.Random(0)
+
+    def rate_limit(
+        self,
+        route: str,
+        *,
+        times: int = 1,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+        scope: str = "user",
+    ) -> None:
+        """Answer the next ``times`` requests to ``route`` with 429.
+
+        ``route`` is ``"METHOD /template"`` as in the request log, e.g.
+        ``"POST /channels/{channel_id}/messages"``; ``retry_after`` is real seconds
+        because discord.py sleeps on the real clock before retrying.
+        """
+        self.rate_limits[route] = RateLimitRule(times, retry_after, is_global, scope)
+
+    def inject_errors(
+        self,
+        share: float,
+        *,
+        routes: set[str] | None = None,
+        seed: int = 0,
+        status: int = 500,
+    ) -> None:
+        """Answer a seeded random ``share`` (0..1) of requests with ``status`` (500/502/504)."""
+        if not 0.0 <= share <= 1.0:
+            raise ValueError("share must be between 0 and 1")
+        self._error_share = share
+        self._error_routes = routes
+        self._error_status = status
+        self._random = random.Random(seed)
+
+    def clear(self) -> None:
+        """Switch every fault off."""
+        self.rate_limits.clear()
+        self._error_share = 0.0
+
+    def take_429(self, route: str, now: float) -> Reply429 | None:
+        """The 429 for this request, if one is due."""
+        rule = self.rate_limits.get(route)
+        if rule is None or rule.remaining_hits <= 0:
+            return None
+        rule.remaining_hits -= 1
+        headers = {
+            "Retry-After": str(max(1, math.ceil(rule.retry_after))),
+            "X-RateLimit-Scope": "global" if rule.is_global else rule.scope,
+            "Via": VIA,
+        }
+        if rule.is_global:
+            headers["X-RateLimit-Global"] = "true"
+        else:
+            headers.update(
+                {
+                    "X-RateLimit-Limit": "5",
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset": f"{now + rule.retry_after:.3f}",
+                    "X-RateLimit-Reset-After": f"{rule.retry_after:.3f}",
+                    "X-RateLimit-Bucket": bucket_hash(route),
+                }
+            )
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": rule.retry_after,
+            "global": rule.is_global,
+        }
+        return Reply429(headers, body)
+
+    def take_error(self, route: str) -> int | None:
+        """The injected status for this request, if one is due."""
+        if self._error_share <= 0.0:
+            return None
+        if self._error_routes is not None and route not in self._error_routes:
+            return None
+        return self._error_status if self._random.random() < self._error_share else None
+
+
+def ok_headers(route: str, now: float) -> dict[str, str]:
+    """Rate-limit headers on a successful reply: a bucket that is never close to empty."""
+    return {
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "4",
+        "X-RateLimit-Reset": f"{now + 1:.3f}",
+        "X-RateLimit-Reset-After": "1.000",
+        "X-RateLimit-Bucket": bucket_hash(route),
+        "Via": VIA,
+    }

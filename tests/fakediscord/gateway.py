@@ -1,0 +1,283 @@
+"""Gateway v10: HELLO, heartbeats, IDENTIFY/READY/GUILD_CREATE, RESUME, zlib-stream."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import zlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+HELLO, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 10, 1, 2, 3, 4, 6, 7
+REQUEST_MEMBERS, INVALID_SESSION, HEARTBEAT_ACK, DISPATCH = 8, 9, 11, 0
+HEARTBEAT_INTERVAL_MS = 41250
+GUILDS_INTENT, GUILD_MEMBERS_INTENT = 1 << 0, 1 << 1
+PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
+#: Events kept per session for RESUME replay.
+REPLAY_BUFFER = 1000
+
+
+class Connection:
+    """One websocket, with its transport compression."""
+
+    def __init__(self, ws: web.WebSocketResponse, *, zlib_stream: bool) -> None:
+        self.ws = ws
+        self._deflate = zlib.compressobj() if zlib_stream else None
+        self.closed = asyncio.Event()
+        self.lock = asyncio.Lock()
+
+    async def send(self, payload: dict[str, Any]) -> None:
+        """Send one gateway payload (compressed with Z_SYNC_FLUSH when zlib-stream)."""
+        text = json.dumps(payload, separators=(",", ":"))
+        async with self.lock:
+            if self.ws.closed:
+                return
+            try:
+                if self._deflate is None:
+                    await self.ws.send_str(text)
+                else:
+                    data = self._deflate.compress(text.encode()) + self._deflate.flush(
+                        zlib.Z_SYNC_FLUSH
+                    )
+                    await self.ws.send_bytes(data)
+            except (ConnectionError, RuntimeError):
+                pass  # the peer went away (a killed bot); the reader notices and cleans up
+
+
+@dataclass(eq=False)
+class Session:
+    """A gateway session: survives its connection until invalidated, so it can be resumed."""
+
+    id: str
+    intents: int
+    shard: tuple[int, int] | None
+    seq: int = 0
+    buffer: list[dict[str, Any]] = field(default_factory=list)
+    connection: Connection | None = None
+    invalidated: bool = False
+    ready: bool = False
+    #: Highest sequence the client acknowledged in a heartbeat (it has processed up to here).
+    acked_seq: int = 0
+
+    @property
+    def connected(self) -> bool:
+        """Whether a live websocket is attached."""
+        return self.connection is not None and not self.connection.ws.closed
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        """Number the event, keep it for replay, send it if connected."""
+        self.seq += 1
+        payload = {"op": DISPATCH, "t": event, "s": self.seq, "d": data}
+        self.buffer.append(payload)
+        del self.buffer[:-REPLAY_BUFFER]
+        if self.connection is not None:
+            await self.connection.send(payload)
+
+
+class Gateway:
+    """The fake's gateway endpoint and its sessions."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.sessions: dict[str, Session] = {}
+        self.identifies = 0
+        self.resumes = 0
+        self.connections = 0
+        self.log: list[tuple[str, Any]] = []
+
+    # -- for tests -------------------------------------------------------------------------
+    def live_sessions(self) -> list[Session]:
+        """Sessions that are connected and past READY."""
+        return [s for s in self.sessions.values() if s.connected and s.ready and not s.invalidated]
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        """Send an event to every session that has not been invalidated."""
+        for session in list(self.sessions.values()):
+            if not session.invalidated and session.ready:
+                await session.dispatch(event, data)
+        self.fake.changed()
+
+    async def drop_connections(self, code: int = 4000) -> None:
+        """Close every websocket with a resumable close code (the bot should RESUME)."""
+        for session in self.sessions.values():
+            if session.connection is not None:
+                await session.connection.ws.close(code=code)
+
+    async def send_reconnect(self) -> None:
+        """Send op 7 RECONNECT to every connection (the bot should reconnect and RESUME)."""
+        for session in self.sessions.values():
+            if session.connection is not None:
+                await session.connection.send({"op": RECONNECT, "d": None})
+
+    async def sync(self, max_wait: float = 5.0) -> None:
+        """Return once the bot has processed every event sent so far.
+
+        The fake asks for a heartbeat (op 1); discord.py answers it in order with
+        the last sequence it processed, so an answer at or past the current
+        sequence proves everything before it was handled.
+        """
+        sessions = self.live_sessions()
+        if not sessions:
+            raise AssertionError("no bot is connected to the fake gateway")
+        targets = [(s, s.seq) for s in sessions]
+        for session, _ in targets:
+            assert session.connection is not None
+            await session.connection.send({"op": HEARTBEAT, "d": None})
+        await self.fake.wait_for(
+            lambda: all(s.acked_seq >= seq or not s.connected for s, seq in targets),
+            max_wait=max_wait,
+        )
+
+    # -- the websocket -----------------------------------------------------------------------
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """``GET /gateway?v=10&encoding=json[&compress=zlib-stream]``: one connection."""
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await ws.prepare(request)
+        self.connections += 1
+        version, encoding = request.query.get("v"), request.query.get("encoding", "json")
+        compress = request.query.get("compress")
+        if version != "10":
+            await ws.close(code=4012, message=b"Invalid API version")
+            return ws
+        if encoding != "json" or compress not in (None, "zlib-stream"):
+            await ws.close(code=4002, message=b"Error while decoding payload.")
+            return ws
+        conn = Connection(ws, zlib_stream=compress == "zlib-stream")
+        await conn.send({"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+        session: Session | None = None
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    await ws.close(code=4002, message=b"Error while decoding payload.")
+                    break
+                payload = json.loads(msg.data)
+                op, data = payload.get("op"), payload.get("d")
+                self.log.append(("recv", payload))
+                if op == HEARTBEAT:
+                    if session is not None and isinstance(data, int):
+                        session.acked_seq = max(session.acked_seq, data)
+                        self.fake.changed()
+                    await conn.send({"op": HEARTBEAT_ACK})
+                elif op == IDENTIFY:
+                    if session is not None:
+                        await ws.close(code=4005, message=b"Already authenticated.")
+                        break
+                    session = await self._identify(conn, data)
+                elif op == RESUME:
+                    if session is not None:
+                        await ws.close(code=4005, message=b"Already authenticated.")
+                        break
+                    session = await self._resume(conn, data)
+                elif session is None:
+                    await ws.close(code=4003, message=b"Not authenticated.")
+                    break
+                elif op == REQUEST_MEMBERS:
+                    await self._request_members(session, data)
+                elif op in (PRESENCE, VOICE):
+                    pass
+                else:
+                    await ws.close(code=4001, message=b"Unknown opcode.")
+                    break
+        finally:
+            conn.closed.set()
+            if session is not None and session.connection is conn:
+                session.connection = None
+                # 1000/1001 from the client end the session; anything else keeps it resumable.
+                if ws.close_code in (1000, 1001):
+                    session.invalidated = True
+            self.fake.changed()
+        return ws
+
+    async def _identify(self, conn: Connection, data: dict[str, Any]) -> Session | None:
+        if data.get("token") != self.fake.token:
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        intents = data.get("intents")
+        if not isinstance(intents, int):
+            await conn.ws.close(code=4013, message=b"Invalid intent(s).")
+            return None
+        if intents & PRIVILEGED_INTENTS & ~self.fake.privileged_intents:
+            await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
+            return None
+        shard = tuple(data["shard"]) if data.get("shard") else None
+        # A new IDENTIFY on the same shard replaces the old session (a restarted bot).
+        for old in self.sessions.values():
+            if old.shard == shard:
+                old.invalidated = True
+        session = Session(id=secrets.token_hex(16), intents=intents, shard=shard)  # type: ignore[arg-type]
+        session.connection = conn
+        self.sessions[session.id] = session
+        self.identifies += 1
+        fake = self.fake
+        ready: dict[str, Any] = {
+            "v": 10,
+            "user": fake.bot_user.to_dict() | {"verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds.values()],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": fake.gateway_url,
+            "application": {"id": str(fake.application_id), "flags": fake.application_flags},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "user_settings": {},
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "auth": {},
+            "_trace": ['["fakediscord-gateway",{"micros":0}]'],
+        }
+        if shard is not None:
+            ready["shard"] = list(shard)
+        await session.dispatch("READY", ready)
+        for guild in list(fake.guilds.values()):
+            await session.dispatch("GUILD_CREATE", fake.guild_create_payload(guild, intents))
+        session.ready = True
+        fake.changed()
+        return session
+
+    async def _resume(self, conn: Connection, data: dict[str, Any]) -> Session | None:
+        session = self.sessions.get(str(data.get("session_id")))
+        if data.get("token") != self.fake.token:
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        seq = data.get("seq")
+        if (
+            session is None
+            or session.invalidated
+            or session.connected
+            or not isinstance(seq, int)
+            or seq > session.seq
+            or (session.buffer and seq < session.buffer[0]["s"] - 1)
+        ):
+            await conn.send({"op": INVALID_SESSION, "d": False})
+            return None
+        session.connection = conn
+        self.resumes += 1
+        for payload in session.buffer:
+            if payload["s"] > seq:
+                await conn.send(payload)
+        await session.dispatch("RESUMED", {"_trace": ['["fakediscord-gateway",{"micros":0}]']})
+        self.fake.changed()
+        return session
+
+    async def _request_members(self, session: Session, data: dict[str, Any]) -> None:
+        guild = self.fake.guilds.get(int(data.get("guild_id", 0)))
+        if guild is None or not session.intents & GUILD_MEMBERS_INTENT:
+            return
+        members = [m.to_dict() for m in guild.members.values()]
+        chunk = {
+            "guild_id": str(guild.id),
+            "members": members,
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+        }
+        if data.get("nonce") is not None:
+            chunk["nonce"] = data["nonce"]
+        await session.dispatch("GUILD_MEMBERS_CHUNK", chunk)

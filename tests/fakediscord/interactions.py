@@ -1,0 +1,312 @@
+"""Interactions as a Discord client creates them, and what the bot answered to each."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import DiscordError
+from .models import FakeChannel, FakeCommand, FakeMember, FakeMessage, FakeRole
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+APPLICATION_COMMAND, MESSAGE_COMPONENT = 2, 3
+CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL = 4, 5, 6, 7, 9
+#: Callback types Discord accepts per interaction type.
+ALLOWED_CALLBACKS: dict[int, frozenset[int]] = {
+    APPLICATION_COMMAND: frozenset({CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, MODAL}),
+    MESSAGE_COMPONENT: frozenset(
+        {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL}
+    ),
+}
+RESPONSE_WINDOW = 3.0
+TOKEN_LIFETIME = 15 * 60.0
+
+
+class InteractionRejected(Exception):
+    """The Discord client would not let the user do this (so no interaction is sent)."""
+
+
+class NoResponse(AssertionError):
+    """The bot did not answer an interaction (the user would see "did not respond")."""
+
+
+@dataclass(eq=False)
+class FakeInteraction:
+    """One interaction and everything the bot did with it; also the result of slash/click."""
+
+    fake: FakeDiscord
+    id: int
+    token: str
+    type: int
+    member: FakeMember
+    channel: FakeChannel
+    data: dict[str, Any]
+    created_at: float
+    message: FakeMessage | None = None
+    response_type: int | None = None
+    responded_at: float | None = None
+    #: The message the first response created (4, 5) or, for components, the clicked message.
+    original: FakeMessage | None = None
+    followups: list[FakeMessage] = field(default_factory=list)
+    #: Every error reply the bot got for this interaction (10062, 40060, 50035, ...).
+    errors: list[DiscordError] = field(default_factory=list)
+    modal: dict[str, Any] | None = None
+
+    # -- what the bot answered ---------------------------------------------------------
+    @property
+    def responded(self) -> bool:
+        """Whether an initial response was accepted."""
+        return self.response_type is not None
+
+    @property
+    def error(self) -> DiscordError | None:
+        """The first error reply the bot got for this interaction, if any."""
+        return self.errors[0] if self.errors else None
+
+    @property
+    def content(self) -> str | None:
+        """Content of the response message (the updated message for type 6/7)."""
+        return None if self.original is None else self.original.content
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        """Embeds of the response message."""
+        return [] if self.original is None else self.original.embeds
+
+    @property
+    def embed(self) -> dict[str, Any] | None:
+        """The first embed of the response message."""
+        return None if self.original is None else self.original.embed
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        """Components of the response message."""
+        return [] if self.original is None else self.original.components
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the response message is ephemeral (only the invoking user sees it)."""
+        return self.original is not None and self.original.ephemeral
+
+    @property
+    def deferred(self) -> bool:
+        """Whether the first response was a deferral (5 or 6)."""
+        return self.response_type in (DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE)
+
+    def all_messages(self) -> list[FakeMessage]:
+        """The response message (if any) and the followups."""
+        return ([self.original] if self.original else []) + list(self.followups)
+
+    # -- waiting ---------------------------------------------------------------------------
+    async def wait_until(self, predicate: Callable[[], bool], max_wait: float = 5.0) -> None:
+        """Wait (event-driven) until ``predicate()`` holds; fail after ``max_wait`` real s."""
+        await self.fake.wait_for(predicate, max_wait=max_wait)
+
+    async def wait_for_response(self, max_wait: float = 5.0) -> FakeInteraction:
+        """Wait for the bot's first answer: a response or an error reply."""
+        try:
+            await self.fake.wait_for(lambda: self.responded or bool(self.errors), max_wait=max_wait)
+        except TimeoutError:
+            raise NoResponse(
+                f"the bot did not answer interaction {self.describe()} within {max_wait}s"
+            ) from None
+        return self
+
+    async def wait_for_followups(self, count: int = 1, max_wait: float = 5.0) -> list[FakeMessage]:
+        """Wait until the bot has sent ``count`` followups; return them."""
+        await self.fake.wait_for(lambda: len(self.followups) >= count, max_wait=max_wait)
+        return self.followups
+
+    async def wait_until_loaded(self, max_wait: float = 5.0) -> FakeMessage:
+        """After a type 5 deferral, wait until the "thinking" message has been filled in."""
+        await self.fake.wait_for(
+            lambda: self.original is not None and not self.original.loading, max_wait=max_wait
+        )
+        assert self.original is not None
+        return self.original
+
+    def describe(self) -> str:
+        """A short description for failure messages."""
+        if self.type == APPLICATION_COMMAND:
+            return f"/{command_path(self.data)} by {self.member.user.username}"
+        return f"click {self.data.get('custom_id')!r} by {self.member.user.username}"
+
+
+def command_path(data: Mapping[str, Any]) -> str:
+    """``"blackjack start"`` from an application command data payload."""
+    parts = [str(data.get("name"))]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):
+        parts.append(options[0]["name"])
+        options = options[0].get("options") or []
+    return " ".join(parts)
+
+
+def find_command(commands: list[FakeCommand], path: str) -> tuple[FakeCommand, list[str]]:
+    """The synced chat-input command for ``"name sub ..."``; reject if never synced."""
+    name, *rest = path.split()
+    for command in commands:
+        if command.type == 1 and command.name == name:
+            return command, rest
+    synced = sorted(c.name for c in commands if c.type == 1)
+    raise InteractionRejected(f"/{name} was never synced here (synced: {synced})")
+
+
+def build_command_data(
+    command: FakeCommand, subpath: list[str], options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The ``data`` of an APPLICATION_COMMAND interaction, options checked like the client does."""
+    declared: list[dict[str, Any]] = list(command.data.get("options") or [])
+    leaf_options: list[dict[str, Any]] = []
+    top: list[dict[str, Any]] = leaf_options
+    holder = top
+    walked = [command.name]
+    for part in subpath:
+        match = next(
+            (o for o in declared if o.get("name") == part and o.get("type") in (1, 2)), None
+        )
+        if match is None:
+            raise InteractionRejected(f"/{' '.join(walked)} has no subcommand {part!r}")
+        walked.append(part)
+        node: dict[str, Any] = {"type": match["type"], "name": part, "options": []}
+        holder.append(node)
+        holder = node["options"]
+        declared = list(match.get("options") or [])
+    if any(o.get("type") in (1, 2) for o in declared):
+        raise InteractionRejected(f"/{' '.join(walked)} needs a subcommand")
+    resolved: dict[str, dict[str, Any]] = {}
+    by_name = {o["name"]: o for o in declared}
+    for key in options:
+        if key not in by_name:
+            raise InteractionRejected(
+                f"/{' '.join(walked)} declares no option {key!r} (declared: {sorted(by_name)})"
+            )
+    for decl in declared:
+        name = decl["name"]
+        if name not in options:
+            if decl.get("required"):
+                raise InteractionRejected(f"/{' '.join(walked)} requires option {name!r}")
+            continue
+        holder.append(
+            {
+                "type": decl["type"],
+                "name": name,
+                "value": _option_value(decl, options[name], resolved),
+            }
+        )
+    data: dict[str, Any] = {
+        "id": str(command.id),
+        "name": command.name,
+        "type": 1,
+        "options": top,
+    }
+    if resolved:
+        data["resolved"] = resolved
+    if command.guild_id is not None:
+        data["guild_id"] = str(command.guild_id)
+    return data
+
+
+def _option_value(decl: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]) -> Any:
+    kind, name = decl["type"], decl["name"]
+    choices = decl.get("choices")
+    if kind == 3:
+        if not isinstance(value, str):
+            raise InteractionRejected(f"option {name!r} takes text, got {value!r}")
+        low, high = decl.get("min_length", 0), decl.get("max_length", 6000)
+        if not low <= len(value) <= high:
+            raise InteractionRejected(f"option {name!r} must be {low}-{high} characters")
+    elif kind in (4, 10):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise InteractionRejected(f"option {name!r} takes a number, got {value!r}")
+        if kind == 4 and not isinstance(value, int):
+            raise InteractionRejected(f"option {name!r} takes a whole number, got {value!r}")
+        if "min_value" in decl and value < decl["min_value"]:
+            raise InteractionRejected(f"option {name!r} must be at least {decl['min_value']}")
+        if "max_value" in decl and value > decl["max_value"]:
+            raise InteractionRejected(f"option {name!r} must be at most {decl['max_value']}")
+    elif kind == 5:
+        if not isinstance(value, bool):
+            raise InteractionRejected(f"option {name!r} takes true/false, got {value!r}")
+    elif kind in (6, 9) and isinstance(value, FakeMember):
+        resolved.setdefault("users", {})[str(value.id)] = value.user.to_dict()
+        resolved.setdefault("members", {})[str(value.id)] = {
+            **value.to_dict(with_user=False),
+            "permissions": str(value.base_permissions()),
+        }
+        return str(value.id)
+    elif kind == 7 and isinstance(value, FakeChannel):
+        resolved.setdefault("channels", {})[str(value.id)] = {
+            **value.to_dict(),
+            "permissions": str(ALL_VIEW),
+        }
+        return str(value.id)
+    elif kind in (8, 9) and isinstance(value, FakeRole):
+        resolved.setdefault("roles", {})[str(value.id)] = value.to_dict()
+        return str(value.id)
+    else:
+        raise InteractionRejected(f"option {name!r} (type {kind}) cannot take {value!r}")
+    if choices and value not in [c["value"] for c in choices]:
+        raise InteractionRejected(f"option {name!r} must be one of {[c['value'] for c in choices]}")
+    return value
+
+
+ALL_VIEW = (1 << 10) | (1 << 16)
+
+
+def find_button(
+    message: FakeMessage, *, label: str | None, custom_id: str | None
+) -> dict[str, Any]:
+    """The button a user picks by label or custom_id; reject what a client would not send."""
+    if (label is None) == (custom_id is None):
+        raise TypeError("give exactly one of label= or custom_id=")
+    for button in message.buttons():
+        if (label is not None and button.get("label") == label) or (
+            custom_id is not None and button.get("custom_id") == custom_id
+        ):
+            if button.get("disabled"):
+                raise InteractionRejected(f"button {label or custom_id!r} is disabled")
+            if "custom_id" not in button:
+                raise InteractionRejected(
+                    f"button {label or custom_id!r} is a link or premium button"
+                )
+            return button
+    on_message = [(b.get("label"), b.get("custom_id")) for b in message.buttons()]
+    raise InteractionRejected(
+        f"no button {label or custom_id!r} on message {message.id} (buttons: {on_message})"
+    )
+
+
+def interaction_payload(
+    interaction: FakeInteraction, *, app_permissions: int, member_permissions: int
+) -> dict[str, Any]:
+    """INTERACTION_CREATE data, shaped as Discord sends it for a guild interaction."""
+    guild = interaction.channel.guild
+    channel = interaction.channel.to_dict()
+    channel["permissions"] = str(member_permissions)
+    payload: dict[str, Any] = {
+        "id": str(interaction.id),
+        "application_id": str(interaction.fake.application_id),
+        "type": interaction.type,
+        "data": interaction.data,
+        "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+        "guild_id": str(guild.id),
+        "channel": channel,
+        "channel_id": str(interaction.channel.id),
+        "member": {**interaction.member.to_dict(), "permissions": str(member_permissions)},
+        "token": interaction.token,
+        "version": 1,
+        "app_permissions": str(app_permissions),
+        "locale": "en-US",
+        "guild_locale": "en-US",
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": str(guild.id)},
+        "context": 0,
+        "attachment_size_limit": 10 * 1024 * 1024,
+    }
+    if interaction.message is not None:
+        payload["message"] = interaction.message.to_dict()
+    return payload

@@ -1,0 +1,215 @@
+"""Channel and message routes, and the message edits shared with interaction webhooks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import errors
+from .limits import IS_COMPONENTS_V2, SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, validate_message
+from .models import PERMISSIONS, FakeChannel, FakeMessage, FakeUser
+from .rest import Call, Reply, route, snowflake
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+VIEW = PERMISSIONS["view_channel"]
+SEND = PERMISSIONS["send_messages"]
+SEND_IN_THREADS = PERMISSIONS["send_messages_in_threads"]
+EMBED_LINKS = PERMISSIONS["embed_links"]
+HISTORY = PERMISSIONS["read_message_history"]
+MANAGE_MESSAGES = PERMISSIONS["manage_messages"]
+CHANNEL_MESSAGE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
+EDIT_FLAGS = SUPPRESS_EMBEDS | IS_COMPONENTS_V2
+
+
+def is_empty(content: str | None, embeds: Any, components: Any) -> bool:
+    """Discord refuses a message with no content, embeds or components (50006)."""
+    return not (content or "").strip() and not embeds and not components
+
+
+def visible_channel(fake: FakeDiscord, raw_id: str) -> tuple[FakeChannel, int]:
+    """The channel, if it exists and the bot can see it; with the bot's permissions there."""
+    channel = fake.channels.get(snowflake(raw_id, "channel_id"))
+    if (
+        channel is None
+        or channel.deleted
+        or (channel.parent is not None and channel.parent.deleted)
+    ):
+        raise errors.unknown_channel()
+    perms = channel.permissions_for(fake.bot_member(channel.guild))
+    if not perms & VIEW:
+        raise errors.missing_access()
+    return channel, perms
+
+
+def channel_message(fake: FakeDiscord, channel: FakeChannel, raw_id: str) -> FakeMessage:
+    """A live, non-ephemeral message of this channel (ephemeral ones are not in the channel)."""
+    message = fake.messages.get(snowflake(raw_id, "message_id"))
+    if message is None or message.channel is not channel or message.deleted or message.ephemeral:
+        raise errors.unknown_message()
+    return message
+
+
+def new_message(
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    payload: dict[str, Any],
+    *,
+    author: FakeUser,
+    flags: int = 0,
+    visible_to: FakeUser | None = None,
+    **extra: Any,
+) -> FakeMessage:
+    """Store a new message built from a validated payload."""
+    message = FakeMessage(
+        id=fake.snowflake(),
+        channel=channel,
+        author=author,
+        content=payload.get("content") or "",
+        embeds=[_rich(e) for e in payload.get("embeds") or []],
+        components=list(payload.get("components") or []),
+        flags=flags,
+        timestamp=fake.clock.now(),
+        visible_to=visible_to,
+        **extra,
+    )
+    fake.messages[message.id] = message
+    return message
+
+
+def apply_edit(fake: FakeDiscord, message: FakeMessage, payload: dict[str, Any]) -> None:
+    """Apply the fields present in an edit payload; refuse an edit that empties the message."""
+    content = payload.get("content", message.content)
+    embeds = payload.get("embeds", message.embeds)
+    components = payload.get("components", message.components)
+    if is_empty(content, embeds, components):
+        raise errors.empty_message()
+    message.content = content or ""
+    message.embeds = [_rich(e) for e in embeds or []]
+    message.components = list(components or [])
+    if "flags" in payload and payload["flags"] is not None:
+        keep = message.flags & ~SUPPRESS_EMBEDS
+        message.flags = keep | (payload["flags"] & EDIT_FLAGS)
+    message.edited_timestamp = fake.clock.now()
+    message.edits += 1
+
+
+def _rich(embed: dict[str, Any]) -> dict[str, Any]:
+    """Discord stores every bot embed as type "rich"."""
+    return {**embed, "type": "rich"}
+
+
+def _event_payload(message: FakeMessage) -> dict[str, Any]:
+    data = message.to_dict()
+    data["member"] = {"roles": [], "joined_at": data["timestamp"], "deaf": False, "mute": False}
+    return data
+
+
+def announce_create(fake: FakeDiscord, message: FakeMessage) -> None:
+    """MESSAGE_CREATE for channel-visible messages (ephemeral ones are never dispatched)."""
+    if not message.ephemeral:
+        fake.dispatch("MESSAGE_CREATE", _event_payload(message))
+
+
+def announce_update(fake: FakeDiscord, message: FakeMessage) -> None:
+    """MESSAGE_UPDATE for channel-visible messages."""
+    if not message.ephemeral:
+        fake.dispatch("MESSAGE_UPDATE", _event_payload(message))
+
+
+def announce_delete(fake: FakeDiscord, message: FakeMessage) -> None:
+    """MESSAGE_DELETE for channel-visible messages."""
+    if not message.ephemeral:
+        fake.dispatch(
+            "MESSAGE_DELETE",
+            {
+                "id": str(message.id),
+                "channel_id": str(message.channel.id),
+                "guild_id": str(message.channel.guild.id),
+            },
+        )
+
+
+@route("GET", "/channels/{channel_id}")
+async def get_channel(fake: FakeDiscord, call: Call) -> Reply:
+    """A channel or thread."""
+    channel, _ = visible_channel(fake, call.params["channel_id"])
+    return Reply(channel.to_dict())
+
+
+@route("GET", "/channels/{channel_id}/messages")
+async def list_messages(fake: FakeDiscord, call: Call) -> Reply:
+    """Newest first, up to ``limit`` (1-100, default 50)."""
+    channel, perms = visible_channel(fake, call.params["channel_id"])
+    if not perms & HISTORY:
+        return Reply([])
+    limit = int(call.query.get("limit", "50"))
+    if not 1 <= limit <= 100:
+        raise errors.invalid_form_body(
+            {
+                "limit": {
+                    "_errors": [
+                        {
+                            "code": "NUMBER_TYPE_MAX",
+                            "message": "int value should be <= 100 and >= 1.",
+                        }
+                    ]
+                }
+            }
+        )
+    found = [m for m in fake.messages_in(channel)][::-1][:limit]
+    return Reply([m.to_dict() for m in found])
+
+
+@route("POST", "/channels/{channel_id}/messages")
+async def create_message(fake: FakeDiscord, call: Call) -> Reply:
+    """Post a message: needs Send Messages (Send Messages in Threads), embeds need Embed Links."""
+    channel, perms = visible_channel(fake, call.params["channel_id"])
+    payload = validate_message(call.body, allowed_flags=CHANNEL_MESSAGE_FLAGS)
+    if not perms & (SEND_IN_THREADS if channel.is_thread else SEND):
+        raise errors.missing_permissions()
+    if payload.get("embeds") and not perms & EMBED_LINKS:
+        raise errors.missing_permissions()
+    if is_empty(payload.get("content"), payload.get("embeds"), payload.get("components")):
+        raise errors.empty_message()
+    message = new_message(
+        fake, channel, payload, author=fake.bot_user, flags=payload.get("flags") or 0
+    )
+    announce_create(fake, message)
+    return Reply(message.to_dict())
+
+
+@route("GET", "/channels/{channel_id}/messages/{message_id}")
+async def get_message(fake: FakeDiscord, call: Call) -> Reply:
+    """One message; needs Read Message History."""
+    channel, perms = visible_channel(fake, call.params["channel_id"])
+    if not perms & HISTORY:
+        raise errors.missing_access()
+    return Reply(channel_message(fake, channel, call.params["message_id"]).to_dict())
+
+
+@route("PATCH", "/channels/{channel_id}/messages/{message_id}")
+async def edit_message(fake: FakeDiscord, call: Call) -> Reply:
+    """Edit the bot's own message."""
+    channel, perms = visible_channel(fake, call.params["channel_id"])
+    message = channel_message(fake, channel, call.params["message_id"])
+    if message.author is not fake.bot_user:
+        raise errors.cannot_edit_others_message()
+    payload = validate_message(call.body, allowed_flags=EDIT_FLAGS)
+    if payload.get("embeds") and not perms & EMBED_LINKS:
+        raise errors.missing_permissions()
+    apply_edit(fake, message, payload)
+    announce_update(fake, message)
+    return Reply(message.to_dict())
+
+
+@route("DELETE", "/channels/{channel_id}/messages/{message_id}")
+async def delete_message(fake: FakeDiscord, call: Call) -> Reply:
+    """Delete a message; someone else's needs Manage Messages."""
+    channel, perms = visible_channel(fake, call.params["channel_id"])
+    message = channel_message(fake, channel, call.params["message_id"])
+    if message.author is not fake.bot_user and not perms & MANAGE_MESSAGES:
+        raise errors.missing_permissions()
+    message.deleted = True
+    announce_delete(fake, message)
+    return Reply(None)

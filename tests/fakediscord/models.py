@@ -1,0 +1,458 @@
+"""What the fake Discord knows: users, guilds, roles, channels, members, messages, commands."""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from .limits import EPHEMERAL, LOADING
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+#: Permission bits the fake checks or that tests commonly set (Discord's values).
+PERMISSIONS: dict[str, int] = {
+    "create_instant_invite": 1 << 0,
+    "kick_members": 1 << 1,
+    "ban_members": 1 << 2,
+    "administrator": 1 << 3,
+    "manage_channels": 1 << 4,
+    "manage_guild": 1 << 5,
+    "add_reactions": 1 << 6,
+    "view_channel": 1 << 10,
+    "send_messages": 1 << 11,
+    "manage_messages": 1 << 13,
+    "embed_links": 1 << 14,
+    "attach_files": 1 << 15,
+    "read_message_history": 1 << 16,
+    "mention_everyone": 1 << 17,
+    "use_external_emojis": 1 << 18,
+    "manage_roles": 1 << 28,
+    "use_application_commands": 1 << 31,
+    "manage_threads": 1 << 34,
+    "create_public_threads": 1 << 35,
+    "create_private_threads": 1 << 36,
+    "send_messages_in_threads": 1 << 38,
+}
+ALL_PERMISSIONS = (1 << 51) - 1
+
+
+def permission_bits(*names: str) -> int:
+    """OR together permissions by name (``"send_messages"``, ``"embed_links"``, ...)."""
+    bits = 0
+    for name in names:
+        try:
+            bits |= PERMISSIONS[name]
+        except KeyError:
+            raise ValueError(f"unknown permission {name!r}; known: {sorted(PERMISSIONS)}") from None
+    return bits
+
+
+#: What @everyone may do in a fresh guild (Discord's defaults, the relevant part).
+EVERYONE_DEFAULT = permission_bits(
+    "create_instant_invite",
+    "add_reactions",
+    "view_channel",
+    "send_messages",
+    "embed_links",
+    "attach_files",
+    "read_message_history",
+    "mention_everyone",
+    "use_external_emojis",
+    "use_application_commands",
+    "create_public_threads",
+    "create_private_threads",
+    "send_messages_in_threads",
+)
+
+
+class Snowflakes:
+    """Deterministic, real-looking snowflake ids (increasing)."""
+
+    def __init__(self, start_ms: int = 1_750_000_000_000) -> None:
+        self._counter = itertools.count(1)
+        self._base = (start_ms - DISCORD_EPOCH_MS) << 22
+
+    def __call__(self) -> int:
+        return self._base + (next(self._counter) << 12)
+
+
+def iso(ts: float) -> str:
+    """Discord's ISO 8601 timestamp."""
+    return datetime.datetime.fromtimestamp(ts, datetime.UTC).isoformat()
+
+
+@dataclass(eq=False)
+class FakeUser:
+    """A Discord user (a player or the bot)."""
+
+    id: int
+    username: str
+    global_name: str | None = None
+    bot: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The user object."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "username": self.username,
+            "discriminator": "0",
+            "global_name": self.global_name,
+            "avatar": None,
+            "public_flags": 0,
+            "flags": 0,
+            "banner": None,
+            "accent_color": None,
+            "avatar_decoration_data": None,
+            "primary_guild": None,
+            "collectibles": None,
+        }
+        if self.bot:
+            data["bot"] = True
+        return data
+
+    @property
+    def mention(self) -> str:
+        """``<@id>``."""
+        return f"<@{self.id}>"
+
+
+@dataclass(eq=False)
+class FakeRole:
+    """A guild role; the @everyone role has the guild's id."""
+
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+    managed: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The role object."""
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": self.managed,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class FakeMember:
+    """A user's membership in a guild."""
+
+    user: FakeUser
+    guild: FakeGuild
+    roles: list[FakeRole] = field(default_factory=list)
+    nick: str | None = None
+    joined_at: float = 0.0
+
+    @property
+    def id(self) -> int:
+        """The user's id."""
+        return self.user.id
+
+    @property
+    def mention(self) -> str:
+        """``<@id>``."""
+        return self.user.mention
+
+    def to_dict(self, *, with_user: bool = True) -> dict[str, Any]:
+        """The guild member object."""
+        data: dict[str, Any] = {
+            "roles": [str(r.id) for r in self.roles],
+            "nick": self.nick,
+            "avatar": None,
+            "banner": None,
+            "premium_since": None,
+            "joined_at": iso(self.joined_at),
+            "deaf": False,
+            "mute": False,
+            "pending": False,
+            "flags": 0,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = self.user.to_dict()
+        return data
+
+    def base_permissions(self) -> int:
+        """Guild-level permissions: @everyone plus every role; owner and admin get all."""
+        if self.guild.owner_id == self.user.id:
+            return ALL_PERMISSIONS
+        bits = self.guild.everyone.permissions
+        for role in self.roles:
+            bits |= role.permissions
+        return ALL_PERMISSIONS if bits & PERMISSIONS["administrator"] else bits
+
+
+@dataclass(eq=False)
+class Overwrite:
+    """A channel permission overwrite (type 0 role, 1 member)."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The overwrite object."""
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "allow": str(self.allow),
+            "deny": str(self.deny),
+        }
+
+
+TEXT_CHANNEL, PUBLIC_THREAD, PRIVATE_THREAD = 0, 11, 12
+
+
+@dataclass(eq=False)
+class FakeChannel:
+    """A guild text channel or a thread (``parent`` set)."""
+
+    id: int
+    guild: FakeGuild
+    name: str
+    type: int = TEXT_CHANNEL
+    parent: FakeChannel | None = None
+    position: int = 0
+    overwrites: list[Overwrite] = field(default_factory=list)
+    deleted: bool = False
+    owner_id: int | None = None
+    created_at: float = 0.0
+
+    @property
+    def is_thread(self) -> bool:
+        """Threads are channels with a parent."""
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+
+    @property
+    def mention(self) -> str:
+        """``<#id>``."""
+        return f"<#{self.id}>"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The channel object (a thread includes its metadata)."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild.id),
+            "name": self.name,
+            "position": self.position,
+            "flags": 0,
+            "nsfw": False,
+            "rate_limit_per_user": 0,
+            "last_message_id": None,
+        }
+        if self.is_thread:
+            assert self.parent is not None
+            data.update(
+                parent_id=str(self.parent.id),
+                owner_id=str(self.owner_id or self.guild.owner_id),
+                member_count=1,
+                message_count=0,
+                total_message_sent=0,
+                thread_metadata={
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": iso(self.created_at),
+                    "locked": False,
+                    "create_timestamp": iso(self.created_at),
+                },
+            )
+            del data["position"]
+        else:
+            data.update(
+                parent_id=None,
+                topic=None,
+                permission_overwrites=[o.to_dict() for o in self.overwrites],
+                default_thread_rate_limit_per_user=0,
+            )
+        return data
+
+    def permissions_for(self, member: FakeMember) -> int:
+        """Discord's permission computation: base, then @everyone, role and member overwrites."""
+        if self.is_thread:
+            assert self.parent is not None
+            return self.parent.permissions_for(member)
+        bits = member.base_permissions()
+        if bits & PERMISSIONS["administrator"]:
+            return ALL_PERMISSIONS
+        by_id = {o.id: o for o in self.overwrites}
+        everyone = by_id.get(self.guild.id)
+        if everyone:
+            bits = (bits & ~everyone.deny) | everyone.allow
+        allow = deny = 0
+        for role in member.roles:
+            if role.id in by_id:
+                allow |= by_id[role.id].allow
+                deny |= by_id[role.id].deny
+        bits = (bits & ~deny) | allow
+        mine = by_id.get(member.id)
+        if mine:
+            bits = (bits & ~mine.deny) | mine.allow
+        return bits
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    """A guild with its roles, members and channels."""
+
+    id: int
+    name: str
+    owner_id: int
+    roles: list[FakeRole] = field(default_factory=list)
+    members: dict[int, FakeMember] = field(default_factory=dict)
+    channels: dict[int, FakeChannel] = field(default_factory=dict)
+    created_at: float = 0.0
+
+    @property
+    def everyone(self) -> FakeRole:
+        """The @everyone role."""
+        return self.roles[0]
+
+    def text_channels(self) -> list[FakeChannel]:
+        """Live non-thread channels."""
+        return [c for c in self.channels.values() if not c.is_thread and not c.deleted]
+
+    def threads(self) -> list[FakeChannel]:
+        """Live threads."""
+        return [c for c in self.channels.values() if c.is_thread and not c.deleted]
+
+
+@dataclass(eq=False)
+class FakeMessage:
+    """A message as Discord stores it and as a client shows it."""
+
+    id: int
+    channel: FakeChannel
+    author: FakeUser
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    timestamp: float = 0.0
+    edited_timestamp: float | None = None
+    deleted: bool = False
+    #: The user who alone sees an ephemeral message.
+    visible_to: FakeUser | None = None
+    webhook_id: int | None = None
+    application_id: int | None = None
+    interaction_metadata: dict[str, Any] | None = None
+    edits: int = 0
+
+    @property
+    def ephemeral(self) -> bool:
+        """Only ``visible_to`` sees it."""
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """A deferred response still "thinking"."""
+        return bool(self.flags & LOADING)
+
+    @property
+    def embed(self) -> dict[str, Any] | None:
+        """The first embed, if any."""
+        return self.embeds[0] if self.embeds else None
+
+    def is_visible_to(self, user: FakeUser | FakeMember) -> bool:
+        """Whether ``user`` would see this message in their client."""
+        uid = user.id
+        return not self.deleted and (self.visible_to is None or self.visible_to.id == uid)
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """Every button on the message, row by row."""
+        return [
+            child
+            for row in self.components
+            for child in row.get("components", [])
+            if child.get("type") == 2
+        ]
+
+    def button(self, label: str) -> dict[str, Any]:
+        """The button with this label (KeyError if none)."""
+        for btn in self.buttons():
+            if btn.get("label") == label:
+                return btn
+        raise KeyError(
+            f"no button labelled {label!r}; labels: {[b.get('label') for b in self.buttons()]}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The message object."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel.id),
+            "guild_id": str(self.channel.guild.id),
+            "author": self.author.to_dict(),
+            "content": self.content,
+            "timestamp": iso(self.timestamp),
+            "edited_timestamp": iso(self.edited_timestamp) if self.edited_timestamp else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": self.embeds,
+            "pinned": False,
+            "type": self.type,
+            "flags": self.flags,
+            "components": self.components,
+        }
+        if self.webhook_id is not None:
+            data["webhook_id"] = str(self.webhook_id)
+        if self.application_id is not None:
+            data["application_id"] = str(self.application_id)
+        if self.interaction_metadata is not None:
+            data["interaction_metadata"] = self.interaction_metadata
+        return data
+
+
+@dataclass(eq=False)
+class FakeCommand:
+    """A synced application command (global when ``guild_id`` is None)."""
+
+    id: int
+    application_id: int
+    data: dict[str, Any]
+    guild_id: int | None = None
+    version: int = 1
+
+    @property
+    def name(self) -> str:
+        """The command's name."""
+        return str(self.data["name"])
+
+    @property
+    def type(self) -> int:
+        """1 chat input, 2 user, 3 message."""
+        return int(self.data.get("type", 1))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The application command object Discord returns."""
+        data = dict(self.data)
+        data.setdefault("type", 1)
+        data.setdefault("options", [])
+        data.setdefault("default_member_permissions", None)
+        data.setdefault("nsfw", False)
+        data.update(
+            id=str(self.id),
+            application_id=str(self.application_id),
+            version=str(self.version),
+        )
+        if self.guild_id is not None:
+            data["guild_id"] = str(self.guild_id)
+        return data

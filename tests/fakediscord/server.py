@@ -1,0 +1,400 @@
+"""``FakeDiscord``: the server, its state, and the API tests drive it with."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from aiohttp import web
+
+from . import messages as _messages  # noqa: F401  (registers the channel routes)
+from . import rest
+from . import webhooks as _webhooks  # noqa: F401  (registers the interaction routes)
+from .clock import ManualClock
+from .faults import Faults
+from .gateway import GUILD_MEMBERS_INTENT, PRIVILEGED_INTENTS, Gateway
+from .interactions import (
+    APPLICATION_COMMAND,
+    MESSAGE_COMPONENT,
+    FakeInteraction,
+    build_command_data,
+    find_button,
+    find_command,
+    interaction_payload,
+)
+from .models import (
+    FakeChannel,
+    FakeCommand,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeUser,
+    Snowflakes,
+)
+from .rest import RecordedRequest
+from .world import World
+
+
+class FakeDiscord(World):
+    """A strict local Discord (REST v10 + gateway v10) that discord.py logs in to.
+
+    Use as ``async with FakeDiscord() as fake:``; build guilds, channels and
+    members with the factories, run a bot against :attr:`env`, then act as users
+    with :meth:`slash` and :meth:`click`.
+    """
+
+    def __init__(
+        self,
+        *,
+        clock: ManualClock | None = None,
+        token: str | None = None,
+        privileged_intents: int = PRIVILEGED_INTENTS,
+    ) -> None:
+        self.clock = clock or ManualClock()
+        self.snowflake = Snowflakes()
+        self.token = token or f"fake.{secrets.token_urlsafe(24)}"
+        self.privileged_intents = privileged_intents
+        super().__init__()
+        self.commands: dict[int | None, list[FakeCommand]] = {}
+        self.sync_count = 0
+        self.interactions: dict[int, FakeInteraction] = {}
+        self.interactions_by_token: dict[str, FakeInteraction] = {}
+        self.requests: list[RecordedRequest] = []
+        self.expected_codes: set[int] = set()
+        self.expected_statuses: set[int] = set()
+        self.faults = Faults()
+        self.gateway = Gateway(self)
+        self._waiters: list[asyncio.Future[None]] = []
+        self._outbox: asyncio.Queue[tuple[str, Any]] | None = None
+        self._pump: asyncio.Task[None] | None = None
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- lifecycle -------------------------------------------------------------------------
+    async def start(self) -> FakeDiscord:
+        """Listen on 127.0.0.1 on a free port."""
+        app = web.Application()
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_route("*", "/{tail:.*}", lambda request: rest.handle(self, request))
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._outbox = asyncio.Queue()
+        self._pump = asyncio.create_task(self._pump_events(), name="fakediscord-pump")
+        return self
+
+    async def close(self) -> None:
+        """Stop the server (open websockets are closed with 1001, like a Discord restart)."""
+        if self._pump is not None:
+            self._pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pump
+        for session in self.gateway.sessions.values():
+            if session.connection is not None:
+                await session.connection.ws.close(code=1001)
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def api_base(self) -> str:
+        """``http://127.0.0.1:PORT/api/v10`` (``DISCORD_API_BASE``)."""
+        return f"http://127.0.0.1:{self.port}{rest.API_PREFIX}"
+
+    @property
+    def gateway_url(self) -> str:
+        """``ws://127.0.0.1:PORT/gateway`` (``DISCORD_GATEWAY_URL``)."""
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def env(self) -> dict[str, str]:
+        """The environment a bot process needs to use this fake."""
+        return {
+            "DISCORD_TOKEN": self.token,
+            "DISCORD_API_BASE": self.api_base,
+            "DISCORD_GATEWAY_URL": self.gateway_url,
+        }
+
+    # -- waiting and events ---------------------------------------------------------------
+    def changed(self) -> None:
+        """Wake everything waiting in :meth:`wait_for` to re-check its condition."""
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def wait_for(self, predicate: Callable[[], bool], max_wait: float = 5.0) -> None:
+        """Wait until ``predicate()`` holds, re-checked on every request and gateway event.
+
+        ``max_wait`` (real seconds) only turns a hang into a failure.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max_wait
+        while not predicate():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"condition not met within {max_wait}s")
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiters.append(waiter)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiter, remaining)
+
+    def dispatch(self, event: str, data: Any) -> None:
+        """Queue a gateway event; events go out in the order they were queued."""
+        if self._outbox is not None:
+            self._outbox.put_nowait((event, data))
+
+    async def _pump_events(self) -> None:
+        assert self._outbox is not None
+        while True:
+            event, data = await self._outbox.get()
+            await self.gateway.dispatch(event, data)
+            self._outbox.task_done()
+
+    async def flush(self) -> None:
+        """Return once every queued gateway event has been sent."""
+        if self._outbox is not None:
+            await self._outbox.join()
+
+    async def sync(self, max_wait: float = 5.0) -> None:
+        """Return once the connected bot has processed every event sent so far."""
+        await self.flush()
+        await self.gateway.sync(max_wait)
+
+    async def wait_for_bot(self, *, identifies: int = 1, max_wait: float = 10.0) -> None:
+        """Wait until the bot has identified ``identifies`` times in all and is connected."""
+        await self.wait_for(
+            lambda: self.gateway.identifies >= identifies and bool(self.gateway.live_sessions()),
+            max_wait=max_wait,
+        )
+        await self.sync(max_wait)
+
+    # -- acting as users ---------------------------------------------------------------------
+    async def slash(
+        self,
+        member: FakeMember,
+        command: str,
+        channel: FakeChannel,
+        *,
+        max_wait: float = 5.0,
+        wait: bool = True,
+        **options: Any,
+    ) -> FakeInteraction:
+        """Run ``/command`` (``"blackjack start"``, ``"blackjack-admin grant"``) as ``member``.
+
+        Options are checked against the synced definition the way the Discord
+        client checks them (:class:`InteractionRejected` otherwise); a member,
+        channel or role option takes the fake object. Returns the interaction
+        once the bot answered it (``wait=False``: at once).
+        """
+        if member.guild is not channel.guild:
+            raise ValueError("the member is not in the channel's guild")
+        if channel.deleted:
+            raise ValueError("the channel was deleted")
+        commands = self.commands.get(channel.guild.id, []) + self.commands.get(None, [])
+        found, subpath = find_command(commands, command)
+        data = build_command_data(found, subpath, options)
+        return await self._send(APPLICATION_COMMAND, member, channel, data, None, max_wait, wait)
+
+    async def click(
+        self,
+        member: FakeMember,
+        message: FakeMessage,
+        *,
+        label: str | None = None,
+        custom_id: str | None = None,
+        max_wait: float = 5.0,
+        wait: bool = True,
+    ) -> FakeInteraction:
+        """Press a button on ``message`` as ``member``, found by ``label`` or ``custom_id``."""
+        if not message.is_visible_to(member):
+            raise ValueError(f"{member.user.username} cannot see message {message.id}")
+        button = find_button(message, label=label, custom_id=custom_id)
+        data = {"custom_id": button["custom_id"], "component_type": 2}
+        return await self._send(
+            MESSAGE_COMPONENT, member, message.channel, data, message, max_wait, wait
+        )
+
+    async def _send(
+        self,
+        kind: int,
+        member: FakeMember,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        message: FakeMessage | None,
+        max_wait: float,
+        wait: bool,
+    ) -> FakeInteraction:
+        interaction = FakeInteraction(
+            fake=self,
+            id=self.snowflake(),
+            token=f"aW50ZXJhY3Rpb246{secrets.token_urlsafe(48)}",
+            type=kind,
+            member=member,
+            channel=channel,
+            data=data,
+            created_at=self.clock.now(),
+            message=message,
+        )
+        self.interactions[interaction.id] = interaction
+        self.interactions_by_token[interaction.token] = interaction
+        payload = interaction_payload(
+            interaction,
+            app_permissions=channel.permissions_for(self.bot_member(channel.guild)),
+            member_permissions=channel.permissions_for(member),
+        )
+        self.dispatch("INTERACTION_CREATE", payload)
+        if wait:
+            await interaction.wait_for_response(max_wait)
+        return interaction
+
+    # -- the request log -----------------------------------------------------------------------
+    def requests_to(self, route: str) -> list[RecordedRequest]:
+        """Logged requests to a route, e.g. ``"POST /channels/{channel_id}/messages"``."""
+        return [r for r in self.requests if r.route == route]
+
+    def unknown_routes(self) -> list[RecordedRequest]:
+        """Requests to routes Discord does not have."""
+        return [r for r in self.requests if r.route is None]
+
+    def expect_errors(self, *codes: int, statuses: tuple[int, ...] = ()) -> None:
+        """Declare error codes (e.g. 10062) or statuses this test provokes on purpose."""
+        self.expected_codes.update(codes)
+        self.expected_statuses.update(statuses)
+
+    def unexpected_errors(self) -> list[RecordedRequest]:
+        """4xx replies (and unknown routes) the test did not declare; injected faults excluded."""
+        return [
+            r
+            for r in self.requests
+            if (
+                r.status >= 400
+                and not r.injected
+                and r.error_code not in self.expected_codes
+                and r.status not in self.expected_statuses
+            )
+            or r.route is None
+        ]
+
+    def assert_clean(self) -> None:
+        """Fail if the bot hit an unknown route or got an error the test did not expect."""
+        bad = self.unexpected_errors()
+        if bad:
+            lines = [f"{r.method} {r.path} -> {r.status} {r.response}" for r in bad]
+            raise AssertionError("unexpected Discord errors:\n  " + "\n  ".join(lines))
+
+    # -- payloads ----------------------------------------------------------------------------
+    def application_payload(self) -> dict[str, Any]:
+        """``GET /oauth2/applications/@me``."""
+        return {
+            "id": str(self.application_id),
+            "name": self.bot_user.username,
+            "icon": None,
+            "description": "",
+            "summary": "",
+            "type": None,
+            "hook": True,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": "0" * 64,
+            "owner": self.owner_user.to_dict(),
+            "team": None,
+            "flags": self.application_flags,
+            "bot": self.bot_user.to_dict(),
+            "rpc_origins": [],
+            "interactions_endpoint_url": None,
+            "redirect_uris": [],
+            "tags": [],
+            "install_params": None,
+            "approximate_guild_count": len(self.guilds),
+        }
+
+    def guild_create_payload(self, guild: FakeGuild, intents: int) -> dict[str, Any]:
+        """GUILD_CREATE: the whole guild; members only with the GUILD_MEMBERS intent."""
+        members = list(guild.members.values())
+        if not intents & GUILD_MEMBERS_INTENT:
+            members = [guild.members[self.bot_user.id]]
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(guild.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "premium_progress_bar_enabled": False,
+            "preferred_locale": "en-US",
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "vanity_url_code": None,
+            "max_members": 500000,
+            "max_video_channel_users": 25,
+            "application_id": None,
+            "features": [],
+            "roles": [r.to_dict() for r in guild.roles],
+            "emojis": [],
+            "stickers": [],
+            "joined_at": self._iso(guild.created_at),
+            "large": False,
+            "unavailable": False,
+            "lazy": True,
+            "nsfw": False,
+            "member_count": len(guild.members),
+            "members": [m.to_dict() for m in members],
+            "channels": [c.to_dict() for c in guild.text_channels()],
+            "threads": [c.to_dict() for c in guild.threads()],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "incidents_data": None,
+        }
+
+    @staticmethod
+    def _iso(ts: float) -> str:
+        from .models import iso
+
+        return iso(ts)
+
+    @contextlib.contextmanager
+    def endpoints_applied(self) -> Iterator[None]:
+        """Point discord.py (this process) at the fake, and back afterwards."""
+        import discord.gateway
+        import discord.http
+
+        from bot.endpoints import apply_endpoints
+
+        saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+        apply_endpoints(self.env())
+        try:
+            yield
+        finally:
+            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+
+
+__all__ = ["FakeDiscord", "FakeUser"]
