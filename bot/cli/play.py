@@ -1,0 +1,315 @@
+"""``python -m bot play``: one player, 1 to 7 hands, against the dealer in a terminal.
+
+Reads every answer from stdin, so a whole session can be piped in; bad input gets a
+clear message and the same question again; end of input leaves the table cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from bot.engine.actions import Action
+from bot.engine.cards import Card, cards
+from bot.engine.errors import IllegalAction
+from bot.engine.hand import Hand
+from bot.engine.round import Round
+from bot.engine.round_state import Phase
+from bot.engine.rules import PRESETS, Rules, RulesError, preset
+from bot.engine.shoe import Shoe, ShoeExhausted, StackedShoe
+from bot.engine.standing import Standing
+
+PLAYER = "you"
+#: Answer -> action, for the play prompt.
+ANSWERS: dict[str, Action] = {
+    "h": Action.HIT,
+    "hit": Action.HIT,
+    "s": Action.STAND,
+    "stand": Action.STAND,
+    "d": Action.DOUBLE,
+    "double": Action.DOUBLE,
+    "p": Action.SPLIT,
+    "split": Action.SPLIT,
+    "r": Action.SURRENDER,
+    "surrender": Action.SURRENDER,
+}
+PROMPT_NAMES: dict[Action, str] = {
+    Action.HIT: "[h]it",
+    Action.STAND: "[s]tand",
+    Action.DOUBLE: "[d]ouble",
+    Action.SPLIT: "s[p]lit",
+    Action.SURRENDER: "su[r]render",
+}
+
+
+class EndOfInput(Exception):
+    """Stdin is closed: leave the table."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--preset", default="classic", choices=sorted(PRESETS), help="table rules (default classic)"
+    )
+    parser.add_argument("--hands", type=int, default=1, help="hands to play each round, 1 to 7")
+    parser.add_argument("--seed", help="64 hex digits: the first shoe's seed (for a replay)")
+    parser.add_argument("--chips", type=int, default=1000, help="chips to start with")
+    # Test-only: deal exactly these cards ("A♠ K♥ ..."), in casino order.
+    parser.add_argument("--stack", help=argparse.SUPPRESS)
+
+
+# ------------------------------------------------------------------ card art
+
+
+def card_lines(hand_cards: Sequence[Card], hidden: int = 0) -> list[str]:
+    """A hand drawn as overlapping cards, the last one whole (like the rules screen)."""
+    faces = [f"│{card.suit_symbol}{card.rank_name:>3}│" for card in hand_cards]
+    faces += ["│░░░░│"] * hidden
+    lines: list[str] = []
+    for face in faces:
+        lines += ["╭────╮", face]
+    last_fill = "│░░░░│" if hidden else "│    │"
+    return [*lines, last_fill, "╰────╯"]
+
+
+def side_by_side(columns: Sequence[list[str]], width: int = 8) -> str:
+    """Columns of text lines next to each other, top-aligned."""
+    height = max(len(column) for column in columns)
+    rows = []
+    for row in range(height):
+        cells = [column[row] if row < len(column) else "" for column in columns]
+        rows.append("".join(f"{cell:<{width}}" for cell in cells).rstrip())
+    return "\n".join(rows)
+
+
+def hand_label(hand: Hand) -> str:
+    if hand.is_blackjack:
+        return "BJ"
+    soft = "s" if hand.is_soft and hand.total < 21 else ""
+    return f"{soft}{hand.total}"
+
+
+def render(round_: Round) -> str:
+    """The table: the dealer's cards, then the player's hands with totals and stakes."""
+    settled = round_.phase is Phase.SETTLED
+    dealer = round_.dealer
+    if settled:
+        dealer_art = card_lines(dealer.cards) + [f"{hand_label(dealer):>5}"]
+    else:
+        dealer_art = card_lines(dealer.cards[:1], hidden=1) + [f"{dealer.cards[0].value:>5}"]
+    hands = round_.hands(PLAYER)
+    current = round_.current_hand_index(PLAYER)
+    columns = []
+    for index, hand in enumerate(hands):
+        column = card_lines(hand.cards)
+        column.append(f"{hand_label(hand):>5}")
+        column.append(f"{'$' + str(hand.stake):>5}")
+        marker = "  ▲" if index == current else ""
+        if settled:
+            marker = f" {hand.outcome}"
+        column.append(marker)
+        columns.append(column)
+    return "\n".join(
+        ["Dealer", side_by_side([dealer_art]), "", "Your hands", side_by_side(columns)]
+    )
+
+
+# ------------------------------------------------------------------ the session
+
+
+class Session:
+    """One player's session at the terminal table."""
+
+    def __init__(
+        self, rules: Rules, hands: int, chips: int, out: TextIO, inp: TextIO, shoe: Shoe
+    ) -> None:
+        self.rules = rules
+        self.hands = hands
+        self.chips = chips
+        self.out = out
+        self.inp = inp
+        self.shoe = shoe
+        self.standing = Standing()
+        self.last_bet = rules.min_bet
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def ask(self, prompt: str) -> str:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            raise EndOfInput
+        if not self.inp.isatty():
+            # Piped input is not echoed: echo it so the transcript reads like a session.
+            self.out.write(line if line.endswith("\n") else line + "\n")
+        return line.strip().lower()
+
+    def play(self) -> int:
+        self.say(f"Blackjack: {self.hands} hand(s) per round. You have {self.chips} chips.")
+        self.announce_shoe()
+        try:
+            while True:
+                if self.chips < self.rules.min_bet * self.hands:
+                    self.say(f"You have {self.chips} chips: not enough for another round.")
+                    break
+                bet = self.ask_bet()
+                if bet is None:
+                    break
+                self.play_round(bet)
+        except EndOfInput:
+            self.say()
+        except ShoeExhausted:
+            self.say("The stacked shoe has no more cards.")
+        self.say(f"You leave the table with {self.chips} chips.")
+        if self.standing.players:
+            self.say(self.standing.announcement())
+        return 0
+
+    def announce_shoe(self) -> None:
+        if not isinstance(self.shoe, StackedShoe):
+            self.say(
+                f"A new shoe is shuffled. Commitment (sha256 of its seed): {self.shoe.commitment}"
+            )
+
+    def new_shoe_if_due(self) -> None:
+        if not self.shoe.cut_card_reached or isinstance(self.shoe, StackedShoe):
+            return
+        old = self.shoe
+        self.say(
+            f"The cut card is out. The old shoe's seed was {old.seed.hex()} "
+            f"(check it: python -m bot verify --seed {old.seed.hex()} --decks {old.decks})."
+        )
+        if self.standing.players:
+            self.say(self.standing.announcement())
+        self.shoe = Shoe.fresh(self.rules.decks, self.rules.penetration)
+        self.announce_shoe()
+
+    def ask_bet(self) -> int | None:
+        rules = self.rules
+        low, high = rules.min_bet, min(rules.max_bet, self.chips // self.hands)
+        while True:
+            answer = self.ask(
+                f"Bet per hand ({low}-{high}, Enter for {min(self.last_bet, high)}, q to quit): "
+            )
+            if answer in ("q", "quit"):
+                return None
+            if answer == "":
+                return min(self.last_bet, high)
+            if not answer.isdigit():
+                self.say(f"Please type a whole number of chips from {low} to {high}, or q.")
+                continue
+            bet = int(answer)
+            if not low <= bet <= high:
+                self.say(f"The bet must be from {low} to {high} chips per hand.")
+                continue
+            self.last_bet = bet
+            return bet
+
+    def play_round(self, bet: int) -> None:
+        self.new_shoe_if_due()
+        self.chips -= bet * self.hands
+        round_ = Round.deal(self.rules, self.shoe, [(PLAYER, [bet] * self.hands)])
+        self.show_events(round_, 0)
+        try:
+            while not round_.is_finished:
+                self.say(render(round_))
+                seen = len(round_.events)
+                if round_.phase is Phase.INSURANCE:
+                    self.decide_insurance(round_)
+                else:
+                    self.decide(round_)
+                self.show_events(round_, seen)
+        except EndOfInput:
+            # Leaving mid-round stands every hand, like a table's action timer would.
+            self.say()
+            seen = len(round_.events)
+            round_.stand_all(PLAYER)
+            self.show_events(round_, seen)
+            self.finish_round(round_)
+            raise
+        self.finish_round(round_)
+
+    def finish_round(self, round_: Round) -> None:
+        self.say(render(round_))
+        settlement = round_.settlement()
+        result = settlement.player(PLAYER)
+        self.chips += result.returned
+        self.standing.record(settlement)
+        self.say(f"Round over: net {result.net:+d}. You have {self.chips} chips.")
+        self.say()
+
+    def show_events(self, round_: Round, start: int) -> None:
+        for event in round_.events[start:]:
+            self.say(f"  {event.text}")
+
+    def decide_insurance(self, round_: Round) -> None:
+        cost = round_.cost(PLAYER, Action.INSURANCE)
+        while True:
+            answer = self.ask(f"The dealer shows an ace. Insurance for {cost}? [y/n]: ")
+            if answer in ("y", "yes"):
+                if cost > self.chips:
+                    self.say(f"You have only {self.chips} chips: insurance costs {cost}.")
+                    continue
+                self.chips -= cost
+                round_.act(PLAYER, Action.INSURANCE)
+                return
+            if answer in ("n", "no", ""):
+                round_.act(PLAYER, Action.NO_INSURANCE)
+                return
+            self.say("Please answer y or n.")
+
+    def decide(self, round_: Round) -> None:
+        index = round_.current_hand_index(PLAYER)
+        assert index is not None  # the round is in play, so some hand is unfinished
+        hand = round_.hands(PLAYER)[index]
+        legal = round_.legal_actions(PLAYER)
+        options = ", ".join(PROMPT_NAMES[a] for a in PROMPT_NAMES if a in legal)
+        while True:
+            answer = self.ask(f"Hand {index + 1} ({hand.describe()}): {options}? ")
+            action = ANSWERS.get(answer)
+            if action is None:
+                self.say(f"Please type one of: {options} (the letter in brackets is enough).")
+                continue
+            if action not in legal:
+                try:
+                    round_.cost(PLAYER, action)
+                except IllegalAction as refusal:
+                    self.say(f"You can't {action.value} now: {refusal}.")
+                continue
+            cost = round_.cost(PLAYER, action)
+            if cost > self.chips:
+                self.say(f"You have only {self.chips} chips: {action.value} costs {cost}.")
+                continue
+            self.chips -= cost
+            round_.act(PLAYER, action)
+            return
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = preset(args.preset)
+    except RulesError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if not 1 <= args.hands <= rules.max_spots:
+        print(f"error: --hands must be 1 to {rules.max_spots} at this table", file=sys.stderr)
+        return 2
+    if args.chips < rules.min_bet * args.hands:
+        print(f"error: --chips must be at least {rules.min_bet * args.hands}", file=sys.stderr)
+        return 2
+    shoe: Shoe
+    if getattr(args, "stack", None):
+        shoe = StackedShoe(cards(args.stack))
+    elif args.seed:
+        try:
+            shoe = Shoe(rules.decks, rules.penetration, bytes.fromhex(args.seed))
+        except ValueError:
+            print("error: --seed must be 64 hex digits (32 bytes)", file=sys.stderr)
+            return 2
+    else:
+        shoe = Shoe.fresh(rules.decks, rules.penetration)
+    session = Session(rules, args.hands, args.chips, sys.stdout, sys.stdin, shoe)
+    return session.play()
