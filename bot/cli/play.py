@@ -95,9 +95,9 @@ def render(round_: Round) -> str:
     settled = round_.phase is Phase.SETTLED
     dealer = round_.dealer
     if settled:
-        dealer_art = card_lines(dealer.cards) + [f"{hand_label(dealer):>5}"]
+        dealer_art = [*card_lines(dealer.cards), f"{hand_label(dealer):>5}"]
     else:
-        dealer_art = card_lines(dealer.cards[:1], hidden=1) + [f"{dealer.cards[0].value:>5}"]
+        dealer_art = [*card_lines(dealer.cards[:1], hidden=1), f"{dealer.cards[0].value:>5}"]
     hands = round_.hands(PLAYER)
     current = round_.current_hand_index(PLAYER)
     columns = []
