@@ -44,6 +44,11 @@ class Faults:
         self._error_routes: set[str] | None = None
         self._error_status = 500
         self._random = random.Random(0)
+        self._fail_next: dict[str, list[int]] = {}
+
+    def fail_next(self, route: str, *, times: int = 1, status: int = 500) -> None:
+        """Answer the next ``times`` requests to ``route`` with ``status`` (500, 502, 504...)."""
+        self._fail_next[route] = [status] * times
 
     def rate_limit(
         self,
@@ -81,6 +86,7 @@ class Faults:
     def clear(self) -> None:
         """Switch every fault off."""
         self.rate_limits.clear()
+        self._fail_next.clear()
         self._error_share = 0.0
 
     def take_429(self, route: str, now: float) -> Reply429 | None:
@@ -115,6 +121,9 @@ class Faults:
 
     def take_error(self, route: str) -> int | None:
         """The injected status for this request, if one is due."""
+        queued = self._fail_next.get(route)
+        if queued:
+            return queued.pop(0)
         if self._error_share <= 0.0:
             return None
         if self._error_routes is not None and route not in self._error_routes:

@@ -30,6 +30,8 @@ class Connection:
         self.ws = ws
         self._deflate = zlib.compressobj() if zlib_stream else None
         self.closed = asyncio.Event()
+        #: The fake closed this connection (resumable), rather than the client.
+        self.closed_by_server = False
         self.lock = asyncio.Lock()
 
     async def send(self, payload: dict[str, Any]) -> None:
@@ -89,6 +91,10 @@ class Gateway:
         self.identifies = 0
         self.resumes = 0
         self.connections = 0
+        #: Transport of each connection: "zlib-stream" or "json".
+        self.transports: list[str] = []
+        #: Close codes clients sent, in order.
+        self.close_codes: list[int] = []
         self.log: list[tuple[str, Any]] = []
 
     # -- for tests -------------------------------------------------------------------------
@@ -107,6 +113,7 @@ class Gateway:
         """Close every websocket with a resumable close code (the bot should RESUME)."""
         for session in self.sessions.values():
             if session.connection is not None:
+                session.connection.closed_by_server = True
                 await session.connection.ws.close(code=code)
 
     async def send_reconnect(self) -> None:
@@ -149,10 +156,20 @@ class Gateway:
             await ws.close(code=4002, message=b"Error while decoding payload.")
             return ws
         conn = Connection(ws, zlib_stream=compress == "zlib-stream")
+        self.transports.append(compress or "json")
         await conn.send({"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
         session: Session | None = None
+        client_close_code: int | None = None
         try:
-            async for msg in ws:
+            while True:
+                msg = await ws.receive()
+                if msg.type == WSMsgType.CLOSE:
+                    client_close_code = msg.data
+                    self.close_codes.append(msg.data)
+                    await ws.close()
+                    break
+                if msg.type in (WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+                    break
                 if msg.type != WSMsgType.TEXT:
                     await ws.close(code=4002, message=b"Error while decoding payload.")
                     break
@@ -189,7 +206,7 @@ class Gateway:
             if session is not None and session.connection is conn:
                 session.connection = None
                 # 1000/1001 from the client end the session; anything else keeps it resumable.
-                if ws.close_code in (1000, 1001):
+                if not conn.closed_by_server and client_close_code in (1000, 1001):
                     session.invalidated = True
             self.fake.changed()
         return ws

@@ -78,7 +78,7 @@ class FakeDiscord(World):
         """Listen on 127.0.0.1 on a free port."""
         app = web.Application()
         app.router.add_get("/gateway", self.gateway.handle)
-        app.router.add_route("*", "/{tail:.*}", lambda request: rest.handle(self, request))
+        app.router.add_route("*", "/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -89,6 +89,9 @@ class FakeDiscord(World):
         self._outbox = asyncio.Queue()
         self._pump = asyncio.create_task(self._pump_events(), name="fakediscord-pump")
         return self
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        return await rest.handle(self, request)
 
     async def close(self) -> None:
         """Stop the server (open websockets are closed with 1001, like a Discord restart)."""
@@ -186,6 +189,7 @@ class FakeDiscord(World):
         member: FakeMember,
         command: str,
         channel: FakeChannel,
+        /,
         *,
         max_wait: float = 5.0,
         wait: bool = True,
@@ -211,6 +215,7 @@ class FakeDiscord(World):
         self,
         member: FakeMember,
         message: FakeMessage,
+        /,
         *,
         label: str | None = None,
         custom_id: str | None = None,
