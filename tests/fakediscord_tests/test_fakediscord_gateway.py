@@ -134,11 +134,13 @@ async def test_member_list_is_sent_on_request_with_the_members_intent(
 async def test_privileged_intent_not_enabled_is_closed_with_4014(
     session: aiohttp.ClientSession,
 ) -> None:
-    async with FakeDiscord(privileged_intents=0) as fake:
-        async with session.ws_connect(fake.gateway_url + "?v=10&encoding=json") as ws:
-            await receive(ws)
-            await ws.send_json(
-                {"op": 2, "d": {"token": fake.token, "intents": 1 << 15, "properties": {}}}
-            )
-            closing = await ws.receive(timeout=5)
-            assert closing.data == 4014
+    async with (
+        FakeDiscord(privileged_intents=0) as fake,
+        session.ws_connect(fake.gateway_url + "?v=10&encoding=json") as ws,
+    ):
+        await receive(ws)
+        await ws.send_json(
+            {"op": 2, "d": {"token": fake.token, "intents": 1 << 15, "properties": {}}}
+        )
+        closing = await ws.receive(timeout=5)
+        assert closing.data == 4014
