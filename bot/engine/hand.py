@@ -21,6 +21,7 @@ class Hand:
         "doubled",
         "is_finished",
         "is_soft",
+        "natural",
         "outcome",
         "payout",
         "rounded_down",
@@ -33,7 +34,7 @@ class Hand:
     )
 
     def __init__(
-        self, stake: int = 0, spot: int = 0, *, naturals: bool = True, split: bool = False
+        self, stake: int = 0, spot: int = 0, naturals: bool = True, split: bool = False
     ) -> None:
         self.cards: list[Card] = []
         self._hard = 0
@@ -44,6 +45,8 @@ class Hand:
         self.spot = spot
         self.split = split
         self._natural_ok = naturals and not split
+        #: Kept equal to ``is_blackjack`` card by card, so the round reads a plain attribute.
+        self.natural = False
         self.split_aces = False
         self.doubled = False
         self.surrendered = False
@@ -65,6 +68,7 @@ class Hand:
     def add(self, card: Card) -> None:
         """Take one card and update the totals."""
         self.cards.append(card)
+        self.natural = False  # a natural has exactly two cards
         rank = card.rank
         if rank == 1:
             self._aces += 1
@@ -75,9 +79,28 @@ class Hand:
         if self._aces and hard <= 11:
             self.total = hard + 10
             self.is_soft = True
+            if hard == 11 and len(self.cards) == 2:
+                self.natural = self._natural_ok
         else:
             self.total = hard
             self.is_soft = False
+
+    def take_two(self, first: Card, second: Card) -> None:
+        """Take the two cards of the deal (one step instead of two ``add`` calls)."""
+        self.cards = [first, second]
+        one, two = first.rank, second.rank
+        aces = (one == 1) + (two == 1)
+        hard = (10 if one > 10 else one) + (10 if two > 10 else two)
+        self._hard = hard
+        self._aces = aces
+        if aces and hard <= 11:
+            self.total = hard + 10
+            self.is_soft = True
+            self.natural = hard == 11 and self._natural_ok
+        else:
+            self.total = hard
+            self.is_soft = False
+            self.natural = False
 
     def mark_split(self) -> Card:
         """Take the second card away for a split; this hand keeps the first card."""
@@ -88,6 +111,7 @@ class Hand:
         self.is_soft = False
         self.split = True
         self._natural_ok = False
+        self.natural = False
         for card in kept:
             self.add(card)
         return moved
@@ -100,7 +124,7 @@ class Hand:
     @property
     def is_blackjack(self) -> bool:
         """A two-card 21 on an unsplit hand, at a table where naturals count."""
-        return self._natural_ok and self.total == 21 and len(self.cards) == 2
+        return self.natural
 
     @property
     def is_bust(self) -> bool:

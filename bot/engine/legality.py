@@ -47,24 +47,21 @@ def check_bets(rules: Rules, bets: Sequence[tuple[str, Sequence[int]]]) -> None:
     """Raise InvalidBets, with a reason, unless ``bets`` can be dealt under ``rules``."""
     if not 1 <= len(bets) <= rules.max_players:
         raise InvalidBets(f"a round needs 1 to {rules.max_players} players, not {len(bets)}")
-    seen: set[str] = set()
+    low, high, max_spots = rules.min_bet, rules.max_bet, rules.max_spots
     for player_id, stakes in bets:
-        if not isinstance(player_id, str) or not player_id:
+        if player_id.__class__ is not str or not player_id:
             raise InvalidBets(f"a player id must be a non-empty string, not {player_id!r}")
-        if player_id in seen:
-            raise InvalidBets(f"{player_id} is seated twice")
-        seen.add(player_id)
-        if not 1 <= len(stakes) <= rules.max_spots:
-            raise InvalidBets(
-                f"{player_id} may play 1 to {rules.max_spots} hands, not {len(stakes)}"
-            )
+        if not 1 <= len(stakes) <= max_spots:
+            raise InvalidBets(f"{player_id} may play 1 to {max_spots} hands, not {len(stakes)}")
         for stake in stakes:
-            if (
-                not isinstance(stake, int)
-                or isinstance(stake, bool)
-                or not rules.min_bet <= stake <= rules.max_bet
-            ):
+            # ``__class__ is int`` also refuses bools and floats.
+            if stake.__class__ is not int or not low <= stake <= high:
                 raise InvalidBets(
-                    f"{player_id}'s bet of {stake!r} is outside the table limits "
-                    f"{rules.min_bet}-{rules.max_bet}"
+                    f"{player_id}'s bet of {stake!r} is outside the table limits {low}-{high}"
                 )
+    if len(bets) > 1 and len({player_id for player_id, _ in bets}) != len(bets):
+        seen: set[str] = set()
+        for player_id, _ in bets:
+            if player_id in seen:
+                raise InvalidBets(f"{player_id} is seated twice")
+            seen.add(player_id)

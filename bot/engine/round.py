@@ -67,34 +67,48 @@ class Round(RoundState):
         check_bets(rules, bets)
         self = cls(rules, shoe)
         naturals = rules.naturals
+        spots: list[Hand] = []
         for player_id, stakes in bets:
-            seat = Seat(
-                player_id,
-                [Hand(stake, spot, naturals=naturals) for spot, stake in enumerate(stakes)],
-            )
+            hands = [Hand(stake, spot, naturals) for spot, stake in enumerate(stakes)]
+            seat = Seat(player_id, hands)
             self.seats.append(seat)
             self._seat_of[player_id] = seat
-        dealer = self.dealer
-        draw = self._draw
-        for _ in range(2):
-            for seat in self.seats:
-                for hand in seat.hands:
-                    hand.add(draw())
-            dealer.add(draw())
+            spots += hands
+        count = len(spots)
+        position = shoe.position
+        if shoe.size - position >= 2 * count + 2:
+            # The usual case: slice the cards straight out of the shoe.
+            order = shoe.cards
+            shoe.position = position + 2 * count + 2
+            firsts = order[position : position + count]
+            up = order[position + count]
+            seconds = order[position + count + 1 : position + 2 * count + 1]
+            hole = order[position + 2 * count + 1]
+        else:
+            draw = self._draw
+            firsts = [draw() for _ in spots]
+            up = draw()
+            seconds = [draw() for _ in spots]
+            hole = draw()
         log = self._log.append
         live = 0
+        at = 0
         for seat in self.seats:
+            player_id = seat.player_id
             for index, hand in enumerate(seat.hands):
-                log((EventKind.DEAL, seat.player_id, index, tuple(hand.cards), hand.total,
-                     hand.stake, ""))  # fmt: skip
-                if hand.total == 21:
+                first, second = firsts[at], seconds[at]
+                at += 1
+                hand.take_two(first, second)
+                total = hand.total
+                log((EventKind.DEAL, player_id, index, (first, second), total, hand.stake, ""))
+                if total == 21:
                     hand.is_finished = True
-                    kind = EventKind.NATURAL if hand.is_blackjack else EventKind.TWENTY_ONE
-                    log((kind, seat.player_id, index, tuple(hand.cards), 21, 0, ""))
+                    kind = EventKind.NATURAL if hand.natural else EventKind.TWENTY_ONE
+                    log((kind, player_id, index, (first, second), 21, 0, ""))
                 else:
                     live += 1
+        self.dealer.take_two(up, hole)
         self._live = live
-        up = dealer.cards[0]
         log((EventKind.DEALER_UP, "", 0, (up,), 0, 0, ""))
         if rules.insurance and up.rank == 1:
             log((EventKind.INSURANCE_OFFERED, "", 0, _NO_CARDS, 0, 0, ""))
@@ -126,12 +140,15 @@ class Round(RoundState):
         dealer = self.dealer
         rules = self.rules
         if rules.dealer_peeks and dealer.cards[0].rank in (1, 10, 11, 12, 13):
-            if dealer.is_blackjack:
+            if dealer.natural:
                 self._log.append((EventKind.DEALER_NATURAL, "", 0, tuple(dealer.cards), 21, 0, ""))
                 self._settle()
                 return
             self._log.append((EventKind.PEEK, "", 0, _NO_CARDS, 0, 0, ""))
-        if self._live == 0:
+        for seat in self.seats:
+            if seat.timed_out:
+                self._stand_every_hand(seat)  # may bring the dealer in, and settle
+        if self._live == 0 and self.phase is Phase.PLAYING:
             self._dealer_turn()
 
     # ------------------------------------------------------------- legality
@@ -216,6 +233,10 @@ class Round(RoundState):
             raise NotYourTurn("waiting for the other players to decide on insurance")
         for hand in seat.hands:
             if not hand.is_finished:
+                if action is Action.STAND or (
+                    action is Action.HIT and not (hand.split_aces and not self.rules.hit_split_aces)
+                ):
+                    return seat, hand, action  # the common decisions, without the full mask
                 if not self._mask(seat, hand) & _BITS[action]:
                     raise ActionNotAllowed(why_not(self.rules, hand, action))
                 return seat, hand, action
@@ -232,6 +253,22 @@ class Round(RoundState):
 
     def apply(self, player_id: str, action: Action) -> None:
         """``act`` without building the events (the simulator's hot path)."""
+        if self.phase is Phase.PLAYING and (action is Action.HIT or action is Action.STAND):
+            # Fast path for the two commonest decisions; anything unusual goes the long way.
+            seat_ = self._seat_of.get(player_id)
+            if seat_ is not None:
+                for index, hand_ in enumerate(seat_.hands):
+                    if not hand_.is_finished:
+                        if action is Action.STAND:
+                            hand_.is_finished = True
+                            self._log.append((EventKind.STAND, player_id, index, _NO_CARDS,
+                                              hand_.total, 0, ""))  # fmt: skip
+                            self._finish()
+                            return
+                        if not hand_.split_aces or self.rules.hit_split_aces:
+                            self._hit(seat_, hand_, index)
+                            return
+                        break
         seat, hand, action = self._check(player_id, action)
         if hand is None:
             self._decide_insurance(seat, action is Action.INSURANCE)
@@ -262,7 +299,13 @@ class Round(RoundState):
                 self._finish()
 
     def _hit(self, seat: Seat, hand: Hand, index: int) -> None:
-        card = self._draw()
+        shoe = self.shoe
+        position = shoe.position
+        if position < shoe.size:
+            shoe.position = position + 1
+            card = shoe.cards[position]
+        else:
+            card = self._draw()
         hand.add(card)
         total = hand.total
         self._log.append((EventKind.HIT, seat.player_id, index, (card,), total, 0, ""))
@@ -273,7 +316,7 @@ class Round(RoundState):
     def _split(self, seat: Seat, hand: Hand, index: int) -> None:
         rules = self.rules
         moved = hand.mark_split()
-        twin = Hand(hand.stake, hand.spot, naturals=rules.naturals, split=True)
+        twin = Hand(hand.stake, hand.spot, rules.naturals, split=True)
         twin.add(moved)
         aces = moved.rank == 1
         seat.hands.insert(index + 1, twin)
@@ -295,7 +338,7 @@ class Round(RoundState):
         seat.insurance_decided = True
         if take:
             seat.insurance = insurance_cost(seat)
-            even_money = all(hand.is_blackjack for hand in seat.hands)
+            even_money = all(hand.natural for hand in seat.hands)
             note = "even money" if even_money else "insurance"
             self._log.append(
                 (EventKind.INSURE, seat.player_id, 0, _NO_CARDS, 0, seat.insurance, note)
@@ -305,19 +348,25 @@ class Round(RoundState):
         self._after_insurance_decision()
 
     def stand_all(self, player_id: str) -> list[Event]:
-        """Time a player out: decline insurance and stand every unfinished hand."""
+        """Time a player out: decline insurance and stand every unfinished hand (at
+        once, or as soon as play starts if others are still deciding on insurance)."""
         start = len(self._log)
         seat = self._seat(player_id)
-        if self.phase is Phase.INSURANCE and not seat.insurance_decided:
-            self._decide_insurance(seat, False)
+        if self.phase is Phase.INSURANCE:
+            seat.timed_out = True
+            if not seat.insurance_decided:
+                self._decide_insurance(seat, False)
         if self.phase is Phase.PLAYING:
-            for index, hand in enumerate(seat.hands):
-                if not hand.is_finished and self.phase is Phase.PLAYING:
-                    hand.is_finished = True
-                    self._log.append((EventKind.STAND, player_id, index, _NO_CARDS,
-                                      hand.total, 0, "timed out"))  # fmt: skip
-                    self._finish()
+            self._stand_every_hand(seat)
         return self._events(start)
+
+    def _stand_every_hand(self, seat: Seat) -> None:
+        for index, hand in enumerate(seat.hands):
+            if not hand.is_finished and self.phase is Phase.PLAYING:
+                hand.is_finished = True
+                self._log.append((EventKind.STAND, seat.player_id, index, _NO_CARDS,
+                                  hand.total, 0, "timed out"))  # fmt: skip
+                self._finish()
 
     def _finish(self) -> None:
         """One hand fewer to play; the last one brings the dealer in."""
@@ -332,15 +381,21 @@ class Round(RoundState):
         log = self._log.append
         log((EventKind.REVEAL, "", 0, (dealer.cards[1],), dealer.total, 0, ""))
         live = False
-        if not dealer.is_blackjack:
+        if not dealer.natural:
             for seat in self.seats:
                 for hand in seat.hands:
-                    if not (hand.surrendered or hand.total > 21 or hand.is_blackjack):
+                    if not (hand.surrendered or hand.total > 21 or hand.natural):
                         live = True
         if live:
             hits_soft_17 = self.rules.dealer_hits_soft_17
+            shoe = self.shoe
             while dealer.total < 17 or (hits_soft_17 and dealer.total == 17 and dealer.is_soft):
-                card = self._draw()
+                position = shoe.position
+                if position < shoe.size:
+                    shoe.position = position + 1
+                    card = shoe.cards[position]
+                else:
+                    card = self._draw()
                 dealer.add(card)
                 log((EventKind.DEALER_HIT, "", 0, (card,), dealer.total, 0, ""))
             if dealer.total > 21:
@@ -351,7 +406,7 @@ class Round(RoundState):
 
     def _settle(self) -> None:
         dealer = self.dealer
-        dealer_blackjack = dealer.is_blackjack
+        dealer_blackjack = dealer.natural
         numerator, denominator = self._ratio
         log = self._log.append
         for seat in self.seats:

@@ -68,6 +68,7 @@ def round_to_dict(round_: RoundState) -> dict[str, Any]:
                 "player": seat.player_id,
                 "insurance": seat.insurance,
                 "insurance_decided": seat.insurance_decided,
+                "timed_out": seat.timed_out,
                 "hands": [_hand_to_dict(hand) for hand in seat.hands],
             }
             for seat in round_.seats
@@ -100,6 +101,7 @@ def round_from_json(text: str) -> Round:
         seat = Seat(str(seat_data["player"]), hands)
         seat.insurance = int(seat_data["insurance"])
         seat.insurance_decided = bool(seat_data["insurance_decided"])
+        seat.timed_out = bool(seat_data["timed_out"])
         round_.seats.append(seat)
         round_._seat_of[seat.player_id] = seat
         live += sum(1 for hand in hands if not hand.is_finished)

@@ -33,11 +33,11 @@ def settle_hand(
     elif total > 21:
         hand.outcome, hand.payout = Outcome.BUST, 0
     elif dealer_blackjack:
-        if hand.is_blackjack:
+        if hand.natural:
             hand.outcome, hand.payout = Outcome.PUSH, stake
         else:
             hand.outcome, hand.payout = Outcome.LOSE, 0
-    elif hand.is_blackjack:
+    elif hand.natural:
         won = stake * numerator
         hand.outcome, hand.payout = Outcome.BLACKJACK, stake + won // denominator
         hand.rounded_down = won % denominator != 0
@@ -61,7 +61,7 @@ def result_note(hand: Hand, dealer: Hand) -> str:
         return f"busts with {hand.total}: loses {hand.stake}"
     if outcome == Outcome.BLACKJACK:
         return f"blackjack: wins {payout - hand.stake}, {payout} back{rounded}"
-    if dealer.is_blackjack:
+    if dealer.natural:
         if outcome == Outcome.PUSH:
             return "blackjack against dealer blackjack: push, stake back"
         return f"dealer blackjack: loses {hand.stake}"
@@ -156,13 +156,13 @@ def build_settlement(seats: list[Seat], dealer: Hand) -> Settlement:
             staked += hand.stake
             returned += hand.payout
         if seat.insurance:
-            won = dealer.is_blackjack
+            won = dealer.natural
             payout = 3 * seat.insurance if won else 0
             insurance.append(InsuranceResult(seat.player_id, seat.insurance, won, payout))
             staked += seat.insurance
             returned += payout
         players.append(PlayerResult(seat.player_id, staked, returned))
-    return Settlement(tuple(dealer.cards), dealer.total, dealer.is_blackjack, tuple(hands),
+    return Settlement(tuple(dealer.cards), dealer.total, dealer.natural, tuple(hands),
                       tuple(insurance), tuple(players))  # fmt: skip
 
 

@@ -32,7 +32,10 @@ from bot.engine.cards import DECK, Card
 
 SEED_BYTES: Final = 32
 _TWO_32: Final = 1 << 32
-_EIGHT_WORDS: Final = struct.Struct(">8I")
+#: For each bound b, the first 32-bit number that must be rejected for an exact x % b.
+_LIMITS: Final[tuple[int, ...]] = tuple(
+    _TWO_32 - _TWO_32 % bound if bound else 0 for bound in range(8 * 52 + 1)
+)
 
 
 class ShoeError(ValueError):
@@ -56,27 +59,53 @@ def continuation_seed(seed: bytes, continuation: int) -> bytes:
     return hmac.digest(seed, message, "sha256")
 
 
+class _Stream:
+    """HMAC-SHA256(seed, counter) blocks as 32-bit numbers. The HMAC pads are hashed once
+    (the standard HMAC construction, RFC 2104), which makes each block cheap."""
+
+    __slots__ = ("_inner", "_outer")
+
+    def __init__(self, seed: bytes) -> None:
+        key = hashlib.sha256(seed).digest() if len(seed) > 64 else seed
+        key = key.ljust(64, b"\0")
+        self._inner = hashlib.sha256(bytes(byte ^ 0x36 for byte in key))
+        self._outer = hashlib.sha256(bytes(byte ^ 0x5C for byte in key))
+
+    def words(self, first_block: int, blocks: int) -> tuple[int, ...]:
+        """The numbers of blocks ``first_block`` onwards, in order."""
+        digests = []
+        for block in range(first_block, first_block + blocks):
+            inner = self._inner.copy()
+            inner.update(block.to_bytes(8, "big"))
+            outer = self._outer.copy()
+            outer.update(inner.digest())
+            digests.append(outer.digest())
+        return struct.unpack(f">{8 * blocks}I", b"".join(digests))
+
+
 def shuffled_order(seed: bytes, decks: int) -> list[Card]:
     """The order of a ``decks``-deck shoe shuffled with ``seed`` (see the module docstring)."""
     if not 1 <= decks <= 8:
         raise ShoeError(f"a shoe has 1 to 8 decks, not {decks}")
-    order = [DECK[position % 52] for position in range(decks * 52)]
-    numbers: tuple[int, ...] = ()
-    taken = 8
-    block = 0
-    for i in range(len(order) - 1, 0, -1):
+    order = list(DECK) * decks
+    size = len(order)
+    # Enough numbers for a shuffle with no rejection; a rejection (about one shuffle in
+    # ten million) fetches more.
+    blocks = (size + 6) // 8
+    stream = _Stream(seed)
+    words = stream.words(0, blocks)
+    taken = 0
+    limits = _LIMITS
+    for i in range(size - 1, 0, -1):
         bound = i + 1
-        limit = _TWO_32 - _TWO_32 % bound
-        while True:
-            if taken == 8:
-                digest = hmac.digest(seed, block.to_bytes(8, "big"), "sha256")
-                numbers = _EIGHT_WORDS.unpack(digest)
-                block += 1
-                taken = 0
-            x = numbers[taken]
+        x = words[taken]
+        taken += 1
+        while x >= limits[bound]:
+            if taken == len(words):
+                words += stream.words(blocks, 1)
+                blocks += 1
+            x = words[taken]
             taken += 1
-            if x < limit:
-                break
         j = x % bound
         order[i], order[j] = order[j], order[i]
     return order
@@ -90,8 +119,8 @@ class Shoe:
     """
 
     __slots__ = (
-        "_cards",
         "_cut",
+        "cards",
         "continuation",
         "decks",
         "penetration",
@@ -110,9 +139,9 @@ class Shoe:
         self.penetration = penetration
         self.continuation = 0
         self.position = 0
-        #: Cards in the current order (the shoe, or its current continuation).
-        self._cards = shuffled_order(seed, decks)
-        self.size = len(self._cards)
+        #: The current order (the shoe, or its current continuation); read it, never change it.
+        self.cards = shuffled_order(seed, decks)
+        self.size = len(self.cards)
         self._cut = int(self.size * penetration)
 
     @classmethod
@@ -142,12 +171,12 @@ class Shoe:
             self._continue()
             position = 0
         self.position = position + 1
-        return self._cards[position]
+        return self.cards[position]
 
     def _continue(self) -> None:
         self.continuation += 1
-        self._cards = shuffled_order(continuation_seed(self.seed, self.continuation), self.decks)
-        self.size = len(self._cards)
+        self.cards = shuffled_order(continuation_seed(self.seed, self.continuation), self.decks)
+        self.size = len(self.cards)
         self.position = 0
 
     def to_dict(self) -> dict[str, Any]:
@@ -186,8 +215,8 @@ class StackedShoe(Shoe):
         self.penetration = 0
         self.continuation = 0
         self.position = 0
-        self._cards = [DECK[card.index] for card in cards]
-        self.size = len(self._cards)
+        self.cards = [DECK[card.index] for card in cards]
+        self.size = len(self.cards)
         self._cut = self.size
 
     def draw(self) -> Card:
@@ -198,7 +227,7 @@ class StackedShoe(Shoe):
                 f"the stacked shoe ran out after {self.size} cards; stack more cards"
             )
         self.position = position + 1
-        return self._cards[position]
+        return self.cards[position]
 
     @property
     def cut_card_reached(self) -> bool:
@@ -208,7 +237,7 @@ class StackedShoe(Shoe):
     def to_dict(self) -> dict[str, Any]:
         return {
             "kind": "stacked",
-            "cards": [str(card) for card in self._cards],
+            "cards": [str(card) for card in self.cards],
             "position": self.position,
         }
 
