@@ -202,6 +202,7 @@ class FakeDiscord(World):
         channel or role option takes the fake object. Returns the interaction
         once the bot answered it (``wait=False``: at once).
         """
+        self._require_bot()
         if member.guild is not channel.guild:
             raise ValueError("the member is not in the channel's guild")
         if channel.deleted:
@@ -223,6 +224,7 @@ class FakeDiscord(World):
         wait: bool = True,
     ) -> FakeInteraction:
         """Press a button on ``message`` as ``member``, found by ``label`` or ``custom_id``."""
+        self._require_bot()
         if not message.is_visible_to(member):
             raise ValueError(f"{member.user.username} cannot see message {message.id}")
         button = find_button(message, label=label, custom_id=custom_id)
@@ -230,6 +232,10 @@ class FakeDiscord(World):
         return await self._send(
             MESSAGE_COMPONENT, member, message.channel, data, message, max_wait, wait
         )
+
+    def _require_bot(self) -> None:
+        if not any(s.ready and not s.invalidated for s in self.gateway.sessions.values()):
+            raise AssertionError("no bot has connected to the fake gateway yet")
 
     async def _send(
         self,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import discord
+import pytest
 from conftest import Table
+from discord.http import Route
 from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot
 from scenario import play_table_scenario
@@ -140,3 +142,24 @@ async def test_running_bot_disconnects_on_exit(fake_discord: FakeDiscord) -> Non
     (session,) = fake_discord.gateway.sessions.values()
     await fake_discord.wait_for(lambda: not session.connected)
     assert bot.is_closed()
+
+
+async def test_gateway_routes_point_at_the_fake(table: Table, demo_bot: DemoBot) -> None:
+    shards, url, limits = await demo_bot.http.get_bot_gateway()
+    assert (shards, url) == (1, table.fake.gateway_url)
+    assert limits["max_concurrency"] == 1
+    gateway = await demo_bot.http.request(Route("GET", "/gateway"))
+    assert gateway == {"url": table.fake.gateway_url}
+
+
+async def test_channel_history_is_newest_first(table: Table, demo_bot: DemoBot) -> None:
+    channel = demo_bot.get_channel(table.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    for text in ("one", "two", "three"):
+        await channel.send(text)
+    assert [m.content async for m in channel.history(limit=2)] == ["three", "two"]
+
+
+async def test_slash_without_a_connected_bot_fails_at_once(table: Table) -> None:
+    with pytest.raises(AssertionError, match="no bot has connected"):
+        await table.fake.slash(table.alice, "blackjack start", table.channel)

@@ -1,0 +1,75 @@
+"""Command sync payloads are checked like Discord checks them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+from conftest import Table
+from fakediscord.demo_bot import DemoBot
+
+
+def command(**overrides: Any) -> dict[str, Any]:
+    return {"name": "blackjack", "description": "Play blackjack", "type": 1, **overrides}
+
+
+def option(name: str = "stake", kind: int = 4, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "description": "an option", "type": kind, **extra}
+
+
+BAD_COMMANDS = {
+    "upper-case name": ([command(name="Blackjack")], "In 0.name: Command name is invalid"),
+    "name of 33": ([command(name="b" * 33)], "In 0.name: Command name is invalid"),
+    "name with a space": ([command(name="black jack")], "In 0.name: Command name is invalid"),
+    "empty description": ([command(description="")], "In 0.description: Must be between 1 and 100"),
+    "description of 101": (
+        [command(description="d" * 101)],
+        "In 0.description: Must be between 1 and 100",
+    ),
+    "26 options": (
+        [command(options=[option(f"o{i}") for i in range(26)])],
+        "In 0.options: Must be 25 or fewer",
+    ),
+    "option type 12": ([command(options=[option(kind=12)])], "In 0.options.0.type"),
+    "required after optional": (
+        [command(options=[option("a"), option("b", required=True)])],
+        "In 0.options.1.required",
+    ),
+    "duplicate option names": (
+        [command(options=[option("a"), option("a")])],
+        "In 0.options.1.name: Option name already exists",
+    ),
+    "subcommand beside a plain option": (
+        [command(options=[option("start", kind=1), option("stake")])],
+        "In 0.options: Sub-command and sub-command group option types are mutually exclusive",
+    ),
+    "the same command twice": ([command(), command()], "In 1.name"),
+}
+
+
+@pytest.mark.parametrize(("payload", "says"), BAD_COMMANDS.values(), ids=BAD_COMMANDS)
+async def test_bad_command_definitions_are_refused(
+    table: Table, demo_bot: DemoBot, payload: list[dict[str, Any]], says: str
+) -> None:
+    fake = table.fake
+    fake.expect_errors(50035)
+    before = [c.to_dict() for c in fake.commands[None]]
+    assert demo_bot.application_id is not None
+    with pytest.raises(discord.HTTPException) as refused:
+        await demo_bot.http.bulk_upsert_global_commands(demo_bot.application_id, payload)
+    assert refused.value.code == 50035
+    assert says in refused.value.text
+    assert [c.to_dict() for c in fake.commands[None]] == before
+
+
+async def test_resync_keeps_command_ids_and_drops_removed_commands(
+    table: Table, demo_bot: DemoBot
+) -> None:
+    fake = table.fake
+    ids = {c.name: c.id for c in fake.commands[None]}
+    demo_bot.tree.remove_command("demo")
+    synced = await demo_bot.tree.sync()
+    assert [c.name for c in synced] == ["blackjack"]
+    assert synced[0].id == ids["blackjack"]
+    assert [c.name for c in fake.commands[None]] == ["blackjack"]
