@@ -97,40 +97,56 @@ def final_odds(up: int, counts: Sequence[int], rules: Rules, *, after_peek: bool
     h17 = rules.dealer_hits_soft_17
     naturals = rules.naturals
     shoe = list(counts)
-    # Every state is fixed by which cards are gone, so the shoe's counts are the memo key.
-    memo: dict[tuple[int, ...], list[float]] = {}
+    # A state is fixed by which cards are gone: the memo key counts them in base 32
+    # (no value can be drawn 32 times before the dealer's total passes 16).
+    memo: dict[int, list[float]] = {}
 
-    def draw(hard: int, ace: bool) -> list[float]:
-        key = tuple(shoe)
+    def draw(hard: int, ace: bool, key: int, left: int) -> list[float]:
         cached = memo.get(key)
         if cached is not None:
             return cached
-        left = sum(shoe)
         result = [0.0] * 7
         for index in range(10):
             count = shoe[index]
             if not count:
                 continue
             p = count / left
-            shoe[index] -= 1
-            sub = settle(hard + index + 1, ace or index == 0)
-            shoe[index] += 1
-            for k in range(7):
-                result[k] += p * sub[k]
+            new_hard = hard + index + 1
+            new_ace = ace or index == 0
+            if new_ace and new_hard <= 11:
+                total, soft = new_hard + 10, True
+            else:
+                total, soft = new_hard, False
+            if total > 21:
+                result[BUST] += p
+            elif total < 17 or (total == 17 and soft and h17):
+                shoe[index] = count - 1
+                sub = draw(new_hard, new_ace, key + _KEY_STEP[index], left - 1)
+                shoe[index] = count
+                # Past the hole card no blackjack is possible: skip that entry.
+                result[0] += p * sub[0]
+                result[1] += p * sub[1]
+                result[2] += p * sub[2]
+                result[3] += p * sub[3]
+                result[4] += p * sub[4]
+                result[BUST] += p * sub[BUST]
+            else:
+                result[total - 17] += p
         memo[key] = result
         return result
 
-    def settle(hard: int, ace: bool) -> list[float]:
+    def settle(hard: int, ace: bool, key: int) -> list[float]:
         total, soft = (hard + 10, True) if ace and hard <= 11 else (hard, False)
         if total > 21:
             return _BUST
         if total < 17 or (total == 17 and soft and h17):
-            return draw(hard, ace)
+            return draw(hard, ace, key, in_shoe - 1)
         return _FINAL[total]
 
     # The hole card: the only draw where a blackjack (or, after the peek, its absence) matters.
     blackjack_card = _blackjack_card(up) if naturals else 0
-    left = sum(shoe)
+    in_shoe = sum(shoe)
+    left = in_shoe
     if after_peek and blackjack_card:
         left -= shoe[blackjack_card - 1]
     result = [0.0] * 7
@@ -145,7 +161,7 @@ def final_odds(up: int, counts: Sequence[int], rules: Rules, *, after_peek: bool
             continue
         p = count / left
         shoe[index] -= 1
-        sub = settle(up + value, up == 1 or value == 1)
+        sub = settle(up + value, up == 1 or value == 1, _KEY_STEP[index])
         shoe[index] += 1
         for k in range(7):
             result[k] += p * sub[k]
@@ -198,6 +214,7 @@ def final_odds_infinite(
     return result
 
 
+_KEY_STEP: Final = tuple(32**index for index in range(10))
 _BUST: Final = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
 _FINAL: Final = {
     total: [1.0 if k == total - 17 else 0.0 for k in range(7)] for total in range(17, 22)

@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Final
 
 from bot.engine.actions import Action
+from bot.engine.advice import Advisor
 from bot.engine.cards import Card
 from bot.engine.ev import (
     DOUBLE_TOTALS,
@@ -285,32 +286,27 @@ def advise(
     chart: what a split takes away (surrender, a double without DAS, a further
     split) is missing from ``legal``, and the cell's fallback covers it.
     """
-    if Action.HIT not in legal and Action.STAND not in legal:
-        if Action.NO_INSURANCE in legal:
-            return Action.NO_INSURANCE
-        raise ValueError(f"no hand decision among the legal actions {sorted(legal)}")
-    chart = chart_for(rules)
-    up = dealer_up.value
-    if len(hand_cards) == 2:
-        first, second = hand_cards
-        same = (
-            first.rank == second.rank if rules.split_by == "rank" else first.value == second.value
-        )
-        if same:
-            return chart.choose("pair", first.value, up, legal)
-    hard = 0
-    ace = False
-    for card in hand_cards:
-        hard += card.value
-        ace = ace or card.rank == 1
-    if ace and hard <= 11:
-        return chart.choose("soft", hard + 10, up, legal)
-    return chart.choose("hard", max(hard, 4), up, legal)
+    global _last_advisor
+    last = _last_advisor
+    if last is None or last[0] is not rules:
+        # One identity check per call: the simulator passes the same Rules every time.
+        last = _last_advisor = (rules, advisor_for(rules))
+    return last[1].advise(hand_cards, dealer_up, legal)
+
+
+@lru_cache(maxsize=64)
+def advisor_for(rules: Rules) -> Advisor:
+    """The chart of ``rules`` as a fast lookup: ``advisor_for(rules).advise(hand, up, legal)``."""
+    return Advisor(chart_for(rules))
+
+
+_last_advisor: tuple[Rules, Advisor] | None = None
 
 
 __all__ = [
     "Chart",
     "advise",
+    "advisor_for",
     "build_chart",
     "chart_for",
     "strategy_rules",

@@ -1,0 +1,79 @@
+"""The per-decision lookup behind ``strategy.advise``: a chart flattened for speed.
+
+The simulator asks for advice millions of times, so a decision is two list
+lookups and, for the Round's prebuilt frozensets of legal actions, one dict
+lookup remembered per cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Final
+
+from bot.engine.actions import Action
+from bot.engine.cards import Card
+
+if TYPE_CHECKING:
+    from bot.engine.strategy import Chart
+
+#: Blackjack value of each rank (index 0 unused).
+_VALUE: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+#: Rows of the flat table: hard totals at their total, soft at 22 + total, pairs at 44 + value.
+_SOFT: Final = 22
+_PAIR: Final = 44
+_ROWS: Final = 55
+_HAND_DECISIONS: Final = frozenset({Action.HIT, Action.STAND})
+
+
+class Advisor:
+    """Basic-strategy decisions of one chart, by hand and up card."""
+
+    __slots__ = ("_by_rank", "_memo", "_orders")
+
+    def __init__(self, chart: Chart) -> None:
+        self._by_rank = chart.rules.split_by == "rank"
+        orders: list[tuple[Action, ...]] = [()] * (_ROWS * 11)
+        for (section, row, up), order in chart.orders.items():
+            base = _PAIR if section == "pair" else _SOFT if section == "soft" else 0
+            orders[(base + row) * 11 + up] = order
+        self._orders = orders
+        self._memo: list[dict[frozenset[Action], Action]] = [{} for _ in orders]
+
+    def advise(
+        self, hand_cards: Sequence[Card], dealer_up: Card, legal: Collection[Action]
+    ) -> Action:
+        """The first action of the hand's cell that ``legal`` allows (see ``strategy.advise``)."""
+        up = _VALUE[dealer_up[0]]
+        if len(hand_cards) == 2:
+            first, second = hand_cards[0][0], hand_cards[1][0]
+            if first == second or (not self._by_rank and _VALUE[first] == _VALUE[second]):
+                return self._choose((_PAIR + _VALUE[first]) * 11 + up, legal)
+        hard = 0
+        ace = False
+        for card in hand_cards:
+            rank = card[0]
+            hard += _VALUE[rank]
+            ace = ace or rank == 1
+        if ace and hard <= 11:
+            return self._choose((_SOFT + hard + 10) * 11 + up, legal)
+        return self._choose(max(hard, 4) * 11 + up, legal)
+
+    def _choose(self, cell: int, legal: Collection[Action]) -> Action:
+        if isinstance(legal, frozenset):
+            memo = self._memo[cell]
+            action = memo.get(legal)
+            if action is None:
+                action = memo[legal] = self._walk(cell, legal)
+            return action
+        return self._walk(cell, legal)
+
+    def _walk(self, cell: int, legal: Collection[Action]) -> Action:
+        if _HAND_DECISIONS.isdisjoint(legal):
+            # The insurance question: basic strategy never insures.
+            if Action.NO_INSURANCE in legal:
+                return Action.NO_INSURANCE
+            raise ValueError(f"no hand decision among the legal actions {sorted(legal)}")
+        for action in self._orders[cell]:
+            if action in legal:
+                return action
+        raise ValueError(f"none of the legal actions {sorted(legal)} is in the chart")
