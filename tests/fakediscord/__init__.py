@@ -5,7 +5,8 @@ from __future__ import annotations
 from .clock import ManualClock
 from .errors import DiscordError
 from .interactions import FakeInteraction, InteractionRejected, NoResponse
-from .models import FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeRole, FakeUser
+from .models import FakeChannel, FakeGuild, FakeMember, FakeRole, FakeUser
+from .records import FakeMessage
 from .rest import RecordedRequest
 from .server import FakeDiscord
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import DiscordError
-from .models import FakeChannel, FakeCommand, FakeMember, FakeMessage, FakeRole
+from .models import FakeChannel, FakeMember, FakeRole
+from .records import FakeCommand, FakeMessage
 
 if TYPE_CHECKING:
     from .server import FakeDiscord

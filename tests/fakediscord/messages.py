@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import errors
 from .limits import IS_COMPONENTS_V2, SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, validate_message
-from .models import PERMISSIONS, FakeChannel, FakeMessage, FakeUser
+from .models import PERMISSIONS, FakeChannel, FakeUser
+from .records import FakeMessage
 from .rest import Call, Reply, route, snowflake
 
 if TYPE_CHECKING:

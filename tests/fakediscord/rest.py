@@ -14,7 +14,7 @@ from . import errors
 from .errors import DiscordError
 from .faults import ok_headers
 from .limits import validate_commands
-from .models import FakeCommand
+from .records import FakeCommand
 
 if TYPE_CHECKING:
     from .server import FakeDiscord

@@ -11,11 +11,11 @@ from typing import Any
 from aiohttp import web
 
 from . import messages as _messages  # noqa: F401  (registers the channel routes)
-from . import rest
+from . import payloads, rest
 from . import webhooks as _webhooks  # noqa: F401  (registers the interaction routes)
 from .clock import ManualClock
 from .faults import Faults
-from .gateway import GUILD_MEMBERS_INTENT, PRIVILEGED_INTENTS, Gateway
+from .gateway import PRIVILEGED_INTENTS, Gateway
 from .interactions import (
     APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
@@ -25,15 +25,8 @@ from .interactions import (
     find_command,
     interaction_payload,
 )
-from .models import (
-    FakeChannel,
-    FakeCommand,
-    FakeGuild,
-    FakeMember,
-    FakeMessage,
-    FakeUser,
-    Snowflakes,
-)
+from .models import FakeChannel, FakeGuild, FakeMember, FakeUser, Snowflakes
+from .records import FakeCommand, FakeMessage
 from .rest import RecordedRequest
 from .world import World
 
@@ -305,92 +298,14 @@ class FakeDiscord(World):
             lines = [f"{r.method} {r.path} -> {r.status} {r.response}" for r in bad]
             raise AssertionError("unexpected Discord errors:\n  " + "\n  ".join(lines))
 
-    # -- payloads ----------------------------------------------------------------------------
+    # -- payloads ---------------------------------------------------------------------------
     def application_payload(self) -> dict[str, Any]:
         """``GET /oauth2/applications/@me``."""
-        return {
-            "id": str(self.application_id),
-            "name": self.bot_user.username,
-            "icon": None,
-            "description": "",
-            "summary": "",
-            "type": None,
-            "hook": True,
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "verify_key": "0" * 64,
-            "owner": self.owner_user.to_dict(),
-            "team": None,
-            "flags": self.application_flags,
-            "bot": self.bot_user.to_dict(),
-            "rpc_origins": [],
-            "interactions_endpoint_url": None,
-            "redirect_uris": [],
-            "tags": [],
-            "install_params": None,
-            "approximate_guild_count": len(self.guilds),
-        }
+        return payloads.application(self)
 
     def guild_create_payload(self, guild: FakeGuild, intents: int) -> dict[str, Any]:
         """GUILD_CREATE: the whole guild; members only with the GUILD_MEMBERS intent."""
-        members = list(guild.members.values())
-        if not intents & GUILD_MEMBERS_INTENT:
-            members = [guild.members[self.bot_user.id]]
-        return {
-            "id": str(guild.id),
-            "name": guild.name,
-            "icon": None,
-            "splash": None,
-            "discovery_splash": None,
-            "banner": None,
-            "description": None,
-            "owner_id": str(guild.owner_id),
-            "afk_channel_id": None,
-            "afk_timeout": 300,
-            "verification_level": 0,
-            "default_message_notifications": 0,
-            "explicit_content_filter": 0,
-            "mfa_level": 0,
-            "nsfw_level": 0,
-            "premium_tier": 0,
-            "premium_subscription_count": 0,
-            "premium_progress_bar_enabled": False,
-            "preferred_locale": "en-US",
-            "system_channel_id": None,
-            "system_channel_flags": 0,
-            "rules_channel_id": None,
-            "public_updates_channel_id": None,
-            "safety_alerts_channel_id": None,
-            "vanity_url_code": None,
-            "max_members": 500000,
-            "max_video_channel_users": 25,
-            "application_id": None,
-            "features": [],
-            "roles": [r.to_dict() for r in guild.roles],
-            "emojis": [],
-            "stickers": [],
-            "joined_at": self._iso(guild.created_at),
-            "large": False,
-            "unavailable": False,
-            "lazy": True,
-            "nsfw": False,
-            "member_count": len(guild.members),
-            "members": [m.to_dict() for m in members],
-            "channels": [c.to_dict() for c in guild.text_channels()],
-            "threads": [c.to_dict() for c in guild.threads()],
-            "voice_states": [],
-            "presences": [],
-            "stage_instances": [],
-            "guild_scheduled_events": [],
-            "soundboard_sounds": [],
-            "incidents_data": None,
-        }
-
-    @staticmethod
-    def _iso(ts: float) -> str:
-        from .models import iso
-
-        return iso(ts)
+        return payloads.guild_create(self, guild, intents)
 
     @contextlib.contextmanager
     def endpoints_applied(self) -> Iterator[None]:

@@ -36,7 +36,7 @@ from .messages import (
     is_empty,
     new_message,
 )
-from .models import FakeMessage
+from .records import FakeMessage
 from .rest import Call, Reply, route, snowflake
 
 if TYPE_CHECKING:

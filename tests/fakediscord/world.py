@@ -12,12 +12,12 @@ from .models import (
     FakeChannel,
     FakeGuild,
     FakeMember,
-    FakeMessage,
     FakeRole,
     FakeUser,
     Overwrite,
     permission_bits,
 )
+from .records import FakeMessage
 
 if TYPE_CHECKING:
     from .clock import ManualClock
