@@ -39,6 +39,7 @@ def test_a_piped_session_bets_splits_doubles_and_is_paid() -> None:
     assert "you (hand 2): 20 beats 17: wins 10, 20 back" in out
     assert "Round over: net +30. You have 1030 chips." in out
     assert "You leave the table with 1030 chips." in out
+    assert "you: action 30, standing +30" in out  # printed on leaving, as bj(6) does
 
 
 def test_cards_are_drawn_as_box_art() -> None:

@@ -43,6 +43,23 @@ def test_a_deck_is_52_cards_of_4_suits_and_13_faces() -> None:
     assert {card.rank for card in dealt} == set(range(1, 14))
 
 
+def test_the_suits_are_spades_hearts_diamonds_and_clubs() -> None:
+    assert [str(card) for card in cards("A♠ A♥ A♦ A♣")] == ["A♠", "A♥", "A♦", "A♣"]
+
+
+def test_the_back_of_a_face_down_card_tells_nothing() -> None:
+    one = deal(RULES, ["10♠ 6♥"], "10♦ 7♣")
+    other = deal(RULES, ["10♠ 6♥"], "10♦ A♣")
+    assert one.dealer_cards_shown == other.dealer_cards_shown
+
+
+def test_the_goal_is_a_score_as_high_as_possible_without_going_over_21() -> None:
+    r = deal(RULES, ["10♠ 9♥", "10♣ 6♥"], "10♦ 8♣", "6♠", players=THREE[:2])
+    r.act("ann", A.STAND)
+    r.act("bea", A.HIT)  # 22: over 21
+    assert [h.outcome for h in r.settlement().hands] == [Outcome.WIN, Outcome.BUST]
+
+
 def test_numbered_cards_are_worth_their_number_faces_ten() -> None:
     assert Hand.of(cards("7♠ 3♥")).total == 10
     assert Hand.of(cards("J♠ Q♥")).total == 20
