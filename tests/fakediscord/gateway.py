@@ -222,12 +222,12 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS & ~self.fake.privileged_intents:
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return None
-        shard = tuple(data["shard"]) if data.get("shard") else None
+        shard = (int(data["shard"][0]), int(data["shard"][1])) if data.get("shard") else None
         # A new IDENTIFY on the same shard replaces the old session (a restarted bot).
         for old in self.sessions.values():
             if old.shard == shard:
                 old.invalidated = True
-        session = Session(id=secrets.token_hex(16), intents=intents, shard=shard)  # type: ignore[arg-type]
+        session = Session(id=secrets.token_hex(16), intents=intents, shard=shard)
         session.connection = conn
         self.sessions[session.id] = session
         self.identifies += 1

@@ -76,9 +76,8 @@ class FakeDiscord(World):
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        # Port 0 asks the OS for a free port; read back which one it chose.
+        self.port = self._runner.addresses[0][1]
         self._outbox = asyncio.Queue()
         self._pump = asyncio.create_task(self._pump_events(), name="fakediscord-pump")
         return self

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from . import errors
@@ -208,7 +209,9 @@ def _webhook_message(interaction: FakeInteraction, raw_id: str) -> FakeMessage:
     return message
 
 
-async def _guarded(fake: FakeDiscord, call: Call, action: Any) -> Reply:
+async def _guarded(
+    fake: FakeDiscord, call: Call, action: Callable[[FakeInteraction], Awaitable[Reply]]
+) -> Reply:
     interaction = None
     try:
         interaction = token_interaction(fake, call)
