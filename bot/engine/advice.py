@@ -55,7 +55,7 @@ class Advisor:
             hard += _VALUE[rank]
             ace = ace or rank == 1
         if ace and hard <= 11:
-            return self._choose((_SOFT + hard + 10) * 11 + up, legal)
+            return self._choose((_SOFT + max(hard + 10, 12)) * 11 + up, legal)
         return self._choose(max(hard, 4) * 11 + up, legal)
 
     def _choose(self, cell: int, legal: Collection[Action]) -> Action:
