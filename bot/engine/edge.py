@@ -134,5 +134,5 @@ class _Rounds:
         if action == Action.DOUBLE:
             return play.double(total, soft)
         if action == Action.SURRENDER:
-            return -0.5
+            return play.surrender()
         raise ValueError(f"cannot value {action} here")  # pragma: no cover

@@ -165,6 +165,15 @@ class Play:
         hit = self.hit_soft[total] if soft else self.hit_hard[total]
         return (1.0 - tax) * hit - tax
 
+    def surrender(self) -> float:
+        """Value of surrendering: half the bet back.
+
+        The Round gives half back even when a no-peek dealer then shows a
+        blackjack, so no tax applies (without the peek that is worth as much as
+        early surrender against a ten or an ace).
+        """
+        return -0.5
+
     def double(self, total: int, soft: bool) -> float:
         """Value of doubling: twice the stake, one card."""
         tax = self.sit.tax

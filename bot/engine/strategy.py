@@ -249,8 +249,7 @@ def option_values(
     if total in DOUBLE_TOTALS[rules.double_on]:
         values[Action.DOUBLE] = play.double(total, soft)
     if rules.surrender == "late":
-        # The Round gives half back even when a no-peek dealer turns up a blackjack.
-        values[Action.SURRENDER] = -0.5
+        values[Action.SURRENDER] = play.surrender()
     if pair is not None and rules.split_by != "none":
         values[Action.SPLIT] = split_value(model, up, pair, play, _best_split_hand(rules))
     return values
