@@ -159,3 +159,10 @@ def test_fewer_decks_help_the_player() -> None:
 
 def test_the_infinite_deck_edge_does_not_depend_on_the_deck_count() -> None:
     assert _edge(VEGAS.replace(decks=2)) == _edge(VEGAS)
+
+
+def test_without_the_peek_surrender_also_saves_half_against_a_dealer_blackjack() -> None:
+    # The Round pays a surrendered hand half back before the hole card is shown.
+    with_peek = _cost(surrender="none")
+    without_peek = _cost(dealer_peeks=False, surrender="none") - _cost(dealer_peeks=False)
+    assert without_peek > with_peek + 0.2
