@@ -251,10 +251,13 @@ class Gateway:
         }
         if shard is not None:
             ready["shard"] = list(shard)
-        await session.dispatch("READY", ready)
-        for guild in list(fake.guilds.values()):
-            await session.dispatch("GUILD_CREATE", fake.guild_create_payload(guild, intents))
+        # Snapshot the guilds, then open the session to other events before the first await:
+        # anything queued later is newer than the snapshot and is sent after it.
+        guilds = [fake.guild_create_payload(g, intents) for g in fake.guilds.values()]
         session.ready = True
+        await session.dispatch("READY", ready)
+        for payload in guilds:
+            await session.dispatch("GUILD_CREATE", payload)
         fake.changed()
         return session
 
@@ -274,11 +277,14 @@ class Gateway:
         ):
             await conn.send({"op": INVALID_SESSION, "d": False})
             return None
+        # Replay before attaching, so events dispatched meanwhile are buffered, then replayed too.
+        sent = seq
+        while pending := [p for p in session.buffer if p["s"] > sent]:
+            for payload in pending:
+                await conn.send(payload)
+                sent = payload["s"]
         session.connection = conn
         self.resumes += 1
-        for payload in session.buffer:
-            if payload["s"] > seq:
-                await conn.send(payload)
         await session.dispatch("RESUMED", {"_trace": ['["fakediscord-gateway",{"micros":0}]']})
         self.fake.changed()
         return session
