@@ -3,28 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 
 import pytest
-from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember
+from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot, build_bot
 from fakediscord.harness import running_bot
 from fakediscord.plugin import fake_discord
+from fakediscord_world import Table
 
 __all__ = ["fake_discord"]
-
-
-@dataclass
-class Table:
-    """A guild with a #blackjack channel, a thread, and two players."""
-
-    fake: FakeDiscord
-    guild: FakeGuild
-    channel: FakeChannel
-    thread: FakeChannel
-    alice: FakeMember
-    bob: FakeMember
-    admin: FakeMember
 
 
 @pytest.fixture

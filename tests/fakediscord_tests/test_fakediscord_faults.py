@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import aiohttp
 import discord
-from conftest import Table
 from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot
+from fakediscord_world import Table
 
 POST_MESSAGE = "POST /channels/{channel_id}/messages"
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"

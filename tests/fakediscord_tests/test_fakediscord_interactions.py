@@ -7,10 +7,10 @@ from typing import Any
 
 import discord
 import pytest
-from conftest import Table
 from discord.http import Route
 from fakediscord import InteractionRejected
 from fakediscord.demo_bot import DemoBot
+from fakediscord_world import Table
 
 
 def callback_route(interaction_id: int, token: str) -> Route:

@@ -6,9 +6,9 @@ from typing import Any
 
 import discord
 import pytest
-from conftest import Table
 from discord.http import Route
 from fakediscord.demo_bot import DemoBot
+from fakediscord_world import Table
 
 
 def button(custom_id: str, label: str = "Go") -> dict[str, Any]:

@@ -7,10 +7,10 @@ import asyncio
 import aiohttp
 import discord
 import pytest
-from conftest import Table
 from discord.http import Route
 from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot
+from fakediscord_world import Table
 
 
 def text_channel(bot: DemoBot, channel_id: int) -> discord.TextChannel:

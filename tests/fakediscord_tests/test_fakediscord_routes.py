@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import discord
 import pytest
-from conftest import Table
 from discord.http import Route
 from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot
-from scenario import play_table_scenario
+from fakediscord_scenario import play_table_scenario
+from fakediscord_world import Table
 
 ROUTES_OF_THE_SCENARIO = {
     "GET /users/@me",

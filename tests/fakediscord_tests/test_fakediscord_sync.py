@@ -6,8 +6,8 @@ from typing import Any
 
 import discord
 import pytest
-from conftest import Table
 from fakediscord.demo_bot import DemoBot
+from fakediscord_world import Table
 
 
 def command(**overrides: Any) -> dict[str, Any]:
