@@ -31,5 +31,5 @@ class InvalidBets(ValueError):
     """Bets a round cannot be dealt with (too many players or spots, a stake off limits)."""
 
 
-class RoundNotSettled(RuntimeError):
+class RoundNotSettled(Exception):
     """The settlement was asked for before the round was over."""

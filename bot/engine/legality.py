@@ -43,8 +43,10 @@ def why_not(rules: Rules, hand: Hand, action: Action) -> str:
     return f"you can't {action.value} now"
 
 
-def check_bets(rules: Rules, bets: Sequence[tuple[str, Sequence[int]]]) -> None:
-    """Raise InvalidBets, with a reason, unless ``bets`` can be dealt under ``rules``."""
+def check_bets(rules: Rules, bets: Sequence[tuple[object, Sequence[object]]]) -> None:
+    """Raise InvalidBets, with a reason, unless ``bets`` can be dealt under ``rules``.
+
+    Typed loosely on purpose: it is the check that bad values from callers meet."""
     if not 1 <= len(bets) <= rules.max_players:
         raise InvalidBets(f"a round needs 1 to {rules.max_players} players, not {len(bets)}")
     low, high, max_spots = rules.min_bet, rules.max_bet, rules.max_spots
@@ -55,12 +57,12 @@ def check_bets(rules: Rules, bets: Sequence[tuple[str, Sequence[int]]]) -> None:
             raise InvalidBets(f"{player_id} may play 1 to {max_spots} hands, not {len(stakes)}")
         for stake in stakes:
             # ``__class__ is int`` also refuses bools and floats.
-            if stake.__class__ is not int or not low <= stake <= high:
+            if not (stake.__class__ is int and low <= stake <= high):
                 raise InvalidBets(
                     f"{player_id}'s bet of {stake!r} is outside the table limits {low}-{high}"
                 )
     if len(bets) > 1 and len({player_id for player_id, _ in bets}) != len(bets):
-        seen: set[str] = set()
+        seen: set[object] = set()
         for player_id, _ in bets:
             if player_id in seen:
                 raise InvalidBets(f"{player_id} is seated twice")

@@ -201,7 +201,7 @@ class Round(RoundState):
             return _SETS[_INSURE | _DECLINE]
         return _SETS[0]
 
-    def cost(self, player_id: str, action: Action) -> int:
+    def cost(self, player_id: str, action: Action | str) -> int:
         """The extra chips ``action`` needs now (raises like ``act`` if it is illegal)."""
         seat, hand, action = self._check(player_id, action)
         if action is Action.INSURANCE:
@@ -210,9 +210,9 @@ class Round(RoundState):
             return hand.stake
         return 0
 
-    def _check(self, player_id: str, action: Action) -> tuple[Seat, Hand | None, Action]:
+    def _check(self, player_id: str, action: Action | str) -> tuple[Seat, Hand | None, Action]:
         """The seat, hand and action ``action`` applies to, or the reason it is illegal."""
-        if action.__class__ is not Action:
+        if not isinstance(action, Action):
             # A plain string ("hit") from a caller: normalise it, or refuse it.
             try:
                 action = Action(action)
@@ -244,14 +244,14 @@ class Round(RoundState):
 
     # ------------------------------------------------------------- actions
 
-    def act(self, player_id: str, action: Action) -> list[Event]:
-        """Apply ``action`` to the player's first unfinished hand (or their insurance
-        decision) and return the events it caused."""
+    def act(self, player_id: str, action: Action | str) -> list[Event]:
+        """Apply ``action`` (an Action, or its value such as ``"hit"``) to the player's
+        first unfinished hand (or their insurance decision); return the events it caused."""
         start = len(self._log)
         self.apply(player_id, action)
         return self._events(start)
 
-    def apply(self, player_id: str, action: Action) -> None:
+    def apply(self, player_id: str, action: Action | str) -> None:
         """``act`` without building the events (the simulator's hot path)."""
         if self.phase is Phase.PLAYING and (action is Action.HIT or action is Action.STAND):
             # Fast path for the two commonest decisions; anything unusual goes the long way.

@@ -212,7 +212,7 @@ class StackedShoe(Shoe):
     def __init__(self, cards: Sequence[Card]) -> None:
         self.seed = b""
         self.decks = 1
-        self.penetration = 0
+        self.penetration = 0.0
         self.continuation = 0
         self.position = 0
         self.cards = [DECK[card.index] for card in cards]
