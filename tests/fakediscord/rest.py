@@ -168,6 +168,11 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
         record.status, record.error_code, record.response = exc.status, exc.code, exc.body()
         fake.changed()
         return json_response(exc.status, exc.body(), {"Via": "1.1 google", **exc.headers})
+    except Exception as exc:  # a bug in the fake: fail the test fast, never a retried 5xx
+        body = {"code": 0, "message": f"fakediscord internal error: {exc!r}"}
+        record.status, record.error_code, record.response = 400, 0, body
+        fake.changed()
+        return json_response(400, body, {"Via": "1.1 google"})
     record.status, record.response = (204 if reply.body is None else reply.status), reply.body
     fake.changed()
     headers = ok_headers(record.route or "", time.time())
