@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 from fakediscord import ManualClock
 from fakediscord.clock import settle
@@ -10,9 +11,17 @@ from fakediscord.clock import settle
 from bot.clock import Clock, SystemClock
 
 
-def test_manual_and_system_clocks_satisfy_the_bots_clock_protocol() -> None:
-    clocks: list[Clock] = [ManualClock(), SystemClock()]
-    assert all(callable(c.now) for c in clocks)
+async def test_system_clock_reads_real_time_and_does_not_sleep_for_the_past() -> None:
+    clock: Clock = SystemClock()
+    before = time.time()
+    await clock.sleep_until(before - 60)
+    assert before <= clock.now() < before + 1
+
+
+async def test_manual_clock_is_a_clock_that_only_moves_when_told() -> None:
+    clock: Clock = ManualClock(start=100.0)
+    await clock.sleep(0)
+    assert clock.now() == 100.0
 
 
 async def test_sleepers_wake_when_advanced_past_their_time_in_order() -> None:
