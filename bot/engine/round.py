@@ -31,7 +31,7 @@ from bot.engine.errors import (
 from bot.engine.events import Event, EventKind
 from bot.engine.hand import Hand
 from bot.engine.legality import check_bets, why_not
-from bot.engine.round_state import Phase, RoundState
+from bot.engine.round_state import DOUBLE_TOTALS, RATIOS, Phase, RoundState
 from bot.engine.rules import Rules
 from bot.engine.seat import Seat, insurance_cost
 from bot.engine.settlement import settle_hand
@@ -163,7 +163,8 @@ class Round(RoundState):
         if len(cards) != 2 or rules.hit_stand_only:
             return _HIT | _STAND
         mask = _HIT | _STAND
-        if hand.total in self._double_totals and (not hand.split or rules.double_after_split):
+        doubles = DOUBLE_TOTALS[rules.double_on]
+        if hand.total in doubles and (not hand.split or rules.double_after_split):
             mask |= _DOUBLE
         if self._may_split(seat, hand):
             mask |= _SPLIT
@@ -407,7 +408,7 @@ class Round(RoundState):
     def _settle(self) -> None:
         dealer = self.dealer
         dealer_blackjack = dealer.natural
-        numerator, denominator = self._ratio
+        numerator, denominator = RATIOS[self.rules.blackjack_pays]
         log = self._log.append
         for seat in self.seats:
             for index, hand in enumerate(seat.hands):

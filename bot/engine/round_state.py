@@ -39,10 +39,8 @@ class RoundState:
     """Everything a round holds, and the read-only questions a table asks of it."""
 
     __slots__ = (
-        "_double_totals",
         "_live",
         "_log",
-        "_ratio",
         "_seat_of",
         "dealer",
         "phase",
@@ -57,12 +55,10 @@ class RoundState:
         self.shoe = shoe
         self.seats: list[Seat] = []
         self._seat_of: dict[str, Seat] = {}
-        self.dealer = Hand(naturals=rules.naturals)
+        self.dealer = Hand(0, 0, rules.naturals)
         self.phase = Phase.PLAYING
         self._log: list[RawEvent] = []
         self._live = 0
-        self._ratio = RATIOS[rules.blackjack_pays]
-        self._double_totals = DOUBLE_TOTALS[rules.double_on]
 
     def _seat(self, player_id: str) -> Seat:
         seat = self._seat_of.get(player_id)

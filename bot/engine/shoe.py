@@ -4,12 +4,12 @@ The shuffle (documented, so anyone can re-run it from a revealed seed):
 
 1. Start from ``decks`` ordered decks, one after another; each deck is in rank-major
    order (A♠ A♥ A♦ A♣ 2♠ ... K♣), i.e. position ``p`` holds card index ``p % 52``.
-2. A stream of random 32-bit numbers comes from HMAC-SHA256 with the seed as key and
+2. A stream of random 16-bit numbers comes from HMAC-SHA256 with the seed as key and
    a block counter as message: block ``k`` (k = 0, 1, 2, ...) is
-   ``HMAC-SHA256(seed, k as 8 bytes big-endian)``, read as eight big-endian 32-bit
+   ``HMAC-SHA256(seed, k as 8 bytes big-endian)``, read as sixteen big-endian 16-bit
    numbers in order.
 3. Fisher–Yates from the top: for ``i`` from ``n - 1`` down to 1, take the next number
-   ``x`` from the stream; if ``x >= 2**32 - 2**32 % (i + 1)`` discard it and take the
+   ``x`` from the stream; if ``x >= 2**16 - 2**16 % (i + 1)`` discard it and take the
    next (so the choice is exactly uniform); swap positions ``i`` and ``x % (i + 1)``.
 4. Cards are dealt from position 0 upwards.
 
@@ -31,10 +31,10 @@ from typing import Any, Final
 from bot.engine.cards import DECK, Card
 
 SEED_BYTES: Final = 32
-_TWO_32: Final = 1 << 32
-#: For each bound b, the first 32-bit number that must be rejected for an exact x % b.
+_TWO_16: Final = 1 << 16
+#: For each bound b, the first 16-bit number that must be rejected for an exact x % b.
 _LIMITS: Final[tuple[int, ...]] = tuple(
-    _TWO_32 - _TWO_32 % bound if bound else 0 for bound in range(8 * 52 + 1)
+    _TWO_16 - _TWO_16 % bound if bound else 0 for bound in range(8 * 52 + 1)
 )
 
 
@@ -60,7 +60,7 @@ def continuation_seed(seed: bytes, continuation: int) -> bytes:
 
 
 class _Stream:
-    """HMAC-SHA256(seed, counter) blocks as 32-bit numbers. The HMAC pads are hashed once
+    """HMAC-SHA256(seed, counter) blocks as 16-bit numbers. The HMAC pads are hashed once
     (the standard HMAC construction, RFC 2104), which makes each block cheap."""
 
     __slots__ = ("_inner", "_outer")
@@ -80,7 +80,7 @@ class _Stream:
             outer = self._outer.copy()
             outer.update(inner.digest())
             digests.append(outer.digest())
-        return struct.unpack(f">{8 * blocks}I", b"".join(digests))
+        return struct.unpack(f">{16 * blocks}H", b"".join(digests))
 
 
 def shuffled_order(seed: bytes, decks: int) -> list[Card]:
@@ -88,27 +88,29 @@ def shuffled_order(seed: bytes, decks: int) -> list[Card]:
     if not 1 <= decks <= 8:
         raise ShoeError(f"a shoe has 1 to 8 decks, not {decks}")
     order = list(DECK) * decks
-    size = len(order)
-    # Enough numbers for a shuffle with no rejection; a rejection (about one shuffle in
-    # ten million) fetches more.
-    blocks = (size + 6) // 8
     stream = _Stream(seed)
-    words = stream.words(0, blocks)
-    taken = 0
-    limits = _LIMITS
-    for i in range(size - 1, 0, -1):
-        bound = i + 1
-        x = words[taken]
-        taken += 1
-        while x >= limits[bound]:
-            if taken == len(words):
-                words += stream.words(blocks, 1)
-                blocks += 1
-            x = words[taken]
-            taken += 1
-        j = x % bound
-        order[i], order[j] = order[j], order[i]
+    # Enough numbers for a shuffle without rejections; each rejection (about one in
+    # three hundred numbers) may need one more block at the end.
+    blocks = (len(order) - 1 + 15) // 16
+    i = _fisher_yates(order, stream.words(0, blocks), len(order) - 1)
+    while i > 0:
+        i = _fisher_yates(order, stream.words(blocks, 1), i)
+        blocks += 1
     return order
+
+
+def _fisher_yates(order: list[Card], words: tuple[int, ...], i: int) -> int:
+    """Shuffle steps ``i``, ``i - 1``, ... with ``words``; the next ``i`` still to do."""
+    limits = _LIMITS
+    for x in words:
+        bound = i + 1
+        if x < limits[bound]:
+            j = x % bound
+            order[i], order[j] = order[j], order[i]
+            i -= 1
+            if i == 0:
+                break
+    return i
 
 
 class Shoe:
