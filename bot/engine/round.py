@@ -51,6 +51,39 @@ _BITS: Final[dict[Action, int]] = {
 _SETS: Final[tuple[frozenset[Action], ...]] = tuple(
     frozenset(action for action, bit in _BITS.items() if mask & bit) for mask in range(128)
 )
+# Enum members as module constants: in CPython 3.11 ``Enum.MEMBER`` costs a descriptor
+# call each time, which the hot path cannot afford.
+_EV_CONTINUATION: Final = EventKind.CONTINUATION
+_EV_DEAL: Final = EventKind.DEAL
+_EV_DEALER_BUSTS: Final = EventKind.DEALER_BUSTS
+_EV_DEALER_HIT: Final = EventKind.DEALER_HIT
+_EV_DEALER_NATURAL: Final = EventKind.DEALER_NATURAL
+_EV_DEALER_STANDS: Final = EventKind.DEALER_STANDS
+_EV_DEALER_UP: Final = EventKind.DEALER_UP
+_EV_DECLINE_INSURANCE: Final = EventKind.DECLINE_INSURANCE
+_EV_DOUBLE: Final = EventKind.DOUBLE
+_EV_HIT: Final = EventKind.HIT
+_EV_INSURANCE_OFFERED: Final = EventKind.INSURANCE_OFFERED
+_EV_INSURANCE_RESULT: Final = EventKind.INSURANCE_RESULT
+_EV_INSURE: Final = EventKind.INSURE
+_EV_NATURAL: Final = EventKind.NATURAL
+_EV_PEEK: Final = EventKind.PEEK
+_EV_RESULT: Final = EventKind.RESULT
+_EV_REVEAL: Final = EventKind.REVEAL
+_EV_SPLIT: Final = EventKind.SPLIT
+_EV_STAND: Final = EventKind.STAND
+_EV_SURRENDER: Final = EventKind.SURRENDER
+_EV_TWENTY_ONE: Final = EventKind.TWENTY_ONE
+_DOUBLE_ACTION: Final = Action.DOUBLE
+_HIT_ACTION: Final = Action.HIT
+_INSURANCE_ACTION: Final = Action.INSURANCE
+_NO_INSURANCE_ACTION: Final = Action.NO_INSURANCE
+_SPLIT_ACTION: Final = Action.SPLIT
+_STAND_ACTION: Final = Action.STAND
+_SURRENDER_ACTION: Final = Action.SURRENDER
+_INSURANCE: Final = Phase.INSURANCE
+_PLAYING: Final = Phase.PLAYING
+_SETTLED: Final = Phase.SETTLED
 _NO_CARDS: Final[tuple[Card, ...]] = ()
 
 
@@ -100,19 +133,19 @@ class Round(RoundState):
                 at += 1
                 hand.take_two(first, second)
                 total = hand.total
-                log((EventKind.DEAL, player_id, index, (first, second), total, hand.stake, ""))
+                log((_EV_DEAL, player_id, index, (first, second), total, hand.stake, ""))
                 if total == 21:
                     hand.is_finished = True
-                    kind = EventKind.NATURAL if hand.natural else EventKind.TWENTY_ONE
+                    kind = _EV_NATURAL if hand.natural else _EV_TWENTY_ONE
                     log((kind, player_id, index, (first, second), 21, 0, ""))
                 else:
                     live += 1
         self.dealer.take_two(up, hole)
         self._live = live
-        log((EventKind.DEALER_UP, "", 0, (up,), 0, 0, ""))
+        log((_EV_DEALER_UP, "", 0, (up,), 0, 0, ""))
         if rules.insurance and up.rank == 1:
-            log((EventKind.INSURANCE_OFFERED, "", 0, _NO_CARDS, 0, 0, ""))
-            self.phase = Phase.INSURANCE
+            log((_EV_INSURANCE_OFFERED, "", 0, _NO_CARDS, 0, 0, ""))
+            self.phase = _INSURANCE
             for seat in self.seats:
                 # A player whose half stakes round down to nothing has nothing to insure.
                 seat.insurance_decided = insurance_cost(seat) == 0
@@ -124,16 +157,14 @@ class Round(RoundState):
     def _draw(self) -> Card:
         shoe = self.shoe
         if shoe.position == shoe.size:
-            self._log.append(
-                (EventKind.CONTINUATION, "", 0, _NO_CARDS, 0, shoe.continuation + 1, "")
-            )
+            self._log.append((_EV_CONTINUATION, "", 0, _NO_CARDS, 0, shoe.continuation + 1, ""))
         return shoe.draw()
 
     def _after_insurance_decision(self) -> None:
         for seat in self.seats:
             if not seat.insurance_decided:
                 return
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         self._start_play()
 
     def _start_play(self) -> None:
@@ -141,14 +172,14 @@ class Round(RoundState):
         rules = self.rules
         if rules.dealer_peeks and dealer.cards[0].rank in (1, 10, 11, 12, 13):
             if dealer.natural:
-                self._log.append((EventKind.DEALER_NATURAL, "", 0, tuple(dealer.cards), 21, 0, ""))
+                self._log.append((_EV_DEALER_NATURAL, "", 0, tuple(dealer.cards), 21, 0, ""))
                 self._settle()
                 return
-            self._log.append((EventKind.PEEK, "", 0, _NO_CARDS, 0, 0, ""))
+            self._log.append((_EV_PEEK, "", 0, _NO_CARDS, 0, 0, ""))
         for seat in self.seats:
             if seat.timed_out:
                 self._stand_every_hand(seat)  # may bring the dealer in, and settle
-        if self._live == 0 and self.phase is Phase.PLAYING:
+        if self._live == 0 and self.phase is _PLAYING:
             self._dealer_turn()
 
     # ------------------------------------------------------------- legality
@@ -190,7 +221,7 @@ class Round(RoundState):
         (that hand's own options; ``act`` always acts on the first unfinished hand)."""
         seat = self._seat(player_id)
         phase = self.phase
-        if phase is Phase.PLAYING:
+        if phase is _PLAYING:
             if hand_index is None:
                 for hand in seat.hands:
                     if not hand.is_finished:
@@ -198,16 +229,16 @@ class Round(RoundState):
                 return _SETS[0]
             hand = self._hand(seat, hand_index)
             return _SETS[0] if hand.is_finished else _SETS[self._mask(seat, hand)]
-        if phase is Phase.INSURANCE and not seat.insurance_decided:
+        if phase is _INSURANCE and not seat.insurance_decided:
             return _SETS[_INSURE | _DECLINE]
         return _SETS[0]
 
     def cost(self, player_id: str, action: Action | str) -> int:
         """The extra chips ``action`` needs now (raises like ``act`` if it is illegal)."""
         seat, hand, action = self._check(player_id, action)
-        if action is Action.INSURANCE:
+        if action is _INSURANCE_ACTION:
             return insurance_cost(seat)
-        if hand is not None and (action is Action.DOUBLE or action is Action.SPLIT):
+        if hand is not None and (action is _DOUBLE_ACTION or action is _SPLIT_ACTION):
             return hand.stake
         return 0
 
@@ -219,23 +250,24 @@ class Round(RoundState):
                 action = Action(action)
             except ValueError:
                 raise ActionNotAllowed(f"{action!r} is not an action") from None
-        if self.phase is Phase.SETTLED:
+        if self.phase is _SETTLED:
             raise RoundOver("this round is over")
         seat = self._seat(player_id)
-        if action is Action.INSURANCE or action is Action.NO_INSURANCE:
-            if self.phase is not Phase.INSURANCE:
+        if action is _INSURANCE_ACTION or action is _NO_INSURANCE_ACTION:
+            if self.phase is not _INSURANCE:
                 raise ActionNotAllowed("insurance is only offered before play starts")
             if seat.insurance_decided:
                 raise NotYourTurn(f"{player_id} has already decided on insurance")
             return seat, None, action
-        if self.phase is Phase.INSURANCE:
+        if self.phase is _INSURANCE:
             if not seat.insurance_decided:
                 raise ActionNotAllowed(f"{player_id} must first decide on insurance")
             raise NotYourTurn("waiting for the other players to decide on insurance")
         for hand in seat.hands:
             if not hand.is_finished:
-                if action is Action.STAND or (
-                    action is Action.HIT and not (hand.split_aces and not self.rules.hit_split_aces)
+                if action is _STAND_ACTION or (
+                    action is _HIT_ACTION
+                    and not (hand.split_aces and not self.rules.hit_split_aces)
                 ):
                     return seat, hand, action  # the common decisions, without the full mask
                 if not self._mask(seat, hand) & _BITS[action]:
@@ -254,15 +286,15 @@ class Round(RoundState):
 
     def apply(self, player_id: str, action: Action | str) -> None:
         """``act`` without building the events (the simulator's hot path)."""
-        if self.phase is Phase.PLAYING and (action is Action.HIT or action is Action.STAND):
+        if self.phase is _PLAYING and (action is _HIT_ACTION or action is _STAND_ACTION):
             # Fast path for the two commonest decisions; anything unusual goes the long way.
             seat_ = self._seat_of.get(player_id)
             if seat_ is not None:
                 for index, hand_ in enumerate(seat_.hands):
                     if not hand_.is_finished:
-                        if action is Action.STAND:
+                        if action is _STAND_ACTION:
                             hand_.is_finished = True
-                            self._log.append((EventKind.STAND, player_id, index, _NO_CARDS,
+                            self._log.append((_EV_STAND, player_id, index, _NO_CARDS,
                                               hand_.total, 0, ""))  # fmt: skip
                             self._finish()
                             return
@@ -272,30 +304,30 @@ class Round(RoundState):
                         break
         seat, hand, action = self._check(player_id, action)
         if hand is None:
-            self._decide_insurance(seat, action is Action.INSURANCE)
+            self._decide_insurance(seat, action is _INSURANCE_ACTION)
         else:
             index = seat.hands.index(hand)
-            if action is Action.HIT:
+            if action is _HIT_ACTION:
                 self._hit(seat, hand, index)
-            elif action is Action.STAND:
-                self._log.append((EventKind.STAND, player_id, index, _NO_CARDS, hand.total, 0, ""))
+            elif action is _STAND_ACTION:
+                self._log.append((_EV_STAND, player_id, index, _NO_CARDS, hand.total, 0, ""))
                 hand.is_finished = True
                 self._finish()
-            elif action is Action.DOUBLE:
+            elif action is _DOUBLE_ACTION:
                 hand.stake *= 2
                 hand.doubled = True
                 card = self._draw()
                 hand.add(card)
                 hand.is_finished = True
-                self._log.append((EventKind.DOUBLE, player_id, index, (card,), hand.total,
+                self._log.append((_EV_DOUBLE, player_id, index, (card,), hand.total,
                                   hand.stake, ""))  # fmt: skip
                 self._finish()
-            elif action is Action.SPLIT:
+            elif action is _SPLIT_ACTION:
                 self._split(seat, hand, index)
             else:
                 hand.surrendered = True
                 hand.is_finished = True
-                self._log.append((EventKind.SURRENDER, player_id, index, _NO_CARDS,
+                self._log.append((_EV_SURRENDER, player_id, index, _NO_CARDS,
                                   hand.total, hand.stake // 2, ""))  # fmt: skip
                 self._finish()
 
@@ -309,7 +341,7 @@ class Round(RoundState):
             card = self._draw()
         hand.add(card)
         total = hand.total
-        self._log.append((EventKind.HIT, seat.player_id, index, (card,), total, 0, ""))
+        self._log.append((_EV_HIT, seat.player_id, index, (card,), total, 0, ""))
         if total >= 21:
             hand.is_finished = True
             self._finish()
@@ -326,7 +358,7 @@ class Round(RoundState):
             split_hand.split_aces = aces
             split_hand.add(self._draw())
         note = f"{hand.describe()} | {twin.describe()}"
-        self._log.append((EventKind.SPLIT, seat.player_id, index, (*hand.cards, *twin.cards),
+        self._log.append((_EV_SPLIT, seat.player_id, index, (*hand.cards, *twin.cards),
                           0, hand.stake, note))  # fmt: skip
         for split_hand in (hand, twin):
             if split_hand.total == 21 or (
@@ -341,11 +373,9 @@ class Round(RoundState):
             seat.insurance = insurance_cost(seat)
             even_money = all(hand.natural for hand in seat.hands)
             note = "even money" if even_money else "insurance"
-            self._log.append(
-                (EventKind.INSURE, seat.player_id, 0, _NO_CARDS, 0, seat.insurance, note)
-            )
+            self._log.append((_EV_INSURE, seat.player_id, 0, _NO_CARDS, 0, seat.insurance, note))
         else:
-            self._log.append((EventKind.DECLINE_INSURANCE, seat.player_id, 0, _NO_CARDS, 0, 0, ""))
+            self._log.append((_EV_DECLINE_INSURANCE, seat.player_id, 0, _NO_CARDS, 0, 0, ""))
         self._after_insurance_decision()
 
     def stand_all(self, player_id: str) -> list[Event]:
@@ -353,19 +383,19 @@ class Round(RoundState):
         once, or as soon as play starts if others are still deciding on insurance)."""
         start = len(self._log)
         seat = self._seat(player_id)
-        if self.phase is Phase.INSURANCE:
+        if self.phase is _INSURANCE:
             seat.timed_out = True
             if not seat.insurance_decided:
                 self._decide_insurance(seat, False)
-        if self.phase is Phase.PLAYING:
+        if self.phase is _PLAYING:
             self._stand_every_hand(seat)
         return self._events(start)
 
     def _stand_every_hand(self, seat: Seat) -> None:
         for index, hand in enumerate(seat.hands):
-            if not hand.is_finished and self.phase is Phase.PLAYING:
+            if not hand.is_finished and self.phase is _PLAYING:
                 hand.is_finished = True
-                self._log.append((EventKind.STAND, seat.player_id, index, _NO_CARDS,
+                self._log.append((_EV_STAND, seat.player_id, index, _NO_CARDS,
                                   hand.total, 0, "timed out"))  # fmt: skip
                 self._finish()
 
@@ -380,7 +410,7 @@ class Round(RoundState):
     def _dealer_turn(self) -> None:
         dealer = self.dealer
         log = self._log.append
-        log((EventKind.REVEAL, "", 0, (dealer.cards[1],), dealer.total, 0, ""))
+        log((_EV_REVEAL, "", 0, (dealer.cards[1],), dealer.total, 0, ""))
         live = False
         if not dealer.natural:
             for seat in self.seats:
@@ -398,11 +428,11 @@ class Round(RoundState):
                 else:
                     card = self._draw()
                 dealer.add(card)
-                log((EventKind.DEALER_HIT, "", 0, (card,), dealer.total, 0, ""))
+                log((_EV_DEALER_HIT, "", 0, (card,), dealer.total, 0, ""))
             if dealer.total > 21:
-                log((EventKind.DEALER_BUSTS, "", 0, _NO_CARDS, dealer.total, 0, ""))
+                log((_EV_DEALER_BUSTS, "", 0, _NO_CARDS, dealer.total, 0, ""))
             else:
-                log((EventKind.DEALER_STANDS, "", 0, _NO_CARDS, dealer.total, 0, ""))
+                log((_EV_DEALER_STANDS, "", 0, _NO_CARDS, dealer.total, 0, ""))
         self._settle()
 
     def _settle(self) -> None:
@@ -413,12 +443,12 @@ class Round(RoundState):
         for seat in self.seats:
             for index, hand in enumerate(seat.hands):
                 settle_hand(hand, dealer, dealer_blackjack, numerator, denominator)
-                log((EventKind.RESULT, seat.player_id, index, _NO_CARDS, hand.total,
+                log((_EV_RESULT, seat.player_id, index, _NO_CARDS, hand.total,
                      hand.payout, ""))  # fmt: skip
             if seat.insurance:
                 payout = 3 * seat.insurance if dealer_blackjack else 0
-                log((EventKind.INSURANCE_RESULT, seat.player_id, 0, _NO_CARDS, 0, payout, ""))
-        self.phase = Phase.SETTLED
+                log((_EV_INSURANCE_RESULT, seat.player_id, 0, _NO_CARDS, 0, payout, ""))
+        self.phase = _SETTLED
 
     @classmethod
     def from_json(cls, text: str) -> Round:

@@ -35,6 +35,11 @@ DOUBLE_TOTALS: Final[dict[str, frozenset[int]]] = {
 }
 
 
+# Enum members as constants: ``Enum.MEMBER`` costs a descriptor call in CPython 3.11.
+_SETTLED: Final = Phase.SETTLED
+_PLAYING: Final = Phase.PLAYING
+
+
 class RoundState:
     """Everything a round holds, and the read-only questions a table asks of it."""
 
@@ -56,7 +61,7 @@ class RoundState:
         self.seats: list[Seat] = []
         self._seat_of: dict[str, Seat] = {}
         self.dealer = Hand(0, 0, rules.naturals)
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         self._log: list[RawEvent] = []
         self._live = 0
 
@@ -75,7 +80,7 @@ class RoundState:
 
     @property
     def is_finished(self) -> bool:
-        return self.phase is Phase.SETTLED
+        return self.phase is _SETTLED
 
     @property
     def players(self) -> tuple[str, ...]:

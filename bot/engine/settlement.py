@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from bot.engine.cards import Card
 from bot.engine.events import Event, EventKind, RawEvent
@@ -22,6 +22,14 @@ class Outcome(StrEnum):
     BUST = "bust"  # payout 0, even if the dealer busts later
 
 
+_WIN: Final = Outcome.WIN
+_LOSE: Final = Outcome.LOSE
+_PUSH: Final = Outcome.PUSH
+_BLACKJACK: Final = Outcome.BLACKJACK
+_SURRENDER: Final = Outcome.SURRENDER
+_BUST: Final = Outcome.BUST
+
+
 def settle_hand(
     hand: Hand, dealer: Hand, dealer_blackjack: bool, numerator: int, denominator: int
 ) -> None:
@@ -29,26 +37,26 @@ def settle_hand(
     stake = hand.stake
     total = hand.total
     if hand.surrendered:
-        hand.outcome, hand.payout, hand.rounded_down = Outcome.SURRENDER, stake // 2, stake % 2 == 1
+        hand.outcome, hand.payout, hand.rounded_down = _SURRENDER, stake // 2, stake % 2 == 1
     elif total > 21:
-        hand.outcome, hand.payout = Outcome.BUST, 0
+        hand.outcome, hand.payout = _BUST, 0
     elif dealer_blackjack:
         if hand.natural:
-            hand.outcome, hand.payout = Outcome.PUSH, stake
+            hand.outcome, hand.payout = _PUSH, stake
         else:
-            hand.outcome, hand.payout = Outcome.LOSE, 0
+            hand.outcome, hand.payout = _LOSE, 0
     elif hand.natural:
         won = stake * numerator
-        hand.outcome, hand.payout = Outcome.BLACKJACK, stake + won // denominator
+        hand.outcome, hand.payout = _BLACKJACK, stake + won // denominator
         hand.rounded_down = won % denominator != 0
     else:
         dealer_total = dealer.total
         if dealer_total > 21 or total > dealer_total:
-            hand.outcome, hand.payout = Outcome.WIN, 2 * stake
+            hand.outcome, hand.payout = _WIN, 2 * stake
         elif total == dealer_total:
-            hand.outcome, hand.payout = Outcome.PUSH, stake
+            hand.outcome, hand.payout = _PUSH, stake
         else:
-            hand.outcome, hand.payout = Outcome.LOSE, 0
+            hand.outcome, hand.payout = _LOSE, 0
 
 
 def result_note(hand: Hand, dealer: Hand) -> str:
