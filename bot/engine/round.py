@@ -100,37 +100,37 @@ class Round(RoundState):
         check_bets(rules, bets)
         self = cls(rules, shoe)
         naturals = rules.naturals
-        spots: list[Hand] = []
+        count = 0
         for player_id, stakes in bets:
-            hands = [Hand(stake, spot, naturals) for spot, stake in enumerate(stakes)]
+            # A plain loop: in CPython 3.11 a list comprehension is a function call.
+            hands: list[Hand] = []
+            for stake in stakes:
+                hands.append(Hand(stake, len(hands), naturals))
             seat = Seat(player_id, hands)
             self.seats.append(seat)
             self._seat_of[player_id] = seat
-            spots += hands
-        count = len(spots)
+            count += len(hands)
+        # Casino order: a first card to every spot, the dealer's up card, a second card
+        # to every spot, the hole card.
+        need = 2 * count + 2
         position = shoe.position
-        if shoe.size - position >= 2 * count + 2:
-            # The usual case: slice the cards straight out of the shoe.
-            order = shoe.cards
-            shoe.position = position + 2 * count + 2
-            firsts = order[position : position + count]
-            up = order[position + count]
-            seconds = order[position + count + 1 : position + 2 * count + 1]
-            hole = order[position + 2 * count + 1]
+        if shoe.size - position >= need:
+            order = shoe.cards  # the usual case: read the cards straight from the shoe
+            shoe.position = position + need
         else:
-            draw = self._draw
-            firsts = [draw() for _ in spots]
-            up = draw()
-            seconds = [draw() for _ in spots]
-            hole = draw()
+            order = [self._draw() for _ in range(need)]
+            position = 0
+        up = order[position + count]
+        hole = order[position + need - 1]
+        seconds = position + count + 1
         log = self._log.append
         live = 0
-        at = 0
         for seat in self.seats:
             player_id = seat.player_id
             for index, hand in enumerate(seat.hands):
-                first, second = firsts[at], seconds[at]
-                at += 1
+                first, second = order[position], order[seconds]
+                position += 1
+                seconds += 1
                 hand.take_two(first, second)
                 total = hand.total
                 log((_EV_DEAL, player_id, index, (first, second), total, hand.stake, ""))
