@@ -28,62 +28,56 @@ from bot.engine.errors import (
     NotYourTurn,
     RoundOver,
 )
-from bot.engine.events import Event, EventKind
+from bot.engine.events import Event
 from bot.engine.hand import Hand
+from bot.engine.hotnames import (
+    ACTION_BITS,
+    DECLINE_BIT,
+    DOUBLE_ACTION,
+    DOUBLE_BIT,
+    EV_CONTINUATION,
+    EV_DEAL,
+    EV_DEALER_BUSTS,
+    EV_DEALER_HIT,
+    EV_DEALER_NATURAL,
+    EV_DEALER_STANDS,
+    EV_DEALER_UP,
+    EV_DECLINE_INSURANCE,
+    EV_DOUBLE,
+    EV_HIT,
+    EV_INSURANCE_OFFERED,
+    EV_INSURANCE_RESULT,
+    EV_INSURE,
+    EV_NATURAL,
+    EV_PEEK,
+    EV_RESULT,
+    EV_REVEAL,
+    EV_SPLIT,
+    EV_STAND,
+    EV_SURRENDER,
+    EV_TWENTY_ONE,
+    HIT_ACTION,
+    HIT_BIT,
+    INSURANCE,
+    INSURANCE_ACTION,
+    INSURE_BIT,
+    LEGAL_SETS,
+    NO_INSURANCE_ACTION,
+    PLAYING,
+    SETTLED,
+    SPLIT_ACTION,
+    SPLIT_BIT,
+    STAND_ACTION,
+    STAND_BIT,
+    SURRENDER_BIT,
+)
 from bot.engine.legality import check_bets, why_not
-from bot.engine.round_state import DOUBLE_TOTALS, RATIOS, Phase, RoundState
+from bot.engine.round_state import DOUBLE_TOTALS, RATIOS, RoundState
 from bot.engine.rules import Rules
 from bot.engine.seat import Seat, insurance_cost
 from bot.engine.settlement import settle_hand
 from bot.engine.shoe import Shoe
 
-_HIT, _STAND, _DOUBLE, _SPLIT, _SURRENDER, _INSURE, _DECLINE = (1, 2, 4, 8, 16, 32, 64)
-_BITS: Final[dict[Action, int]] = {
-    Action.HIT: _HIT,
-    Action.STAND: _STAND,
-    Action.DOUBLE: _DOUBLE,
-    Action.SPLIT: _SPLIT,
-    Action.SURRENDER: _SURRENDER,
-    Action.INSURANCE: _INSURE,
-    Action.NO_INSURANCE: _DECLINE,
-}
-#: Every set of legal actions, built once so legal_actions() never allocates.
-_SETS: Final[tuple[frozenset[Action], ...]] = tuple(
-    frozenset(action for action, bit in _BITS.items() if mask & bit) for mask in range(128)
-)
-# Enum members as module constants: in CPython 3.11 ``Enum.MEMBER`` costs a descriptor
-# call each time, which the hot path cannot afford.
-_EV_CONTINUATION: Final = EventKind.CONTINUATION
-_EV_DEAL: Final = EventKind.DEAL
-_EV_DEALER_BUSTS: Final = EventKind.DEALER_BUSTS
-_EV_DEALER_HIT: Final = EventKind.DEALER_HIT
-_EV_DEALER_NATURAL: Final = EventKind.DEALER_NATURAL
-_EV_DEALER_STANDS: Final = EventKind.DEALER_STANDS
-_EV_DEALER_UP: Final = EventKind.DEALER_UP
-_EV_DECLINE_INSURANCE: Final = EventKind.DECLINE_INSURANCE
-_EV_DOUBLE: Final = EventKind.DOUBLE
-_EV_HIT: Final = EventKind.HIT
-_EV_INSURANCE_OFFERED: Final = EventKind.INSURANCE_OFFERED
-_EV_INSURANCE_RESULT: Final = EventKind.INSURANCE_RESULT
-_EV_INSURE: Final = EventKind.INSURE
-_EV_NATURAL: Final = EventKind.NATURAL
-_EV_PEEK: Final = EventKind.PEEK
-_EV_RESULT: Final = EventKind.RESULT
-_EV_REVEAL: Final = EventKind.REVEAL
-_EV_SPLIT: Final = EventKind.SPLIT
-_EV_STAND: Final = EventKind.STAND
-_EV_SURRENDER: Final = EventKind.SURRENDER
-_EV_TWENTY_ONE: Final = EventKind.TWENTY_ONE
-_DOUBLE_ACTION: Final = Action.DOUBLE
-_HIT_ACTION: Final = Action.HIT
-_INSURANCE_ACTION: Final = Action.INSURANCE
-_NO_INSURANCE_ACTION: Final = Action.NO_INSURANCE
-_SPLIT_ACTION: Final = Action.SPLIT
-_STAND_ACTION: Final = Action.STAND
-_SURRENDER_ACTION: Final = Action.SURRENDER
-_INSURANCE: Final = Phase.INSURANCE
-_PLAYING: Final = Phase.PLAYING
-_SETTLED: Final = Phase.SETTLED
 _NO_CARDS: Final[tuple[Card, ...]] = ()
 
 
@@ -133,19 +127,19 @@ class Round(RoundState):
                 seconds += 1
                 hand.take_two(first, second)
                 total = hand.total
-                log((_EV_DEAL, player_id, index, (first, second), total, hand.stake, ""))
+                log((EV_DEAL, player_id, index, (first, second), total, hand.stake, ""))
                 if total == 21:
                     hand.is_finished = True
-                    kind = _EV_NATURAL if hand.natural else _EV_TWENTY_ONE
+                    kind = EV_NATURAL if hand.natural else EV_TWENTY_ONE
                     log((kind, player_id, index, (first, second), 21, 0, ""))
                 else:
                     live += 1
         self.dealer.take_two(up, hole)
         self._live = live
-        log((_EV_DEALER_UP, "", 0, (up,), 0, 0, ""))
+        log((EV_DEALER_UP, "", 0, (up,), 0, 0, ""))
         if rules.insurance and up.rank == 1:
-            log((_EV_INSURANCE_OFFERED, "", 0, _NO_CARDS, 0, 0, ""))
-            self.phase = _INSURANCE
+            log((EV_INSURANCE_OFFERED, "", 0, _NO_CARDS, 0, 0, ""))
+            self.phase = INSURANCE
             for seat in self.seats:
                 # A player whose half stakes round down to nothing has nothing to insure.
                 seat.insurance_decided = insurance_cost(seat) == 0
@@ -157,14 +151,14 @@ class Round(RoundState):
     def _draw(self) -> Card:
         shoe = self.shoe
         if shoe.position == shoe.size:
-            self._log.append((_EV_CONTINUATION, "", 0, _NO_CARDS, 0, shoe.continuation + 1, ""))
+            self._log.append((EV_CONTINUATION, "", 0, _NO_CARDS, 0, shoe.continuation + 1, ""))
         return shoe.draw()
 
     def _after_insurance_decision(self) -> None:
         for seat in self.seats:
             if not seat.insurance_decided:
                 return
-        self.phase = _PLAYING
+        self.phase = PLAYING
         self._start_play()
 
     def _start_play(self) -> None:
@@ -172,14 +166,14 @@ class Round(RoundState):
         rules = self.rules
         if rules.dealer_peeks and dealer.cards[0].rank in (1, 10, 11, 12, 13):
             if dealer.natural:
-                self._log.append((_EV_DEALER_NATURAL, "", 0, tuple(dealer.cards), 21, 0, ""))
+                self._log.append((EV_DEALER_NATURAL, "", 0, tuple(dealer.cards), 21, 0, ""))
                 self._settle()
                 return
-            self._log.append((_EV_PEEK, "", 0, _NO_CARDS, 0, 0, ""))
+            self._log.append((EV_PEEK, "", 0, _NO_CARDS, 0, 0, ""))
         for seat in self.seats:
             if seat.timed_out:
                 self._stand_every_hand(seat)  # may bring the dealer in, and settle
-        if self._live == 0 and self.phase is _PLAYING:
+        if self._live == 0 and self.phase is PLAYING:
             self._dealer_turn()
 
     # ------------------------------------------------------------- legality
@@ -190,17 +184,17 @@ class Round(RoundState):
         cards = hand.cards
         if hand.split_aces and not rules.hit_split_aces:
             # Split aces took their one card; only a resplit of a new ace is left.
-            return _STAND | _SPLIT if self._may_split(seat, hand) else _STAND
+            return STAND_BIT | SPLIT_BIT if self._may_split(seat, hand) else STAND_BIT
         if len(cards) != 2 or rules.hit_stand_only:
-            return _HIT | _STAND
-        mask = _HIT | _STAND
+            return HIT_BIT | STAND_BIT
+        mask = HIT_BIT | STAND_BIT
         doubles = DOUBLE_TOTALS[rules.double_on]
         if hand.total in doubles and (not hand.split or rules.double_after_split):
-            mask |= _DOUBLE
+            mask |= DOUBLE_BIT
         if self._may_split(seat, hand):
-            mask |= _SPLIT
+            mask |= SPLIT_BIT
         if rules.surrender == "late" and not hand.split:
-            mask |= _SURRENDER
+            mask |= SURRENDER_BIT
         return mask
 
     def _may_split(self, seat: Seat, hand: Hand) -> bool:
@@ -221,24 +215,24 @@ class Round(RoundState):
         (that hand's own options; ``act`` always acts on the first unfinished hand)."""
         seat = self._seat(player_id)
         phase = self.phase
-        if phase is _PLAYING:
+        if phase is PLAYING:
             if hand_index is None:
                 for hand in seat.hands:
                     if not hand.is_finished:
-                        return _SETS[self._mask(seat, hand)]
-                return _SETS[0]
+                        return LEGAL_SETS[self._mask(seat, hand)]
+                return LEGAL_SETS[0]
             hand = self._hand(seat, hand_index)
-            return _SETS[0] if hand.is_finished else _SETS[self._mask(seat, hand)]
-        if phase is _INSURANCE and not seat.insurance_decided:
-            return _SETS[_INSURE | _DECLINE]
-        return _SETS[0]
+            return LEGAL_SETS[0] if hand.is_finished else LEGAL_SETS[self._mask(seat, hand)]
+        if phase is INSURANCE and not seat.insurance_decided:
+            return LEGAL_SETS[INSURE_BIT | DECLINE_BIT]
+        return LEGAL_SETS[0]
 
     def cost(self, player_id: str, action: Action | str) -> int:
         """The extra chips ``action`` needs now (raises like ``act`` if it is illegal)."""
         seat, hand, action = self._check(player_id, action)
-        if action is _INSURANCE_ACTION:
+        if action is INSURANCE_ACTION:
             return insurance_cost(seat)
-        if hand is not None and (action is _DOUBLE_ACTION or action is _SPLIT_ACTION):
+        if hand is not None and (action is DOUBLE_ACTION or action is SPLIT_ACTION):
             return hand.stake
         return 0
 
@@ -250,27 +244,26 @@ class Round(RoundState):
                 action = Action(action)
             except ValueError:
                 raise ActionNotAllowed(f"{action!r} is not an action") from None
-        if self.phase is _SETTLED:
+        if self.phase is SETTLED:
             raise RoundOver("this round is over")
         seat = self._seat(player_id)
-        if action is _INSURANCE_ACTION or action is _NO_INSURANCE_ACTION:
-            if self.phase is not _INSURANCE:
+        if action is INSURANCE_ACTION or action is NO_INSURANCE_ACTION:
+            if self.phase is not INSURANCE:
                 raise ActionNotAllowed("insurance is only offered before play starts")
             if seat.insurance_decided:
                 raise NotYourTurn(f"{player_id} has already decided on insurance")
             return seat, None, action
-        if self.phase is _INSURANCE:
+        if self.phase is INSURANCE:
             if not seat.insurance_decided:
                 raise ActionNotAllowed(f"{player_id} must first decide on insurance")
             raise NotYourTurn("waiting for the other players to decide on insurance")
         for hand in seat.hands:
             if not hand.is_finished:
-                if action is _STAND_ACTION or (
-                    action is _HIT_ACTION
-                    and not (hand.split_aces and not self.rules.hit_split_aces)
+                if action is STAND_ACTION or (
+                    action is HIT_ACTION and not (hand.split_aces and not self.rules.hit_split_aces)
                 ):
                     return seat, hand, action  # the common decisions, without the full mask
-                if not self._mask(seat, hand) & _BITS[action]:
+                if not self._mask(seat, hand) & ACTION_BITS[action]:
                     raise ActionNotAllowed(why_not(self.rules, hand, action))
                 return seat, hand, action
         raise NotYourTurn(f"{player_id} has no hand left to play")
@@ -286,15 +279,15 @@ class Round(RoundState):
 
     def apply(self, player_id: str, action: Action | str) -> None:
         """``act`` without building the events (the simulator's hot path)."""
-        if self.phase is _PLAYING and (action is _HIT_ACTION or action is _STAND_ACTION):
+        if self.phase is PLAYING and (action is HIT_ACTION or action is STAND_ACTION):
             # Fast path for the two commonest decisions; anything unusual goes the long way.
             seat_ = self._seat_of.get(player_id)
             if seat_ is not None:
                 for index, hand_ in enumerate(seat_.hands):
                     if not hand_.is_finished:
-                        if action is _STAND_ACTION:
+                        if action is STAND_ACTION:
                             hand_.is_finished = True
-                            self._log.append((_EV_STAND, player_id, index, _NO_CARDS,
+                            self._log.append((EV_STAND, player_id, index, _NO_CARDS,
                                               hand_.total, 0, ""))  # fmt: skip
                             self._finish()
                             return
@@ -304,30 +297,30 @@ class Round(RoundState):
                         break
         seat, hand, action = self._check(player_id, action)
         if hand is None:
-            self._decide_insurance(seat, action is _INSURANCE_ACTION)
+            self._decide_insurance(seat, action is INSURANCE_ACTION)
         else:
             index = seat.hands.index(hand)
-            if action is _HIT_ACTION:
+            if action is HIT_ACTION:
                 self._hit(seat, hand, index)
-            elif action is _STAND_ACTION:
-                self._log.append((_EV_STAND, player_id, index, _NO_CARDS, hand.total, 0, ""))
+            elif action is STAND_ACTION:
+                self._log.append((EV_STAND, player_id, index, _NO_CARDS, hand.total, 0, ""))
                 hand.is_finished = True
                 self._finish()
-            elif action is _DOUBLE_ACTION:
+            elif action is DOUBLE_ACTION:
                 hand.stake *= 2
                 hand.doubled = True
                 card = self._draw()
                 hand.add(card)
                 hand.is_finished = True
-                self._log.append((_EV_DOUBLE, player_id, index, (card,), hand.total,
+                self._log.append((EV_DOUBLE, player_id, index, (card,), hand.total,
                                   hand.stake, ""))  # fmt: skip
                 self._finish()
-            elif action is _SPLIT_ACTION:
+            elif action is SPLIT_ACTION:
                 self._split(seat, hand, index)
             else:
                 hand.surrendered = True
                 hand.is_finished = True
-                self._log.append((_EV_SURRENDER, player_id, index, _NO_CARDS,
+                self._log.append((EV_SURRENDER, player_id, index, _NO_CARDS,
                                   hand.total, hand.stake // 2, ""))  # fmt: skip
                 self._finish()
 
@@ -341,7 +334,7 @@ class Round(RoundState):
             card = self._draw()
         hand.add(card)
         total = hand.total
-        self._log.append((_EV_HIT, seat.player_id, index, (card,), total, 0, ""))
+        self._log.append((EV_HIT, seat.player_id, index, (card,), total, 0, ""))
         if total >= 21:
             hand.is_finished = True
             self._finish()
@@ -358,7 +351,7 @@ class Round(RoundState):
             split_hand.split_aces = aces
             split_hand.add(self._draw())
         note = f"{hand.describe()} | {twin.describe()}"
-        self._log.append((_EV_SPLIT, seat.player_id, index, (*hand.cards, *twin.cards),
+        self._log.append((EV_SPLIT, seat.player_id, index, (*hand.cards, *twin.cards),
                           0, hand.stake, note))  # fmt: skip
         for split_hand in (hand, twin):
             if split_hand.total == 21 or (
@@ -373,9 +366,9 @@ class Round(RoundState):
             seat.insurance = insurance_cost(seat)
             even_money = all(hand.natural for hand in seat.hands)
             note = "even money" if even_money else "insurance"
-            self._log.append((_EV_INSURE, seat.player_id, 0, _NO_CARDS, 0, seat.insurance, note))
+            self._log.append((EV_INSURE, seat.player_id, 0, _NO_CARDS, 0, seat.insurance, note))
         else:
-            self._log.append((_EV_DECLINE_INSURANCE, seat.player_id, 0, _NO_CARDS, 0, 0, ""))
+            self._log.append((EV_DECLINE_INSURANCE, seat.player_id, 0, _NO_CARDS, 0, 0, ""))
         self._after_insurance_decision()
 
     def stand_all(self, player_id: str) -> list[Event]:
@@ -383,19 +376,19 @@ class Round(RoundState):
         once, or as soon as play starts if others are still deciding on insurance)."""
         start = len(self._log)
         seat = self._seat(player_id)
-        if self.phase is _INSURANCE:
+        if self.phase is INSURANCE:
             seat.timed_out = True
             if not seat.insurance_decided:
                 self._decide_insurance(seat, False)
-        if self.phase is _PLAYING:
+        if self.phase is PLAYING:
             self._stand_every_hand(seat)
         return self._events(start)
 
     def _stand_every_hand(self, seat: Seat) -> None:
         for index, hand in enumerate(seat.hands):
-            if not hand.is_finished and self.phase is _PLAYING:
+            if not hand.is_finished and self.phase is PLAYING:
                 hand.is_finished = True
-                self._log.append((_EV_STAND, seat.player_id, index, _NO_CARDS,
+                self._log.append((EV_STAND, seat.player_id, index, _NO_CARDS,
                                   hand.total, 0, "timed out"))  # fmt: skip
                 self._finish()
 
@@ -410,7 +403,7 @@ class Round(RoundState):
     def _dealer_turn(self) -> None:
         dealer = self.dealer
         log = self._log.append
-        log((_EV_REVEAL, "", 0, (dealer.cards[1],), dealer.total, 0, ""))
+        log((EV_REVEAL, "", 0, (dealer.cards[1],), dealer.total, 0, ""))
         live = False
         if not dealer.natural:
             for seat in self.seats:
@@ -428,11 +421,11 @@ class Round(RoundState):
                 else:
                     card = self._draw()
                 dealer.add(card)
-                log((_EV_DEALER_HIT, "", 0, (card,), dealer.total, 0, ""))
+                log((EV_DEALER_HIT, "", 0, (card,), dealer.total, 0, ""))
             if dealer.total > 21:
-                log((_EV_DEALER_BUSTS, "", 0, _NO_CARDS, dealer.total, 0, ""))
+                log((EV_DEALER_BUSTS, "", 0, _NO_CARDS, dealer.total, 0, ""))
             else:
-                log((_EV_DEALER_STANDS, "", 0, _NO_CARDS, dealer.total, 0, ""))
+                log((EV_DEALER_STANDS, "", 0, _NO_CARDS, dealer.total, 0, ""))
         self._settle()
 
     def _settle(self) -> None:
@@ -443,12 +436,12 @@ class Round(RoundState):
         for seat in self.seats:
             for index, hand in enumerate(seat.hands):
                 settle_hand(hand, dealer, dealer_blackjack, numerator, denominator)
-                log((_EV_RESULT, seat.player_id, index, _NO_CARDS, hand.total,
+                log((EV_RESULT, seat.player_id, index, _NO_CARDS, hand.total,
                      hand.payout, ""))  # fmt: skip
             if seat.insurance:
                 payout = 3 * seat.insurance if dealer_blackjack else 0
-                log((_EV_INSURANCE_RESULT, seat.player_id, 0, _NO_CARDS, 0, payout, ""))
-        self.phase = _SETTLED
+                log((EV_INSURANCE_RESULT, seat.player_id, 0, _NO_CARDS, 0, payout, ""))
+        self.phase = SETTLED
 
     @classmethod
     def from_json(cls, text: str) -> Round:
