@@ -1,0 +1,43 @@
+"""Live tables: phases, timers, the per-table lock and who may act. No Discord here."""
+
+from bot.tables.errors import (
+    ActionRefused,
+    BetRefused,
+    NoTableHere,
+    NotAllowed,
+    NotEnoughChips,
+    NothingToDo,
+    NotSeated,
+    StaleButton,
+    TableAlreadyOpen,
+    TableError,
+    TableFull,
+    WrongPhase,
+)
+from bot.tables.players import Fairness, Player
+from bot.tables.service import TableService
+from bot.tables.snapshot import CardView, DealerView, HandView, Phase, SeatView, TableSnapshot
+
+__all__ = [
+    "ActionRefused",
+    "BetRefused",
+    "CardView",
+    "DealerView",
+    "Fairness",
+    "HandView",
+    "NoTableHere",
+    "NotAllowed",
+    "NotEnoughChips",
+    "NotSeated",
+    "NothingToDo",
+    "Phase",
+    "Player",
+    "SeatView",
+    "StaleButton",
+    "TableAlreadyOpen",
+    "TableError",
+    "TableFull",
+    "TableService",
+    "TableSnapshot",
+    "WrongPhase",
+]

@@ -1,0 +1,89 @@
+"""Errors the table service raises. ``str(error)`` is a short message for the player.
+
+Every one of them leaves the table and every balance exactly as they were.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.tables.snapshot import TableSnapshot
+
+
+class TableError(Exception):
+    """Something a player asked for that the table refuses; shown to them ephemerally."""
+
+
+class NoTableHere(TableError):
+    """There is no open table in this channel."""
+
+    def __init__(
+        self, message: str = "There is no table in this channel. Start one with /blackjack start."
+    ) -> None:
+        super().__init__(message)
+
+
+class TableAlreadyOpen(TableError):
+    """A table is already open in this channel; ``snapshot`` is that table."""
+
+    def __init__(self, snapshot: TableSnapshot, message: str | None = None) -> None:
+        super().__init__(message or "A table is already open in this channel.")
+        self.snapshot = snapshot
+
+
+class StaleButton(TableError):
+    """An unknown table id (for example after a restart) or a button from an earlier round."""
+
+
+class NotSeated(TableError):
+    """The player has no seat at this table."""
+
+
+class TableFull(TableError):
+    """Every seat (or every spot) is taken."""
+
+
+class WrongPhase(TableError):
+    """Not now: a bet while the cards are out, a hit during betting."""
+
+
+class NothingToDo(TableError):
+    """The player has no unfinished hand (already stood, or not in this round)."""
+
+
+class ActionRefused(TableError):
+    """An action the rules do not allow now; the message says why."""
+
+
+class NotEnoughChips(TableError):
+    """A bet, double, split or insurance the balance cannot cover; says what is needed and held."""
+
+    def __init__(self, needed: int, balance: int, what: str = "That") -> None:
+        super().__init__(f"{what} needs {needed:,} chips and you have {balance:,}.")
+        self.needed = needed
+        self.balance = balance
+
+
+class NotAllowed(TableError):
+    """The player may not do this (e.g. stop a table they do not host without Manage Channels)."""
+
+
+class BetRefused(TableError):
+    """A bet that cannot be placed: unreadable, outside the limits, or a second bet this round."""
+
+
+__all__ = [
+    "ActionRefused",
+    "BetRefused",
+    "NoTableHere",
+    "NotAllowed",
+    "NotEnoughChips",
+    "NotSeated",
+    "NothingToDo",
+    "StaleButton",
+    "TableAlreadyOpen",
+    "TableError",
+    "TableFull",
+    "WrongPhase",
+]
