@@ -1,21 +1,52 @@
-"""The table service: every live table, its phases, timers and lock, and the chips it moves."""
+"""The table service: every live table, one per channel, and what players may do at it.
+
+Each public method validates first (a TableError changes nothing), then moves
+chips through the store before it changes the engine's round, all under the
+table's lock; the new snapshot is published after the lock is released.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import asyncio
+import secrets
 
 import db
+from bot.bet_amount import BetAmountError, parse_bet
 from bot.clock import Clock
-from bot.engine import Action, Rules, Shoe
+from bot.engine import Action, IllegalAction, NotYourTurn, Rules
+from bot.engine.round_state import Phase as RoundPhase
+from bot.tables.advice import hint_sentence
+from bot.tables.errors import (
+    ActionRefused,
+    BetRefused,
+    NoTableHere,
+    NotAllowed,
+    NotEnoughChips,
+    NothingToDo,
+    NotSeated,
+    StaleButton,
+    TableAlreadyOpen,
+    TableError,
+    TableFull,
+    WrongPhase,
+)
+from bot.tables.flow import Publish, ShoeFactory, TableFlow
+from bot.tables.limits import table_rules
 from bot.tables.players import Fairness, Player
-from bot.tables.snapshot import TableSnapshot
+from bot.tables.snapshot import Phase, TableSnapshot
+from bot.tables.table import SeatState, Table, Timers
 
-Publish = Callable[[TableSnapshot], Awaitable[None]]
-ShoeFactory = Callable[[Rules], Shoe]
+RESTARTED = (
+    "This table closed when the bot restarted; its round was refunded. "
+    "Start a new one with /blackjack start."
+)
+CLOSED = "This table has closed. Start a new one with /blackjack start."
+_COST_KINDS = {Action.DOUBLE: "double", Action.SPLIT: "split", Action.INSURANCE: "insurance"}
+_COST_WORDS = {Action.DOUBLE: "Doubling", Action.SPLIT: "Splitting", Action.INSURANCE: "Insurance"}
 
 
-class TableService:
-    """Live blackjack tables, one per channel. See notes/tables-api.md for the contract."""
+class TableService(TableFlow):
+    """Live blackjack tables, one per channel (the contract: notes/tables-api.md)."""
 
     def __init__(
         self,
@@ -25,22 +56,71 @@ class TableService:
         publish: Publish | None = None,
         shoe_factory: ShoeFactory | None = None,
     ) -> None:
-        self._store = store
-        self._clock = clock
-        self._publish = publish
-        self._shoe_factory = shoe_factory
+        super().__init__(store, clock, publish, shoe_factory)
+        self._opening = asyncio.Lock()
+        self._closed_ids: set[str] = set()
+
+    # ----------------------------------------------------------- reading
 
     def table_in(self, channel_id: int) -> TableSnapshot | None:
         """The open table in this channel, or None."""
-        raise NotImplementedError
+        table_id = self._by_channel.get(channel_id)
+        return None if table_id is None else self._tables[table_id].snapshot
 
     def get(self, table_id: str) -> TableSnapshot:
-        """The table's latest snapshot; StaleButton if the id is unknown."""
-        raise NotImplementedError
+        """The table's latest snapshot; StaleButton if the id is unknown or closed."""
+        snapshot = self._table(table_id).snapshot
+        assert snapshot is not None
+        return snapshot
 
     def rules_of(self, table_id: str) -> Rules:
-        """The table's rules."""
-        raise NotImplementedError
+        """The table's rules (its preset with the table's bet limits)."""
+        return self._table(table_id).rules
+
+    def fairness(self, channel_id: int) -> Fairness:
+        """The current shoe's commitment and the previous shoe's revealed seed."""
+        table = self._in_channel(channel_id)
+        previous = table.previous_shoe
+        seed = previous.seed_hex if previous is not None else None
+        decks = None
+        command = ""
+        if previous is not None and seed:
+            decks = self._retired_decks.get(previous.commitment, table.rules.decks)
+            command = f"python -m bot verify --seed {seed} --decks {decks}"
+        return Fairness(
+            commitment=table.shoe.commitment,
+            decks=table.rules.decks,
+            previous_commitment=previous.commitment if previous is not None else None,
+            previous_seed=seed,
+            previous_decks=decks,
+            verify_command=command,
+        )
+
+    def _table(self, table_id: str) -> Table:
+        table = self._tables.get(table_id)
+        if table is None:
+            raise StaleButton(CLOSED if table_id in self._closed_ids else RESTARTED)
+        return table
+
+    def _in_channel(self, channel_id: int) -> Table:
+        table_id = self._by_channel.get(channel_id)
+        if table_id is None:
+            raise NoTableHere()
+        return self._tables[table_id]
+
+    @staticmethod
+    def _check_open(table: Table) -> None:
+        """After waiting for the lock: the table may have closed meanwhile."""
+        if table.closed:
+            raise StaleButton(CLOSED)
+
+    async def _finish(self, table: Table) -> TableSnapshot:
+        """Called under the lock after a change: the new snapshot."""
+        if table.closed:
+            self._closed_ids.add(table.table_id)
+        return self._changed(table)
+
+    # ----------------------------------------------------------- opening
 
     async def start(
         self,
@@ -52,59 +132,320 @@ class TableService:
         min_bet: int | None = None,
         max_bet: int | None = None,
     ) -> TableSnapshot:
-        """Open a table in the channel with the host seated, and open betting."""
-        raise NotImplementedError
+        """Open a table in the channel with the host seated, and open betting at once."""
+        async with self._opening:
+            existing = self.table_in(channel_id)
+            if existing is not None:
+                raise TableAlreadyOpen(existing, "A table is already open in this channel.")
+            settings = await self._store.get_guild_settings(guild_id)
+            name = preset or settings.default_preset
+            rules = table_rules(name, settings, min_bet, max_bet)
+            await self._store.ensure_account(guild_id, host.user_id)
+            shoe = self._shoe_factory(rules)
+            await self._store.open_shoe(guild_id, channel_id, shoe.commitment)
+            previous = await self._store.last_revealed_shoe(guild_id, channel_id)
+            table = Table(
+                table_id=self._new_id(),
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host.user_id,
+                preset=name,
+                rules=rules,
+                timers=Timers(settings.bet_timer_s, settings.action_timer_s, settings.idle_close_s),
+                shoe=shoe,
+                previous_shoe=previous,
+                previous_decks=None,
+                idle_since=self._clock.now(),
+            )
+            table.seats.append(SeatState(host))
+            async with table.lock:
+                await self._open_betting(table)
+                self._tables[table.table_id] = table
+                self._by_channel[channel_id] = table.table_id
+                snapshot = await self._finish(table)
+        await self._emit(snapshot)
+        return snapshot
+
+    def _new_id(self) -> str:
+        while True:
+            table_id = secrets.token_hex(4)
+            if table_id not in self._tables and table_id not in self._closed_ids:
+                return table_id
 
     async def attach_message(self, table_id: str, message_id: int) -> None:
-        """Remember the table message (stored on its rounds, for recovery)."""
-        raise NotImplementedError
+        """Remember the table message; it is stored on each round for recovery."""
+        table = self._table(table_id)
+        async with table.lock:
+            self._check_open(table)
+            table.message_id = message_id
+            if table.round_id is not None:
+                await self._store.set_round_message(table.round_id, message_id)
+
+    # ----------------------------------------------------------- seats
 
     async def join(self, channel_id: int, player: Player) -> TableSnapshot:
-        """Seat the player at the channel's table."""
-        raise NotImplementedError
+        """Seat the player (they play from the next deal)."""
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            self._check_open(table)
+            seat = table.seat_of(player.user_id)
+            if seat is not None and not seat.leaving:
+                raise TableError("You are already seated at this table.")
+            if seat is not None:
+                seat.leaving = False  # joining again cancels a pending leave
+            else:
+                self._seat(table, player)
+                await self._store.ensure_account(table.guild_id, player.user_id)
+            snapshot = await self._finish(table)
+        await self._emit(snapshot)
+        return snapshot
+
+    @staticmethod
+    def _seat(table: Table, player: Player) -> SeatState:
+        if len(table.seats) >= table.rules.max_players:
+            raise TableFull(f"The table is full ({table.rules.max_players} players).")
+        seat = SeatState(player)
+        table.seats.append(seat)
+        return seat
 
     async def leave(self, channel_id: int, player: Player) -> tuple[TableSnapshot, str]:
-        """Stand up now, or when the round ends if the player has hands in it."""
-        raise NotImplementedError
+        """Stand up now, or when the round ends if the player has chips in it."""
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            self._check_open(table)
+            seat = table.seat_of(player.user_id)
+            if seat is None:
+                raise NotSeated("You are not seated at this table.")
+            if seat.leaving:
+                raise TableError("You are already leaving when this round ends.")
+            if seat.spots or table.in_round(seat):
+                seat.leaving = True
+                message = "You'll leave when this round ends."
+            else:
+                seat.leaving = True
+                self._remove_leavers(table)
+                message = "You left."
+                if not table.seats:
+                    await self._close(table, "Everyone left the table.")
+                elif table.phase is Phase.BETTING and all(s.spots for s in table.seats):
+                    await self._deal(table)  # everyone still seated has bet
+            snapshot = await self._finish(table)
+        await self._emit(snapshot)
+        return snapshot, message
+
+    # ----------------------------------------------------------- betting
 
     async def bet(
         self, channel_id: int, player: Player, amount: str, spots: int = 1
     ) -> tuple[TableSnapshot, str]:
-        """Place the player's bet for this round (seating them if there is room)."""
-        raise NotImplementedError
+        """Place the player's bet for this round, seating them if there is room."""
+        table = self._in_channel(channel_id)
+        return await self._place_bet(table, player, amount, spots)
 
     async def rebet(
         self, table_id: str, round_no: int, player: Player, factor: int
     ) -> tuple[TableSnapshot, str]:
-        """Repeat the player's last bet (factor 1) or double it (factor 2)."""
-        raise NotImplementedError
+        """The Bet buttons: repeat the player's last bet (factor 1) or double it (factor 2)."""
+        table = self._table(table_id)
+        if round_no != table.round_no:
+            raise StaleButton("That button is from an earlier round.")
+        if factor not in (1, 2):
+            raise BetRefused("A bet can be repeated or doubled.")
+        last = table.last_bets.get(player.user_id)
+        if last is None:
+            raise BetRefused("You have no earlier bet at this table to repeat. Use /bet.")
+        stake, spots = last
+        return await self._place_bet(table, player, str(stake * factor), spots, round_no)
+
+    async def _place_bet(
+        self, table: Table, player: Player, amount: str, spots: int, round_no: int | None = None
+    ) -> tuple[TableSnapshot, str]:
+        async with table.lock:
+            self._check_open(table)
+            if round_no is not None and round_no != table.round_no:
+                raise StaleButton("That button is from an earlier round.")
+            if table.phase is not Phase.BETTING or table.round_id is None:
+                raise WrongPhase("The cards are out: bet when the next round opens.")
+            seat = table.seat_of(player.user_id)
+            if seat is not None and seat.spots:
+                hands = f" on {seat.spots} hands" if seat.spots > 1 else ""
+                raise BetRefused(f"You already bet {seat.bet:,}{hands} this round.")
+            if not isinstance(spots, int) or not 1 <= spots <= table.rules.max_spots:
+                raise BetRefused(f"You can play 1 to {table.rules.max_spots} hands at this table.")
+            if seat is None and len(table.seats) >= table.rules.max_players:
+                raise TableFull(f"The table is full ({table.rules.max_players} players).")
+            balance = await self._store.balance(table.guild_id, player.user_id)
+            try:
+                stake = parse_bet(
+                    amount,
+                    balance=balance,
+                    min_bet=table.rules.min_bet,
+                    max_bet=table.rules.max_bet,
+                    spots=spots,
+                )
+            except BetAmountError as error:
+                raise BetRefused(str(error)) from None
+            try:
+                balance = await self._store.stake(
+                    table.guild_id, player.user_id, stake * spots, "bet", table.round_id
+                )
+            except db.InsufficientChips as error:
+                raise NotEnoughChips(error.amount, error.balance, "That bet") from None
+            if seat is None:
+                seat = self._seat(table, player)
+            seat.bet, seat.spots = stake, spots
+            table.idle_since = self._clock.now()
+            hands = f" on {spots} hands" if spots > 1 else ""
+            message = f"Bet {stake * spots:,}{hands}. Balance: {balance:,}."
+            if all(s.spots for s in table.seats):
+                await self._deal(table)
+            snapshot = await self._finish(table)
+        await self._emit(snapshot)
+        return snapshot, message
+
+    # ----------------------------------------------------------- playing
 
     async def act(
         self, table_id: str, round_no: int, player: Player, action: Action
     ) -> TableSnapshot:
-        """Apply a button press to the player's first unfinished hand."""
-        raise NotImplementedError
+        """Apply a button press to the player's first unfinished hand (or insurance decision).
+
+        The cost (double, split, insurance) is staked first; if the balance cannot
+        cover it, NotEnoughChips and nothing changes.
+        """
+        table = self._table(table_id)
+        async with table.lock:
+            self._check_open(table)
+            pid = self._player_in_round(table, round_no, player)
+            round_ = table.round
+            assert round_ is not None
+            assert table.round_id is not None
+            action = self._legal(table, pid, action)
+            cost = round_.cost(pid, action)
+            if cost:
+                try:
+                    await self._store.stake(
+                        table.guild_id, player.user_id, cost, _COST_KINDS[action], table.round_id
+                    )
+                except db.InsufficientChips as error:
+                    raise NotEnoughChips(error.amount, error.balance, _COST_WORDS[action]) from None
+            await self._apply(table, pid, action)
+            snapshot = await self._finish(table)
+        await self._emit(snapshot)
+        return snapshot
+
+    def _player_in_round(self, table: Table, round_no: int, player: Player) -> str:
+        """The player's id in the round, after the stale / phase / seat checks."""
+        if round_no != table.round_no:
+            raise StaleButton("That button is from an earlier round.")
+        if table.phase is Phase.BETTING:
+            raise WrongPhase("The cards are not out yet: place a bet with /bet.")
+        seat = table.seat_of(player.user_id)
+        if seat is None:
+            raise NotSeated("You are not seated at this table. Join, then bet in the next round.")
+        if not table.in_round(seat):
+            raise NothingToDo("You have no hand in this round. Bet in the next one.")
+        return seat.pid
+
+    @staticmethod
+    def _legal(table: Table, pid: str, action: Action | str) -> Action:
+        """The action, if the rules allow it now; otherwise why not, in plain words."""
+        round_ = table.round
+        assert round_ is not None
+        try:
+            action = Action(action)
+        except ValueError:
+            raise ActionRefused(f"{action!r} is not something you can do at a table.") from None
+        legal = round_.legal_actions(pid)
+        if action in legal:
+            return action
+        insurance = action in (Action.INSURANCE, Action.NO_INSURANCE)
+        if round_.phase is RoundPhase.INSURANCE:
+            if insurance:
+                raise NothingToDo("You have already decided on insurance.")
+            if legal:
+                raise ActionRefused("Decide on insurance first: Insurance or No insurance.")
+            raise NothingToDo("Waiting for the other players to decide on insurance.")
+        if not legal:
+            raise NothingToDo("You have no hand left to play this round.")
+        if insurance:
+            raise ActionRefused("Insurance is only offered before play starts.")
+        try:
+            round_.cost(pid, action)
+        except NotYourTurn as error:
+            raise NothingToDo(_sentence(str(error))) from None
+        except IllegalAction as error:
+            raise ActionRefused(_sentence(str(error))) from None
+        raise ActionRefused(f"You can't {action.value} now.")
 
     async def hint(self, table_id: str, round_no: int, player: Player) -> str:
-        """Basic-strategy advice for the player's current hand."""
-        raise NotImplementedError
+        """Basic-strategy advice for the player's current hand, in one sentence."""
+        table = self._table(table_id)
+        async with table.lock:
+            self._check_open(table)
+            pid = self._player_in_round(table, round_no, player)
+            round_ = table.round
+            assert round_ is not None
+            legal = round_.legal_actions(pid)
+            if not legal:
+                raise NothingToDo("You have no decision to make right now.")
+            index = round_.current_hand_index(pid)
+            hand = round_.hands(pid)[index or 0]
+            return hint_sentence(table.rules, hand.cards, round_.dealer_up_card, legal)
+
+    # ----------------------------------------------------------- closing
 
     async def stop(self, channel_id: int, by: Player, *, may_manage_channel: bool) -> TableSnapshot:
-        """Close the table (host or Manage Channels); an open round is voided and refunded."""
-        raise NotImplementedError
+        """Close the table (the host, or anyone with Manage Channels); refund an open round."""
+        table = self._in_channel(channel_id)
+        async with table.lock:
+            self._check_open(table)
+            if by.user_id != table.host_id and not may_manage_channel:
+                raise NotAllowed(
+                    "Only the host or someone with Manage Channels can stop this table."
+                )
+            await self._close(table, f"Stopped by {by.name}.")
+            snapshot = await self._finish(table)
+        await self._emit(snapshot)
+        return snapshot
 
     async def close(self, table_id: str, reason: str) -> None:
-        """Close the table (its message is gone); an open round is voided and refunded."""
-        raise NotImplementedError
+        """Close the table (its message is gone, or the bot cannot post); refund an open round.
 
-    def fairness(self, channel_id: int) -> Fairness:
-        """The current shoe's commitment and the previous shoe's revealed seed."""
-        raise NotImplementedError
+        Closing a table that is already closed does nothing.
+        """
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.closed:
+                return
+            await self._close(table, reason)
+            snapshot = await self._finish(table)
+        await self._emit(snapshot)
 
     async def recover(self) -> list[db.VoidResult]:
-        """At start-up: void and refund every round left open by a previous run."""
-        raise NotImplementedError
+        """At start-up, before any table opens: void and refund rounds a previous run left open."""
+        return await self._store.recover()
 
     async def shutdown(self) -> None:
-        """Cancel every timer; void and refund every open round."""
-        raise NotImplementedError
+        """Cancel every timer; void and refund every open round (a graceful stop)."""
+        tasks = []
+        for table in list(self._tables.values()):
+            async with table.lock:
+                if table.closed:
+                    continue
+                await self._close(table, "The bot is shutting down; the round was refunded.")
+                self._closed_ids.add(table.table_id)
+                table.version += 1
+                if table.timer is not None and table.timer is not asyncio.current_task():
+                    table.timer.cancel()
+                    tasks.append(table.timer)
+                table.timer = None
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _sentence(text: str) -> str:
+    """An engine reason ("you can double only ...") as a sentence for the player."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

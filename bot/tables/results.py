@@ -1,0 +1,111 @@
+"""Turning a settled round into chips, statistics and the lines the table shows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+import db
+from bot.engine import Event, Outcome, Settlement
+from bot.tables.table import SeatState
+from db.models import Outcome as StoredOutcome
+
+#: The engine's outcomes as the store records them (a bust is a loss).
+_STORED_OUTCOME: Final[dict[Outcome, StoredOutcome]] = {
+    Outcome.WIN: "win",
+    Outcome.BLACKJACK: "blackjack",
+    Outcome.PUSH: "push",
+    Outcome.LOSE: "loss",
+    Outcome.BUST: "loss",
+    Outcome.SURRENDER: "surrender",
+}
+
+
+def payouts_of(settlement: Settlement) -> dict[int, int]:
+    """Every chip returned to each player for the round (stakes included)."""
+    return {int(result.player_id): result.returned for result in settlement.players}
+
+
+def hand_results(settlement: Settlement, bets: dict[str, int]) -> list[db.HandResult]:
+    """One record per hand for the statistics, insurance counted on each spot's first hand.
+
+    Insurance costs half of each spot's bet (rounded down), so each spot's share
+    is ``bet // 2``; the store checks that the shares add up to the stakes.
+    """
+    insured = {result.player_id: result for result in settlement.insurance}
+    records: list[db.HandResult] = []
+    seen_spots: set[tuple[str, int]] = set()
+    for hand in settlement.hands:
+        wagered, payout = hand.stake, hand.payout
+        insurance = insured.get(hand.player_id)
+        if insurance is not None and (hand.player_id, hand.spot) not in seen_spots:
+            seen_spots.add((hand.player_id, hand.spot))
+            share = bets[hand.player_id] // 2
+            if hand.hand_index == 0:
+                # Whatever the per-spot shares miss of the whole insurance stake (nothing,
+                # unless the rules change) goes on the first hand, so the totals agree.
+                spots = len({h.spot for h in settlement.hands_of(hand.player_id)})
+                share += insurance.stake - spots * share
+            wagered += share
+            if insurance.won:
+                payout += 3 * share
+        records.append(
+            db.HandResult(
+                user_id=int(hand.player_id),
+                outcome=_STORED_OUTCOME[hand.outcome],
+                wagered=wagered,
+                payout=payout,
+                hand_index=hand.hand_index,
+            )
+        )
+    return records
+
+
+def signed(amount: int) -> str:
+    """A net amount with its sign: +1,500, -20, ±0."""
+    return f"{amount:+,}" if amount else "±0"
+
+
+def result_lines(settlement: Settlement, names: dict[str, str]) -> tuple[str, ...]:
+    """The dealer's hand, each hand's outcome and payout, each insurance bet, net per player."""
+    dealer_cards = " ".join(str(card) for card in settlement.dealer_cards)
+    if settlement.dealer_blackjack:
+        dealer = f"Dealer has blackjack: {dealer_cards}"
+    elif settlement.dealer_bust:
+        dealer = f"Dealer busts: {dealer_cards} ({settlement.dealer_total})"
+    else:
+        dealer = f"Dealer: {dealer_cards} ({settlement.dealer_total})"
+    lines = [dealer]
+    for player in settlement.players:
+        name = names.get(player.player_id, player.player_id)
+        hands = settlement.hands_of(player.player_id)
+        for hand in hands:
+            which = f" (hand {hand.hand_index + 1})" if len(hands) > 1 else ""
+            cards = " ".join(str(card) for card in hand.cards)
+            lines.append(f"{name}{which}: {cards} — {hand.text}")
+        for insurance in settlement.insurance:
+            if insurance.player_id == player.player_id:
+                won = f"wins {2 * insurance.stake:,}" if insurance.won else "loses"
+                lines.append(f"{name}: insurance of {insurance.stake:,} {won}")
+        lines.append(f"{name}: net {signed(player.net)}")
+    return tuple(lines)
+
+
+def shuffle_notice(seats: Iterable[SeatState], commitment: str) -> tuple[str, ...]:
+    """The reshuffle announcement: each seated player's action and standing since sitting down."""
+    lines = [f"Shuffle: a new shoe (commitment {commitment[:16]}…)."]
+    for seat in seats:
+        action, standing = seat.standing.action(seat.pid), seat.standing.standing(seat.pid)
+        lines.append(f"{seat.player.name}: action {action:,}, standing {signed(standing)}")
+    return tuple(lines)
+
+
+def event_lines(events: Sequence[Event], names: dict[str, str]) -> list[str]:
+    """The round's event sentences, with players' display names instead of their ids."""
+    lines = []
+    for event in events:
+        text = event.text
+        if event.player:
+            text = text.replace(event.player, names.get(event.player, event.player), 1)
+        lines.append(text[:1].upper() + text[1:])
+    return lines

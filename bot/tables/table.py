@@ -1,0 +1,108 @@
+"""The live state of one table: seats, the shoe, the round in play, deadlines.
+
+Plain mutable data, changed only by the service while it holds ``lock``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+import db
+from bot.engine import Round, Rules, Shoe, Standing
+from bot.tables.players import Player
+from bot.tables.snapshot import Phase, TableSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class Timers:
+    """A table's timers, in seconds, from the guild's settings when it opened."""
+
+    bet_s: int
+    action_s: int
+    idle_close_s: int
+
+
+@dataclass(slots=True)
+class SeatState:
+    """A seated player: this round's bet, their deadline, and their tally since sitting down."""
+
+    player: Player
+    #: Stake per spot this round, and the number of spots (0 = not bet yet).
+    bet: int = 0
+    spots: int = 0
+    leaving: bool = False
+    #: When this player's hands stand if they do nothing (insurance and play phases).
+    deadline: float | None = None
+    #: Action and standing since this player sat down (the 1972 bj's shuffle announcement).
+    standing: Standing = field(default_factory=Standing)
+    #: The player's net for the round that just ended (shown during the next betting).
+    last_net: int | None = None
+
+    @property
+    def pid(self) -> str:
+        """The player's id in the engine's round."""
+        return str(self.player.user_id)
+
+
+@dataclass(slots=True)
+class Table:
+    """One open table in one channel."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    preset: str
+    rules: Rules
+    timers: Timers
+    shoe: Shoe
+    previous_shoe: db.ShoeRecord | None
+    previous_decks: int | None
+    idle_since: float
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    seats: list[SeatState] = field(default_factory=list)
+    phase: Phase = Phase.BETTING
+    round_no: int = 0
+    #: The store's id of the round being bet on or played; None once settled or voided.
+    round_id: int | None = None
+    round: Round | None = None
+    #: When betting (or the insurance decision) ends.
+    deadline: float | None = None
+    message_id: int | None = None
+    events: list[str] = field(default_factory=list)
+    last_results: tuple[str, ...] = ()
+    shuffle_notice: tuple[str, ...] = ()
+    insurance_offered: bool = False
+    closed_reason: str = ""
+    #: Last stake per spot and spots per player, for the Bet again buttons.
+    last_bets: dict[int, tuple[int, int]] = field(default_factory=dict)
+    version: int = 0
+    snapshot: TableSnapshot | None = None
+    timer: asyncio.Task[None] | None = None
+
+    @property
+    def closed(self) -> bool:
+        return self.phase is Phase.CLOSED
+
+    def seat_of(self, user_id: int) -> SeatState | None:
+        """The player's seat, or None."""
+        for seat in self.seats:
+            if seat.player.user_id == user_id:
+                return seat
+        return None
+
+    def in_round(self, seat: SeatState) -> bool:
+        """Whether the player holds hands in the round being played."""
+        return self.round is not None and seat.pid in self.round.players
+
+    def next_due(self) -> float | None:
+        """The earliest time a timer has something to do, or None."""
+        if self.closed:
+            return None
+        if self.phase is Phase.BETTING:
+            return self.deadline
+        times = [seat.deadline for seat in self.seats if seat.deadline is not None]
+        if self.phase is Phase.INSURANCE and self.deadline is not None:
+            times.append(self.deadline)
+        return min(times) if times else None

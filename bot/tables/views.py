@@ -1,0 +1,132 @@
+"""Snapshots of a live table: pure functions from the table's state to plain data."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.engine import Action, Card, Hand, Round
+from bot.engine.round_state import Phase as RoundPhase
+from bot.tables.snapshot import CardView, DealerView, HandView, Phase, SeatView, TableSnapshot
+from bot.tables.table import SeatState, Table
+
+#: How many of the round's latest event lines a snapshot carries.
+RECENT_EVENTS: Final = 12
+_INSURANCE_CHOICES: Final = frozenset({Action.INSURANCE, Action.NO_INSURANCE})
+
+
+def card_view(card: Card) -> CardView:
+    """A card as shown: "10♥", red for hearts and diamonds."""
+    return CardView(str(card), card.suit in (1, 2))
+
+
+def hand_status(hand: Hand) -> str:
+    """One word for where a hand stands."""
+    if hand.surrendered:
+        return "surrendered"
+    if hand.total > 21:
+        return "bust"
+    if hand.natural:
+        return "blackjack"
+    if hand.doubled:
+        return "doubled"
+    if not hand.is_finished:
+        return "playing"
+    return "standing"
+
+
+def hand_view(hand: Hand, *, current: bool) -> HandView:
+    """One hand of one player."""
+    return HandView(
+        cards=tuple(card_view(card) for card in hand.cards),
+        total=hand.total,
+        soft=hand.is_soft and hand.total < 21,
+        stake=hand.stake,
+        status=hand_status(hand),
+        is_current=current,
+        outcome=str(hand.outcome),
+        payout=hand.payout,
+        rounded_down=hand.rounded_down,
+    )
+
+
+def dealer_view(round_: Round) -> DealerView:
+    """The dealer's hand; the hole card stays hidden until the dealer plays."""
+    shown = round_.dealer_cards_shown
+    hidden = round_.phase is not RoundPhase.SETTLED
+    visible = Hand.of(list(shown))
+    status = ""
+    if not hidden:
+        dealer = round_.dealer
+        status = "blackjack" if dealer.natural else "bust" if dealer.total > 21 else "standing"
+    return DealerView(
+        cards=tuple(card_view(card) for card in shown),
+        hole_hidden=hidden,
+        total=visible.total,
+        soft=visible.is_soft and visible.total < 21,
+        status=status,
+    )
+
+
+def seat_view(table: Table, seat: SeatState) -> SeatView:
+    """A seated player, with their hands if they play in this round."""
+    round_ = table.round
+    pid = seat.pid
+    hands: tuple[HandView, ...] = ()
+    legal: frozenset[Action] = frozenset()
+    insurance: int | None = None
+    if round_ is not None and pid in round_.players:
+        current = round_.current_hand_index(pid)
+        hands = tuple(
+            hand_view(hand, current=index == current)
+            for index, hand in enumerate(round_.hands(pid))
+        )
+        legal = round_.legal_actions(pid)
+        if table.insurance_offered and not legal & _INSURANCE_CHOICES:
+            insurance = round_.insurance_stake(pid)
+    return SeatView(
+        user_id=seat.player.user_id,
+        name=seat.player.name,
+        hands=hands,
+        bet=seat.bet,
+        spots=seat.spots,
+        insurance=insurance,
+        legal=legal,
+        deadline=seat.deadline if legal else None,
+        leaving=seat.leaving,
+        action=seat.standing.action(pid),
+        standing=seat.standing.standing(pid),
+        net=seat.last_net if table.phase is Phase.BETTING else None,
+    )
+
+
+def build_snapshot(table: Table, version: int) -> TableSnapshot:
+    """Everything the table message shows now."""
+    round_ = table.round
+    playing = round_ is not None and table.phase in (Phase.INSURANCE, Phase.PLAYING)
+    deadline = table.deadline
+    if table.phase is Phase.PLAYING:
+        # The play phase ends when the slowest player's timer does.
+        times = [seat.deadline for seat in table.seats if seat.deadline is not None]
+        deadline = max(times) if times else None
+    return TableSnapshot(
+        table_id=table.table_id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        host_id=table.host_id,
+        preset=table.preset,
+        round_no=table.round_no,
+        phase=table.phase,
+        version=version,
+        min_bet=table.rules.min_bet,
+        max_bet=table.rules.max_bet,
+        max_spots=table.rules.max_spots,
+        seats=tuple(seat_view(table, seat) for seat in table.seats),
+        dealer=dealer_view(round_) if playing and round_ is not None else None,
+        deadline=None if table.closed else deadline,
+        events=tuple(table.events[-RECENT_EVENTS:]),
+        last_results=table.last_results,
+        shuffle_notice=table.shuffle_notice,
+        commitment=table.shoe.commitment,
+        closed_reason=table.closed_reason,
+        insurance_offered=table.insurance_offered and playing,
+    )

@@ -1,0 +1,81 @@
+"""Shared test helpers: players, stacked shoes, and a snapshot of the chips to compare."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+import db
+from bot.engine import Rules, Shoe, StackedShoe, cards
+from bot.tables import Player, TableSnapshot
+
+GUILD = 900_000_000_000_000_001
+CHANNEL = 900_000_000_000_000_101
+OTHER_CHANNEL = 900_000_000_000_000_102
+ALICE = Player(800_000_000_000_000_001, "Alice")
+BOB = Player(800_000_000_000_000_002, "Bob")
+CAROL = Player(800_000_000_000_000_003, "Carol")
+DAVE = Player(800_000_000_000_000_004, "Dave")
+#: Chips every new account starts with (the guild default).
+START_CHIPS = 1000
+#: Cards that finish nothing on their own: enough after a round so the cut card is not reached.
+SPARE = " ".join(["2c"] * 30)
+
+
+def stacked(text: str, seed: int = 1) -> StackedShoe:
+    """A shoe dealing exactly ``text`` ("8s Th Ac ..."), with its own seed so that
+    each shoe has its own commitment and can be revealed like a real one."""
+    shoe = StackedShoe(cards(text))
+    shoe.seed = bytes([seed]) * 32
+    return shoe
+
+
+class ShoeQueue:
+    """A shoe factory: the stacked shoes a test queued, then seeded real shoes."""
+
+    def __init__(self) -> None:
+        self.queue: deque[Shoe] = deque()
+        self.made = 0
+
+    def add(self, text: str) -> None:
+        self.queue.append(stacked(text, seed=len(self.queue) + 100))
+
+    def __call__(self, rules: Rules) -> Shoe:
+        self.made += 1
+        if self.queue:
+            return self.queue.popleft()
+        return Shoe(rules.decks, rules.penetration, bytes([self.made]) * 32)
+
+
+@dataclass
+class Published:
+    """Every snapshot the service published, in order."""
+
+    snapshots: list[TableSnapshot] = field(default_factory=list)
+
+    def append(self, snapshot: TableSnapshot) -> None:
+        self.snapshots.append(snapshot)
+
+    @property
+    def last(self) -> TableSnapshot:
+        return self.snapshots[-1]
+
+
+@dataclass(frozen=True)
+class Chips:
+    """Every balance and ledger row of some players: equal before and after = nothing moved."""
+
+    balances: dict[int, int]
+    ledgers: dict[int, list[db.LedgerEntry]]
+
+
+async def chips_of(store: db.Store, *players: Player) -> Chips:
+    balances = {p.user_id: await store.balance(GUILD, p.user_id) for p in players}
+    ledgers = {p.user_id: await store.ledger(GUILD, p.user_id, 1000) for p in players}
+    return Chips(balances, ledgers)
+
+
+async def ledger_kinds(store: db.Store, player: Player) -> list[tuple[str, int]]:
+    """The player's ledger rows, oldest first, as (kind, delta)."""
+    rows = await store.ledger(GUILD, player.user_id, 1000)
+    return [(row.kind, row.delta) for row in reversed(rows)]
