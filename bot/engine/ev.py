@@ -11,14 +11,14 @@ Every value is per unit of the original bet. With the peek (or with an up card
 that cannot make a blackjack) values are conditioned on the dealer having no
 blackjack. Without the peek a dealer blackjack also takes doubles and splits,
 so each value already carries that loss in proportion to what is staked (the
-"tax" below); the Round gives a surrendered hand half back even then.
+"tax" below), a surrendered hand's included: the Round's settlement lets a
+no-peek dealer blackjack take the whole of a surrendered bet.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Final
 
 from bot.engine.dealer_odds import (
     BUST,
@@ -27,17 +27,11 @@ from bot.engine.dealer_odds import (
     final_odds_infinite,
     full_shoe,
 )
+from bot.engine.legality import DOUBLE_TOTALS as DOUBLE_TOTALS  # re-exported: one table
 from bot.engine.rules import Rules
 
 #: A continuation policy: hit this (total, soft) hand of three or more cards?
 HitRule = Callable[[int, bool], bool]
-
-DOUBLE_TOTALS: Final[dict[str, frozenset[int]]] = {
-    "any": frozenset(range(4, 22)),
-    "9-11": frozenset((9, 10, 11)),
-    "10-11": frozenset((10, 11)),
-    "none": frozenset(),
-}
 
 
 def hand_state(values: tuple[int, ...] | list[int]) -> tuple[int, bool]:
@@ -166,13 +160,10 @@ class Play:
         return (1.0 - tax) * hit - tax
 
     def surrender(self) -> float:
-        """Value of surrendering: half the bet back.
-
-        The Round gives half back even when a no-peek dealer then shows a
-        blackjack, so no tax applies (without the peek that is worth as much as
-        early surrender against a ten or an ace).
-        """
-        return -0.5
+        """Value of surrendering: half the bet back, unless a no-peek dealer then shows
+        a blackjack, which takes the whole bet (as it takes doubles and splits)."""
+        tax = self.sit.tax
+        return (1.0 - tax) * -0.5 - tax
 
     def double(self, total: int, soft: bool) -> float:
         """Value of doubling: twice the stake, one card."""

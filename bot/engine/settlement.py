@@ -15,10 +15,10 @@ class Outcome(StrEnum):
     """How a hand ended. ``payout`` is always the chips returned, stake included."""
 
     WIN = "win"  # payout 2 x stake
-    LOSE = "lose"  # payout 0 (includes losing to a dealer blackjack)
+    LOSE = "lose"  # payout 0 (includes losing to a dealer blackjack, surrendered or not)
     PUSH = "push"  # payout = stake
     BLACKJACK = "blackjack"  # payout = stake + stake x blackjack ratio, rounded down
-    SURRENDER = "surrender"  # payout = half the stake, rounded down
+    SURRENDER = "surrender"  # payout = half the stake, rounded down (no dealer blackjack)
     BUST = "bust"  # payout 0, even if the dealer busts later
 
 
@@ -36,15 +36,17 @@ def settle_hand(
     """Set ``hand.outcome``, ``hand.payout`` and ``hand.rounded_down`` against the dealer."""
     stake = hand.stake
     total = hand.total
-    if hand.surrendered:
-        hand.outcome, hand.payout, hand.rounded_down = _SURRENDER, stake // 2, stake % 2 == 1
-    elif total > 21:
+    if total > 21:
         hand.outcome, hand.payout = _BUST, 0
     elif dealer_blackjack:
+        # With the peek a dealer blackjack ends the round before anyone acts; without
+        # it, the blackjack takes doubles, splits and a surrendered hand alike.
         if hand.natural:
             hand.outcome, hand.payout = _PUSH, stake
         else:
             hand.outcome, hand.payout = _LOSE, 0
+    elif hand.surrendered:
+        hand.outcome, hand.payout, hand.rounded_down = _SURRENDER, stake // 2, stake % 2 == 1
     elif hand.natural:
         won = stake * numerator
         hand.outcome, hand.payout = _BLACKJACK, stake + won // denominator

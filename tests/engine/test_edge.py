@@ -161,8 +161,9 @@ def test_the_infinite_deck_edge_does_not_depend_on_the_deck_count() -> None:
     assert _edge(VEGAS.replace(decks=2)) == _edge(VEGAS)
 
 
-def test_without_the_peek_surrender_also_saves_half_against_a_dealer_blackjack() -> None:
-    # The Round pays a surrendered hand half back before the hole card is shown.
+def test_without_the_peek_surrender_saves_no_more_than_with_it() -> None:
+    # A no-peek dealer blackjack takes a surrendered bet whole, so surrender is worth
+    # about what it is with the peek (not the 0.2+ points of surrendering before it).
     with_peek = _cost(surrender="none")
     without_peek = _cost(dealer_peeks=False, surrender="none") - _cost(dealer_peeks=False)
-    assert without_peek > with_peek + 0.2
+    assert with_peek - 0.03 < without_peek < with_peek + 0.03
