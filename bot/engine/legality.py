@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from bot.engine.actions import Action
 from bot.engine.errors import InvalidBets
 from bot.engine.hand import Hand
 from bot.engine.rules import Rules
+
+#: The first two-card totals each ``Rules.double_on`` lets a hand double on: the one
+#: table both the Round and the expected values (``bot.engine.ev``) read.
+DOUBLE_TOTALS: Final[dict[str, frozenset[int]]] = {
+    "any": frozenset(range(4, 22)),
+    "9-11": frozenset((9, 10, 11)),
+    "10-11": frozenset((10, 11)),
+    "none": frozenset(),
+}
 
 
 def why_not(rules: Rules, hand: Hand, action: Action) -> str:

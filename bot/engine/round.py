@@ -23,6 +23,7 @@ from typing import Final
 
 from bot.engine.actions import Action
 from bot.engine.cards import Card
+from bot.engine.dealer_odds import dealer_must_hit
 from bot.engine.errors import (
     ActionNotAllowed,
     NotYourTurn,
@@ -71,8 +72,8 @@ from bot.engine.hotnames import (
     STAND_BIT,
     SURRENDER_BIT,
 )
-from bot.engine.legality import check_bets, why_not
-from bot.engine.round_state import DOUBLE_TOTALS, RATIOS, RoundState
+from bot.engine.legality import DOUBLE_TOTALS, check_bets, why_not
+from bot.engine.round_state import RATIOS, RoundState
 from bot.engine.rules import Rules
 from bot.engine.seat import Seat, insurance_cost
 from bot.engine.settlement import settle_hand
@@ -411,9 +412,9 @@ class Round(RoundState):
                     if not (hand.surrendered or hand.total > 21 or hand.natural):
                         live = True
         if live:
-            hits_soft_17 = self.rules.dealer_hits_soft_17
+            rules = self.rules
             shoe = self.shoe
-            while dealer.total < 17 or (hits_soft_17 and dealer.total == 17 and dealer.is_soft):
+            while dealer_must_hit(dealer.total, dealer.is_soft, rules):
                 position = shoe.position
                 if position < shoe.size:
                     shoe.position = position + 1

@@ -27,12 +27,6 @@ class Phase(StrEnum):
 RATIOS: Final[dict[str, tuple[int, int]]] = {
     pays: (int(pays.split(":")[0]), int(pays.split(":")[1])) for pays in BLACKJACK_PAYS
 }
-DOUBLE_TOTALS: Final[dict[str, frozenset[int]]] = {
-    "any": frozenset(range(4, 22)),
-    "9-11": frozenset((9, 10, 11)),
-    "10-11": frozenset((10, 11)),
-    "none": frozenset(),
-}
 
 
 # Enum members as constants: ``Enum.MEMBER`` costs a descriptor call in CPython 3.11.
