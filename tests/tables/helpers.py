@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 from dataclasses import dataclass, field
 
 import db
 from bot.engine import Rules, Shoe, StackedShoe, cards
 from bot.tables import Player, TableSnapshot
+from tests.fakediscord.clock import ManualClock, settle
 
 GUILD = 900_000_000_000_000_001
 CHANNEL = 900_000_000_000_000_101
@@ -79,3 +81,35 @@ async def ledger_kinds(store: db.Store, player: Player) -> list[tuple[str, int]]
     """The player's ledger rows, oldest first, as (kind, delta)."""
     rows = await store.ledger(GUILD, player.user_id, 1000)
     return [(row.kind, row.delta) for row in reversed(rows)]
+
+
+async def quiet(clock: ManualClock, max_wait: float = 5.0) -> None:
+    """Return once every table timer task is asleep on the clock or finished.
+
+    The timers' work goes through the database (a thread for SQLite, a socket for
+    PostgreSQL), so a woken timer needs more than a few turns of the loop; this
+    waits for that work to end instead of guessing a number of turns.
+    """
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + max_wait
+    while True:
+        running = [t for t in asyncio.all_tasks() if t.get_name().startswith("table ")]
+        if len([t for t in running if not t.done()]) <= clock.sleepers:
+            # Let the tasks that just finished publish and return.
+            await settle()
+            return
+        if loop.time() > give_up:
+            raise AssertionError(f"table timers still busy after {max_wait}s: {running}")
+        await asyncio.sleep(0)
+
+
+async def tick(clock: ManualClock, seconds: float) -> None:
+    """Move the clock ``seconds`` forward one wake-up at a time, each timer's work done
+    before the next (``ManualClock.run_for`` with database work in between)."""
+    target = clock.now() + seconds
+    await quiet(clock)
+    while (due := clock.next_wakeup()) is not None and due <= target:
+        clock.advance(max(0.0, due - clock.now()))
+        await quiet(clock)
+    clock.advance(target - clock.now())
+    await quiet(clock)
