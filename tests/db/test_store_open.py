@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,7 +121,7 @@ async def _schema_versions(url: str) -> list[tuple[int, str]]:
     return [(int(v), str(n)) for v, n in rows]
 
 
-async def _execute(url: str, sql: str) -> list[tuple[object, ...]]:
+async def _execute(url: str, sql: str) -> list[tuple[Any, ...]]:
     if url.startswith("sqlite:///"):
         conn = sqlite3.connect(db.sqlite_path(url))
         try:

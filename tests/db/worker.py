@@ -69,16 +69,23 @@ def main(argv: list[str]) -> None:
         guild, user, round_id, amount = map(int, args)
         now = db.models.to_micros(db.store.system_clock())
         # A stake is: lock the round, debit the account, write the ledger row.
-        op = lambda: pause_after(rounds.stake(guild, user, amount, "bet", round_id, now), 2)  # noqa: E731
-        asyncio.run(_hang_in(url, op))
+        asyncio.run(
+            _hang_in(
+                url, lambda: pause_after(rounds.stake(guild, user, amount, "bet", round_id, now), 2)
+            )
+        )
     elif mode == "settle-then-die":
         round_id = int(args[0])
         payouts = {int(user): int(chips) for user, chips in json.loads(args[1]).items()}
         hands = [db.HandResult(**hand) for hand in json.loads(args[2])]
         now = db.models.to_micros(db.store.system_clock())
         # Settlement: close the round, read the stakes, credit and record the first payout.
-        op = lambda: pause_after(rounds.settle_round(round_id, payouts, hands, "{}", now), 4)  # noqa: E731
-        asyncio.run(_hang_in(url, op))
+        asyncio.run(
+            _hang_in(
+                url,
+                lambda: pause_after(rounds.settle_round(round_id, payouts, hands, "{}", now), 4),
+            )
+        )
     else:
         raise SystemExit(f"unknown mode {mode!r}")
 
