@@ -6,6 +6,9 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+# The fake Discord's fixtures (fake_discord), for every test folder that runs a bot.
+pytest_plugins = ["fakediscord.plugin"]
+
 settings.register_profile("dev", max_examples=100)
 settings.register_profile(
     "ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -1,21 +1,74 @@
-"""Start the Discord bot. Until the Discord side exists, this starts the terminal table."""
+"""``python -m bot`` / ``python -m bot run``: start the Discord bot.
+
+Settings come from the environment and ``.env`` (see .env.example). A missing or
+rejected token prints how to get one and exits with status 2, without a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import logging
+import signal
 import sys
+
+import discord
+
+from bot.config import TOKEN_HELP, Config, ConfigError, environment, load_config
+from bot.endpoints import apply_endpoints
+from db.errors import StoreError
+
+#: Exit status for a setting that must be fixed before the bot can start.
+CONFIG_EXIT = 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--preset", default="vegas-shoe", help="rules for the terminal table")
+    """No options: everything is configured by the environment."""
 
 
 def run(args: argparse.Namespace) -> int:
-    print(
-        "The Discord side is not built yet: starting the terminal table instead "
-        "(python -m bot play).",
-        file=sys.stderr,
-    )
-    from bot.cli import play
+    """Read the settings, point discord.py at the configured endpoints, run until stopped."""
+    env = environment()
+    try:
+        config = load_config(env)
+        apply_endpoints(env)
+    except (ConfigError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return CONFIG_EXIT
+    if config.shard_ids is not None and len(config.shard_ids) > 1:
+        print(
+            "error: run one process per shard: SHARD_IDS must name a single shard "
+            f"(got {len(config.shard_ids)})",
+            file=sys.stderr,
+        )
+        return CONFIG_EXIT
+    discord.utils.setup_logging(level=config.log_level, root=True)
+    try:
+        asyncio.run(serve(config))
+    except discord.LoginFailure:
+        print(f"error: Discord rejected DISCORD_TOKEN. {TOKEN_HELP}", file=sys.stderr)
+        return CONFIG_EXIT
+    except discord.PrivilegedIntentsRequired:
+        print("error: Discord refused the bot's intents.", file=sys.stderr)
+        return CONFIG_EXIT
+    except StoreError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return CONFIG_EXIT
+    except KeyboardInterrupt:
+        pass
+    return 0
 
-    return play.run(argparse.Namespace(preset=args.preset, hands=1, seed=None, chips=1000))
+
+async def serve(config: Config) -> None:
+    """Run the bot; SIGTERM and SIGINT close it gracefully (open rounds are refunded)."""
+    from bot.app import build_bot  # imports discord.ui and the cogs: only when running
+
+    bot = build_bot(config)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # not on Windows
+            loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+    async with bot:
+        await bot.start(config.token)
+    logging.getLogger(__name__).info("the bot stopped")

@@ -1,0 +1,1 @@
+"""Discord adapters, one cog per feature: the only package that imports discord.ui."""

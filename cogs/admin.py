@@ -1,0 +1,161 @@
+"""``/blackjack-admin config|grant|take``: the server's table settings and chip adjustments.
+
+Hidden by default from members without Manage Server (``default_permissions``),
+and checked again here, since a server can re-grant the command in its settings
+to people who should still not print chips.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.rules import MAX_BET_CEILING, PRESETS
+from cogs.render import chips
+from db.errors import BalanceLimitExceeded, InsufficientChips
+from db.models import MAX_BALANCE, GuildSettings
+
+if TYPE_CHECKING:
+    from bot.app import BlackjackBot
+
+#: Largest number a timer setting takes, in seconds (a day).
+TIMER_MAX = 86_400
+
+
+def settings_text(settings: GuildSettings) -> str:
+    """The server's settings, one per line."""
+    return "\n".join(
+        [
+            f"Default rules: {settings.default_preset}",
+            f"Bets: {chips(settings.min_bet)} to {chips(settings.max_bet)} a hand",
+            f"Timers: betting {settings.bet_timer_s} s, acting {settings.action_timer_s} s, "
+            f"idle table closes after {settings.idle_close_s} s",
+            f"New players start with {chips(settings.starting_chips)} chips; "
+            f"/daily gives {chips(settings.daily_amount)}",
+        ]
+    )
+
+
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
+class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
+    """Settings and chip adjustments; every chip change is a ledger row with the admin's id."""
+
+    def __init__(self, bot: BlackjackBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Only people with Manage Server; everyone else is told so, ephemerally."""
+        if interaction.permissions.manage_guild:
+            return True
+        await interaction.response.send_message(
+            "Only members with the Manage Server permission can use /blackjack-admin.",
+            ephemeral=True,
+        )
+        return False
+
+    @app_commands.command(name="config", description="Show or change this server's table settings")
+    @app_commands.describe(
+        default_preset="Rules for tables started without a preset",
+        min_bet="Smallest bet a hand",
+        max_bet="Largest bet a hand",
+        bet_timer="Seconds for betting before the cards are dealt",
+        action_timer="Seconds a player has to act before their hand stands",
+        idle_close="Seconds without a bet before a table closes itself",
+        starting_chips="Chips a new player starts with",
+        daily_amount="Chips /daily gives",
+    )
+    @app_commands.choices(
+        default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS]
+    )
+    async def config(
+        self,
+        interaction: discord.Interaction[Any],
+        default_preset: str | None = None,
+        min_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
+        max_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
+        bet_timer: app_commands.Range[int, 5, TIMER_MAX] | None = None,
+        action_timer: app_commands.Range[int, 5, TIMER_MAX] | None = None,
+        idle_close: app_commands.Range[int, 30, TIMER_MAX] | None = None,
+        starting_chips: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
+        daily_amount: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
+    ) -> None:
+        """With no options, show the settings; otherwise change the given ones (all or none)."""
+        assert interaction.guild_id is not None
+        given = {
+            "default_preset": default_preset,
+            "min_bet": min_bet,
+            "max_bet": max_bet,
+            "bet_timer_s": bet_timer,
+            "action_timer_s": action_timer,
+            "idle_close_s": idle_close,
+            "starting_chips": starting_chips,
+            "daily_amount": daily_amount,
+        }
+        changes = {name: value for name, value in given.items() if value is not None}
+        try:
+            settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
+        except ValueError as error:
+            await interaction.response.send_message(f"Nothing changed: {error}.", ephemeral=True)
+            return
+        heading = "Settings changed." if changes else "Settings of this server:"
+        note = "\nOpen tables keep their rules; new tables use these." if changes else ""
+        await interaction.response.send_message(
+            f"{heading}\n{settings_text(settings)}{note}", ephemeral=True
+        )
+
+    @app_commands.command(name="grant", description="Give chips to a member (a ledger row)")
+    @app_commands.describe(member="Who gets the chips", amount="How many", reason="Why (kept)")
+    async def grant(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member,
+        amount: app_commands.Range[int, 1, MAX_BALANCE],
+        reason: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        """Credit ``amount``; refused past the balance limit."""
+        await self._adjust(interaction, member, amount, reason or "grant")
+
+    @app_commands.command(name="take", description="Take chips from a member (a ledger row)")
+    @app_commands.describe(member="Whose chips", amount="How many", reason="Why (kept)")
+    async def take(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member,
+        amount: app_commands.Range[int, 1, MAX_BALANCE],
+        reason: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        """Debit ``amount``; refused (never clamped) if the member has fewer chips."""
+        await self._adjust(interaction, member, -amount, reason or "take")
+
+    async def _adjust(
+        self, interaction: discord.Interaction[Any], member: discord.Member, delta: int, why: str
+    ) -> None:
+        assert interaction.guild_id is not None
+        try:
+            balance = await self.bot.store.adjust(
+                interaction.guild_id, member.id, delta, interaction.user.id, why
+            )
+        except InsufficientChips as error:
+            text = (
+                f"{member.mention} has {chips(error.balance)} chips: "
+                f"cannot take {chips(-delta)}. Nothing changed."
+            )
+        except BalanceLimitExceeded as error:
+            text = (
+                f"That would take {member.mention} past {chips(error.limit)} chips. "
+                "Nothing changed."
+            )
+        else:
+            verb = f"Gave {chips(delta)} chips to" if delta > 0 else f"Took {chips(-delta)} from"
+            text = f"{verb} {member.mention}. Their balance: {chips(balance)}."
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def setup(bot: BlackjackBot) -> None:
+    """discord.py extension entry point."""
+    await bot.add_cog(AdminCog(bot))

@@ -1,0 +1,52 @@
+"""``/bet amount [hands]``: stake chips on this round at the channel's table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.rules import MAX_SPOTS
+from bot.tables import TableError
+from cogs.table import player_of
+
+if TYPE_CHECKING:
+    from bot.app import BlackjackBot
+
+#: Longer than any amount a person types ("2.5k", "1,000,000"); Discord enforces it.
+AMOUNT_MAX_LENGTH = 32
+
+
+class BettingCog(commands.Cog, name="Betting"):
+    """Bets by slash command; the Bet buttons on the table message live in the table cog."""
+
+    def __init__(self, bot: BlackjackBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="bet", description="Bet on this round at the channel's table")
+    @app_commands.describe(
+        amount="Chips a hand: 500, 1k, 2.5k, 1m, half, max or all",
+        hands="How many hands (spots) to play, 1 to 7",
+    )
+    @app_commands.guild_only()
+    async def bet(
+        self,
+        interaction: discord.Interaction[Any],
+        amount: app_commands.Range[str, 1, AMOUNT_MAX_LENGTH],
+        hands: app_commands.Range[int, 1, MAX_SPOTS] = 1,
+    ) -> None:
+        """Stake the bet at once; the table message shows it (and deals when everyone has bet)."""
+        try:
+            _, note = await self.bot.tables.bet(
+                interaction.channel_id or 0, player_of(interaction), amount, hands
+            )
+        except TableError as error:
+            note = str(error)
+        await interaction.response.send_message(note, ephemeral=True)
+
+
+async def setup(bot: BlackjackBot) -> None:
+    """discord.py extension entry point."""
+    await bot.add_cog(BettingCog(bot))

@@ -1,0 +1,185 @@
+"""``/balance``, ``/leaderboard`` (with page buttons), ``/daily`` and ``/stats``."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.render import chips, signed, timestamp
+from db.models import LeaderboardPage, PlayerStats
+
+if TYPE_CHECKING:
+    from bot.app import BlackjackBot
+
+PER_PAGE = 10
+LEADERBOARD_COLOUR = 0xF1C40F
+
+
+def leaderboard_embed(board: LeaderboardPage, guild_name: str) -> discord.Embed:
+    """One page of the leaderboard, and the reader's own place under it."""
+    embed = discord.Embed(title=f"Leaderboard · {guild_name}", colour=LEADERBOARD_COLOUR)
+    if board.entries:
+        embed.description = "\n".join(
+            f"`#{entry.rank}` <@{entry.user_id}> · {chips(entry.balance)}"
+            for entry in board.entries
+        )
+    else:
+        embed.description = "Nobody has chips here yet. Claim some with /daily."
+    if board.caller is not None:
+        embed.add_field(
+            name="You",
+            value=(
+                f"`#{board.caller.rank}` of {board.total_players} · {chips(board.caller.balance)}"
+            ),
+            inline=False,
+        )
+    embed.set_footer(
+        text=f"Page {board.page} of {max(1, board.total_pages)} · {board.total_players} players"
+    )
+    return embed
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"lb:(?P<direction>prev|next):(?P<page>[0-9]{1,9})",
+):
+    """Previous / next page of the leaderboard; the page to show is in the custom id."""
+
+    def __init__(self, page: int, direction: str, *, disabled: bool = False) -> None:
+        label = "◀ Previous" if direction == "prev" else "Next ▶"
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                custom_id=f"lb:{direction}:{page}",
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+            )
+        )
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> PageButton:
+        """Rebuild from a click."""
+        return cls(int(match["page"]), match["direction"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Edit the leaderboard message to the page this button names."""
+        cog = interaction.client.get_cog(EconomyCog.__cog_name__)
+        assert isinstance(cog, EconomyCog)
+        embed, view = await cog.leaderboard_page(interaction, self.page)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
+def page_view(board: LeaderboardPage) -> discord.ui.View:
+    """Previous and Next, disabled at the ends."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PageButton(max(1, board.page - 1), "prev", disabled=board.page <= 1))
+    last = max(1, board.total_pages)
+    view.add_item(PageButton(min(last, board.page + 1), "next", disabled=board.page >= last))
+    return view
+
+
+def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
+    """A player's lifetime record in this server."""
+    embed = discord.Embed(title=f"Stats · {name}", colour=LEADERBOARD_COLOUR)
+    rows = [
+        ("Hands", chips(stats.hands)),
+        ("Wins", chips(stats.wins)),
+        ("Losses", chips(stats.losses)),
+        ("Pushes", chips(stats.pushes)),
+        ("Blackjacks", chips(stats.blackjacks)),
+        ("Wagered", chips(stats.total_wagered)),
+        ("Net", signed(stats.net)),
+        ("Biggest win", chips(stats.biggest_win)),
+    ]
+    for label, value in rows:
+        embed.add_field(name=label, value=value, inline=True)
+    return embed
+
+
+class EconomyCog(commands.Cog, name="Economy"):
+    """Chips outside the table: balances, the leaderboard, the daily top-up, statistics."""
+
+    def __init__(self, bot: BlackjackBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="balance", description="Your chips (or another member's)")
+    @app_commands.describe(member="Whose balance to show (default: yours)")
+    @app_commands.guild_only()
+    async def balance(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        """The balance in this server."""
+        assert interaction.guild_id is not None
+        who = member or interaction.user
+        amount = await self.bot.store.balance(interaction.guild_id, who.id)
+        text = (
+            f"You have {chips(amount)} chips."
+            if who.id == interaction.user.id
+            else f"{who.mention} has {chips(amount)} chips."
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def leaderboard_page(
+        self, interaction: discord.Interaction[Any], page: int
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        """The embed and buttons for one page, with the reader's own rank."""
+        assert interaction.guild_id is not None
+        board = await self.bot.store.leaderboard(
+            interaction.guild_id, page, PER_PAGE, caller_id=interaction.user.id
+        )
+        name = interaction.guild.name if interaction.guild else "this server"
+        return leaderboard_embed(board, name), page_view(board)
+
+    @app_commands.command(name="leaderboard", description="The richest players in this server")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """Page one, 10 a page, with page buttons and your own place."""
+        embed, view = await self.leaderboard_page(interaction, 1)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @app_commands.command(name="daily", description="Claim your daily chips")
+    @app_commands.guild_only()
+    async def daily(self, interaction: discord.Interaction[Any]) -> None:
+        """Credit the daily amount once a period."""
+        assert interaction.guild_id is not None
+        result = await self.bot.store.claim_daily(interaction.guild_id, interaction.user.id)
+        when = timestamp(result.next_claim_at.timestamp())
+        if result.claimed:
+            text = (
+                f"You claimed {chips(result.amount)} chips. Balance: {chips(result.balance)}. "
+                f"Next claim {when}."
+            )
+        else:
+            text = (
+                f"You already claimed today. Next claim {when}. Balance: {chips(result.balance)}."
+            )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="stats", description="Lifetime blackjack record")
+    @app_commands.describe(member="Whose record to show (default: yours)")
+    @app_commands.guild_only()
+    async def stats(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        """Hands, wins, losses, pushes, blackjacks, wagered, net and biggest win."""
+        assert interaction.guild_id is not None
+        who = member or interaction.user
+        stats = await self.bot.store.stats(interaction.guild_id, who.id)
+        embed = stats_embed(who.display_name, stats)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: BlackjackBot) -> None:
+    """discord.py extension entry point."""
+    bot.add_dynamic_items(PageButton)
+    await bot.add_cog(EconomyCog(bot))

@@ -1,0 +1,261 @@
+"""``/blackjack start|join|leave|rules|stop|fairness`` and the buttons on the table message."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.rules import MAX_BET_CEILING, PRESETS
+from bot.tables import Player, StaleButton, TableAlreadyOpen, TableError, TableSnapshot
+from cogs.render import CUSTOM_ID_TEMPLATE, ButtonRef, RenderedTable, play_action, render_table
+from cogs.rules_text import fairness_text, house_edge_pct, rules_text
+from cogs.table_messages import missing_permissions
+
+if TYPE_CHECKING:
+    from bot.app import BlackjackBot
+
+log = logging.getLogger(__name__)
+
+
+def player_of(interaction: discord.Interaction[Any]) -> Player:
+    """The person behind an interaction, as the table knows them."""
+    return Player(interaction.user.id, interaction.user.display_name)
+
+
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=CUSTOM_ID_TEMPLATE
+):
+    """A table button. Its custom id names table, round and action, so it routes after a restart."""
+
+    def __init__(self, button: discord.ui.Button[discord.ui.View], ref: ButtonRef) -> None:
+        super().__init__(button)
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> TableButton:
+        """Rebuild the button from a click's custom id."""
+        assert isinstance(item, discord.ui.Button)
+        return cls(item, ButtonRef(match["table_id"], int(match["round_no"]), match["action"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the press to the table cog."""
+        cog = interaction.client.get_cog(TableCog.__cog_name__)
+        if not isinstance(cog, TableCog):  # the cog is being reloaded
+            await interaction.response.send_message("The table is restarting.", ephemeral=True)
+            return
+        await cog.press(interaction, self.ref)
+
+
+def table_view(rendered: RenderedTable) -> discord.ui.View:
+    """The view sent with a table message: every button a TableButton."""
+    view = discord.ui.View(timeout=None)
+    for spec in rendered.buttons:
+        view.add_item(TableButton(spec.make(), ButtonRef(*_split_custom_id(spec.custom_id))))
+    return view
+
+
+def _split_custom_id(text: str) -> tuple[str, int, str]:
+    _, table_id, round_no, action = text.split(":")
+    return table_id, int(round_no), action
+
+
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
+
+
+class TableCog(commands.Cog, name="Table"):
+    """Opening, joining and closing tables, and every button on the table message."""
+
+    blackjack = app_commands.Group(
+        name="blackjack", description="Play blackjack at a table in this channel", guild_only=True
+    )
+
+    def __init__(self, bot: BlackjackBot) -> None:
+        self.bot = bot
+
+    # -- buttons -------------------------------------------------------------------------------
+
+    async def press(self, interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
+        """One response per press: type 7 with the new table, or an ephemeral reason."""
+        tables, messages = self.bot.tables, self.bot.table_messages
+        player = player_of(interaction)
+        async with messages.holding(ref.table_id):
+            note = ""
+            try:
+                if ref.action == "hint":
+                    advice = await tables.hint(ref.table_id, ref.round_no, player)
+                    await interaction.response.send_message(advice, ephemeral=True)
+                    return
+                snapshot = await self._apply(interaction, ref, player)
+                if isinstance(snapshot, tuple):
+                    snapshot, note = snapshot
+            except TableError as error:
+                await interaction.response.send_message(str(error), ephemeral=True)
+                return
+            rendered = render_table(snapshot)
+            await interaction.response.edit_message(embed=rendered.embed, view=table_view(rendered))
+            messages.shown(snapshot)
+        if note:
+            await interaction.followup.send(note, ephemeral=True)
+
+    async def _apply(
+        self, interaction: discord.Interaction[Any], ref: ButtonRef, player: Player
+    ) -> TableSnapshot | tuple[TableSnapshot, str]:
+        tables = self.bot.tables
+        action = play_action(ref.action)
+        if action is not None:
+            return await tables.act(ref.table_id, ref.round_no, player, action)
+        if ref.action in ("rebet", "rebet2"):
+            factor = 2 if ref.action == "rebet2" else 1
+            return await tables.rebet(ref.table_id, ref.round_no, player, factor)
+        # Join and Leave belong to the table, not a round: only the table must still be open.
+        current = tables.table_in(interaction.channel_id or 0)
+        if current is None or current.table_id != ref.table_id:
+            tables.get(ref.table_id)  # StaleButton with the service's words if it is unknown
+            raise StaleButton("This table has closed. Start a new one with /blackjack start.")
+        if ref.action == "join":
+            return await tables.join(current.channel_id, player)
+        return await tables.leave(current.channel_id, player)
+
+    # -- commands ------------------------------------------------------------------------------
+
+    @blackjack.command(name="start", description="Open a blackjack table in this channel")
+    @app_commands.describe(
+        preset="The rules (default: this server's)",
+        min_bet="Smallest bet a hand (default: this server's)",
+        max_bet="Largest bet a hand (default: this server's)",
+    )
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        preset: str | None = None,
+        min_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
+        max_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
+    ) -> None:
+        """Post the table message (the public response) and tell the service its id."""
+        assert interaction.guild_id is not None
+        assert interaction.channel_id is not None
+        missing = missing_permissions(interaction.app_permissions)
+        if missing:
+            await interaction.response.send_message(
+                f"I can't run a table here: I need {', '.join(missing)} in this channel. "
+                "Ask a moderator to allow that.",
+                ephemeral=True,
+            )
+            return
+        try:
+            snapshot = await self.bot.tables.start(
+                interaction.guild_id,
+                interaction.channel_id,
+                player_of(interaction),
+                preset=preset,
+                min_bet=min_bet,
+                max_bet=max_bet,
+            )
+        except TableAlreadyOpen as error:
+            await interaction.response.send_message(self._open_table_text(error), ephemeral=True)
+            return
+        except TableError as error:
+            await interaction.response.send_message(str(error), ephemeral=True)
+            return
+        rendered = render_table(snapshot)
+        try:
+            await interaction.response.send_message(embed=rendered.embed, view=table_view(rendered))
+            message = await interaction.original_response()
+        except discord.HTTPException:
+            log.warning("could not post table %s", snapshot.table_id, exc_info=True)
+            await self.bot.tables.close(snapshot.table_id, "the table message could not be posted")
+            return
+        self.bot.table_messages.attach(snapshot, message.id)
+        await self.bot.tables.attach_message(snapshot.table_id, message.id)
+
+    def _open_table_text(self, error: TableAlreadyOpen) -> str:
+        where = self.bot.table_messages.message_of(error.snapshot.table_id)
+        if where is None:
+            return f"{error} Use it: /bet to play."
+        channel_id, message_id = where
+        link = f"https://discord.com/channels/{error.snapshot.guild_id}/{channel_id}/{message_id}"
+        return f"{error} It's here: {link}"
+
+    @blackjack.command(name="join", description="Sit down at this channel's table")
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        """Seat the caller; the table message shows them at once."""
+        try:
+            await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
+        except TableError as error:
+            await interaction.response.send_message(str(error), ephemeral=True)
+            return
+        await interaction.response.send_message(
+            "You sat down. Bet with /bet amount [hands].", ephemeral=True
+        )
+
+    @blackjack.command(name="leave", description="Stand up from this channel's table")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """Leave now, or when this round ends if you have hands in it."""
+        try:
+            _, note = await self.bot.tables.leave(
+                interaction.channel_id or 0, player_of(interaction)
+            )
+        except TableError as error:
+            note = str(error)
+        await interaction.response.send_message(note, ephemeral=True)
+
+    @blackjack.command(name="rules", description="This table's rules and house edge")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        """The rules in plain words; the house edge is computed off the event loop."""
+        snapshot = self.bot.tables.table_in(interaction.channel_id or 0)
+        if snapshot is None:
+            await interaction.response.send_message(
+                "There is no table in this channel. Start one with /blackjack start.",
+                ephemeral=True,
+            )
+            return
+        rules = self.bot.tables.rules_of(snapshot.table_id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        edge = await asyncio.to_thread(house_edge_pct, rules)
+        await interaction.followup.send(rules_text(snapshot.preset, rules, edge), ephemeral=True)
+
+    @blackjack.command(
+        name="stop", description="Close this channel's table (host or Manage Channels)"
+    )
+    async def stop(self, interaction: discord.Interaction[Any]) -> None:
+        """Close the table; a round in progress is voided and every stake refunded."""
+        may_manage = interaction.permissions.manage_channels
+        try:
+            await self.bot.tables.stop(
+                interaction.channel_id or 0, player_of(interaction), may_manage_channel=may_manage
+            )
+        except TableError as error:
+            await interaction.response.send_message(str(error), ephemeral=True)
+            return
+        await interaction.response.send_message(
+            "Table closed. Any round in progress was voided and its stakes refunded.",
+            ephemeral=True,
+        )
+
+    @blackjack.command(name="fairness", description="Check the shuffle: commitment and last seed")
+    async def fairness(self, interaction: discord.Interaction[Any]) -> None:
+        """The current shoe's commitment, the previous shoe's seed, and how to verify it."""
+        try:
+            fairness = self.bot.tables.fairness(interaction.channel_id or 0)
+        except TableError as error:
+            await interaction.response.send_message(str(error), ephemeral=True)
+            return
+        await interaction.response.send_message(fairness_text(fairness), ephemeral=True)
+
+
+async def setup(bot: BlackjackBot) -> None:
+    """discord.py extension entry point."""
+    bot.add_dynamic_items(TableButton)
+    await bot.add_cog(TableCog(bot))

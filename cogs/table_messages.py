@@ -1,0 +1,214 @@
+"""Keeping each table's message current: coalesced edits, and closing a table whose message is gone.
+
+The table service calls :meth:`TableMessages.publish` after every change. A click
+answers with its own type-7 response, so while a click is being answered the
+table is *held* and no channel edit runs; any newer snapshot is edited in once
+the hold ends. At most one edit is in flight per table, it always renders the
+newest snapshot, and a version already shown is never sent again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.tables.snapshot import Phase, TableSnapshot
+from cogs.render import RenderedTable, render_table
+
+log = logging.getLogger(__name__)
+
+#: Discord error codes that mean the table message can never be edited again.
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+#: What the bot needs in a table's channel, with the names Discord's settings use.
+NEEDED_PERMISSIONS: tuple[tuple[str, str], ...] = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("read_message_history", "Read Message History"),
+)
+
+Close = Callable[[str, str], Awaitable[None]]
+#: Turns a rendered table into the view sent with it (the table cog's DynamicItem buttons).
+ViewFactory = Callable[[RenderedTable], discord.ui.View]
+
+
+def missing_permissions(permissions: discord.Permissions) -> list[str]:
+    """The names of the permissions a table needs that ``permissions`` lacks."""
+    return [shown for name, shown in NEEDED_PERMISSIONS if not getattr(permissions, name)]
+
+
+@dataclass
+class _Table:
+    channel_id: int
+    host_id: int
+    message_id: int | None = None
+    latest: TableSnapshot | None = None
+    shown: int = -1
+    holds: int = 0
+    task: asyncio.Task[None] | None = None
+    lost: bool = False
+    versions_edited: list[int] = field(default_factory=list)
+
+
+class TableMessages:
+    """Where each table's message is, and the edits that keep it up to date."""
+
+    def __init__(self, client: discord.Client, view_factory: ViewFactory) -> None:
+        self._client = client
+        self._view_factory = view_factory
+        self._tables: dict[str, _Table] = {}
+        self._close: Close | None = None
+
+    def bind(self, close: Close) -> None:
+        """The service's ``close(table_id, reason)``, called when a message is lost."""
+        self._close = close
+
+    # -- what the service and the cogs tell us ---------------------------------------------
+
+    async def publish(self, snapshot: TableSnapshot) -> None:
+        """The service's publish callback: remember the newest snapshot and schedule an edit."""
+        table = self._tables.get(snapshot.table_id)
+        if table is None:
+            table = self._tables[snapshot.table_id] = _Table(snapshot.channel_id, snapshot.host_id)
+        if table.latest is None or snapshot.version > table.latest.version:
+            table.latest = snapshot
+        self._kick(snapshot.table_id, table)
+
+    def attach(self, snapshot: TableSnapshot, message_id: int) -> None:
+        """The table message was posted showing ``snapshot``."""
+        table = self._tables.setdefault(
+            snapshot.table_id, _Table(snapshot.channel_id, snapshot.host_id)
+        )
+        table.message_id = message_id
+        self.shown(snapshot)
+
+    def shown(self, snapshot: TableSnapshot) -> None:
+        """A click's response put ``snapshot`` on the message: never send it (or older) again."""
+        table = self._tables.get(snapshot.table_id)
+        if table is None:
+            return
+        table.shown = max(table.shown, snapshot.version)
+        if table.latest is None or snapshot.version > table.latest.version:
+            table.latest = snapshot
+
+    def message_of(self, table_id: str) -> tuple[int, int] | None:
+        """The table's (channel id, message id), once posted."""
+        table = self._tables.get(table_id)
+        if table is None or table.message_id is None:
+            return None
+        return table.channel_id, table.message_id
+
+    @contextlib.asynccontextmanager
+    async def holding(self, table_id: str) -> AsyncIterator[None]:
+        """No channel edit of this table while a click is answered; the edit in flight finishes."""
+        table = self._tables.get(table_id)
+        if table is None:
+            yield
+            return
+        table.holds += 1
+        try:
+            if table.task is not None and not table.task.done():
+                await asyncio.shield(table.task)
+            yield
+        finally:
+            table.holds -= 1
+            self._kick(table_id, table)
+
+    async def idle(self) -> None:
+        """Return once no edit is in flight or due (for shutdown and tests)."""
+        while True:
+            tasks = [t.task for t in self._tables.values() if t.task and not t.task.done()]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # -- the edits ---------------------------------------------------------------------------
+
+    def _due(self, table: _Table) -> bool:
+        return (
+            not table.lost
+            and table.holds == 0
+            and table.message_id is not None
+            and table.latest is not None
+            and table.latest.version > table.shown
+        )
+
+    def _kick(self, table_id: str, table: _Table) -> None:
+        if table.task is not None and not table.task.done():
+            return  # the running edit loop picks up the newest snapshot when it finishes
+        if self._due(table):
+            table.task = asyncio.create_task(self._edit_loop(table_id, table))
+        elif (
+            table.latest is not None
+            and table.latest.phase is Phase.CLOSED
+            and (table.lost or table.latest.version <= table.shown)
+        ):
+            self._tables.pop(table_id, None)
+
+    async def _edit_loop(self, table_id: str, table: _Table) -> None:
+        while self._due(table):
+            snapshot = table.latest
+            assert snapshot is not None
+            assert table.message_id is not None
+            try:
+                await self._edit(table.channel_id, table.message_id, snapshot)
+            except (discord.NotFound, discord.Forbidden) as error:
+                await self._lost(table_id, table, error)
+                break
+            except discord.HTTPException:
+                # A 5xx that discord.py already retried: try again on the next change.
+                log.warning("could not edit table %s's message", table_id, exc_info=True)
+                break
+            table.shown = max(table.shown, snapshot.version)
+            table.versions_edited.append(snapshot.version)
+        if table.latest is not None and table.latest.phase is Phase.CLOSED and not self._due(table):
+            self._tables.pop(table_id, None)
+
+    async def _edit(self, channel_id: int, message_id: int, snapshot: TableSnapshot) -> None:
+        rendered = render_table(snapshot)
+        channel = self._client.get_partial_messageable(channel_id)
+        await channel.get_partial_message(message_id).edit(
+            embed=rendered.embed, view=self._view_factory(rendered)
+        )
+
+    async def _lost(self, table_id: str, table: _Table, error: discord.HTTPException) -> None:
+        """The message was deleted or the bot lost access: close the table, tell the host."""
+        table.lost = True
+        if error.code in (UNKNOWN_MESSAGE, UNKNOWN_CHANNEL):
+            reason = "the table message was deleted"
+        else:
+            reason = "the bot lost a permission it needs in this channel"
+        log.info("closing table %s: %s (Discord error %s)", table_id, reason, error.code)
+        if self._close is not None:
+            await self._close(table_id, reason)
+        if error.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
+            await self._tell_host(table)
+
+    async def _tell_host(self, table: _Table) -> None:
+        """Name the missing permission to the host, in the channel if the bot may still post."""
+        channel = self._client.get_channel(table.channel_id)
+        missing: list[str] = []
+        if isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+            missing = missing_permissions(channel.permissions_for(channel.guild.me))
+        needed = ", ".join(missing) or ", ".join(shown for _, shown in NEEDED_PERMISSIONS)
+        if {"View Channel", "Send Messages"} & set(missing):
+            log.info("cannot tell the host in %s: missing %s", table.channel_id, needed)
+            return
+        text = (
+            f"<@{table.host_id}> The blackjack table here closed and its round was refunded: "
+            f"I am missing {needed} in this channel. Give me that, then /blackjack start."
+        )
+        try:
+            await self._client.get_partial_messageable(table.channel_id).send(
+                text, allowed_mentions=discord.AllowedMentions(users=True)
+            )
+        except discord.HTTPException:
+            log.info("could not tell the host of the closed table in %s", table.channel_id)

@@ -1,0 +1,106 @@
+"""Table snapshots built by hand for the rendering tests (plain data, no service)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from bot.engine.actions import Action
+from bot.tables.snapshot import CardView, DealerView, HandView, Phase, SeatView, TableSnapshot
+
+NOW = 1_800_000_000.0
+
+
+def cards(text: str) -> tuple[CardView, ...]:
+    """``"A♠ 10♥"`` as card views."""
+    return tuple(CardView(part, part[-1] in "♥♦") for part in text.split())
+
+
+def hand(text: str, total: int, stake: int = 100, **fields: Any) -> HandView:
+    """A hand of these cards."""
+    fields.setdefault("soft", False)
+    fields.setdefault("status", "playing")
+    return HandView(cards=cards(text), total=total, stake=stake, **fields)
+
+
+def seat(user_id: int, name: str, *hands: HandView, **fields: Any) -> SeatView:
+    """A seated player."""
+    if hands and "bet" not in fields:
+        fields["bet"] = hands[0].stake
+        fields["spots"] = len(hands)
+    return SeatView(user_id=user_id, name=name, hands=hands, **fields)
+
+
+def table(phase: Phase = Phase.PLAYING, *seats: SeatView, **fields: Any) -> TableSnapshot:
+    """A table at ``phase`` with these seats."""
+    base = TableSnapshot(
+        table_id="a1b2c3d4",
+        guild_id=10,
+        channel_id=20,
+        host_id=1,
+        preset="vegas-shoe",
+        round_no=3,
+        phase=phase,
+        version=7,
+        min_bet=10,
+        max_bet=10_000,
+        max_spots=7,
+        seats=seats,
+        dealer=DealerView(cards=cards("9♠"), hole_hidden=True, total=9, soft=False),
+        deadline=None,
+        commitment="ab" * 32,
+    )
+    return replace(base, **fields)
+
+
+def worst_case() -> TableSnapshot:
+    """Seven players with long names, each holding four split hands of many cards."""
+    seats = []
+    for number in range(7):
+        hands = tuple(
+            hand(
+                "2♠ 2♥ A♦ A♣ 2♦ 3♣ 2♣ 3♠ 3♥",
+                21,
+                stake=999_999_999_999,
+                status="doubled",
+                outcome="blackjack",
+                payout=2_499_999_999_997,
+                rounded_down=True,
+                is_current=index == 3,
+            )
+            for index in range(4)
+        )
+        seats.append(
+            seat(
+                1000 + number,
+                f"**{'W' * 28}{number}**",
+                *hands,
+                insurance=499_999_999_999,
+                legal=frozenset(Action),
+                deadline=NOW + 30,
+                leaving=True,
+                action=10**14,
+                standing=-(10**14),
+                net=-(10**13),
+            )
+        )
+    long_line = "x" * 300
+    return table(
+        Phase.PLAYING,
+        *seats,
+        dealer=DealerView(
+            cards=cards("2♠ 2♥ 2♦ 2♣ A♠ A♥ A♦ 3♠ 3♥"),
+            hole_hidden=False,
+            total=19,
+            soft=False,
+            status="standing",
+        ),
+        deadline=NOW + 30,
+        events=tuple(long_line for _ in range(20)),
+        last_results=tuple(long_line for _ in range(20)),
+        shuffle_notice=tuple(long_line for _ in range(20)),
+        closed_reason="",
+        preset="single-deck",
+        round_no=10**12,
+        table_id="ffffffff",
+    )

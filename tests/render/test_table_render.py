@@ -1,0 +1,249 @@
+"""The table message, a pure function of a snapshot: what players see, inside Discord's limits."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import discord
+import pytest
+from fakediscord.limits import validate_message
+from render_snapshots import NOW, cards, hand, seat, table, worst_case
+
+from bot.engine.actions import Action
+from bot.tables.snapshot import DealerView, Phase
+from cogs.render import (
+    BUTTON_ACTIONS,
+    COLOURS,
+    CUSTOM_ID_LIMIT,
+    EMBED_TOTAL_LIMIT,
+    FIELD_VALUE_LIMIT,
+    ButtonRef,
+    RenderedTable,
+    custom_id,
+    embed_size,
+    parse_custom_id,
+    render_table,
+    voided_embed,
+)
+from db.models import VoidResult
+
+
+def enabled(rendered: RenderedTable) -> set[str]:
+    """Labels of the buttons a player can press."""
+    return {b.label for b in rendered.buttons if not b.disabled}
+
+
+def field_named(embed: discord.Embed, name: str) -> str:
+    """The value of the embed field with this name."""
+    for field in embed.fields:
+        if field.name == name:
+            return str(field.value)
+    raise AssertionError(f"no field {name!r} in {[f.name for f in embed.fields]}")
+
+
+def test_dealer_hole_card_is_hidden_until_the_dealer_plays() -> None:
+    hidden = render_table(table(Phase.PLAYING, seat(1, "alice", hand("10♠ 7♥", 17))))
+    assert "**Dealer** 9♠ ?? · shows 9" in (hidden.embed.description or "")
+    revealed = table(
+        Phase.PLAYING,
+        seat(1, "alice", hand("10♠ 7♥", 17)),
+        dealer=DealerView(cards=cards("9♠ 8♦"), hole_hidden=False, total=17, soft=False),
+    )
+    description = render_table(revealed).embed.description or ""
+    assert "9♠ 8♦" in description
+    assert "??" not in description
+
+
+def test_hand_to_act_is_marked_with_its_deadline_as_a_discord_timestamp() -> None:
+    alice = seat(
+        1,
+        "alice",
+        hand("8♠ 8♥ 3♦", 19, status="standing"),
+        hand("8♦ 10♣", 18, is_current=True),
+        legal=frozenset({Action.HIT, Action.STAND}),
+        deadline=NOW + 30,
+    )
+    value = field_named(render_table(table(Phase.PLAYING, alice)).embed, "alice")
+    first, second = value.splitlines()
+    assert first == "• 8♠ 8♥ 3♦ · **19** · 100 · stood"
+    assert second == f"▶ 8♦ 10♣ · **18** · 100 · <t:{int(NOW + 30)}:R>"
+
+
+def test_soft_totals_blackjacks_and_busts_read_like_a_dealer_says_them() -> None:
+    alice = seat(
+        1,
+        "alice",
+        hand("A♠ 6♥", 17, soft=True),
+        hand("A♦ K♣", 21, status="blackjack"),
+        hand("10♠ 9♥ 5♦", 24, status="bust"),
+    )
+    lines = field_named(render_table(table(Phase.PLAYING, alice)).embed, "alice").splitlines()
+    assert lines == [
+        "• A♠ 6♥ · **soft 17** · 100",
+        "• A♦ K♣ · **BJ** · 100",
+        "• 10♠ 9♥ 5♦ · **bust 24** · 100",
+    ]
+
+
+def test_an_action_is_enabled_when_at_least_one_player_may_take_it() -> None:
+    alice = seat(1, "alice", hand("10♠ 6♥", 16), legal=frozenset({Action.HIT, Action.STAND}))
+    bob = seat(2, "bob", hand("8♠ 8♥", 16), legal=frozenset({Action.SPLIT, Action.STAND}))
+    rendered = render_table(table(Phase.PLAYING, alice, bob))
+    assert enabled(rendered) == {"Hit", "Stand", "Split", "Hint", "Join", "Leave"}
+    assert rendered.button("Double").disabled
+    assert rendered.button("Surrender").disabled
+
+
+def test_nobody_to_act_leaves_only_join_and_leave() -> None:
+    done = seat(1, "alice", hand("10♠ 8♥", 18, status="standing"))
+    assert enabled(render_table(table(Phase.PLAYING, done))) == {"Join", "Leave"}
+
+
+def test_insurance_is_asked_with_its_own_buttons() -> None:
+    dealer = DealerView(cards=cards("A♠"), hole_hidden=True, total=11, soft=True)
+    alice = seat(
+        1,
+        "alice",
+        hand("10♠ 9♥", 19),
+        legal=frozenset({Action.INSURANCE, Action.NO_INSURANCE}),
+    )
+    rendered = render_table(table(Phase.INSURANCE, alice, dealer=dealer, deadline=NOW + 20))
+    assert enabled(rendered) == {"Insurance", "No insurance", "Join", "Leave"}
+    assert "Hit" not in {b.label for b in rendered.buttons}
+    assert f"**Insurance?** The dealer shows an ace · <t:{int(NOW + 20)}:R>" in (
+        rendered.embed.description or ""
+    )
+    assert rendered.embed.colour is not None
+    assert rendered.embed.colour.value == COLOURS[Phase.INSURANCE]
+
+
+def test_betting_shows_the_bet_buttons_limits_deadline_and_last_results() -> None:
+    snapshot = table(
+        Phase.BETTING,
+        seat(1, "alice", bet=500, spots=2),
+        seat(2, "bob"),
+        dealer=None,
+        deadline=NOW + 30,
+        last_results=("alice: win +500", "bob: loss -100"),
+    )
+    rendered = render_table(snapshot)
+    assert enabled(rendered) == {"Bet again", "Bet 2×", "Join", "Leave"}
+    description = rendered.embed.description or ""
+    assert f"**Place your bets** · <t:{int(NOW + 30)}:R>" in description
+    assert "10–10,000 a hand, up to 7 hands" in description
+    assert field_named(rendered.embed, "alice") == "Bet 500 on 2 hands"
+    assert field_named(rendered.embed, "bob") == "No bet yet"
+    assert field_named(rendered.embed, "Last round") == "alice: win +500\nbob: loss -100"
+
+
+def test_settled_hands_show_outcome_payout_and_net() -> None:
+    alice = seat(
+        1,
+        "alice",
+        hand(
+            "A♦ K♣",
+            21,
+            stake=101,
+            status="blackjack",
+            outcome="blackjack",
+            payout=252,
+            rounded_down=True,
+        ),
+        hand("10♠ 9♥", 19, stake=100, status="standing", outcome="loss"),
+        insurance=0,
+        net=51,
+    )
+    lines = field_named(render_table(table(Phase.PLAYING, alice)).embed, "alice").splitlines()
+    assert lines == [
+        "• A♦ K♣ · **BJ** · 101 · blackjack → 252 (½ rounded down)",
+        "• 10♠ 9♥ · **19** · 100 · loss → 0",
+        "No insurance",
+        "Net **+51**",
+    ]
+
+
+def test_the_shuffle_is_announced_with_each_players_action_and_standing() -> None:
+    notice = ("New shoe: the cards were shuffled.", "alice: action 1,200, standing +300")
+    rendered = render_table(table(Phase.BETTING, seat(1, "alice"), shuffle_notice=notice))
+    assert field_named(rendered.embed, "Shuffled") == "\n".join(notice)
+
+
+@pytest.mark.parametrize("phase", list(Phase))
+def test_each_phase_has_its_colour(phase: Phase) -> None:
+    rendered = render_table(table(phase, seat(1, "alice")))
+    assert rendered.embed.colour is not None
+    assert rendered.embed.colour.value == COLOURS[phase]
+
+
+def test_a_closed_table_has_no_buttons_and_says_why() -> None:
+    rendered = render_table(table(Phase.CLOSED, closed_reason="the host closed the table"))
+    assert rendered.buttons == ()
+    assert rendered.components() == []
+    assert "**Table closed** · the host closed the table" in (rendered.embed.description or "")
+
+
+def test_player_names_cannot_restyle_the_table_or_ping_anyone() -> None:
+    rendered = render_table(table(Phase.BETTING, seat(1, "*bold* @everyone")))
+    name = rendered.embed.fields[0].name or ""
+    assert name.startswith("\\*bold\\*")
+    assert "@everyone" not in name
+
+
+def test_every_button_carries_table_round_and_action_in_its_custom_id() -> None:
+    rendered = render_table(table(Phase.PLAYING, seat(1, "alice", hand("10♠ 6♥", 16))))
+    for spec in rendered.buttons:
+        assert parse_custom_id(spec.custom_id) == ButtonRef("a1b2c3d4", 3, spec.action)
+    assert parse_custom_id("lb:next:2") is None
+    assert parse_custom_id("bj:a1b2c3d4:3:steal") is None
+    for action in BUTTON_ACTIONS:
+        longest = custom_id("f" * 40, 10**15 - 1, action)
+        assert len(longest) <= CUSTOM_ID_LIMIT
+
+
+def test_seven_players_with_four_split_hands_each_stay_inside_discords_limits() -> None:
+    snapshot = worst_case()
+    rendered = render_table(snapshot)
+    embed = rendered.embed
+    assert embed_size(embed) <= EMBED_TOTAL_LIMIT
+    assert all(len(field.value or "") <= FIELD_VALUE_LIMIT for field in embed.fields)
+    # Every seat and every hand is still on the table; only the extras may be cut.
+    assert [field.name for field in embed.fields][:7] == [
+        f"\\*\\*{'W' * 28}{n}\\*\\* (leaving)" for n in range(7)
+    ]
+    for field in embed.fields[:7]:
+        assert (field.value or "").count("2♠ 2♥ A♦") == 4
+    # The fake Discord's own validator (Discord's limits) accepts the whole message.
+    payload = {"embeds": [embed.to_dict()], "components": rendered.components()}
+    validate_message(payload, allowed_flags=64)
+    for phase in Phase:
+        again = render_table(replace(snapshot, phase=phase))
+        validate_message(
+            {"embeds": [again.embed.to_dict()], "components": again.components()},
+            allowed_flags=64,
+        )
+        assert embed_size(again.embed) <= EMBED_TOTAL_LIMIT
+
+
+def test_lines_stay_short_enough_for_a_phone() -> None:
+    alice = seat(1, "alice", hand("A♠ 10♥", 21, status="blackjack"), hand("9♦ 7♣", 16))
+    value = field_named(render_table(table(Phase.PLAYING, alice)).embed, "alice")
+    assert max(len(line) for line in value.splitlines()) <= 40
+
+
+def test_a_voided_round_says_stakes_were_refunded_to_whom() -> None:
+    result = VoidResult(
+        round_id=12,
+        guild_id=10,
+        channel_id=20,
+        message_id=30,
+        state_json=None,
+        reason="the bot restarted",
+        already_closed=False,
+        status="void",
+        refunds={1: 500, 2: 100},
+        balances={1: 1000, 2: 900},
+    )
+    embed = voided_embed(result)
+    assert embed.title == "Round voided"
+    assert "the bot restarted" in (embed.description or "")
+    assert embed.fields[0].value == "<@1> 500 back (balance 1,000)\n<@2> 100 back (balance 900)"
