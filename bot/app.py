@@ -23,7 +23,6 @@ from bot.config import Config
 from bot.engine import Rules, Shoe
 from bot.tables.service import TableService
 from cogs.render import voided_embed
-from cogs.table import table_view
 from cogs.table_messages import TableMessages
 
 log = logging.getLogger(__name__)
@@ -86,7 +85,7 @@ class BlackjackBot(commands.Bot):
         self._given_store = store
         self._shoe_factory = shoe_factory
         self._extensions = tuple(extensions)
-        self.table_messages = TableMessages(self, table_view)
+        self.table_messages = TableMessages(self)
         self._store: db.Store | None = store
         self._tables: TableService | None = None
 

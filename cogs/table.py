@@ -257,5 +257,7 @@ class TableCog(commands.Cog, name="Table"):
 
 async def setup(bot: BlackjackBot) -> None:
     """discord.py extension entry point."""
+    # Loaded as an extension, this module is a fresh copy: register this copy's classes.
     bot.add_dynamic_items(TableButton)
+    bot.table_messages.use_views(table_view)
     await bot.add_cog(TableCog(bot))

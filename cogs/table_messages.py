@@ -61,15 +61,19 @@ class _Table:
 class TableMessages:
     """Where each table's message is, and the edits that keep it up to date."""
 
-    def __init__(self, client: discord.Client, view_factory: ViewFactory) -> None:
+    def __init__(self, client: discord.Client) -> None:
         self._client = client
-        self._view_factory = view_factory
+        self._view_factory: ViewFactory = RenderedTable.view
         self._tables: dict[str, _Table] = {}
         self._close: Close | None = None
 
     def bind(self, close: Close) -> None:
         """The service's ``close(table_id, reason)``, called when a message is lost."""
         self._close = close
+
+    def use_views(self, view_factory: ViewFactory) -> None:
+        """How the table cog turns a rendered table into a view (its DynamicItem buttons)."""
+        self._view_factory = view_factory
 
     # -- what the service and the cogs tell us ---------------------------------------------
 

@@ -1,0 +1,79 @@
+"""A whole round at one table through Discord: every click answered by editing the table."""
+
+from __future__ import annotations
+
+from discord_world import START_CHIPS, World, embed_text, labels_enabled
+
+from bot.app import BlackjackBot
+from tests.tables.helpers import SPARE, ShoeQueue
+
+# Alice 8 8 (splits, doubles the first hand), Bob 10 6 (surrenders), Carol A K (blackjack);
+# the dealer shows an ace (insurance offered, everyone declines) and holds a 7: soft 18.
+THREE_PLAYER_ROUND = "8s Th Ac Ad 8h 6h Kc 7d 3s Td Kh " + SPARE
+
+
+async def test_three_players_play_a_full_round_by_buttons(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(THREE_PLAYER_ROUND)
+    fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
+    table = await world.start(alice)
+    assert "Place your bets" in embed_text(table)
+    assert labels_enabled(table) == {"Bet again", "Bet 2×", "Join", "Leave"}
+
+    joined = await world.click(bob, table, "Join")
+    assert joined.response_type == 7
+    assert joined.original is table
+    assert await world.say(carol, "blackjack join") == "You sat down. Bet with /bet amount [hands]."
+    assert "## Carol" in embed_text(table)
+
+    assert await world.bet(alice, "100") == f"Bet 100. Balance: {START_CHIPS - 100:,}."
+    assert await world.bet(bob, "100") == f"Bet 100. Balance: {START_CHIPS - 100:,}."
+    assert "Bet 100" in embed_text(table)
+    await world.bet(carol, "25")
+
+    # Everyone bet: the cards are out and the dealer's ace asks for insurance.
+    text = embed_text(table)
+    assert "**Insurance?** The dealer shows an ace" in text
+    assert "**Dealer** A♦ ?? · shows soft 11" in text
+    assert labels_enabled(table) == {"Insurance", "No insurance", "Join", "Leave"}
+    for member in (alice, bob, carol):
+        answer = await world.click(member, table, "No insurance")
+        assert answer.response_type == 7, (member.user.username, answer.content)
+    text = embed_text(table)
+    assert "**Your move**" in text
+    assert "Dealer checks the hole card: no blackjack" in text
+    assert "▶ 8♠ 8♥ · **16** · 100" in text
+    assert "• A♣ K♣ · **BJ** · 25" in text
+    assert {"Hit", "Stand", "Double", "Split", "Surrender", "Hint"} <= labels_enabled(table)
+
+    hint = await fake.click(alice, table, label="Hint")
+    assert hint.ephemeral
+    assert "split" in (hint.content or "").lower()
+
+    await world.click(alice, table, "Split")
+    assert "▶ 8♠ 3♠ · **11** · 100" in embed_text(table)
+    await world.click(alice, table, "Double")
+    await world.click(bob, table, "Surrender")
+    await world.click(alice, table, "Stand")
+
+    # The last decision brought in the dealer; the round is paid and betting is open again.
+    text = embed_text(table)
+    assert "Place your bets" in text
+    assert "Dealer: A♦ 7♦ (18)" in text
+    assert "Alice (hand 1): 8♠ 3♠ K♥ — 21 beats 18: wins 200, 400 back" in text
+    assert "Bob: 10♥ 6♥ — surrendered: 50 back" in text
+    assert "Carol: A♣ K♣ — blackjack: wins 37, 62 back" in text
+    assert "Net **+200**" in text
+    assert await world.balance(alice) == START_CHIPS + 200
+    assert await world.balance(bob) == START_CHIPS - 50
+    assert await world.balance(carol) == START_CHIPS + 37
+    assert await world.ledger(alice) == [
+        ("grant", START_CHIPS),
+        ("bet", -100),
+        ("split", -100),
+        ("double", -100),
+        ("payout", 500),
+    ]
+    # One message for the whole table, edited in place.
+    assert fake.messages_in(world.channel) == [table]
