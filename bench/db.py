@@ -92,7 +92,7 @@ async def tables(store: db.Store, table_count: int, rounds: int) -> Timings:
 
 
 async def run_backend(name: str, url: str, rounds: int, table_count: int) -> None:
-    async with await db.open_store(url) as store:
+    async with db.open_store(url) as store:
         await tables(store, 1, 50)  # warm up caches and prepared statements
         print(f"-- {name}")
         print((await stake_only(store, rounds * PLAYERS)).line("stakes alone, one writer", "stake"))

@@ -7,8 +7,10 @@ round state are opaque JSON text to it.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
-from typing import Final
+from types import TracebackType
+from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 from db.errors import (
@@ -59,6 +61,7 @@ __all__ = [
     "Store",
     "StoreConfigError",
     "StoreError",
+    "StoreOpener",
     "StoreVersionError",
     "UnknownRound",
     "UnknownShoe",
@@ -90,14 +93,44 @@ def sqlite_path(url: str) -> str:
     return path if path == ":memory:" else str(Path(path))
 
 
-async def open_store(url: str, *, clock: Clock | None = None) -> Store:
+class StoreOpener:
+    """What ``open_store`` returns: await it for the Store, or ``async with`` it to close after."""
+
+    def __init__(self, url: str, clock: Clock | None) -> None:
+        self._url = url
+        self._clock = clock
+        self._store: Store | None = None
+
+    def __await__(self) -> Generator[Any, None, Store]:
+        return _open(self._url, self._clock).__await__()
+
+    async def __aenter__(self) -> Store:
+        self._store = await _open(self._url, self._clock)
+        return self._store
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._store is not None:
+            await self._store.close()
+
+
+def open_store(url: str, *, clock: Clock | None = None) -> StoreOpener:
     """Open the store at ``url`` (``sqlite:///...`` or ``postgresql://...``) and migrate it.
 
-    A bad URL or an unreachable server raises StoreConfigError naming
-    DATABASE_URL; a database migrated by newer code raises StoreVersionError.
-    ``clock`` (returning aware datetimes) replaces the system clock, for tests.
-    The store is also an async context manager that closes it.
+    ``store = await open_store(url)`` (close it with ``await store.close()``), or
+    ``async with open_store(url) as store: ...``. A bad URL or an unreachable
+    server raises StoreConfigError naming DATABASE_URL; a database migrated by
+    newer code raises StoreVersionError. ``clock`` (returning timezone-aware
+    datetimes) replaces the system clock, for tests.
     """
+    return StoreOpener(url, clock)
+
+
+async def _open(url: str, clock: Clock | None) -> Store:
     if not isinstance(url, str):
         raise StoreConfigError(f"DATABASE_URL must be text, not {type(url).__name__}")
     if url.startswith("sqlite:///"):

@@ -29,7 +29,7 @@ async def _kill_when_inside(*args: str) -> None:
 
 
 async def _round_with_bets(url: str, clock: FakeClock) -> int:
-    async with await db.open_store(url, clock=clock) as store:
+    async with db.open_store(url, clock=clock) as store:
         round_id = await store.open_round(G, CHANNEL, "{}", "shoe")
         await store.set_round_message(round_id, 555)
         await store.stake(G, ALICE, 100, "bet", round_id)
@@ -43,7 +43,7 @@ async def test_a_process_killed_inside_a_stake_takes_no_chips(
     round_id = await _round_with_bets(store_url, clock)
     await _kill_when_inside("stake-then-die", store_url, str(G), str(ALICE), str(round_id), "300")
     await check_invariants(store_url)
-    async with await db.open_store(store_url, clock=clock) as store:
+    async with db.open_store(store_url, clock=clock) as store:
         assert await store.balance(G, ALICE) == 900
         [recovered] = await store.recover()
         assert (recovered.round_id, recovered.message_id) == (round_id, 555)
@@ -66,14 +66,14 @@ async def test_a_process_killed_inside_a_settlement_pays_nothing_and_recovery_re
     )
     await _kill_when_inside("settle-then-die", store_url, str(round_id), payouts, hands)
     await check_invariants(store_url)
-    async with await db.open_store(store_url, clock=clock) as store:
+    async with db.open_store(store_url, clock=clock) as store:
         record = await store.get_round(round_id)
         assert record is not None
         assert (record.status, record.paid) == ("open", 0)
         assert (await store.balance(G, ALICE), await store.balance(G, BOB)) == (900, 800)
         [recovered] = await store.recover()
         assert recovered.refunds == {ALICE: 100, BOB: 200}
-    async with await db.open_store(store_url, clock=clock) as store:
+    async with db.open_store(store_url, clock=clock) as store:
         assert await store.recover() == []
         assert (await store.balance(G, ALICE), await store.balance(G, BOB)) == (1000, 1000)
     await check_invariants(store_url)

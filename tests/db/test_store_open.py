@@ -44,9 +44,19 @@ async def test_a_missing_database_on_a_running_server_is_a_config_error(
         await db.open_store(pg_server.url("no_such_database"))
 
 
+async def test_a_store_opened_with_await_is_closed_by_hand(store_url: str) -> None:
+    store = await db.open_store(store_url)
+    try:
+        assert await store.balance(1, 2) == 1000
+    finally:
+        await store.close()
+    async with db.open_store(store_url) as reopened:
+        assert await reopened.balance(1, 2) == 1000
+
+
 async def test_sqlite_creates_the_folder_of_its_file(tmp_path: Path) -> None:
     path = tmp_path / "a" / "b" / "chips.sqlite3"
-    async with await db.open_store(f"sqlite:///{path}") as store:
+    async with db.open_store(f"sqlite:///{path}") as store:
         assert await store.balance(1, 2) == 1000
     assert path.exists()
 
@@ -55,7 +65,7 @@ async def test_relative_sqlite_paths_are_relative_to_the_working_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    async with await db.open_store(db.DEFAULT_URL) as store:
+    async with db.open_store(db.DEFAULT_URL) as store:
         await store.ensure_account(1, 2)
     assert db.DEFAULT_URL.startswith("sqlite:///data/")
     assert (tmp_path / db.DEFAULT_URL.removeprefix("sqlite:///")).exists()
@@ -63,7 +73,7 @@ async def test_relative_sqlite_paths_are_relative_to_the_working_directory(
 
 async def test_sqlite_runs_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
     path = tmp_path / "chips.sqlite3"
-    async with await db.open_store(f"sqlite:///{path}") as store:
+    async with db.open_store(f"sqlite:///{path}") as store:
         await store.ensure_account(1, 2)
         conn = sqlite3.connect(path)
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
@@ -79,17 +89,17 @@ async def test_sqlite_runs_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None
 
 
 async def test_migrating_twice_changes_nothing(store_url: str, clock: FakeClock) -> None:
-    async with await db.open_store(store_url, clock=clock) as store:
+    async with db.open_store(store_url, clock=clock) as store:
         await store.ensure_account(1, 2)
     clock.advance(days=1)
-    async with await db.open_store(store_url, clock=clock) as store:
+    async with db.open_store(store_url, clock=clock) as store:
         assert await store.balance(1, 2) == 1000
         versions = await _schema_versions(store_url)
     assert versions == [(m.version, m.name) for m in load_migrations()]
 
 
 async def test_a_database_newer_than_the_code_stops_start_up(store_url: str) -> None:
-    async with await db.open_store(store_url):
+    async with db.open_store(store_url):
         pass
     await _execute(
         store_url,
@@ -100,7 +110,7 @@ async def test_a_database_newer_than_the_code_stops_start_up(store_url: str) -> 
 
 
 async def test_a_database_whose_migration_history_differs_stops_start_up(store_url: str) -> None:
-    async with await db.open_store(store_url):
+    async with db.open_store(store_url):
         pass
     await _execute(store_url, "UPDATE schema_version SET name = 'other' WHERE version = 1")
     with pytest.raises(db.StoreVersionError, match="other"):

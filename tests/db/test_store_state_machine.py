@@ -175,10 +175,14 @@ class Economy(RuleBasedStateMachine):
         assert {e.user_id: e.balance for e in page.entries} == self.balances
 
 
+async def _open(url: str, clock: FakeClock) -> db.Store:
+    return await db.open_store(url, clock=clock)
+
+
 def test_random_operations_keep_the_books_exact(store_url: str) -> None:
     with asyncio.Runner() as runner:
         clock = FakeClock()
-        store = runner.run(db.open_store(store_url, clock=clock))
+        store = runner.run(_open(store_url, clock))
         machine = type(
             "EconomyRun",
             (Economy,),

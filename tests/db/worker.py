@@ -40,7 +40,7 @@ def pause_after(op: Op[T], statements: int) -> Op[T]:
 
 
 async def _stakes(url: str, guild: int, user: int, round_id: int, amount: int, count: int) -> None:
-    async with await db.open_store(url) as store:
+    async with db.open_store(url) as store:
         print("ready", flush=True)
         await asyncio.to_thread(sys.stdin.readline)
 
