@@ -50,6 +50,8 @@ class TableFlow:
         self._by_channel: dict[int, str] = {}
         #: Decks of shoes this process retired, so /blackjack fairness can name them.
         self._retired_decks: dict[str, int] = {}
+        #: Tables closed in this process, so their old buttons say so (not "restarted").
+        self._closed_ids: set[str] = set()
 
     # ----------------------------------------------------------- snapshots
 
@@ -255,6 +257,7 @@ class TableFlow:
         for seat in table.seats:
             seat.deadline = None
         self._tables.pop(table.table_id, None)
+        self._closed_ids.add(table.table_id)
         if self._by_channel.get(table.channel_id) == table.table_id:
             del self._by_channel[table.channel_id]
 

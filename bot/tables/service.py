@@ -8,16 +8,18 @@ table's lock; the new snapshot is published after the lock is released.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import secrets
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import db
 from bot.bet_amount import BetAmountError, parse_bet
 from bot.clock import Clock
-from bot.engine import Action, IllegalAction, NotYourTurn, Rules
-from bot.engine.round_state import Phase as RoundPhase
+from bot.engine import Action, Rules
 from bot.tables.advice import hint_sentence
 from bot.tables.errors import (
-    ActionRefused,
     BetRefused,
     NoTableHere,
     NotAllowed,
@@ -33,14 +35,19 @@ from bot.tables.errors import (
 from bot.tables.flow import Publish, ShoeFactory, TableFlow
 from bot.tables.limits import table_rules
 from bot.tables.players import Fairness, Player
+from bot.tables.refusals import EARLIER_ROUND, legal_action, player_in_round
 from bot.tables.snapshot import Phase, TableSnapshot
 from bot.tables.table import SeatState, Table, Timers
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 RESTARTED = (
     "This table closed when the bot restarted; its round was refunded. "
     "Start a new one with /blackjack start."
 )
 CLOSED = "This table has closed. Start a new one with /blackjack start."
+BROKEN = "Something went wrong at this table: it closed, and any open round was refunded."
 _COST_KINDS = {Action.DOUBLE: "double", Action.SPLIT: "split", Action.INSURANCE: "insurance"}
 _COST_WORDS = {Action.DOUBLE: "Doubling", Action.SPLIT: "Splitting", Action.INSURANCE: "Insurance"}
 
@@ -58,7 +65,6 @@ class TableService(TableFlow):
     ) -> None:
         super().__init__(store, clock, publish, shoe_factory)
         self._opening = asyncio.Lock()
-        self._closed_ids: set[str] = set()
 
     # ----------------------------------------------------------- reading
 
@@ -114,11 +120,28 @@ class TableService(TableFlow):
         if table.closed:
             raise StaleButton(CLOSED)
 
-    async def _finish(self, table: Table) -> TableSnapshot:
-        """Called under the lock after a change: the new snapshot."""
-        if table.closed:
-            self._closed_ids.add(table.table_id)
-        return self._changed(table)
+    async def _mutate(
+        self, table: Table, change: Callable[[], Awaitable[T]]
+    ) -> tuple[T, TableSnapshot]:
+        """Run ``change`` under the table's lock, then publish the new snapshot.
+
+        A TableError leaves everything as it was (each check comes before any
+        change). Anything else is a bug or a lost database: the table closes and
+        refunds its round rather than stay half-changed.
+        """
+        try:
+            async with table.lock:
+                self._check_open(table)
+                result = await change()
+                snapshot = self._changed(table)
+        except TableError:
+            raise
+        except Exception:
+            log.exception("table %s failed; closing it", table.table_id)
+            await self._emit(await self._close_after_error(table))
+            raise TableError(BROKEN) from None
+        await self._emit(snapshot)
+        return result, snapshot
 
     # ----------------------------------------------------------- opening
 
@@ -162,7 +185,7 @@ class TableService(TableFlow):
                 await self._open_betting(table)
                 self._tables[table.table_id] = table
                 self._by_channel[channel_id] = table.table_id
-                snapshot = await self._finish(table)
+                snapshot = self._changed(table)
         await self._emit(snapshot)
         return snapshot
 
@@ -186,51 +209,47 @@ class TableService(TableFlow):
     async def join(self, channel_id: int, player: Player) -> TableSnapshot:
         """Seat the player (they play from the next deal)."""
         table = self._in_channel(channel_id)
-        async with table.lock:
-            self._check_open(table)
+
+        async def seat_player() -> None:
             seat = table.seat_of(player.user_id)
             if seat is not None and not seat.leaving:
                 raise TableError("You are already seated at this table.")
             if seat is not None:
                 seat.leaving = False  # joining again cancels a pending leave
-            else:
-                self._seat(table, player)
-                await self._store.ensure_account(table.guild_id, player.user_id)
-            snapshot = await self._finish(table)
-        await self._emit(snapshot)
+                return
+            self._check_room(table)
+            await self._store.ensure_account(table.guild_id, player.user_id)
+            table.seats.append(SeatState(player))
+
+        _, snapshot = await self._mutate(table, seat_player)
         return snapshot
 
     @staticmethod
-    def _seat(table: Table, player: Player) -> SeatState:
+    def _check_room(table: Table) -> None:
         if len(table.seats) >= table.rules.max_players:
             raise TableFull(f"The table is full ({table.rules.max_players} players).")
-        seat = SeatState(player)
-        table.seats.append(seat)
-        return seat
 
     async def leave(self, channel_id: int, player: Player) -> tuple[TableSnapshot, str]:
         """Stand up now, or when the round ends if the player has chips in it."""
         table = self._in_channel(channel_id)
-        async with table.lock:
-            self._check_open(table)
+
+        async def stand_up() -> str:
             seat = table.seat_of(player.user_id)
             if seat is None:
                 raise NotSeated("You are not seated at this table.")
             if seat.leaving:
                 raise TableError("You are already leaving when this round ends.")
+            seat.leaving = True
             if seat.spots or table.in_round(seat):
-                seat.leaving = True
-                message = "You'll leave when this round ends."
-            else:
-                seat.leaving = True
-                self._remove_leavers(table)
-                message = "You left."
-                if not table.seats:
-                    await self._close(table, "Everyone left the table.")
-                elif table.phase is Phase.BETTING and all(s.spots for s in table.seats):
-                    await self._deal(table)  # everyone still seated has bet
-            snapshot = await self._finish(table)
-        await self._emit(snapshot)
+                return "You'll leave when this round ends."
+            self._remove_leavers(table)
+            if not table.seats:
+                await self._close(table, "Everyone left the table.")
+            elif table.phase is Phase.BETTING and all(s.spots for s in table.seats):
+                await self._deal(table)  # everyone still seated has bet
+            return "You left."
+
+        message, snapshot = await self._mutate(table, stand_up)
         return snapshot, message
 
     # ----------------------------------------------------------- betting
@@ -238,70 +257,71 @@ class TableService(TableFlow):
     async def bet(
         self, channel_id: int, player: Player, amount: str, spots: int = 1
     ) -> tuple[TableSnapshot, str]:
-        """Place the player's bet for this round, seating them if there is room."""
+        """Place the player's bet for this round, seating them if there is room.
+
+        The stake is taken at once; when every seated player has bet, the cards are dealt.
+        """
         table = self._in_channel(channel_id)
-        return await self._place_bet(table, player, amount, spots)
+        message, snapshot = await self._mutate(
+            table, lambda: self._place_bet(table, player, amount, spots)
+        )
+        return snapshot, message
 
     async def rebet(
         self, table_id: str, round_no: int, player: Player, factor: int
     ) -> tuple[TableSnapshot, str]:
         """The Bet buttons: repeat the player's last bet (factor 1) or double it (factor 2)."""
         table = self._table(table_id)
-        if round_no != table.round_no:
-            raise StaleButton("That button is from an earlier round.")
-        if factor not in (1, 2):
-            raise BetRefused("A bet can be repeated or doubled.")
-        last = table.last_bets.get(player.user_id)
-        if last is None:
-            raise BetRefused("You have no earlier bet at this table to repeat. Use /bet.")
-        stake, spots = last
-        return await self._place_bet(table, player, str(stake * factor), spots, round_no)
 
-    async def _place_bet(
-        self, table: Table, player: Player, amount: str, spots: int, round_no: int | None = None
-    ) -> tuple[TableSnapshot, str]:
-        async with table.lock:
-            self._check_open(table)
-            if round_no is not None and round_no != table.round_no:
-                raise StaleButton("That button is from an earlier round.")
-            if table.phase is not Phase.BETTING or table.round_id is None:
-                raise WrongPhase("The cards are out: bet when the next round opens.")
-            seat = table.seat_of(player.user_id)
-            if seat is not None and seat.spots:
-                hands = f" on {seat.spots} hands" if seat.spots > 1 else ""
-                raise BetRefused(f"You already bet {seat.bet:,}{hands} this round.")
-            if not isinstance(spots, int) or not 1 <= spots <= table.rules.max_spots:
-                raise BetRefused(f"You can play 1 to {table.rules.max_spots} hands at this table.")
-            if seat is None and len(table.seats) >= table.rules.max_players:
-                raise TableFull(f"The table is full ({table.rules.max_players} players).")
-            balance = await self._store.balance(table.guild_id, player.user_id)
-            try:
-                stake = parse_bet(
-                    amount,
-                    balance=balance,
-                    min_bet=table.rules.min_bet,
-                    max_bet=table.rules.max_bet,
-                    spots=spots,
-                )
-            except BetAmountError as error:
-                raise BetRefused(str(error)) from None
-            try:
-                balance = await self._store.stake(
-                    table.guild_id, player.user_id, stake * spots, "bet", table.round_id
-                )
-            except db.InsufficientChips as error:
-                raise NotEnoughChips(error.amount, error.balance, "That bet") from None
-            if seat is None:
-                seat = self._seat(table, player)
-            seat.bet, seat.spots = stake, spots
-            table.idle_since = self._clock.now()
-            hands = f" on {spots} hands" if spots > 1 else ""
-            message = f"Bet {stake * spots:,}{hands}. Balance: {balance:,}."
-            if all(s.spots for s in table.seats):
-                await self._deal(table)
-            snapshot = await self._finish(table)
-        await self._emit(snapshot)
+        async def bet_again() -> str:
+            if round_no != table.round_no:
+                raise StaleButton(EARLIER_ROUND)
+            if factor not in (1, 2):
+                raise BetRefused("A bet can be repeated or doubled.")
+            last = table.last_bets.get(player.user_id)
+            if last is None:
+                raise BetRefused("You have no earlier bet at this table to repeat. Use /bet.")
+            stake, spots = last
+            return await self._place_bet(table, player, str(stake * factor), spots)
+
+        message, snapshot = await self._mutate(table, bet_again)
         return snapshot, message
+
+    async def _place_bet(self, table: Table, player: Player, amount: str, spots: int) -> str:
+        if table.phase is not Phase.BETTING or table.round_id is None:
+            raise WrongPhase("The cards are out: bet when the next round opens.")
+        seat = table.seat_of(player.user_id)
+        if seat is not None and seat.spots:
+            hands = f" on {seat.spots} hands" if seat.spots > 1 else ""
+            raise BetRefused(f"You already bet {seat.bet:,}{hands} this round.")
+        if not isinstance(spots, int) or not 1 <= spots <= table.rules.max_spots:
+            raise BetRefused(f"You can play 1 to {table.rules.max_spots} hands at this table.")
+        if seat is None:
+            self._check_room(table)
+        balance = await self._store.balance(table.guild_id, player.user_id)
+        rules = table.rules
+        try:
+            stake = parse_bet(
+                amount, balance=balance, min_bet=rules.min_bet, max_bet=rules.max_bet, spots=spots
+            )
+        except BetAmountError as error:
+            raise BetRefused(str(error)) from None
+        try:
+            # The store's conditional debit: two tables cannot spend the same chips.
+            balance = await self._store.stake(
+                table.guild_id, player.user_id, stake * spots, "bet", table.round_id
+            )
+        except db.InsufficientChips as error:
+            raise NotEnoughChips(error.amount, error.balance, "That bet") from None
+        if seat is None:
+            seat = SeatState(player)
+            table.seats.append(seat)
+        seat.bet, seat.spots = stake, spots
+        table.idle_since = self._clock.now()
+        if all(s.spots for s in table.seats):
+            await self._deal(table)
+        hands = f" on {spots} hands" if spots > 1 else ""
+        return f"Bet {stake * spots:,}{hands}. Balance: {balance:,}."
 
     # ----------------------------------------------------------- playing
 
@@ -314,76 +334,34 @@ class TableService(TableFlow):
         cover it, NotEnoughChips and nothing changes.
         """
         table = self._table(table_id)
-        async with table.lock:
-            self._check_open(table)
-            pid = self._player_in_round(table, round_no, player)
+
+        async def press() -> None:
+            pid = player_in_round(table, round_no, player.user_id)
             round_ = table.round
             assert round_ is not None
             assert table.round_id is not None
-            action = self._legal(table, pid, action)
-            cost = round_.cost(pid, action)
+            checked = legal_action(round_, pid, action)
+            cost = round_.cost(pid, checked)
             if cost:
                 try:
                     await self._store.stake(
-                        table.guild_id, player.user_id, cost, _COST_KINDS[action], table.round_id
+                        table.guild_id, player.user_id, cost, _COST_KINDS[checked], table.round_id
                     )
                 except db.InsufficientChips as error:
-                    raise NotEnoughChips(error.amount, error.balance, _COST_WORDS[action]) from None
-            await self._apply(table, pid, action)
-            snapshot = await self._finish(table)
-        await self._emit(snapshot)
+                    raise NotEnoughChips(
+                        error.amount, error.balance, _COST_WORDS[checked]
+                    ) from None
+            await self._apply(table, pid, checked)
+
+        _, snapshot = await self._mutate(table, press)
         return snapshot
-
-    def _player_in_round(self, table: Table, round_no: int, player: Player) -> str:
-        """The player's id in the round, after the stale / phase / seat checks."""
-        if round_no != table.round_no:
-            raise StaleButton("That button is from an earlier round.")
-        if table.phase is Phase.BETTING:
-            raise WrongPhase("The cards are not out yet: place a bet with /bet.")
-        seat = table.seat_of(player.user_id)
-        if seat is None:
-            raise NotSeated("You are not seated at this table. Join, then bet in the next round.")
-        if not table.in_round(seat):
-            raise NothingToDo("You have no hand in this round. Bet in the next one.")
-        return seat.pid
-
-    @staticmethod
-    def _legal(table: Table, pid: str, action: Action | str) -> Action:
-        """The action, if the rules allow it now; otherwise why not, in plain words."""
-        round_ = table.round
-        assert round_ is not None
-        try:
-            action = Action(action)
-        except ValueError:
-            raise ActionRefused(f"{action!r} is not something you can do at a table.") from None
-        legal = round_.legal_actions(pid)
-        if action in legal:
-            return action
-        insurance = action in (Action.INSURANCE, Action.NO_INSURANCE)
-        if round_.phase is RoundPhase.INSURANCE:
-            if insurance:
-                raise NothingToDo("You have already decided on insurance.")
-            if legal:
-                raise ActionRefused("Decide on insurance first: Insurance or No insurance.")
-            raise NothingToDo("Waiting for the other players to decide on insurance.")
-        if not legal:
-            raise NothingToDo("You have no hand left to play this round.")
-        if insurance:
-            raise ActionRefused("Insurance is only offered before play starts.")
-        try:
-            round_.cost(pid, action)
-        except NotYourTurn as error:
-            raise NothingToDo(_sentence(str(error))) from None
-        except IllegalAction as error:
-            raise ActionRefused(_sentence(str(error))) from None
-        raise ActionRefused(f"You can't {action.value} now.")
 
     async def hint(self, table_id: str, round_no: int, player: Player) -> str:
         """Basic-strategy advice for the player's current hand, in one sentence."""
         table = self._table(table_id)
         async with table.lock:
             self._check_open(table)
-            pid = self._player_in_round(table, round_no, player)
+            pid = player_in_round(table, round_no, player.user_id)
             round_ = table.round
             assert round_ is not None
             legal = round_.legal_actions(pid)
@@ -398,15 +376,15 @@ class TableService(TableFlow):
     async def stop(self, channel_id: int, by: Player, *, may_manage_channel: bool) -> TableSnapshot:
         """Close the table (the host, or anyone with Manage Channels); refund an open round."""
         table = self._in_channel(channel_id)
-        async with table.lock:
-            self._check_open(table)
+
+        async def stop_table() -> None:
             if by.user_id != table.host_id and not may_manage_channel:
                 raise NotAllowed(
                     "Only the host or someone with Manage Channels can stop this table."
                 )
             await self._close(table, f"Stopped by {by.name}.")
-            snapshot = await self._finish(table)
-        await self._emit(snapshot)
+
+        _, snapshot = await self._mutate(table, stop_table)
         return snapshot
 
     async def close(self, table_id: str, reason: str) -> None:
@@ -417,12 +395,8 @@ class TableService(TableFlow):
         table = self._tables.get(table_id)
         if table is None:
             return
-        async with table.lock:
-            if table.closed:
-                return
-            await self._close(table, reason)
-            snapshot = await self._finish(table)
-        await self._emit(snapshot)
+        with contextlib.suppress(StaleButton):  # closed meanwhile: its round is voided
+            await self._mutate(table, lambda: self._close(table, reason))
 
     async def recover(self) -> list[db.VoidResult]:
         """At start-up, before any table opens: void and refund rounds a previous run left open."""
@@ -430,22 +404,16 @@ class TableService(TableFlow):
 
     async def shutdown(self) -> None:
         """Cancel every timer; void and refund every open round (a graceful stop)."""
-        tasks = []
+        timers: list[asyncio.Task[None]] = []
+        snapshots: list[TableSnapshot] = []
         for table in list(self._tables.values()):
             async with table.lock:
                 if table.closed:
                     continue
-                await self._close(table, "The bot is shutting down; the round was refunded.")
-                self._closed_ids.add(table.table_id)
-                table.version += 1
                 if table.timer is not None and table.timer is not asyncio.current_task():
-                    table.timer.cancel()
-                    tasks.append(table.timer)
-                table.timer = None
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-
-def _sentence(text: str) -> str:
-    """An engine reason ("you can double only ...") as a sentence for the player."""
-    text = text.strip()
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+                    timers.append(table.timer)
+                await self._close(table, "The bot is shutting down; the round was refunded.")
+                snapshots.append(self._changed(table))  # cancels the timer
+        await asyncio.gather(*timers, return_exceptions=True)
+        for snapshot in snapshots:
+            await self._emit(snapshot)

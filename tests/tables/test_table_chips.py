@@ -1,0 +1,248 @@
+"""Chips at a live table: refunds exactly once, no double debit, no overspending across tables.
+
+The chip-safety tests run on SQLite and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import db
+from bot.engine import Action
+from bot.tables import (
+    NotEnoughChips,
+    NothingToDo,
+    Phase,
+    StaleButton,
+    TableError,
+    TableService,
+)
+from tests.fakediscord.clock import ManualClock
+from tests.tables.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    OTHER_CHANNEL,
+    SPARE,
+    START_CHIPS,
+    Published,
+    ShoeQueue,
+    chips_of,
+    ledger_kinds,
+)
+
+both_backends = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+
+# Alice 5 6 (11) against a dealer 10 up, 7 in the hole.
+ELEVEN = "5s Td 6s 7d 9c " + SPARE
+
+
+@both_backends
+async def test_a_double_click_on_double_debits_once(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    shoes.add("5s 2d Td 6s 3h 7d 9c " + SPARE)  # Alice 11, Bob 5 (keeps the round open)
+    await service.start(GUILD, CHANNEL, ALICE)
+    await service.join(CHANNEL, BOB)
+    await service.bet(CHANNEL, ALICE, "100")
+    table, _ = await service.bet(CHANNEL, BOB, "100")
+    presses = await asyncio.gather(
+        service.act(table.table_id, table.round_no, ALICE, Action.DOUBLE),
+        service.act(table.table_id, table.round_no, ALICE, Action.DOUBLE),
+        return_exceptions=True,
+    )
+    refused = [p for p in presses if isinstance(p, BaseException)]
+    assert len(refused) == 1
+    assert isinstance(refused[0], NothingToDo)
+    assert await ledger_kinds(store, ALICE) == [
+        ("grant", START_CHIPS),
+        ("bet", -100),
+        ("double", -100),
+    ]
+    # A third, later press: still nothing to do, still no debit.
+    with pytest.raises(NothingToDo):
+        await service.act(table.table_id, table.round_no, ALICE, Action.DOUBLE)
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 200
+
+
+async def test_a_button_from_the_last_round_is_stale_and_changes_nothing(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    shoes.add(ELEVEN)
+    await service.start(GUILD, CHANNEL, ALICE)
+    dealt, _ = await service.bet(CHANNEL, ALICE, "100")
+    betting = await service.act(dealt.table_id, dealt.round_no, ALICE, Action.STAND)
+    assert betting.round_no == dealt.round_no + 1
+    before = await chips_of(store, ALICE)
+    with pytest.raises(StaleButton, match="earlier round"):
+        await service.act(dealt.table_id, dealt.round_no, ALICE, Action.HIT)
+    with pytest.raises(StaleButton, match="earlier round"):
+        await service.rebet(dealt.table_id, dealt.round_no, ALICE, 1)
+    assert await chips_of(store, ALICE) == before
+    assert service.get(betting.table_id) == betting
+
+
+async def test_rebet_repeats_or_doubles_the_last_bet(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    shoes.add(ELEVEN)
+    await service.start(GUILD, CHANNEL, ALICE)
+    await service.join(CHANNEL, BOB)
+    await service.bet(CHANNEL, ALICE, "100", 2)
+    table, _ = await service.bet(CHANNEL, BOB, "50")
+    for player in (ALICE, BOB):
+        while service.get(table.table_id).phase is Phase.PLAYING:
+            try:
+                await service.act(table.table_id, table.round_no, player, Action.STAND)
+            except NothingToDo:
+                break
+    table = service.get(table.table_id)
+    assert table.phase is Phase.BETTING
+    table, said = await service.rebet(table.table_id, table.round_no, ALICE, 2)
+    assert said.startswith("Bet 400 on 2 hands. Balance: ")
+    assert table.seats[0].bet == 200
+
+
+@both_backends
+async def test_stop_by_the_host_refunds_the_open_round(
+    service: TableService, store: db.Store, shoes: ShoeQueue, published: Published
+) -> None:
+    shoes.add("5s 2d Td 6s 3h 7d 9c " + SPARE)
+    await service.start(GUILD, CHANNEL, ALICE)
+    await service.join(CHANNEL, BOB)
+    await service.bet(CHANNEL, ALICE, "100")
+    table, _ = await service.bet(CHANNEL, BOB, "100")
+    await service.act(table.table_id, table.round_no, ALICE, Action.DOUBLE)
+    closed = await service.stop(CHANNEL, ALICE, may_manage_channel=False)
+    assert closed.phase is Phase.CLOSED
+    assert closed.closed_reason == "Stopped by Alice."
+    assert published.last == closed
+    assert service.table_in(CHANNEL) is None
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS
+    assert await store.balance(GUILD, BOB.user_id) == START_CHIPS
+    assert (await ledger_kinds(store, ALICE))[-1] == ("refund", 200)
+    with pytest.raises(StaleButton, match="has closed"):
+        await service.act(table.table_id, table.round_no, BOB, Action.HIT)
+
+
+async def test_stop_by_someone_who_may_manage_the_channel(
+    service: TableService, store: db.Store
+) -> None:
+    await service.start(GUILD, CHANNEL, ALICE)
+    closed = await service.stop(CHANNEL, CAROL, may_manage_channel=True)
+    assert closed.phase is Phase.CLOSED
+    assert closed.closed_reason == "Stopped by Carol."
+
+
+@both_backends
+async def test_close_refunds_exactly_once(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    await service.start(GUILD, CHANNEL, ALICE)
+    await service.join(CHANNEL, BOB)
+    table, _ = await service.bet(CHANNEL, ALICE, "300")  # Bob has not bet: still betting
+    assert table.phase is Phase.BETTING
+    await asyncio.gather(
+        service.close(table.table_id, "The table message was deleted."),
+        service.close(table.table_id, "The table message was deleted."),
+    )
+    await service.close(table.table_id, "again")
+    await service.shutdown()
+    assert await ledger_kinds(store, ALICE) == [
+        ("grant", START_CHIPS),
+        ("bet", -300),
+        ("refund", 300),
+    ]
+    rounds = await store.round_history(GUILD, channel_id=CHANNEL)
+    assert [(r.status, r.void_reason) for r in rounds] == [
+        ("void", "The table message was deleted.")
+    ]
+
+
+async def test_shutdown_refunds_rounds_in_play_and_stops_every_timer(
+    service: TableService, store: db.Store, clock: ManualClock, shoes: ShoeQueue
+) -> None:
+    shoes.add(ELEVEN)
+    await service.start(GUILD, CHANNEL, ALICE)
+    await service.start(GUILD, OTHER_CHANNEL, BOB)
+    table, _ = await service.bet(CHANNEL, ALICE, "100")
+    assert table.phase is Phase.PLAYING
+    await clock.wait_for_sleepers(2)
+    await service.shutdown()
+    assert clock.sleepers == 0
+    assert service.table_in(CHANNEL) is None
+    assert service.table_in(OTHER_CHANNEL) is None
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS
+
+
+@both_backends
+async def test_recover_refunds_a_round_a_crashed_process_left_open(
+    service: TableService, store: db.Store, clock: ManualClock, shoes: ShoeQueue
+) -> None:
+    shoes.add(ELEVEN)
+    await service.start(GUILD, CHANNEL, ALICE)
+    table, _ = await service.bet(CHANNEL, ALICE, "100")
+    # A new process on the same database (the old one is gone without a word).
+    restarted = TableService(store, clock=clock)
+    voided = await restarted.recover()
+    assert [(v.refunds, v.already_closed) for v in voided] == [({ALICE.user_id: 100}, False)]
+    assert await restarted.recover() == []
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS
+    with pytest.raises(StaleButton, match="bot restarted"):
+        await restarted.act(table.table_id, table.round_no, ALICE, Action.HIT)
+
+
+@both_backends
+async def test_one_player_at_two_tables_cannot_bet_the_same_chips_twice(
+    service: TableService, store: db.Store
+) -> None:
+    await service.start(GUILD, CHANNEL, ALICE)
+    await service.start(GUILD, OTHER_CHANNEL, BOB)
+    await service.join(CHANNEL, CAROL)  # keeps both tables betting after Alice's bet
+    await service.join(OTHER_CHANNEL, CAROL)
+    bets = await asyncio.gather(
+        service.bet(CHANNEL, ALICE, "800"),
+        service.bet(OTHER_CHANNEL, ALICE, "800"),
+        return_exceptions=True,
+    )
+    refused = [b for b in bets if isinstance(b, BaseException)]
+    assert len(refused) == 1
+    assert isinstance(refused[0], TableError)
+    assert "800" in str(refused[0])
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 800
+    assert await ledger_kinds(store, ALICE) == [("grant", START_CHIPS), ("bet", -800)]
+
+
+@both_backends
+async def test_one_player_at_two_tables_cannot_double_with_the_same_chips(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    shoes.add(ELEVEN)
+    shoes.add(ELEVEN)
+    first = await service.start(GUILD, CHANNEL, ALICE)
+    second = await service.start(GUILD, OTHER_CHANNEL, BOB)
+    # A second player at each table keeps each round open after Alice's double.
+    await service.join(CHANNEL, CAROL)
+    await service.join(OTHER_CHANNEL, ALICE)
+    await service.bet(CHANNEL, ALICE, "300")
+    await service.bet(CHANNEL, CAROL, "10")
+    await service.bet(OTHER_CHANNEL, BOB, "10")
+    await service.bet(OTHER_CHANNEL, ALICE, "300")
+    assert service.get(first.table_id).phase is Phase.PLAYING
+    assert service.get(second.table_id).phase is Phase.PLAYING
+    # 400 chips left: enough for one double of 300, not two.
+    presses = await asyncio.gather(
+        service.act(first.table_id, service.get(first.table_id).round_no, ALICE, Action.DOUBLE),
+        service.act(second.table_id, service.get(second.table_id).round_no, ALICE, Action.DOUBLE),
+        return_exceptions=True,
+    )
+    refused = [p for p in presses if isinstance(p, BaseException)]
+    assert len(refused) == 1
+    assert isinstance(refused[0], NotEnoughChips)
+    assert str(refused[0]) == "Doubling needs 300 chips and you have 100."
+    kinds = [kind for kind, _ in await ledger_kinds(store, ALICE)]
+    assert kinds.count("double") == 1
