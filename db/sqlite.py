@@ -73,6 +73,11 @@ class SQLiteStore(Store):
     @classmethod
     async def open(cls, path: str, clock: Clock | None = None) -> SQLiteStore:
         """Open (creating the file and its folder if needed) and migrate."""
+        if not callable(getattr(aiosqlite.Connection, "_execute", None)):
+            raise RuntimeError(
+                f"aiosqlite {aiosqlite.__version__} no longer has Connection._execute,"
+                " which db.sqlite uses to run a transaction on the database thread"
+            )
         if path != ":memory:":
             try:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -8,30 +8,14 @@ from tests/pgserver.py; other folders can register it the same way.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 import db
+from tests.db.fake_clock import FakeClock
 from tests.db.invariants import check_invariants
 from tests.pgserver import PostgresServer, start_for_tests
-
-START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-
-
-class FakeClock:
-    """A clock the test moves by hand."""
-
-    def __init__(self, now: datetime = START) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        """Move time forward by ``timedelta(**delta)``."""
-        self.now += timedelta(**delta)
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import db
-from tests.db.conftest import FakeClock
+from tests.db.fake_clock import FakeClock
 
 G, ALICE, BOB, ADMIN, CHANNEL = 10, 21, 22, 99, 30
 BIG = 2**63 - 1  # the largest snowflake a signed BIGINT holds

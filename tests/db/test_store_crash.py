@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import db
-from tests.db.conftest import FakeClock
+from tests.db.fake_clock import FakeClock
 from tests.db.invariants import check_invariants
 
 G, ALICE, BOB, CHANNEL = 10, 21, 22, 30

@@ -10,7 +10,7 @@ import pytest
 
 import db
 from db.migrate import load_migrations, split_statements
-from tests.db.conftest import FakeClock
+from tests.db.fake_clock import FakeClock
 from tests.pgserver import PostgresServer
 
 

@@ -25,7 +25,7 @@ from hypothesis.stateful import (
 
 import db
 from db import HandResult
-from tests.db.conftest import FakeClock
+from tests.db.fake_clock import FakeClock
 from tests.db.invariants import check_invariants
 
 T = TypeVar("T")
