@@ -32,6 +32,7 @@ from bot.tables.errors import (
     TableFull,
     WrongPhase,
 )
+from bot.tables.fairness import fairness_of
 from bot.tables.flow import Publish, ShoeFactory, TableFlow
 from bot.tables.limits import table_rules
 from bot.tables.players import Fairness, Player
@@ -85,22 +86,7 @@ class TableService(TableFlow):
 
     def fairness(self, channel_id: int) -> Fairness:
         """The current shoe's commitment and the previous shoe's revealed seed."""
-        table = self._in_channel(channel_id)
-        previous = table.previous_shoe
-        seed = previous.seed_hex if previous is not None else None
-        decks = None
-        command = ""
-        if previous is not None and seed:
-            decks = self._retired_decks.get(previous.commitment, table.rules.decks)
-            command = f"python -m bot verify --seed {seed} --decks {decks}"
-        return Fairness(
-            commitment=table.shoe.commitment,
-            decks=table.rules.decks,
-            previous_commitment=previous.commitment if previous is not None else None,
-            previous_seed=seed,
-            previous_decks=decks,
-            verify_command=command,
-        )
+        return fairness_of(self._in_channel(channel_id), self._retired_decks)
 
     def _table(self, table_id: str) -> Table:
         table = self._tables.get(table_id)

@@ -18,6 +18,7 @@ from bot.tables import (
     NothingToDo,
     NotSeated,
     Phase,
+    Player,
     StaleButton,
     TableAlreadyOpen,
     TableError,
@@ -35,7 +36,6 @@ from tests.tables.helpers import (
     GUILD,
     OTHER_CHANNEL,
     SPARE,
-    Player,
     ShoeQueue,
     chips_of,
 )
