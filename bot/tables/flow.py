@@ -217,6 +217,8 @@ class TableFlow:
             round_.to_json(),
         )
         table.round_id = None
+        # Idle time counts from the end of the last round played, not from its bets.
+        table.idle_since = self._clock.now()
         for seat in table.seats:
             if seat.spots:
                 seat.standing.record(settlement)

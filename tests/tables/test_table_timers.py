@@ -68,7 +68,7 @@ async def test_nobody_bets_the_round_is_voided_and_the_table_closes_after_idle_t
     assert clock.sleepers == 0
 
 
-async def test_a_bet_keeps_the_table_open_past_the_idle_time(
+async def test_a_round_played_restarts_the_idle_time(
     service: TableService, clock: ManualClock, shoes: ShoeQueue
 ) -> None:
     shoes.add("Ts Td 7s 8d " + SPARE)
@@ -77,9 +77,13 @@ async def test_a_bet_keeps_the_table_open_past_the_idle_time(
     await service.bet(CHANNEL, ALICE, "100")
     table = service.get(table.table_id)
     assert table.phase is Phase.PLAYING
+    await tick(clock, 20)
     await service.act(table.table_id, table.round_no, ALICE, Action.STAND)
-    await tick(clock, 100)
+    # Idle time counts again from the end of that round.
+    await tick(clock, 299)
     assert service.table_in(CHANNEL) is not None
+    await tick(clock, 1)
+    assert service.table_in(CHANNEL) is None
 
 
 async def test_an_idle_players_hands_stand_at_the_action_timer(
