@@ -56,6 +56,12 @@ def load_migrations() -> list[Migration]:
     return found
 
 
+def schema_version() -> Op[int]:
+    """The newest migration the database has applied (0 for an empty database)."""
+    rows = yield Query("SELECT MAX(version) FROM schema_version")
+    return int(rows[0][0] or 0)
+
+
 def split_statements(script: str) -> list[str]:
     """Split a script into statements (ends of statements are found by SQLite's own parser)."""
     statements: list[str] = []

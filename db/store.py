@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from db import checks
+from db import checks, migrate
 from db.models import (
     OUTCOMES,
     STAKE_KINDS,
@@ -276,6 +276,10 @@ class Store(ABC):
         return await self._run(lambda: reports.ledger_entries(g, u, n), write=False)
 
     # -- guild settings ------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        """The newest schema migration applied to this database."""
+        return await self._run(migrate.schema_version, write=False)
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, defaults for anything never set."""
