@@ -30,13 +30,10 @@ def leaderboard_embed(board: LeaderboardPage, guild_name: str) -> discord.Embed:
     else:
         embed.description = "Nobody has chips here yet. Claim some with /daily."
     if board.caller is not None:
-        embed.add_field(
-            name="You",
-            value=(
-                f"`#{board.caller.rank}` of {board.total_players} · {chips(board.caller.balance)}"
-            ),
-            inline=False,
-        )
+        you = f"`#{board.caller.rank}` of {board.total_players} · {chips(board.caller.balance)}"
+    else:
+        you = "Not on the board yet: /balance, /daily or a bet opens your account."
+    embed.add_field(name="You", value=you, inline=False)
     embed.set_footer(
         text=f"Page {board.page} of {max(1, board.total_pages)} · {board.total_players} players"
     )

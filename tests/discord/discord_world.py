@@ -75,21 +75,32 @@ class World:
         return reply.original
 
     async def slash(
-        self, member: FakeMember, command: str, channel: FakeChannel | None = None, **options: Any
+        self,
+        member: FakeMember,
+        command: str,
+        channel: FakeChannel | None = None,
+        /,
+        **options: Any,
     ) -> FakeInteraction:
         """Any slash command; returns once the bot answered and the table message is current."""
         reply = await self.fake.slash(member, command, channel or self.channel, **options)
         if reply.deferred:
-            await reply.wait_for_followups(1)
+            # The first followup after "thinking" replaces the loading message.
+            await reply.wait_until_loaded(max_wait=30)
         await self.settle()
         return reply
 
     async def say(
-        self, member: FakeMember, command: str, channel: FakeChannel | None = None, **options: Any
+        self,
+        member: FakeMember,
+        command: str,
+        channel: FakeChannel | None = None,
+        /,
+        **options: Any,
     ) -> str:
         """A slash command whose answer is an ephemeral text: that text."""
         reply = await self.slash(member, command, channel, **options)
-        message = reply.followups[0] if reply.deferred else reply.original
+        message = reply.original
         assert message is not None
         assert message.ephemeral, f"{command} answered publicly: {message.content!r}"
         return message.content
@@ -152,8 +163,9 @@ class World:
         """Every player's (balance, ledger rows): equal before and after = no chip moved."""
         result = {}
         for member in (self.alice, self.bob, self.carol, self.admin, self.mod):
+            balance = await self.balance(member)  # opens the account first, if new
             rows = await self.store.ledger(self.guild.id, member.id, 1000)
-            result[member.id] = (await self.balance(member), len(rows))
+            result[member.id] = (balance, len(rows))
         return result
 
     async def ledger(self, member: FakeMember) -> list[tuple[str, int]]:
