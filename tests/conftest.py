@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.pgserver import PostgresServer, start_for_tests
 
 # The fake Discord's fixtures (fake_discord), for every test folder that runs a bot.
 pytest_plugins = ["fakediscord.plugin"]
@@ -14,3 +18,11 @@ settings.register_profile(
     "ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the whole session, started on first use, stopped at the end."""
+    server = start_for_tests()
+    yield server
+    server.stop()

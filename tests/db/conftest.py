@@ -7,7 +7,7 @@ from tests/pgserver.py; other folders can register it the same way.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,15 +15,7 @@ import pytest
 import db
 from tests.db.fake_clock import FakeClock
 from tests.db.invariants import check_invariants
-from tests.pgserver import PostgresServer, start_for_tests
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PostgresServer]:
-    """A PostgreSQL server for the whole session, stopped at the end."""
-    server = start_for_tests()
-    yield server
-    server.stop()
+from tests.pgserver import PostgresServer
 
 
 @pytest.fixture

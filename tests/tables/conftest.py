@@ -9,7 +9,7 @@ straight in the database.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,16 +19,8 @@ import db
 from bot.tables import TableService, TableSnapshot
 from tests.db.invariants import check_invariants
 from tests.fakediscord.clock import ManualClock
-from tests.pgserver import PostgresServer, start_for_tests
+from tests.pgserver import PostgresServer
 from tests.tables.helpers import GUILD, Published, ShoeQueue
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PostgresServer]:
-    """A PostgreSQL server for the session (only started when a test uses it)."""
-    server = start_for_tests()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
