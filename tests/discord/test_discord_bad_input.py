@@ -1,0 +1,188 @@
+"""Bad input from anyone gets a clear ephemeral reason and moves no chip."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+
+import pytest
+from discord_world import START_CHIPS, World, embed_text
+
+from bot.app import BlackjackBot
+from tests.tables.helpers import SPARE, ShoeQueue
+
+# Alice 10 6 against a dealer 9 (hole 8): hard 16, every action open to her.
+ALICE_SIXTEEN = "Ts 9h 6c 8d " + SPARE
+
+
+@pytest.mark.parametrize(
+    ("amount", "reason"),
+    [
+        ("-5", "A bet must be a positive number of chips."),
+        ("abc", "'abc' is not an amount of chips. Use a number like 500, 2.5k or 1m, or half,"),
+        ("1" + "0" * 30, "'100000000000000000000000'… is not an amount of chips."),
+        ("0", "A bet must be a positive number of chips."),
+        ("2.5", "'2.5' is not a whole number of chips."),
+        ("5", "The table minimum is 10; you bet 5."),
+        ("20k", "The table maximum is 10,000; you bet 20,000."),
+        ("5000", "That bet needs 5,000 chips and you have 1,000. Try /daily."),
+    ],
+)
+async def test_a_bet_that_cannot_be_placed_is_explained_and_moves_nothing(
+    bot: BlackjackBot, world: World, amount: str, reason: str
+) -> None:
+    table = await world.start(world.alice)
+    before, shown = await world.chips(), (table.embeds, table.edits)
+    answer = await world.bet(world.alice, amount)
+    assert answer.startswith(reason)
+    assert await world.chips() == before
+    assert (table.embeds, table.edits) == shown
+
+
+async def test_a_second_bet_in_the_same_round_is_refused(bot: BlackjackBot, world: World) -> None:
+    await world.start(world.alice)
+    await world.click(world.bob, world.fake.last_message(world.channel), "Join")
+    await world.bet(world.alice, "100")
+    before = await world.chips()
+    assert await world.bet(world.alice, "100") == "You already bet 100 this round."
+    assert await world.chips() == before
+
+
+async def test_too_many_hands_is_refused(bot: BlackjackBot, world: World) -> None:
+    await world.start(world.alice, preset="reno-1972")
+    before = await world.chips()
+    assert await world.bet(world.alice, "2", hands=3) == "You can play 1 to 1 hands at this table."
+    assert await world.chips() == before
+
+
+async def test_a_press_by_someone_with_no_hand_changes_nothing(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(ALICE_SIXTEEN)
+    table = await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    before = await world.chips()
+    stranger = await world.refused(world.bob, table, "Hit")
+    assert stranger == "You are not seated at this table. Join, then bet in the next round."
+    await world.click(world.carol, table, "Join")
+    seated = await world.refused(world.carol, table, "Double")
+    assert seated == "You have no hand in this round. Bet in the next one."
+    assert await world.chips() == before
+
+
+async def test_an_action_the_rules_forbid_is_explained(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add("Ts 8s 9h 6c 8h 8d " + SPARE)  # Alice 10 6, Bob 8 8, dealer 9 8
+    table = await world.start(world.alice)
+    await world.click(world.bob, table, "Join")
+    await world.bet(world.alice, "100")
+    await world.bet(world.bob, "100")
+    before = await world.chips()
+    # Split is enabled (Bob holds a pair) but Alice's 10 6 is no pair.
+    reason = await world.refused(world.alice, table, "Split")
+    assert reason == "You can split only a pair on your first two cards."
+    assert await world.chips() == before
+
+
+async def test_a_double_click_acts_once(bot: BlackjackBot, world: World, shoes: ShoeQueue) -> None:
+    shoes.add(ALICE_SIXTEEN)
+    table = await world.start(world.alice)
+    await world.click(world.bob, table, "Join")
+    await world.bet(world.bob, "100")
+    await world.bet(world.alice, "100")
+    first, second = await asyncio.gather(
+        world.fake.click(world.alice, table, label="Double"),
+        world.fake.click(world.alice, table, label="Double"),
+    )
+    await world.settle()
+    answers = sorted([first, second], key=lambda reply: reply.response_type or 0)
+    refused, accepted = answers
+    assert accepted.response_type == 7
+    assert refused.response_type == 4
+    assert refused.ephemeral
+    assert refused.content == "You have no hand left to play this round."
+    assert [kind for kind, _ in await world.ledger(world.alice)] == ["grant", "bet", "double"]
+
+
+async def test_a_button_from_an_earlier_round_is_stale(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(ALICE_SIXTEEN)
+    table = await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    round_one = copy.deepcopy(table.components)
+    await world.click(world.alice, table, "Stand")
+    await world.bet(world.alice, "100")
+    before = await world.chips()
+    # A client that missed the last edits still shows the first round's buttons.
+    table.components = round_one
+    stale = await world.refused(world.alice, table, "Hit")
+    assert stale == "That button is from an earlier round."
+    assert await world.chips() == before
+
+
+async def test_a_deleted_table_message_closes_the_table_and_refunds_the_round(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    fake.expect_errors(10008)
+    table = await world.start(world.alice)
+    await world.click(world.bob, table, "Join")
+    await world.bet(world.alice, "100")
+    fake.delete_message(table)
+    answer = await world.bet(world.bob, "200")
+    assert answer.startswith("Bet 200.")
+    # Bob's bet changed the table; its message is gone, so the table closed and refunded.
+    assert bot.tables.table_in(world.channel.id) is None
+    assert await world.balance(world.alice) == START_CHIPS
+    assert await world.balance(world.bob) == START_CHIPS
+    assert (await world.ledger(world.bob))[-2:] == [("bet", -200), ("refund", 200)]
+    assert await world.bet(world.bob, "100") == (
+        "There is no table in this channel. Start one with /blackjack start."
+    )
+    assert await world.start(world.carol) is not None
+
+
+async def test_a_lost_permission_closes_the_table_and_names_it_to_the_host(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    fake.expect_errors(50013)
+    table = await world.start(world.alice)
+    await world.click(world.bob, table, "Join")
+    await world.bet(world.alice, "100")
+    fake.deny_bot(world.channel, "embed_links")
+    await fake.sync()
+    # Bob's bet deals the cards; the channel edit showing them is refused.
+    await world.bet(world.bob, "50")
+    assert bot.tables.table_in(world.channel.id) is None
+    assert await world.balance(world.alice) == START_CHIPS
+    assert await world.balance(world.bob) == START_CHIPS
+    notice = fake.last_message(world.channel)
+    assert notice is not None
+    assert notice.content == (
+        f"<@{world.alice.id}> The blackjack table here closed and its round was refunded: "
+        "I am missing Embed Links in this channel. Give me that, then /blackjack start."
+    )
+    refused = await world.say(world.alice, "blackjack start")
+    assert refused == (
+        "I can't run a table here: I need Embed Links in this channel. "
+        "Ask a moderator to allow that."
+    )
+
+
+async def test_a_channel_the_bot_can_no_longer_see_closes_its_table(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    fake.expect_errors(50001)
+    table = await world.start(world.alice)
+    await world.click(world.bob, table, "Join")
+    await world.bet(world.alice, "100")
+    fake.deny_bot(world.channel, "view_channel")
+    await fake.sync()
+    await world.tick(30)  # the bet timer deals; the edit is refused: the table closes
+    assert bot.tables.table_in(world.channel.id) is None
+    assert await world.balance(world.alice) == START_CHIPS
+    assert "Place your bets" in embed_text(table)  # never edited again
