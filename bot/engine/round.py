@@ -151,9 +151,13 @@ class Round(RoundState):
 
     def _draw(self) -> Card:
         shoe = self.shoe
-        if shoe.position == shoe.size:
-            self._log.append((EV_CONTINUATION, "", 0, _NO_CARDS, 0, shoe.continuation + 1, ""))
-        return shoe.draw()
+        continuation = shoe.continuation
+        card = shoe.draw()
+        # Asked of the shoe, not guessed: a lazily shuffled shoe (the simulator's) runs out
+        # of shuffled cards many times a round without continuing.
+        if shoe.continuation != continuation:
+            self._log.append((EV_CONTINUATION, "", 0, _NO_CARDS, 0, shoe.continuation, ""))
+        return card
 
     def _after_insurance_decision(self) -> None:
         for seat in self.seats:

@@ -133,6 +133,19 @@ class RoundState:
     def _events(self, start: int) -> list[Event]:
         return build_events(self._log, start, self.seats, self.dealer)
 
+    def net(self, player_id: str) -> int:
+        """Chips the player won (negative: lost) in the settled round, insurance included:
+        ``settlement().player(player_id).net`` without building the settlement."""
+        if self.phase is not _SETTLED:
+            raise RoundNotSettled("the round is not settled yet")
+        seat = self._seat(player_id)
+        net = 0
+        for hand in seat.hands:
+            net += hand.payout - hand.stake
+        if seat.insurance:
+            net += 2 * seat.insurance if self.dealer.natural else -seat.insurance
+        return net
+
     def settlement(self) -> Settlement:
         """Each hand's outcome and payout, each player's insurance and totals."""
         if self.phase is not Phase.SETTLED:

@@ -1,0 +1,246 @@
+"""``python -m bot simulate``: play rounds of basic strategy through the Round, measure the edge.
+
+Each worker process plays its share of the rounds with its own seed derived
+from the run's seed (``bot.engine.simulate.worker_seed``), so the same seed and
+worker count give the same result. The progress bar goes to stderr, only when
+it is a terminal and only once a run has taken a second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import queue
+import secrets
+import sys
+import time
+from collections.abc import Callable, Sequence
+from multiprocessing.context import ForkContext, SpawnContext
+from multiprocessing.process import BaseProcess
+from typing import Any, TextIO
+
+import bot.engine.round
+from bot.cli.rule_flags import add_rule_flags, rules_or_exit
+from bot.engine.rules import PRESETS, Rules
+from bot.engine.simulate import Tally, play_worker, split_rounds, stake_for
+from bot.engine.strategy import advisor_for
+
+MAX_WORKERS = 64
+#: Seconds a run goes before the progress bar appears, and between two redraws.
+BAR_DELAY = 1.0
+BAR_EVERY = 0.1
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_rule_flags(parser)
+    parser.add_argument(
+        "--hands", type=int, required=True, metavar="N", help="rounds to play (one hand each)"
+    )
+    parser.add_argument(
+        "--seed", metavar="HEX", help="the run's seed in hex (default: a random one, printed)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, metavar="W", help="processes to split the rounds over"
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def engine_build() -> str:
+    """``"compiled"`` when the Round runs as a mypyc extension module, else ``"pure"``."""
+    return "pure" if bot.engine.round.__file__.endswith(".py") else "compiled"
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_or_exit(args)
+    if args.hands < 1:
+        return _error(f"--hands must be at least 1, not {args.hands}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        return _error(f"--workers must be 1 to {MAX_WORKERS}, not {args.workers}")
+    seed_hex = args.seed if args.seed is not None else secrets.token_hex(32)
+    try:
+        seed = bytes.fromhex(seed_hex)
+    except ValueError:
+        return _error(f"--seed must be hex digits (an even number of them), not {seed_hex!r}")
+    if not seed:
+        return _error("--seed must not be empty")
+
+    advisor_for(rules)  # build the chart before the clock starts (and before workers fork)
+    bar = ProgressBar(args.hands, sys.stderr) if sys.stderr.isatty() else None
+    start = time.perf_counter()
+    tally = simulate(rules, args.hands, seed, args.workers, bar.update if bar else None)
+    seconds = time.perf_counter() - start
+    if bar:
+        bar.close()
+    result = _result(rules, args, tally, seed_hex, seconds)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(_text(result, args.preset, rules))
+    return 0
+
+
+def simulate(
+    rules: Rules,
+    rounds: int,
+    seed: bytes,
+    workers: int,
+    progress: Callable[[int], None] | None = None,
+) -> Tally:
+    """Play ``rounds`` rounds split over ``workers`` processes (in this one when 1)."""
+    shares = split_rounds(rounds, workers)
+    if workers == 1:
+        return play_worker(rules, rounds, seed, 0, progress=progress)
+    # fork: the workers inherit the chart built above instead of building it again.
+    context: ForkContext | SpawnContext
+    if "fork" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("fork")
+    else:
+        context = multiprocessing.get_context("spawn")
+    messages: multiprocessing.Queue[tuple[str, int, Any]] = context.Queue()
+    processes = [
+        context.Process(
+            target=_worker,
+            args=(rules.to_dict(), share, seed, index, messages),
+            daemon=True,
+        )
+        for index, share in enumerate(shares)
+    ]
+    for process in processes:
+        process.start()
+    done = [0] * workers
+    tallies: dict[int, Tally] = {}
+    try:
+        while len(tallies) < workers:
+            try:
+                kind, index, payload = messages.get(timeout=0.5)
+            except queue.Empty:
+                _check_alive(processes, tallies)
+                continue
+            if kind == "progress":
+                done[index] = payload
+                if progress is not None:
+                    progress(sum(done))
+            elif kind == "error":
+                raise RuntimeError(f"simulation worker {index} failed: {payload}")
+            else:
+                tallies[index] = Tally(*payload)
+    finally:
+        for process in processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.terminate()
+    total = tallies[0]
+    for index in range(1, workers):
+        total = total.merge(tallies[index])
+    return total
+
+
+def _worker(
+    rules_dict: dict[str, Any],
+    rounds: int,
+    seed: bytes,
+    index: int,
+    messages: multiprocessing.Queue[tuple[str, int, Any]],
+) -> None:
+    """One worker process: play its share, report progress and the tally on ``messages``."""
+    try:
+        tally = play_worker(
+            Rules.from_dict(rules_dict),
+            rounds,
+            seed,
+            index,
+            progress=lambda done: messages.put(("progress", index, done)),
+        )
+    except Exception as exc:  # reported to the parent, which stops the run with it
+        messages.put(("error", index, f"{type(exc).__name__}: {exc}"))
+        return
+    messages.put(("tally", index, (tally.rounds, tally.stake, tally.net, tally.net_squares)))
+
+
+def _check_alive(processes: Sequence[BaseProcess], tallies: dict[int, Tally]) -> None:
+    for index, process in enumerate(processes):
+        if index not in tallies and not process.is_alive() and process.exitcode not in (0, None):
+            raise RuntimeError(f"simulation worker {index} died (exit code {process.exitcode})")
+
+
+class ProgressBar:
+    """A one-line bar on a terminal: shown once a run has taken ``BAR_DELAY`` seconds."""
+
+    def __init__(self, total: int, stream: TextIO, clock: Callable[[], float] = time.monotonic):
+        self.total = total
+        self.stream = stream
+        self.clock = clock
+        self.start = clock()
+        self.last = self.start
+        self.shown = False
+
+    def update(self, done: int) -> None:
+        """Redraw for ``done`` rounds played, at most every ``BAR_EVERY`` seconds."""
+        now = self.clock()
+        if now - self.start < BAR_DELAY or now - self.last < BAR_EVERY:
+            return
+        self.last = now
+        self.shown = True
+        share = done / self.total
+        filled = int(30 * share)
+        rate = done / (now - self.start)
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] {share:6.1%}  "
+            f"{done:,}/{self.total:,} rounds  {rate:,.0f}/s"
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Clear the bar's line, if it was drawn."""
+        if self.shown:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+
+
+def _result(
+    rules: Rules, args: argparse.Namespace, tally: Tally, seed_hex: str, seconds: float
+) -> dict[str, Any]:
+    low, high = tally.ci95_pct
+    return {
+        "house_edge_pct": tally.house_edge_pct,
+        "std_error_pct": tally.std_error_pct,
+        "ci95_pct": [low, high],
+        "rounds": tally.rounds,
+        "stake": stake_for(rules),
+        "seconds": seconds,
+        "rounds_per_second": tally.rounds / seconds if seconds > 0 else None,
+        "workers": args.workers,
+        "engine": engine_build(),
+        "seed": seed_hex,
+        "rules": rules.to_dict(),
+    }
+
+
+def _text(result: dict[str, Any], preset_name: str, rules: Rules) -> str:
+    changed = "" if PRESETS[preset_name] == rules else ", with rule flags"
+    shoe = (
+        "a fresh shoe every round"
+        if rules.penetration == 0
+        else f"cut card at {rules.penetration:.0%}"
+    )
+    low, high = result["ci95_pct"]
+    workers = result["workers"]
+    return "\n".join(
+        [
+            f"{result['rounds']:,} rounds of basic strategy, one spot of {result['stake']} "
+            f"chips: {preset_name}{changed}, {rules.decks} deck{'s' if rules.decks > 1 else ''}, "
+            f"{shoe}",
+            f"House edge: {result['house_edge_pct']:.3f}% "
+            f"± {result['house_edge_pct'] - low:.3f} (95% confidence: {low:.3f}% to {high:.3f}%; "
+            f"standard error {result['std_error_pct']:.3f})",
+            f"Speed: {result['rounds_per_second']:,.0f} rounds/s ({result['seconds']:.1f} s, "
+            f"{workers} worker{'s' if workers > 1 else ''}, {result['engine']} engine)",
+            f"Seed: {result['seed']}",
+        ]
+    )
+
+
+def _error(message: str) -> int:
+    print(f"python -m bot: error: {message}", file=sys.stderr)
+    return 2
