@@ -1,0 +1,50 @@
+"""Two tables in two channels play at once, each with its own message, and share one bank."""
+
+from __future__ import annotations
+
+import asyncio
+
+from discord_world import START_CHIPS, World, embed_text
+
+from bot.app import BlackjackBot
+from tests.tables.helpers import SPARE, ShoeQueue
+
+
+async def test_two_tables_in_two_channels_play_at_once(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add("Ts 9h 7c 8d " + SPARE)  # first table: Alice 17 against 17
+    shoes.add("As 9h Kc 8d " + SPARE)  # second table: Bob blackjack
+    first = await world.start(world.alice)
+    second = await world.start(world.bob, world.other_channel)
+    assert first is not second
+    assert world.table().table_id != world.table(world.other_channel).table_id
+
+    await asyncio.gather(
+        world.bet(world.alice, "100"),
+        world.bet(world.bob, "100", channel=world.other_channel),
+    )
+    await world.click(world.alice, first, "Stand")
+    assert "Alice: 10♠ 7♣ — 17 ties 17: push, 100 back" in embed_text(first)
+    assert "Bob: A♠ K♣ — blackjack: wins 150, 250 back" in embed_text(second)
+    assert "Bob" not in embed_text(first)
+    assert await world.balance(world.alice) == START_CHIPS
+    assert await world.balance(world.bob) == START_CHIPS + 150
+    assert world.fake.messages_in(world.channel) == [first]
+    assert world.fake.messages_in(world.other_channel) == [second]
+
+
+async def test_one_player_at_two_tables_cannot_spend_the_same_chips_twice(
+    bot: BlackjackBot, world: World
+) -> None:
+    await world.start(world.alice)
+    await world.start(world.bob, world.other_channel)
+    await world.click(world.alice, world.fake.last_message(world.other_channel), "Join")
+    first, second = await asyncio.gather(
+        world.bet(world.alice, "700"),
+        world.bet(world.alice, "700", channel=world.other_channel),
+    )
+    answers = sorted([first, second])
+    assert answers[0] == "Bet 700. Balance: 300."
+    assert answers[1].startswith("That bet needs 700 chips and you have 300.")
+    assert await world.balance(world.alice) == START_CHIPS - 700
