@@ -1,0 +1,149 @@
+"""The bot as a process: start-up settings, and a SIGKILL in the middle of a round.
+
+In a subprocess the bot runs on the system clock, so nothing here waits for a timer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import os
+import sys
+from pathlib import Path
+
+from discord_world import World, embed_text
+from fakediscord import FakeDiscord
+from fakediscord.harness import REPO_ROOT, BotProcess, running_bot
+from fakediscord.records import FakeMessage
+
+import db
+from bot.app import build_bot
+from bot.config import TOKEN_HELP, Config
+from tests.db.invariants import check_invariants
+
+MID_ROUND = ("**Your move**", "**Insurance?**")
+
+
+async def run_bot_command(env: dict[str, str]) -> tuple[int, str]:
+    """``python -m bot`` with exactly these settings: exit status and everything printed."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=REPO_ROOT,
+        env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO_ROOT), **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode is not None
+    return process.returncode, output.decode()
+
+
+async def test_a_missing_token_says_how_to_get_one_without_a_traceback(tmp_path: Path) -> None:
+    code, output = await run_bot_command(
+        {"DISCORD_TOKEN": "", "DATABASE_URL": f"sqlite:///{tmp_path / 'chips.sqlite3'}"}
+    )
+    assert code == 2
+    assert output.strip() == f"error: DISCORD_TOKEN is not set. {TOKEN_HELP}"
+
+
+async def test_a_rejected_token_says_how_to_get_one_without_a_traceback(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake_discord.expect_errors(statuses=(401,))
+    code, output = await run_bot_command(
+        {
+            **fake_discord.env(),
+            "DISCORD_TOKEN": "not-the-token",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'chips.sqlite3'}",
+        }
+    )
+    assert code == 2
+    assert f"error: Discord rejected DISCORD_TOKEN. {TOKEN_HELP}" in output
+    assert "Traceback" not in output
+
+
+def mid_round(message: FakeMessage) -> bool:
+    text = embed_text(message)
+    return any(marker in text for marker in MID_ROUND)
+
+
+async def test_sigkill_in_the_middle_of_a_round_refunds_it_and_says_so(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    world = World.build(fake)
+    url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
+    argv = [sys.executable, "-m", "bot"]
+    async with BotProcess(fake, argv, env={"DATABASE_URL": url}) as process:
+        start = await fake.slash(world.alice, "blackjack start", world.channel)
+        table = start.original
+        assert table is not None
+        await fake.click(world.bob, table, label="Join")
+        # The shoe is random: play rounds until one is dealt and waits for a decision.
+        for _ in range(10):
+            await fake.slash(world.alice, "bet", world.channel, amount="100")
+            await fake.slash(world.bob, "bet", world.channel, amount="200")
+            await fake.wait_for(lambda: mid_round(table) or "Last round" in embed_text(table))
+            if mid_round(table):
+                break
+        assert mid_round(table), embed_text(table)
+
+        await process.kill()
+        async with db.open_store(url) as store:
+            held = {
+                member.id: await store.balance(world.guild.id, member.id)
+                for member in (world.alice, world.bob)
+            }
+            (open_round,) = await store.round_history(world.guild.id, limit=1)
+        # The killed process left the round open with both stakes on the table.
+        assert (open_round.status, open_round.staked) == ("open", 300)
+        assert open_round.message_id == table.id
+
+        await process.start()
+        await fake.wait_for(lambda: (table.embed or {}).get("title") == "Round voided")
+        text = embed_text(table)
+        assert "This round was voided: the bot restarted. Every stake was refunded." in text
+        assert f"<@{world.alice.id}> 100 back (balance {held[world.alice.id] + 100:,})" in text
+        assert f"<@{world.bob.id}> 200 back (balance {held[world.bob.id] + 200:,})" in text
+        assert table.buttons() == []
+
+        again = await fake.slash(world.alice, "blackjack start", world.channel)
+        assert again.response_type == 4
+        assert again.original is not None
+        assert again.original is not table
+        assert "Place your bets" in embed_text(again.original)
+
+    async with db.open_store(url) as store:
+        voided = await store.get_round(open_round.round_id)
+        assert voided is not None
+        assert (voided.status, voided.void_reason) == ("void", "the bot restarted")
+        for member in (world.alice, world.bob):
+            rows = await store.ledger(world.guild.id, member.id, 1000)
+            assert await store.balance(world.guild.id, member.id) == sum(r.delta for r in rows)
+            assert rows[0].kind == "refund"
+            assert held[member.id] + rows[0].delta == await store.balance(world.guild.id, member.id)
+    await check_invariants(url)
+
+
+async def test_a_button_from_before_a_restart_says_the_table_closed(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    world = World.build(fake)
+    config = Config(token=fake.token, database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}")
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as first:
+        world.bot = first
+        table = await world.start(world.alice)
+        old_buttons = copy.deepcopy(table.components)
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as second:
+        world.bot = second
+        # A client that never saw the closing edit still shows the old buttons.
+        table.components = old_buttons
+        reason = await world.refused(world.alice, table, "Join")
+        assert reason == (
+            "This table closed when the bot restarted; its round was refunded. "
+            "Start a new one with /blackjack start."
+        )
+    await check_invariants(config.database_url)
