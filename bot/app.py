@@ -41,6 +41,16 @@ def intents() -> discord.Intents:
     return wanted
 
 
+def shard_options(config: Config, *, sharded: bool) -> dict[str, Any]:
+    """SHARD_COUNT / SHARD_IDS as discord.py takes them: one shard_id, or several shard_ids."""
+    if config.shard_count is None:
+        return {}
+    if sharded:
+        return {"shard_count": config.shard_count, "shard_ids": list(config.shard_ids or ())}
+    shard_id = config.shard_ids[0] if config.shard_ids else None
+    return {"shard_count": config.shard_count, "shard_id": shard_id}
+
+
 class BlackjackTree(app_commands.CommandTree[Any]):
     """The command tree, with an error handler that answers the user."""
 
@@ -77,8 +87,7 @@ class BlackjackBot(commands.Bot):
             help_command=None,
             tree_cls=BlackjackTree,
             allowed_mentions=discord.AllowedMentions.none(),
-            shard_count=config.shard_count,
-            shard_id=config.shard_ids[0] if config.shard_ids else None,
+            **shard_options(config, sharded=isinstance(self, commands.AutoShardedBot)),
         )
         self.config = config
         self.clock: Clock = clock or SystemClock()
@@ -161,6 +170,10 @@ class BlackjackBot(commands.Bot):
             self._store = None
 
 
+class ShardedBlackjackBot(BlackjackBot, commands.AutoShardedBot):
+    """The same bot running several shards (SHARD_IDS names more than one) in one process."""
+
+
 def build_bot(
     config: Config,
     *,
@@ -169,4 +182,6 @@ def build_bot(
     shoe_factory: ShoeFactory | None = None,
 ) -> BlackjackBot:
     """The bot for ``config``; tests pass the fake Discord's clock and stacked shoes."""
+    if config.shard_ids is not None and len(config.shard_ids) > 1:
+        return ShardedBlackjackBot(config, clock=clock, store=store, shoe_factory=shoe_factory)
     return BlackjackBot(config, clock=clock, store=store, shoe_factory=shoe_factory)

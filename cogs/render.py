@@ -273,8 +273,7 @@ def dealer_line(dealer: DealerView) -> str:
     """``**Dealer** A♠ ?? · shows 11`` or ``**Dealer** A♠ K♥ · **BJ**``."""
     cards = card_text(dealer.cards)
     if dealer.hole_hidden:
-        shown = "soft " if dealer.soft and dealer.total < 21 else ""
-        return f"**Dealer** {cards} {HIDDEN_CARD} · shows {shown}{dealer.total}"
+        return f"**Dealer** {cards} {HIDDEN_CARD} · shows {dealer.total}"
     total = total_text(dealer.total, dealer.soft, dealer.status)
     status = dealer.status if dealer.status not in ("", "blackjack", "bust", "standing") else ""
     return " · ".join(part for part in (f"**Dealer** {cards}", f"**{total}**", status) if part)

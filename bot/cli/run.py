@@ -36,13 +36,6 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return CONFIG_EXIT
-    if config.shard_ids is not None and len(config.shard_ids) > 1:
-        print(
-            "error: run one process per shard: SHARD_IDS must name a single shard "
-            f"(got {len(config.shard_ids)})",
-            file=sys.stderr,
-        )
-        return CONFIG_EXIT
     discord.utils.setup_logging(level=config.log_level, root=True)
     try:
         asyncio.run(serve(config))

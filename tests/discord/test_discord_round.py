@@ -35,7 +35,7 @@ async def test_three_players_play_a_full_round_by_buttons(
     # Everyone bet: the cards are out and the dealer's ace asks for insurance.
     text = embed_text(table)
     assert "**Insurance?** The dealer shows an ace" in text
-    assert "**Dealer** A♦ ?? · shows soft 11" in text
+    assert "**Dealer** A♦ ?? · shows 11" in text
     assert labels_enabled(table) == {"Insurance", "No insurance", "Join", "Leave"}
     for member in (alice, bob, carol):
         answer = await world.click(member, table, "No insurance")

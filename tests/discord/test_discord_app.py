@@ -1,0 +1,49 @@
+"""How the bot is built: intents, shards, where commands are synced."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from discord_world import World
+from fakediscord import FakeDiscord
+from fakediscord.harness import running_bot
+
+from bot.app import BlackjackBot, ShardedBlackjackBot, build_bot, intents
+from bot.config import Config, load_config
+
+
+def test_the_bot_asks_only_for_guild_events_and_never_message_content() -> None:
+    wanted = intents()
+    assert wanted.guilds
+    assert not wanted.message_content
+    assert not wanted.members
+    assert not wanted.presences
+    assert not wanted.guild_messages
+    assert wanted.value == 1  # GUILDS alone
+
+
+async def test_one_shard_id_runs_one_shard_and_several_run_in_one_process() -> None:
+    one = build_bot(load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "2"}))
+    assert type(one) is BlackjackBot
+    assert (one.shard_id, one.shard_count) == (2, 4)
+    several = build_bot(load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0-1"}))
+    assert isinstance(several, ShardedBlackjackBot)
+    assert (several.shard_ids, several.shard_count) == ([0, 1], 4)
+
+
+async def test_dev_guild_gets_the_commands_at_once_and_nothing_is_synced_globally(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    world = World.build(fake_discord)
+    config = Config(
+        token=fake_discord.token,
+        database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
+        dev_guild_id=world.guild.id,
+    )
+    async with running_bot(fake_discord, build_bot(config, clock=fake_discord.clock)):
+        names = sorted(command.name for command in fake_discord.commands[world.guild.id])
+        assert "blackjack" in names
+        assert "bet" in names
+        assert not fake_discord.commands.get(None)
+        reply = await fake_discord.slash(world.alice, "balance", world.channel)
+        assert reply.content == "You have 1,000 chips."
