@@ -8,14 +8,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from discord_world import World
+from discord_world import ShoeQueue, World
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from tests.db.invariants import check_invariants
-from tests.tables.helpers import ShoeQueue
 
 
 @pytest.fixture

@@ -3,21 +3,63 @@
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from fakediscord import FakeDiscord
+from fakediscord.clock import ManualClock, settle
 from fakediscord.interactions import FakeInteraction
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember
 from fakediscord.records import FakeMessage
 
 import db
 from bot.app import BlackjackBot
+from bot.engine import Rules, Shoe, StackedShoe, cards
 from bot.tables import TableSnapshot
-from tests.tables.helpers import quiet
 
 #: Chips a new account starts with (the guild default).
 START_CHIPS = 1000
+#: Cards that finish nothing on their own, so a stacked shoe lasts past the round.
+SPARE = " ".join(["2c"] * 30)
+
+
+class ShoeQueue:
+    """A shoe factory: the stacked shoes a test queued, then seeded real shoes."""
+
+    def __init__(self) -> None:
+        self.queue: deque[Shoe] = deque()
+        self.made = 0
+
+    def add(self, text: str) -> None:
+        """The next table (or reshuffle) deals exactly ``text`` ("8s Th Ac ...")."""
+        shoe = StackedShoe(cards(text))
+        shoe.seed = bytes([len(self.queue) + 100]) * 32  # its own commitment
+        self.queue.append(shoe)
+
+    def __call__(self, rules: Rules) -> Shoe:
+        self.made += 1
+        if self.queue:
+            return self.queue.popleft()
+        return Shoe(rules.decks, rules.penetration, bytes([self.made]) * 32)
+
+
+async def quiet(clock: ManualClock, max_wait: float = 5.0) -> None:
+    """Return once every table timer is asleep on the clock or finished.
+
+    A woken timer works through the database (a thread for SQLite), so it needs
+    more than a few turns of the loop: wait for that work to end, not a guess.
+    """
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + max_wait
+    while True:
+        timers = [t for t in asyncio.all_tasks() if t.get_name().startswith("table ")]
+        if len([t for t in timers if not t.done()]) <= clock.sleepers:
+            await settle()
+            return
+        if loop.time() > give_up:
+            raise AssertionError(f"table timers still busy after {max_wait}s: {timers}")
+        await asyncio.sleep(0)
 
 
 @dataclass

@@ -6,10 +6,9 @@ import asyncio
 import copy
 
 import pytest
-from discord_world import START_CHIPS, World, embed_text
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
 from bot.app import BlackjackBot
-from tests.tables.helpers import SPARE, ShoeQueue
 
 # Alice 10 6 against a dealer 9 (hole 8): hard 16, every action open to her.
 ALICE_SIXTEEN = "Ts 9h 6c 8d " + SPARE

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import re
 
-from discord_world import START_CHIPS, World, embed_text, labels_enabled
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
 from bot.tables import Phase
-from tests.tables.helpers import SPARE, ShoeQueue
 
 DAY = 86_400
 

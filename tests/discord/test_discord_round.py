@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from discord_world import START_CHIPS, World, embed_text, labels_enabled
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
-from tests.tables.helpers import SPARE, ShoeQueue
 
 # Alice 8 8 (splits, doubles the first hand), Bob 10 6 (surrenders), Carol A K (blackjack);
 # the dealer shows an ace (insurance offered, everyone declines) and holds a 7: soft 18.

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from discord_world import START_CHIPS, World, embed_text
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
 from bot.app import BlackjackBot
-from tests.tables.helpers import SPARE, ShoeQueue
 
 
 async def test_two_tables_in_two_channels_play_at_once(

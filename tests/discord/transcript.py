@@ -17,13 +17,12 @@ for path in (HERE, HERE.parent, HERE.parents[1]):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from discord_world import World, embed_text  # noqa: E402
+from discord_world import SPARE, ShoeQueue, World, embed_text  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402
 
 from bot.app import build_bot  # noqa: E402
 from bot.config import Config  # noqa: E402
-from tests.tables.helpers import SPARE, ShoeQueue  # noqa: E402
 
 # Alice 8 8 (splits, doubles the first hand), Bob 10 6 (surrenders), Carol A K (blackjack);
 # the dealer shows an ace and holds a 7: soft 18.
