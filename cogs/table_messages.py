@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import discord
 
@@ -55,7 +55,6 @@ class _Table:
     holds: int = 0
     task: asyncio.Task[None] | None = None
     lost: bool = False
-    versions_edited: list[int] = field(default_factory=list)
 
 
 class TableMessages:
@@ -102,6 +101,11 @@ class TableMessages:
         table.shown = max(table.shown, snapshot.version)
         if table.latest is None or snapshot.version > table.latest.version:
             table.latest = snapshot
+
+    def shown_version(self, table_id: str) -> int | None:
+        """The newest version the table message shows (None once the table is forgotten)."""
+        table = self._tables.get(table_id)
+        return None if table is None else table.shown
 
     def message_of(self, table_id: str) -> tuple[int, int] | None:
         """The table's (channel id, message id), once posted."""
@@ -172,7 +176,6 @@ class TableMessages:
                 log.warning("could not edit table %s's message", table_id, exc_info=True)
                 break
             table.shown = max(table.shown, snapshot.version)
-            table.versions_edited.append(snapshot.version)
         if table.latest is not None and table.latest.phase is Phase.CLOSED and not self._due(table):
             self._tables.pop(table_id, None)
 

@@ -1,0 +1,70 @@
+"""How the table message is kept current: one response per click, coalesced channel edits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from discord_world import World, embed_text
+from fakediscord.harness import running_bot
+
+from bot.app import BlackjackBot, build_bot
+from bot.config import Config
+from tests.db.invariants import check_invariants
+
+EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
+
+
+def edits_sent(world: World) -> int:
+    """Channel edits the fake accepted or refused (injected 429s left out)."""
+    return len([r for r in world.fake.requests_to(EDIT) if not r.injected])
+
+
+async def test_a_click_is_answered_by_its_response_alone(bot: BlackjackBot, world: World) -> None:
+    table = await world.start(world.alice)
+    before = edits_sent(world)
+    joined = await world.click(world.bob, table, "Join")
+    assert joined.response_type == 7
+    assert "## Bob" in embed_text(table)
+    assert edits_sent(world) == before  # the version the click showed is never sent again
+
+
+async def test_changes_during_an_edit_are_coalesced_into_one_edit_of_the_newest(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    table = await world.start(world.alice)
+    await world.click(world.bob, table, "Join")
+    await world.click(world.carol, table, "Join")
+    before = edits_sent(world)
+    # The first edit meets a rate limit and waits 0.3 s; three changes arrive meanwhile.
+    fake.faults.rate_limit(EDIT, retry_after=0.3)
+    await fake.slash(world.alice, "bet", world.channel, amount="100")
+    await fake.slash(world.bob, "bet", world.channel, amount="200")
+    await fake.slash(world.mod, "blackjack join", world.channel)
+    await fake.slash(world.admin, "blackjack join", world.channel)
+    await world.settle()
+    assert edits_sent(world) == before + 2  # Alice's bet, then the newest table at once
+    text = embed_text(table)
+    assert "## Alice\nBet 100" in text
+    assert "## Bob\nBet 200" in text
+    assert "## Croupier\nNo bet yet" in text
+    latest = world.table()
+    assert world.running.table_messages.shown_version(latest.table_id) == latest.version
+
+
+async def test_a_graceful_stop_refunds_the_round_and_says_so_on_the_table(
+    world: World, tmp_path: Path
+) -> None:
+    fake = world.fake
+    url = f"sqlite:///{tmp_path}/chips.sqlite3"
+    config = Config(token=fake.token, database_url=url)
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as bot:
+        world.bot = bot
+        table = await world.start(world.alice)
+        await world.click(world.bob, table, "Join")
+        await world.bet(world.alice, "100")
+    assert "**Table closed** · The bot is shutting down; the round was refunded." in (
+        embed_text(table)
+    )
+    assert table.buttons() == []
+    await check_invariants(url)
