@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from bot.engine.edge import house_edge
-from bot.engine.rules import PRESET_SOURCES, Rules
+from bot.engine.rules import MAX_BET_CEILING, PRESET_SOURCES, Rules
 from bot.tables.players import Fairness
 
 _DOUBLE: dict[str, str] = {
@@ -16,9 +16,14 @@ _DOUBLE: dict[str, str] = {
 }
 
 
-@lru_cache(maxsize=64)
 def house_edge_pct(rules: Rules) -> float:
-    """The house edge of basic strategy in percent (about half a second; cached per Rules)."""
+    """The house edge of basic strategy in percent (about a second, so cached per rule set)."""
+    # Bet limits and seat counts do not change the edge: one cache entry per game.
+    return _edge(rules.replace(min_bet=1, max_bet=MAX_BET_CEILING, max_spots=1, max_players=1))
+
+
+@lru_cache(maxsize=64)
+def _edge(rules: Rules) -> float:
     return house_edge(rules).house_edge_pct
 
 

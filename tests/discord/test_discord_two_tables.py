@@ -47,3 +47,14 @@ async def test_one_player_at_two_tables_cannot_spend_the_same_chips_twice(
     assert answers[0] == "Bet 700. Balance: 300."
     assert answers[1].startswith("That bet needs 700 chips and you have 300.")
     assert await world.balance(world.alice) == START_CHIPS - 700
+
+
+async def test_a_thread_has_its_own_table(bot: BlackjackBot, world: World) -> None:
+    thread = world.fake.add_thread(world.channel, "high-stakes")
+    await world.fake.sync()
+    in_channel = await world.start(world.alice)
+    in_thread = await world.start(world.bob, thread)
+    assert in_thread.channel is thread
+    assert await world.bet(world.bob, "100", channel=thread) == "Bet 100. Balance: 900."
+    assert "▶" in embed_text(in_thread)
+    assert "Place your bets" in embed_text(in_channel)
