@@ -9,6 +9,7 @@ from .models import FakeChannel, FakeGuild, FakeMember, FakeRole, FakeUser
 from .records import FakeMessage
 from .rest import RecordedRequest
 from .server import FakeDiscord
+from .shards import shard_for
 
 __all__ = [
     "DiscordError",
@@ -24,4 +25,5 @@ __all__ = [
     "ManualClock",
     "NoResponse",
     "RecordedRequest",
+    "shard_for",
 ]

@@ -3,6 +3,8 @@
 Run it as a process with ``python -m fakediscord.demo_bot`` (``tests/`` on
 ``PYTHONPATH``) and ``DISCORD_TOKEN``, ``DISCORD_API_BASE``,
 ``DISCORD_GATEWAY_URL`` (and ``DEMO_GUILD_IDS`` for guild commands) set.
+``SHARD_COUNT`` (a number, or ``auto`` for ``GET /gateway/bot``'s advice) and
+``SHARD_IDS`` (``0,2,3``) make it an ``AutoShardedBot`` running those shards.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -65,8 +68,10 @@ class TableView(discord.ui.View):
 class DemoBot(commands.Bot):
     """Slash commands in groups (global and per guild), buttons, channel messages."""
 
-    def __init__(self, clock: Clock, guild_ids: Sequence[int] = ()) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+    def __init__(self, clock: Clock, guild_ids: Sequence[int] = (), **options: Any) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options
+        )
         self.clock = clock
         self.guild_ids = list(guild_ids)
         self.build_commands()
@@ -118,6 +123,15 @@ class DemoBot(commands.Bot):
             await clock.sleep(seconds)
             await interaction.followup.send("Here I am.")
 
+        @demo.command(name="whoami", description="Say which shard and process answered")
+        async def whoami(interaction: discord.Interaction) -> None:
+            guild = interaction.guild
+            assert guild is not None
+            count = self.shard_count or 1
+            await interaction.response.send_message(
+                f"Shard {guild.shard_id} of {count}, process {os.getpid()}"
+            )
+
         self.tree.add_command(blackjack)
         self.tree.add_command(demo)
         guilds = [discord.Object(g) for g in self.guild_ids]
@@ -132,9 +146,67 @@ class DemoBot(commands.Bot):
             await self.tree.sync(guild=discord.Object(guild_id))
 
 
-def build_bot(clock: Clock | None = None, guild_ids: Sequence[int] = ()) -> DemoBot:
-    """The demo bot, on ``clock`` (the test's ManualClock in-process)."""
-    return DemoBot(clock or SystemClock(), guild_ids)
+class ShardedDemoBot(DemoBot, commands.AutoShardedBot):
+    """The demo bot as an ``AutoShardedBot``: all shards, or ``shard_ids`` of ``shard_count``."""
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait 5 s only where Discord's ``max_concurrency`` says so, not before every shard.
+
+        Shards identify in buckets of ``max_concurrency`` (key ``shard_id %
+        max_concurrency``); a bucket may start together, the next one 5 s later.
+        """
+        if initial:
+            return
+        limits = await self.fetch_session_start_limits()
+        if shard_id is None or shard_id % limits.max_concurrency == 0:
+            await asyncio.sleep(5.0)
+
+
+def build_bot(
+    clock: Clock | None = None,
+    guild_ids: Sequence[int] = (),
+    *,
+    sharded: bool = False,
+    shard_count: int | None = None,
+    shard_ids: Sequence[int] | None = None,
+) -> DemoBot:
+    """The demo bot, on ``clock`` (the test's ManualClock in-process).
+
+    ``sharded`` (implied by ``shard_count`` or ``shard_ids``) builds an
+    ``AutoShardedBot``; without ``shard_count`` it runs the count ``GET /gateway/bot``
+    recommends.
+    """
+    if not (sharded or shard_count is not None or shard_ids is not None):
+        return DemoBot(clock or SystemClock(), guild_ids)
+    return ShardedDemoBot(
+        clock or SystemClock(),
+        guild_ids,
+        shard_count=shard_count,
+        shard_ids=None if shard_ids is None else list(shard_ids),
+    )
+
+
+def shard_settings(env: Mapping[str, str]) -> dict[str, Any]:
+    """``build_bot`` keywords from ``SHARD_COUNT`` and ``SHARD_IDS`` (empty when neither is set)."""
+    count = env.get("SHARD_COUNT", "").strip()
+    ids = env.get("SHARD_IDS", "").strip()
+    if not count and not ids:
+        return {}
+    if not count:
+        raise SystemExit("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+    settings: dict[str, Any] = {"sharded": True}
+    if count != "auto":
+        if not count.isdigit() or int(count) < 1:
+            raise SystemExit(f"SHARD_COUNT must be a whole number from 1 or 'auto', got {count!r}")
+        settings["shard_count"] = int(count)
+    if ids:
+        if count == "auto":
+            raise SystemExit("SHARD_IDS needs a fixed SHARD_COUNT, not 'auto'")
+        parts = [p.strip() for p in ids.split(",")]
+        if not all(p.isdigit() and int(p) < int(count) for p in parts):
+            raise SystemExit(f"SHARD_IDS must be shard numbers below {count}, got {ids!r}")
+        settings["shard_ids"] = [int(p) for p in parts]
+    return settings
 
 
 def main() -> None:
@@ -142,7 +214,7 @@ def main() -> None:
     apply_endpoints(os.environ)
     discord.utils.setup_logging(level=logging.INFO)
     guild_ids = [int(g) for g in os.environ.get("DEMO_GUILD_IDS", "").split(",") if g]
-    bot = build_bot(SystemClock(), guild_ids)
+    bot = build_bot(SystemClock(), guild_ids, **shard_settings(os.environ))
     asyncio.run(bot.start(os.environ["DISCORD_TOKEN"]))
 
 

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
+from .shards import InvalidShard, covers, event_guild_id, parse_shard
+
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
@@ -58,6 +60,7 @@ class Session:
 
     id: str
     intents: int
+    #: ``(shard_id, num_shards)`` as identified; None when IDENTIFY sent no ``shard``.
     shard: tuple[int, int] | None
     seq: int = 0
     buffer: list[dict[str, Any]] = field(default_factory=list)
@@ -66,6 +69,19 @@ class Session:
     ready: bool = False
     #: Highest sequence the client acknowledged in a heartbeat (it has processed up to here).
     acked_seq: int = 0
+
+    @property
+    def routing(self) -> tuple[int, int]:
+        """The shard events are routed by: an unsharded session is ``(0, 1)``, all guilds."""
+        return self.shard or (0, 1)
+
+    def received(self, event: str) -> list[Any]:
+        """The ``d`` of every ``event`` dispatched to this session (the last 1000 events)."""
+        return [p["d"] for p in self.buffer if p["t"] == event]
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session is sent the events of ``guild_id`` (None: guild-less events)."""
+        return covers(self.routing, guild_id)
 
     @property
     def connected(self) -> bool:
@@ -102,11 +118,42 @@ class Gateway:
         """Sessions that are connected and past READY."""
         return [s for s in self.sessions.values() if s.connected and s.ready and not s.invalidated]
 
+    def sessions_for(self, guild_id: int | None) -> list[Session]:
+        """Open sessions (connected or resumable) whose shard receives ``guild_id``'s events."""
+        return [
+            s
+            for s in self.sessions.values()
+            if s.ready and not s.invalidated and s.receives(guild_id)
+        ]
+
+    def owner_of(self, guild_id: int | None) -> Session | None:
+        """The one session an interaction in ``guild_id`` goes to.
+
+        Discord allows several sessions on one shard; the fake picks the newest
+        connected one, else the newest resumable one (the event waits in its buffer).
+        """
+        open_sessions = self.sessions_for(guild_id)
+        connected = [s for s in open_sessions if s.connected]
+        pool = connected or open_sessions
+        return pool[-1] if pool else None
+
     async def dispatch(self, event: str, data: Any) -> None:
-        """Send an event to every session that has not been invalidated."""
-        for session in list(self.sessions.values()):
-            if not session.invalidated and session.ready:
-                await session.dispatch(event, data)
+        """Send an event to every open session whose shard owns the event's guild.
+
+        INTERACTION_CREATE goes to one session only (see :meth:`owner_of`), which
+        is recorded on the interaction.
+        """
+        guild_id = event_guild_id(event, data)
+        if event == "INTERACTION_CREATE":
+            owner = self.owner_of(guild_id)
+            targets = [owner] if owner is not None else []
+            interaction = self.fake.interactions.get(int(data["id"]))
+            if interaction is not None:
+                interaction.session = owner
+        else:
+            targets = self.sessions_for(guild_id)
+        for session in targets:
+            await session.dispatch(event, data)
         self.fake.changed()
 
     async def drop_connections(self, code: int = 4000) -> None:
@@ -222,20 +269,30 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS & ~self.fake.privileged_intents:
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return None
-        shard = (int(data["shard"][0]), int(data["shard"][1])) if data.get("shard") else None
-        # A new IDENTIFY on the same shard replaces the old session (a restarted bot).
+        fake = self.fake
+        try:
+            routing = parse_shard(data.get("shard"))
+        except InvalidShard:
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return None
+        shard = routing if data.get("shard") is not None else None
+        guilds_here = [g for g in fake.guilds.values() if covers(routing, g.id)]
+        if len(guilds_here) > fake.max_guilds_per_shard:
+            await conn.ws.close(code=4011, message=b"Sharding required.")
+            return None
+        # Discord lets several sessions share a shard; a disconnected one on the same shard
+        # would time out there (no heartbeats), so a fresh IDENTIFY ends it here at once.
         for old in self.sessions.values():
-            if old.shard == shard:
+            if old.shard == shard and not old.connected:
                 old.invalidated = True
         session = Session(id=secrets.token_hex(16), intents=intents, shard=shard)
         session.connection = conn
         self.sessions[session.id] = session
         self.identifies += 1
-        fake = self.fake
         ready: dict[str, Any] = {
             "v": 10,
             "user": fake.bot_user.to_dict() | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds_here],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": fake.gateway_url,
@@ -253,7 +310,7 @@ class Gateway:
             ready["shard"] = list(shard)
         # Snapshot the guilds, then open the session to other events before the first await:
         # anything queued later is newer than the snapshot and is sent after it.
-        guilds = [fake.guild_create_payload(g, intents) for g in fake.guilds.values()]
+        guilds = [fake.guild_create_payload(g, intents) for g in guilds_here]
         session.ready = True
         await session.dispatch("READY", ready)
         for payload in guilds:

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from .gateway import Session
 from .server import FakeDiscord
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
@@ -34,6 +35,15 @@ async def _first(waiting: Coroutine[Any, Any, None], task: asyncio.Task[Any], wh
     raise AssertionError(f"{what} ended before it connected: {exc!r}") from exc
 
 
+def expected_shards(fake: FakeDiscord, bot: discord.Client) -> int:
+    """How many sessions ``bot`` opens: its shard_ids, its shard_count, or the fake's advice."""
+    if not isinstance(bot, discord.AutoShardedClient):
+        return 1
+    if bot.shard_ids is not None:
+        return len(bot.shard_ids)
+    return bot.shard_count or fake.recommended_shards
+
+
 @contextlib.asynccontextmanager
 async def running_bot(
     fake: FakeDiscord, bot: ClientT, *, max_wait: float = 10.0
@@ -43,14 +53,18 @@ async def running_bot(
     "Ready" here is deterministic: the bot has identified, received every
     GUILD_CREATE and processed them (see :meth:`FakeDiscord.sync`). discord.py's
     own ``on_ready`` fires ``guild_ready_timeout`` (default 2 s) later; await
-    ``bot.wait_until_ready()`` only if the test needs that event.
+    ``bot.wait_until_ready()`` only if the test needs that event. An
+    ``AutoShardedClient`` is ready once every shard it launches has identified.
     """
-    identifies = fake.gateway.identifies + 1
+    shards = expected_shards(fake, bot)
+    identifies = fake.gateway.identifies + shards
     with fake.endpoints_applied():
         task = asyncio.create_task(bot.start(fake.token), name="bot-under-test")
         try:
             await _first(
-                fake.wait_for_bot(identifies=identifies, max_wait=max_wait), task, "the bot"
+                fake.wait_for_bot(identifies=identifies, shards=shards, max_wait=max_wait),
+                task,
+                "the bot",
             )
             yield bot
         finally:
@@ -65,6 +79,9 @@ class BotProcess:
     ``argv`` is the command (default: the demo bot); the environment gets
     ``DISCORD_TOKEN``, ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL`` from the
     fake, plus ``env``. Output goes to a log file shown when something fails.
+    ``shards`` is how many gateway sessions the process opens (e.g. 2 for
+    ``SHARD_COUNT=2`` without ``SHARD_IDS``); start processes one after another
+    so :attr:`sessions` knows which sessions are this process's.
     """
 
     def __init__(
@@ -74,6 +91,7 @@ class BotProcess:
         *,
         env: Mapping[str, str] | None = None,
         cwd: Path = REPO_ROOT,
+        shards: int = 1,
     ) -> None:
         self.fake = fake
         self.argv = list(argv)
@@ -82,6 +100,9 @@ class BotProcess:
         self.process: asyncio.subprocess.Process | None = None
         self._log = Path(tempfile.mkstemp(prefix="fakediscord-bot-", suffix=".log")[1])
         self.starts = 0
+        self.shards = shards
+        #: The gateway sessions the current (or last) run of the process identified.
+        self.sessions: list[Session] = []
 
     def environment(self) -> dict[str, str]:
         """The child's environment."""
@@ -98,7 +119,8 @@ class BotProcess:
 
     async def start(self, *, max_wait: float = 30.0) -> None:
         """Spawn the process and wait until it has identified and processed its guilds."""
-        identifies = self.fake.gateway.identifies + 1
+        known = set(self.fake.gateway.sessions)
+        identifies = self.fake.gateway.identifies + self.shards
         with self._log.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
                 *self.argv, cwd=self.cwd, env=self.environment(), stdout=log, stderr=log
@@ -107,7 +129,9 @@ class BotProcess:
         exited = asyncio.create_task(self.process.wait())
         try:
             await _first(
-                self.fake.wait_for_bot(identifies=identifies, max_wait=max_wait),
+                self.fake.wait_for_bot(
+                    identifies=identifies, shards=self.shards, max_wait=max_wait
+                ),
                 exited,
                 "the bot process",
             )
@@ -118,12 +142,29 @@ class BotProcess:
             ) from exc
         finally:
             exited.cancel()
+        self.sessions = [s for k, s in self.fake.gateway.sessions.items() if k not in known]
+
+    @property
+    def pid(self) -> int:
+        """The current (or last) process's id."""
+        if self.process is None:
+            raise RuntimeError("the bot process was never started")
+        return self.process.pid
+
+    @property
+    def shard_ids(self) -> list[int]:
+        """The shard ids this process identified as (an unsharded process: ``[0]``)."""
+        return sorted(s.routing[0] for s in self.sessions)
 
     async def kill(self) -> None:
-        """SIGKILL: no goodbye, the gateway session is left open (resumable) as after a crash."""
+        """SIGKILL: no goodbye, the gateway session is left open (resumable) as after a crash.
+
+        Returns once the fake has seen the process's websockets close.
+        """
         if self.process is not None and self.process.returncode is None:
             self.process.send_signal(signal.SIGKILL)
             await self.process.wait()
+            await self.fake.wait_for(lambda: not any(s.connected for s in self.sessions))
 
     async def stop(self, *, max_wait: float = 10.0) -> None:
         """SIGTERM, then SIGKILL if it does not exit within ``max_wait`` s."""

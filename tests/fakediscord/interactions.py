@@ -11,6 +11,7 @@ from .models import FakeChannel, FakeMember, FakeRole
 from .records import FakeCommand, FakeMessage
 
 if TYPE_CHECKING:
+    from .gateway import Session
     from .server import FakeDiscord
 
 APPLICATION_COMMAND, MESSAGE_COMPONENT = 2, 3
@@ -55,6 +56,13 @@ class FakeInteraction:
     #: Every error reply the bot got for this interaction (10062, 40060, 50035, ...).
     errors: list[DiscordError] = field(default_factory=list)
     modal: dict[str, Any] | None = None
+    #: The gateway session INTERACTION_CREATE was sent to (None until it went out).
+    session: Session | None = None
+
+    @property
+    def shard(self) -> tuple[int, int] | None:
+        """``(shard_id, num_shards)`` of the session that received it (unsharded: ``(0, 1)``)."""
+        return None if self.session is None else self.session.routing
 
     # -- what the bot answered ---------------------------------------------------------
     @property

@@ -75,6 +75,16 @@ class Snowflakes:
     def __call__(self) -> int:
         return self._base + (next(self._counter) << 12)
 
+    def on_shard(self, shard_id: int, num_shards: int) -> int:
+        """The next id whose guild lands on ``shard_id`` of ``num_shards`` (ids stay increasing)."""
+        if not 0 <= shard_id < num_shards:
+            raise ValueError(f"shard {shard_id} is not in 0..{num_shards - 1}")
+        while True:
+            # The shard follows the timestamp bits (id >> 22), which move every 1024 ids.
+            candidate = self()
+            if (candidate >> 22) % num_shards == shard_id:
+                return candidate
+
 
 def iso(ts: float) -> str:
     """Discord's ISO 8601 timestamp."""

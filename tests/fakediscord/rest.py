@@ -210,12 +210,12 @@ async def get_gateway_bot(fake: FakeDiscord, call: Call) -> Reply:
     return Reply(
         {
             "url": fake.gateway_url,
-            "shards": 1,
+            "shards": fake.recommended_shards,
             "session_start_limit": {
                 "total": 1000,
-                "remaining": 1000 - fake.gateway.identifies,
+                "remaining": max(0, 1000 - fake.gateway.identifies),
                 "reset_after": 14_400_000,
-                "max_concurrency": 1,
+                "max_concurrency": fake.max_concurrency,
             },
         }
     )

@@ -28,6 +28,7 @@ from .interactions import (
 from .models import FakeChannel, FakeGuild, FakeMember, FakeUser, Snowflakes
 from .records import FakeCommand, FakeMessage
 from .rest import RecordedRequest
+from .shards import MAX_GUILDS_PER_SHARD, shard_for
 from .world import World
 
 
@@ -45,11 +46,22 @@ class FakeDiscord(World):
         clock: ManualClock | None = None,
         token: str | None = None,
         privileged_intents: int = PRIVILEGED_INTENTS,
+        recommended_shards: int = 1,
+        max_concurrency: int = 1,
+        max_guilds_per_shard: int = MAX_GUILDS_PER_SHARD,
     ) -> None:
+        if recommended_shards < 1 or max_concurrency < 1 or max_guilds_per_shard < 1:
+            raise ValueError("shard counts, concurrency and guild limits start at 1")
         self.clock = clock or ManualClock()
         self.snowflake = Snowflakes()
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
         self.privileged_intents = privileged_intents
+        #: ``shards`` in ``GET /gateway/bot``: what an AutoShardedClient without shard_count runs.
+        self.recommended_shards = recommended_shards
+        #: ``session_start_limit.max_concurrency`` in ``GET /gateway/bot``.
+        self.max_concurrency = max_concurrency
+        #: More guilds than this on one session closes its IDENTIFY with 4011.
+        self.max_guilds_per_shard = max_guilds_per_shard
         super().__init__()
         self.commands: dict[int | None, list[FakeCommand]] = {}
         self.sync_count = 0
@@ -167,12 +179,20 @@ class FakeDiscord(World):
         await self.flush()
         await self.gateway.sync(max_wait)
 
-    async def wait_for_bot(self, *, identifies: int = 1, max_wait: float = 10.0) -> None:
-        """Wait until the bot has identified ``identifies`` times in all and is connected."""
-        await self.wait_for(
-            lambda: self.gateway.identifies >= identifies and bool(self.gateway.live_sessions()),
-            max_wait=max_wait,
-        )
+    async def wait_for_bot(
+        self, *, identifies: int = 1, shards: int = 1, max_wait: float = 10.0
+    ) -> None:
+        """Wait until ``identifies`` IDENTIFYs succeeded in all and the last ``shards`` are live.
+
+        Then wait until every live session has processed what it was sent.
+        """
+
+        def connected() -> bool:
+            newest = list(self.gateway.sessions.values())[-shards:]
+            live = self.gateway.live_sessions()
+            return self.gateway.identifies >= identifies and all(s in live for s in newest)
+
+        await self.wait_for(connected, max_wait=max_wait)
         await self.sync(max_wait)
 
     # -- acting as users ---------------------------------------------------------------------
@@ -189,12 +209,15 @@ class FakeDiscord(World):
     ) -> FakeInteraction:
         """Run ``/command`` (``"blackjack start"``, ``"blackjack-admin grant"``) as ``member``.
 
+        INTERACTION_CREATE goes to the session owning the guild's shard
+        (recorded as ``.session`` / ``.shard`` on the result).
+
         Options are checked against the synced definition the way the Discord
         client checks them (:class:`InteractionRejected` otherwise); a member,
         channel or role option takes the fake object. Returns the interaction
         once the bot answered it (``wait=False``: at once).
         """
-        self._require_bot()
+        self._require_bot(channel.guild)
         if member.guild is not channel.guild:
             raise ValueError("the member is not in the channel's guild")
         if channel.deleted:
@@ -216,7 +239,7 @@ class FakeDiscord(World):
         wait: bool = True,
     ) -> FakeInteraction:
         """Press a button on ``message`` as ``member``, found by ``label`` or ``custom_id``."""
-        self._require_bot()
+        self._require_bot(message.channel.guild)
         if not message.is_visible_to(member):
             raise ValueError(f"{member.user.username} cannot see message {message.id}")
         button = find_button(message, label=label, custom_id=custom_id)
@@ -225,9 +248,23 @@ class FakeDiscord(World):
             MESSAGE_COMPONENT, member, message.channel, data, message, max_wait, wait
         )
 
-    def _require_bot(self) -> None:
+    def _require_bot(self, guild: FakeGuild) -> None:
         if not any(s.ready and not s.invalidated for s in self.gateway.sessions.values()):
             raise AssertionError("no bot has connected to the fake gateway yet")
+        if self.gateway.owner_of(guild.id) is None:
+            # A client would send it, but no gateway session would receive it: say why.
+            open_shards = sorted(
+                {s.routing for s in self.gateway.sessions.values() if s.ready and not s.invalidated}
+            )
+            wanted = sorted({(shard_for(guild.id, n), n) for _, n in open_shards})
+            raise AssertionError(
+                f"guild {guild.name!r} is on shard {wanted}, but the open sessions are"
+                f" {open_shards}"
+            )
+
+    def shard_of(self, guild: FakeGuild, num_shards: int | None = None) -> int:
+        """The shard ``guild`` belongs to with ``num_shards`` (default: the recommended count)."""
+        return shard_for(guild.id, num_shards or self.recommended_shards)
 
     async def _send(
         self,

@@ -47,6 +47,7 @@ class World:
 
     clock: ManualClock
     snowflake: Snowflakes
+    recommended_shards: int
 
     def __init__(self) -> None:
         self.application_id = self.snowflake()
@@ -76,9 +77,18 @@ class World:
         *,
         everyone: int | Iterable[str] = EVERYONE_DEFAULT,
         bot_permissions: int | Iterable[str] = BOT_DEFAULT,
+        shard: int | None = None,
+        of: int | None = None,
     ) -> FakeGuild:
-        """A guild the bot is in, with @everyone and the bot's own role."""
-        guild_id = self.snowflake()
+        """A guild the bot is in, with @everyone and the bot's own role.
+
+        ``shard=1, of=2`` picks an id whose ``(id >> 22) % 2 == 1``; ``of`` defaults
+        to the fake's ``recommended_shards``.
+        """
+        if shard is None:
+            guild_id = self.snowflake()
+        else:
+            guild_id = self.snowflake.on_shard(shard, of or self.recommended_shards)
         guild = FakeGuild(guild_id, name, self.owner_user.id, created_at=self.clock.now())
         guild.roles.append(FakeRole(guild_id, "@everyone", _bits(everyone)))
         bot_role = FakeRole(
