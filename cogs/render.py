@@ -7,50 +7,27 @@ client ticks them, the bot never edits a message just to move a clock.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import discord
 
-from bot.engine.actions import Action
 from bot.tables.snapshot import CardView, DealerView, HandView, Phase, SeatView, TableSnapshot
+from cogs.embed_limits import (
+    DESCRIPTION_LIMIT,
+    EMBED_TOTAL_LIMIT,
+    FIELD_LIMIT,
+    FIELD_NAME_LIMIT,
+    FIELD_VALUE_LIMIT,
+    FOOTER_LIMIT,
+    TITLE_LIMIT,
+    clip,
+    clip_lines,
+    embed_size,
+)
+from cogs.table_buttons import ButtonSpec, table_buttons
 from db.models import VoidResult
-
-# -- Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
-EMBED_TOTAL_LIMIT: Final = 6000
-TITLE_LIMIT: Final = 256
-DESCRIPTION_LIMIT: Final = 4096
-FIELD_LIMIT: Final = 25
-FIELD_NAME_LIMIT: Final = 256
-FIELD_VALUE_LIMIT: Final = 1024
-FOOTER_LIMIT: Final = 2048
-CUSTOM_ID_LIMIT: Final = 100
-ROWS_LIMIT: Final = 5
-BUTTONS_PER_ROW: Final = 5
-
-#: Every action a table button can carry in its custom id.
-BUTTON_ACTIONS: Final = (
-    "hit",
-    "stand",
-    "double",
-    "split",
-    "surrender",
-    "insurance",
-    "no_insurance",
-    "hint",
-    "join",
-    "leave",
-    "rebet",
-    "rebet2",
-)
-#: ``bj:{table_id}:{round_no}:{action}``: clicks route by this after a restart too.
-CUSTOM_ID_TEMPLATE: Final = (
-    r"bj:(?P<table_id>[0-9A-Za-z]{1,40}):(?P<round_no>[0-9]{1,15}):"
-    r"(?P<action>" + "|".join(BUTTON_ACTIONS) + r")"
-)
-_CUSTOM_ID = re.compile(CUSTOM_ID_TEMPLATE)
 
 COLOURS: Final[dict[Phase, int]] = {
     Phase.BETTING: 0x5865F2,  # blurple: waiting for bets
@@ -58,98 +35,11 @@ COLOURS: Final[dict[Phase, int]] = {
     Phase.PLAYING: 0x2ECC71,  # green: cards are out
     Phase.CLOSED: 0x95A5A6,  # grey: nothing more will happen
 }
-#: Colour of the message once the round has a result on the table.
-SETTLED_COLOUR: Final = 0xE67E22
 
 HIDDEN_CARD: Final = "??"
 CURRENT_MARK: Final = "▶"
 #: Lines of recent events shown under the seats (the newest last).
 EVENT_LINES: Final = 4
-
-# Button labels, also what tests click by.
-LABELS: Final[dict[str, str]] = {
-    "hit": "Hit",
-    "stand": "Stand",
-    "double": "Double",
-    "split": "Split",
-    "surrender": "Surrender",
-    "insurance": "Insurance",
-    "no_insurance": "No insurance",
-    "hint": "Hint",
-    "join": "Join",
-    "leave": "Leave",
-    "rebet": "Bet again",
-    "rebet2": "Bet 2×",
-}
-_STYLES: Final[dict[str, discord.ButtonStyle]] = {
-    "hit": discord.ButtonStyle.primary,
-    "stand": discord.ButtonStyle.secondary,
-    "double": discord.ButtonStyle.secondary,
-    "split": discord.ButtonStyle.secondary,
-    "surrender": discord.ButtonStyle.danger,
-    "insurance": discord.ButtonStyle.primary,
-    "no_insurance": discord.ButtonStyle.secondary,
-    "hint": discord.ButtonStyle.secondary,
-    "join": discord.ButtonStyle.success,
-    "leave": discord.ButtonStyle.secondary,
-    "rebet": discord.ButtonStyle.primary,
-    "rebet2": discord.ButtonStyle.primary,
-}
-_PLAY_ACTIONS: Final[dict[str, Action]] = {
-    "hit": Action.HIT,
-    "stand": Action.STAND,
-    "double": Action.DOUBLE,
-    "split": Action.SPLIT,
-    "surrender": Action.SURRENDER,
-    "insurance": Action.INSURANCE,
-    "no_insurance": Action.NO_INSURANCE,
-}
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonRef:
-    """What a table button's custom id says."""
-
-    table_id: str
-    round_no: int
-    action: str
-
-
-def custom_id(table_id: str, round_no: int, action: str) -> str:
-    """The custom id of a table button: ``bj:{table_id}:{round_no}:{action}``."""
-    if action not in BUTTON_ACTIONS:
-        raise ValueError(f"not a table button action: {action!r}")
-    return f"bj:{table_id}:{round_no}:{action}"
-
-
-def parse_custom_id(text: str) -> ButtonRef | None:
-    """The table, round and action of a table button's custom id, or None if it is not one."""
-    match = _CUSTOM_ID.fullmatch(text)
-    if match is None:
-        return None
-    return ButtonRef(match["table_id"], int(match["round_no"]), match["action"])
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonSpec:
-    """One button of the table message, before it becomes a discord.ui.Button."""
-
-    action: str
-    label: str
-    custom_id: str
-    style: discord.ButtonStyle
-    disabled: bool
-    row: int
-
-    def make(self) -> discord.ui.Button[discord.ui.View]:
-        """A fresh discord.ui.Button for this spec (an item belongs to one view only)."""
-        return discord.ui.Button(
-            label=self.label,
-            custom_id=self.custom_id,
-            style=self.style,
-            disabled=self.disabled,
-            row=self.row,
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,40 +186,6 @@ def phase_lines(snapshot: TableSnapshot) -> list[str]:
     return [f"**Table closed**{reason}"]
 
 
-# ---------------------------------------------------------------------------- limits
-
-
-def clip_lines(lines: Sequence[str], limit: int) -> str:
-    """Join lines, dropping whole lines from the end (with an ellipsis) to stay within limit."""
-    text = "\n".join(lines)
-    if len(text) <= limit:
-        return text
-    kept: list[str] = []
-    used = 1  # the ellipsis line
-    for line in lines:
-        cost = len(line) + (1 if kept else 0)
-        if used + cost + 1 > limit:
-            break
-        kept.append(line)
-        used += cost
-    if not kept:
-        return lines[0][: limit - 1] + "…" if lines else ""
-    return "\n".join([*kept, "…"])
-
-
-def clip(text: str, limit: int) -> str:
-    """Cut a single line to ``limit`` characters, with an ellipsis."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def embed_size(embed: discord.Embed) -> int:
-    """Characters Discord counts toward the 6000 limit (title, description, fields, footer)."""
-    size = len(embed.title or "") + len(embed.description or "")
-    size += sum(len(field.name or "") + len(field.value or "") for field in embed.fields)
-    size += len(embed.footer.text or "") + len(embed.author.name or "")
-    return size
-
-
 # ---------------------------------------------------------------------------- the table
 
 
@@ -340,11 +196,9 @@ def render_table(snapshot: TableSnapshot) -> RenderedTable:
 
 def table_embed(snapshot: TableSnapshot) -> discord.Embed:
     """The embed: phase and deadline, dealer, one field per seat, then news and results."""
-    settled = any(seat.net is not None for seat in snapshot.seats)
-    colour = SETTLED_COLOUR if settled and snapshot.phase is Phase.PLAYING else None
     embed = discord.Embed(
         title=clip(f"Blackjack · {snapshot.preset}", TITLE_LIMIT),
-        colour=colour if colour is not None else COLOURS[snapshot.phase],
+        colour=COLOURS[snapshot.phase],
     )
     description = phase_lines(snapshot)
     if snapshot.dealer is not None:
@@ -387,58 +241,6 @@ def table_embed(snapshot: TableSnapshot) -> discord.Embed:
 def escape_line(line: str) -> str:
     """A service-written line may hold player names: keep mentions from pinging."""
     return discord.utils.escape_mentions(line)
-
-
-def table_buttons(snapshot: TableSnapshot) -> tuple[ButtonSpec, ...]:
-    """The buttons for this phase; an action is enabled if it is legal for at least one player.
-
-    One message serves every player, so a press by someone who cannot take the
-    action is refused by the service with an ephemeral reason.
-    """
-    if snapshot.phase is Phase.CLOSED:
-        return ()
-    legal: set[Action] = set()
-    for seat in snapshot.seats:
-        legal |= seat.legal
-    seated = bool(snapshot.seats)
-    layout: list[list[tuple[str, bool]]]
-    if snapshot.phase is Phase.BETTING:
-        layout = [[("rebet", True), ("rebet2", True), ("join", True), ("leave", seated)]]
-    elif snapshot.phase is Phase.INSURANCE:
-        layout = [
-            [
-                ("insurance", Action.INSURANCE in legal),
-                ("no_insurance", Action.NO_INSURANCE in legal),
-            ],
-            [("join", True), ("leave", seated)],
-        ]
-    else:
-        layout = [
-            [(name, _PLAY_ACTIONS[name] in legal) for name in _ROW_PLAY],
-            [("hint", bool(legal)), ("join", True), ("leave", seated)],
-        ]
-    specs: list[ButtonSpec] = []
-    for row, names in enumerate(layout):
-        for action, enabled in names:
-            specs.append(
-                ButtonSpec(
-                    action=action,
-                    label=LABELS[action],
-                    custom_id=custom_id(snapshot.table_id, snapshot.round_no, action),
-                    style=_STYLES[action],
-                    disabled=not enabled,
-                    row=row,
-                )
-            )
-    return tuple(specs)
-
-
-_ROW_PLAY: Final = ("hit", "stand", "double", "split", "surrender")
-
-
-def play_action(action: str) -> Action | None:
-    """The engine action a button stands for (None for hint, join, leave and the bet buttons)."""
-    return _PLAY_ACTIONS.get(action)
 
 
 # ---------------------------------------------------------------------------- after a restart

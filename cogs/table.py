@@ -13,8 +13,9 @@ from discord.ext import commands
 
 from bot.engine.rules import MAX_BET_CEILING, PRESETS
 from bot.tables import Player, StaleButton, TableAlreadyOpen, TableError, TableSnapshot
-from cogs.render import CUSTOM_ID_TEMPLATE, ButtonRef, RenderedTable, play_action, render_table
+from cogs.render import RenderedTable, render_table
 from cogs.rules_text import fairness_text, house_edge_pct, rules_text
+from cogs.table_buttons import CUSTOM_ID_TEMPLATE, ButtonRef, play_action
 from cogs.table_messages import missing_permissions
 
 if TYPE_CHECKING:

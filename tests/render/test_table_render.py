@@ -11,20 +11,16 @@ from render_snapshots import NOW, cards, hand, seat, table, worst_case
 
 from bot.engine.actions import Action
 from bot.tables.snapshot import DealerView, Phase
-from cogs.render import (
-    BUTTON_ACTIONS,
-    COLOURS,
+from cogs.embed_limits import (
+    BUTTONS_PER_ROW,
     CUSTOM_ID_LIMIT,
     EMBED_TOTAL_LIMIT,
     FIELD_VALUE_LIMIT,
-    ButtonRef,
-    RenderedTable,
-    custom_id,
+    ROWS_LIMIT,
     embed_size,
-    parse_custom_id,
-    render_table,
-    voided_embed,
 )
+from cogs.render import COLOURS, RenderedTable, render_table, voided_embed
+from cogs.table_buttons import BUTTON_ACTIONS, ButtonRef, custom_id, parse_custom_id
 from db.models import VoidResult
 
 
@@ -222,6 +218,9 @@ def test_seven_players_with_four_split_hands_each_stay_inside_discords_limits() 
             allowed_flags=64,
         )
         assert embed_size(again.embed) <= EMBED_TOTAL_LIMIT
+        rows = again.components()
+        assert len(rows) <= ROWS_LIMIT
+        assert all(len(row["components"]) <= BUTTONS_PER_ROW for row in rows)  # type: ignore[arg-type]
 
 
 def test_lines_stay_short_enough_for_a_phone() -> None:

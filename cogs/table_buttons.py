@@ -1,0 +1,175 @@
+"""The buttons under the table message, and their custom ids ``bj:{table_id}:{round_no}:{action}``.
+
+Pure data: the table cog turns each ButtonSpec into a DynamicItem, so a click
+routes by its custom id even after a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+import discord
+
+from bot.engine.actions import Action
+from bot.tables.snapshot import Phase, TableSnapshot
+
+#: Every action a table button can carry in its custom id.
+BUTTON_ACTIONS: Final = (
+    "hit",
+    "stand",
+    "double",
+    "split",
+    "surrender",
+    "insurance",
+    "no_insurance",
+    "hint",
+    "join",
+    "leave",
+    "rebet",
+    "rebet2",
+)
+#: ``bj:{table_id}:{round_no}:{action}``: clicks route by this after a restart too.
+CUSTOM_ID_TEMPLATE: Final = (
+    r"bj:(?P<table_id>[0-9A-Za-z]{1,40}):(?P<round_no>[0-9]{1,15}):"
+    r"(?P<action>" + "|".join(BUTTON_ACTIONS) + r")"
+)
+_CUSTOM_ID = re.compile(CUSTOM_ID_TEMPLATE)
+
+# Button labels, also what tests click by.
+LABELS: Final[dict[str, str]] = {
+    "hit": "Hit",
+    "stand": "Stand",
+    "double": "Double",
+    "split": "Split",
+    "surrender": "Surrender",
+    "insurance": "Insurance",
+    "no_insurance": "No insurance",
+    "hint": "Hint",
+    "join": "Join",
+    "leave": "Leave",
+    "rebet": "Bet again",
+    "rebet2": "Bet 2×",
+}
+_STYLES: Final[dict[str, discord.ButtonStyle]] = {
+    "hit": discord.ButtonStyle.primary,
+    "stand": discord.ButtonStyle.secondary,
+    "double": discord.ButtonStyle.secondary,
+    "split": discord.ButtonStyle.secondary,
+    "surrender": discord.ButtonStyle.danger,
+    "insurance": discord.ButtonStyle.primary,
+    "no_insurance": discord.ButtonStyle.secondary,
+    "hint": discord.ButtonStyle.secondary,
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "rebet": discord.ButtonStyle.primary,
+    "rebet2": discord.ButtonStyle.primary,
+}
+_PLAY_ACTIONS: Final[dict[str, Action]] = {
+    "hit": Action.HIT,
+    "stand": Action.STAND,
+    "double": Action.DOUBLE,
+    "split": Action.SPLIT,
+    "surrender": Action.SURRENDER,
+    "insurance": Action.INSURANCE,
+    "no_insurance": Action.NO_INSURANCE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonRef:
+    """What a table button's custom id says."""
+
+    table_id: str
+    round_no: int
+    action: str
+
+
+def custom_id(table_id: str, round_no: int, action: str) -> str:
+    """The custom id of a table button: ``bj:{table_id}:{round_no}:{action}``."""
+    if action not in BUTTON_ACTIONS:
+        raise ValueError(f"not a table button action: {action!r}")
+    return f"bj:{table_id}:{round_no}:{action}"
+
+
+def parse_custom_id(text: str) -> ButtonRef | None:
+    """The table, round and action of a table button's custom id, or None if it is not one."""
+    match = _CUSTOM_ID.fullmatch(text)
+    if match is None:
+        return None
+    return ButtonRef(match["table_id"], int(match["round_no"]), match["action"])
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """One button of the table message, before it becomes a discord.ui.Button."""
+
+    action: str
+    label: str
+    custom_id: str
+    style: discord.ButtonStyle
+    disabled: bool
+    row: int
+
+    def make(self) -> discord.ui.Button[discord.ui.View]:
+        """A fresh discord.ui.Button for this spec (an item belongs to one view only)."""
+        return discord.ui.Button(
+            label=self.label,
+            custom_id=self.custom_id,
+            style=self.style,
+            disabled=self.disabled,
+            row=self.row,
+        )
+
+
+def table_buttons(snapshot: TableSnapshot) -> tuple[ButtonSpec, ...]:
+    """The buttons for this phase; an action is enabled if it is legal for at least one player.
+
+    One message serves every player, so a press by someone who cannot take the
+    action is refused by the service with an ephemeral reason.
+    """
+    if snapshot.phase is Phase.CLOSED:
+        return ()
+    legal: set[Action] = set()
+    for seat in snapshot.seats:
+        legal |= seat.legal
+    seated = bool(snapshot.seats)
+    layout: list[list[tuple[str, bool]]]
+    if snapshot.phase is Phase.BETTING:
+        layout = [[("rebet", True), ("rebet2", True), ("join", True), ("leave", seated)]]
+    elif snapshot.phase is Phase.INSURANCE:
+        layout = [
+            [
+                ("insurance", Action.INSURANCE in legal),
+                ("no_insurance", Action.NO_INSURANCE in legal),
+            ],
+            [("join", True), ("leave", seated)],
+        ]
+    else:
+        layout = [
+            [(name, _PLAY_ACTIONS[name] in legal) for name in _ROW_PLAY],
+            [("hint", bool(legal)), ("join", True), ("leave", seated)],
+        ]
+    specs: list[ButtonSpec] = []
+    for row, names in enumerate(layout):
+        for action, enabled in names:
+            specs.append(
+                ButtonSpec(
+                    action=action,
+                    label=LABELS[action],
+                    custom_id=custom_id(snapshot.table_id, snapshot.round_no, action),
+                    style=_STYLES[action],
+                    disabled=not enabled,
+                    row=row,
+                )
+            )
+    return tuple(specs)
+
+
+_ROW_PLAY: Final = ("hit", "stand", "double", "split", "surrender")
+
+
+def play_action(action: str) -> Action | None:
+    """The engine action a button stands for (None for hint, join, leave and the bet buttons)."""
+    return _PLAY_ACTIONS.get(action)
