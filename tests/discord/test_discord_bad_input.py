@@ -185,3 +185,18 @@ async def test_a_channel_the_bot_can_no_longer_see_closes_its_table(
     assert bot.tables.table_in(world.channel.id) is None
     assert await world.balance(world.alice) == START_CHIPS
     assert "Place your bets" in embed_text(table)  # never edited again
+
+
+async def test_a_deleted_channel_closes_its_table_and_refunds(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    fake.expect_errors(10003)
+    table = await world.start(world.alice)
+    await world.click(world.bob, table, "Join")
+    await world.bet(world.alice, "100")
+    fake.delete_channel(world.channel)
+    await fake.sync()
+    await world.tick(30)  # the bet timer deals; the channel is gone: the table closes
+    assert bot.tables.table_in(world.channel.id) is None
+    assert await world.balance(world.alice) == START_CHIPS

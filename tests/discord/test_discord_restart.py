@@ -22,6 +22,9 @@ from bot.config import TOKEN_HELP, Config
 from tests.db.invariants import check_invariants
 
 MID_ROUND = ("**Your move**", "**Insurance?**")
+#: Settings a developer's .env might hold that would point the bot elsewhere (a set
+#: variable, even empty, wins over .env).
+NO_DOTENV = {"DEV_GUILD_ID": "", "SHARD_COUNT": "", "SHARD_IDS": "", "LOG_LEVEL": "INFO"}
 
 
 async def run_bot_command(env: dict[str, str]) -> tuple[int, str]:
@@ -31,7 +34,14 @@ async def run_bot_command(env: dict[str, str]) -> tuple[int, str]:
         "-m",
         "bot",
         cwd=REPO_ROOT,
-        env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO_ROOT), **env},
+        env={
+            "PATH": os.environ.get("PATH", ""),
+            "PYTHONPATH": str(REPO_ROOT),
+            "DISCORD_API_BASE": "",
+            "DISCORD_GATEWAY_URL": "",
+            **NO_DOTENV,
+            **env,
+        },
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
@@ -76,7 +86,7 @@ async def test_sigkill_in_the_middle_of_a_round_refunds_it_and_says_so(
     world = World.build(fake)
     url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
     argv = [sys.executable, "-m", "bot"]
-    async with BotProcess(fake, argv, env={"DATABASE_URL": url}) as process:
+    async with BotProcess(fake, argv, env={**NO_DOTENV, "DATABASE_URL": url}) as process:
         start = await fake.slash(world.alice, "blackjack start", world.channel)
         table = start.original
         assert table is not None

@@ -76,3 +76,53 @@ async def test_three_players_play_a_full_round_by_buttons(
     ]
     # One message for the whole table, edited in place.
     assert fake.messages_in(world.channel) == [table]
+
+
+async def test_insurance_taken_against_a_dealer_blackjack_pays_two_to_one(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add("Ts Ad 9c Kd " + SPARE)  # Alice 10 9; the dealer A K
+    table = await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    taken = await world.click(world.alice, table, "Insurance")
+    assert taken.response_type == 7
+    text = embed_text(table)
+    assert "Place your bets" in text
+    assert "Dealer has blackjack: A♦ K♦" in text
+    assert "Alice: insurance of 50 wins 100" in text
+    assert await world.balance(world.alice) == START_CHIPS
+    assert await world.ledger(world.alice) == [
+        ("grant", START_CHIPS),
+        ("bet", -100),
+        ("insurance", -50),
+        ("payout", 150),
+    ]
+
+
+async def test_hit_draws_a_card_and_a_bust_loses_the_stake(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add("Ts 9h 6c 8d 9s " + SPARE)  # Alice 10 6 draws a 9
+    table = await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    hit = await world.click(world.alice, table, "Hit")
+    assert hit.response_type == 7
+    text = embed_text(table)
+    assert "Alice: 10♠ 6♣ 9♠ — " in text
+    assert "Alice: net -100" in text
+    assert await world.balance(world.alice) == START_CHIPS - 100
+
+
+async def test_a_new_shoe_is_announced_with_action_and_standing_and_its_seed_revealed(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add("As 9h Kc 8d")  # exactly one round: Alice's blackjack empties the shoe
+    table = await world.start(world.alice)
+    first_commitment = world.table().commitment
+    await world.bet(world.alice, "100")
+    text = embed_text(table)
+    assert "## Shuffled\nShuffle: a new shoe (commitment " in text
+    assert "Alice: action 100, standing +150" in text
+    fairness = await world.say(world.bob, "blackjack fairness")
+    assert f"Previous shoe: commitment `{first_commitment}`" in fairness
+    assert "Check it: `python -m bot verify --seed " in fairness
