@@ -2,9 +2,13 @@
 
 The table service calls :meth:`TableMessages.publish` after every change. A click
 answers with its own type-7 response, so while a click is being answered the
-table is *held* and no channel edit runs; any newer snapshot is edited in once
+table is *held* and no channel edit starts; any newer snapshot is edited in once
 the hold ends. At most one edit is in flight per table, it always renders the
 newest snapshot, and a version already shown is never sent again.
+
+A click never waits for an edit in flight (a rate-limited edit could outlast the
+3 s answer window). When the two overlap, Discord may apply them in either
+order, so the message is *uncertain* and the newest snapshot is sent once more.
 """
 
 from __future__ import annotations
@@ -55,6 +59,9 @@ class _Table:
     holds: int = 0
     task: asyncio.Task[None] | None = None
     lost: bool = False
+    #: A click was answered while an edit was in flight: which one Discord applied
+    #: last is unknown, so the newest snapshot must be sent again.
+    uncertain: bool = False
 
 
 class TableMessages:
@@ -98,7 +105,8 @@ class TableMessages:
         table = self._tables.get(snapshot.table_id)
         if table is None:
             return
-        table.shown = max(table.shown, snapshot.version)
+        if not table.uncertain:
+            table.shown = max(table.shown, snapshot.version)
         if table.latest is None or snapshot.version > table.latest.version:
             table.latest = snapshot
 
@@ -116,15 +124,15 @@ class TableMessages:
 
     @contextlib.asynccontextmanager
     async def holding(self, table_id: str) -> AsyncIterator[None]:
-        """No channel edit of this table while a click is answered; the edit in flight finishes."""
+        """No channel edit of this table starts while a click is answered."""
         table = self._tables.get(table_id)
         if table is None:
             yield
             return
         table.holds += 1
+        if table.task is not None and not table.task.done():
+            table.uncertain = True
         try:
-            if table.task is not None and not table.task.done():
-                await asyncio.shield(table.task)
             yield
         finally:
             table.holds -= 1
@@ -166,6 +174,7 @@ class TableMessages:
             snapshot = table.latest
             assert snapshot is not None
             assert table.message_id is not None
+            table.uncertain = False  # this edit sends the newest: it settles any doubt
             try:
                 await self._edit(table.channel_id, table.message_id, snapshot)
             except (discord.NotFound, discord.Forbidden) as error:

@@ -68,3 +68,29 @@ async def test_a_graceful_stop_refunds_the_round_and_says_so_on_the_table(
     )
     assert table.buttons() == []
     await check_invariants(url)
+
+
+async def test_a_click_during_a_slow_edit_is_answered_at_once_and_the_newest_table_wins(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    table = await world.start(world.alice)
+    await world.click(world.bob, table, "Join")
+    await world.click(world.carol, table, "Join")
+    # Alice's bet starts an edit that a rate limit holds back for half a second.
+    fake.faults.rate_limit(EDIT, retry_after=0.5)
+    before = edits_sent(world)
+    await fake.slash(world.alice, "bet", world.channel, amount="100")
+    left = await fake.click(world.carol, table, label="Leave")
+    assert left.response_type == 7
+    answered_at = len(fake.requests)
+    await world.settle()
+    edits = [i for i, r in enumerate(fake.requests) if r.route == EDIT and not r.injected]
+    assert edits[-1] >= answered_at  # the click did not wait for the edit in flight
+    # Whichever of the two Discord applied last, the newest table is sent once more.
+    assert edits_sent(world) == before + 2
+    text = embed_text(table)
+    assert "## Alice\nBet 100" in text
+    assert "## Carol" not in text
+    latest = world.table()
+    assert world.running.table_messages.shown_version(latest.table_id) == latest.version
