@@ -17,12 +17,14 @@ import sys
 
 from setuptools import setup
 
-#: The modules a round runs through. The strategy and edge computations (ev,
-#: dealer_odds, strategy, edge) run once per rule set and stay interpreted.
+#: The modules a round runs through (dealer_odds for the dealer's draw rule). The
+#: strategy and edge computations (ev, strategy, edge) run once per rule set and stay
+#: interpreted.
 COMPILED_MODULES = (
     "actions",
     "advice",
     "cards",
+    "dealer_odds",
     "errors",
     "events",
     "fresh_shoe",
