@@ -48,18 +48,35 @@ async def quiet(clock: ManualClock, max_wait: float = 5.0) -> None:
     """Return once every table timer is asleep on the clock or finished.
 
     A woken timer works through the database (a thread for SQLite), so it needs
-    more than a few turns of the loop: wait for that work to end, not a guess.
+    more than a few turns of the loop. Wait, event-driven, until a busy timer
+    finishes or goes back to sleep, instead of guessing a number of turns (and
+    without spinning, which would starve the database thread of the GIL).
     """
     loop = asyncio.get_running_loop()
     give_up = loop.time() + max_wait
     while True:
-        timers = [t for t in asyncio.all_tasks() if t.get_name().startswith("table ")]
-        if len([t for t in timers if not t.done()]) <= clock.sleepers:
+        timers = [
+            t for t in asyncio.all_tasks() if t.get_name().startswith("table ") and not t.done()
+        ]
+        sleeping = clock.sleepers
+        if len(timers) <= sleeping:
             await settle()
             return
-        if loop.time() > give_up:
+        remaining = give_up - loop.time()
+        if remaining <= 0:
             raise AssertionError(f"table timers still busy after {max_wait}s: {timers}")
-        await asyncio.sleep(0)
+        one_finished = asyncio.ensure_future(
+            asyncio.wait(timers, return_when=asyncio.FIRST_COMPLETED)
+        )
+        one_asleep = asyncio.ensure_future(clock.wait_for_sleepers(sleeping + 1, remaining))
+        try:
+            await asyncio.wait(
+                {one_finished, one_asleep}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            for waiter in (one_finished, one_asleep):
+                waiter.cancel()
+            await asyncio.gather(one_finished, one_asleep, return_exceptions=True)
 
 
 @dataclass
