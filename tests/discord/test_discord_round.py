@@ -7,8 +7,8 @@ from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labe
 from bot.app import BlackjackBot
 
 # Alice 8 8 (splits, doubles the first hand), Bob 10 6 (surrenders), Carol A K (blackjack);
-# the dealer shows an ace (insurance offered, everyone declines) and holds a 7: soft 18.
-THREE_PLAYER_ROUND = "8s Th Ac Ad 8h 6h Kc 7d 3s Td Kh " + SPARE
+# the dealer shows an ace (insurance offered, everyone declines), holds a 5 and draws a 2: 18.
+THREE_PLAYER_ROUND = "8s Th Ac Ad 8h 6h Kc 5d 3s Td Kh " + SPARE
 
 
 async def test_three_players_play_a_full_round_by_buttons(
@@ -59,7 +59,7 @@ async def test_three_players_play_a_full_round_by_buttons(
     # The last decision brought in the dealer; the round is paid and betting is open again.
     text = embed_text(table)
     assert "Place your bets" in text
-    assert "Dealer: A♦ 7♦ (18)" in text
+    assert "Dealer: A♦ 5♦ 2♣ (18)" in text
     assert "Alice (hand 1): 8♠ 3♠ K♥ — 21 beats 18: wins 200, 400 back" in text
     assert "Bob: 10♥ 6♥ — surrendered: 50 back" in text
     assert "Carol: A♣ K♣ — blackjack: wins 37, 62 back" in text

@@ -25,8 +25,8 @@ from bot.app import build_bot  # noqa: E402
 from bot.config import Config  # noqa: E402
 
 # Alice 8 8 (splits, doubles the first hand), Bob 10 6 (surrenders), Carol A K (blackjack);
-# the dealer shows an ace and holds a 7: soft 18.
-THREE_PLAYER_ROUND = "8s Th Ac Ad 8h 6h Kc 7d 3s Td Kh " + SPARE
+# the dealer shows an ace, holds a 5 and draws a 2: 18.
+THREE_PLAYER_ROUND = "8s Th Ac Ad 8h 6h Kc 5d 3s Td Kh " + SPARE
 
 
 async def record_round(database_url: str) -> list[str]:
