@@ -15,7 +15,7 @@ from bot.engine.rules import MAX_BET_CEILING, PRESETS
 from bot.tables import Player, StaleButton, TableAlreadyOpen, TableError, TableSnapshot
 from cogs.render import RenderedTable, render_table
 from cogs.rules_text import fairness_text, house_edge_pct, rules_text
-from cogs.table_buttons import CUSTOM_ID_TEMPLATE, ButtonRef, play_action
+from cogs.table_buttons import CUSTOM_ID_TEMPLATE, ButtonRef, parse_custom_id, play_action
 from cogs.table_messages import missing_permissions
 
 if TYPE_CHECKING:
@@ -62,13 +62,10 @@ def table_view(rendered: RenderedTable) -> discord.ui.View:
     """The view sent with a table message: every button a TableButton."""
     view = discord.ui.View(timeout=None)
     for spec in rendered.buttons:
-        view.add_item(TableButton(spec.make(), ButtonRef(*_split_custom_id(spec.custom_id))))
+        ref = parse_custom_id(spec.custom_id)
+        assert ref is not None, spec.custom_id  # render builds every id from the template
+        view.add_item(TableButton(spec.make(), ref))
     return view
-
-
-def _split_custom_id(text: str) -> tuple[str, int, str]:
-    _, table_id, round_no, action = text.split(":")
-    return table_id, int(round_no), action
 
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
