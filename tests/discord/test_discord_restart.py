@@ -124,6 +124,12 @@ async def test_sigkill_in_the_middle_of_a_round_refunds_it_and_says_so(
         assert again.original is not None
         assert again.original is not table
         assert "Place your bets" in embed_text(again.original)
+        second_table = again.original
+
+    # Leaving the block sent SIGTERM: a graceful stop closes the table and exits 0.
+    assert process.process is not None
+    assert process.process.returncode == 0
+    assert "**Table closed** · The bot is shutting down" in embed_text(second_table)
 
     async with db.open_store(url) as store:
         voided = await store.get_round(open_round.round_id)
