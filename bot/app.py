@@ -30,6 +30,10 @@ log = logging.getLogger(__name__)
 #: Builds the shoe for a table's rules; tests pass one that deals stacked cards.
 ShoeFactory = Callable[[Rules], Shoe]
 
+# A table bot never joins voice: no warning at every start about missing voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
 #: One cog per feature, loaded in this order.
 EXTENSIONS: Final = ("cogs.table", "cogs.betting", "cogs.economy", "cogs.admin")
 
