@@ -7,6 +7,7 @@ shoe factory that deals stacked shoes).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
@@ -176,6 +177,18 @@ class BlackjackBot(commands.Bot):
 
 class ShardedBlackjackBot(BlackjackBot, commands.AutoShardedBot):
     """The same bot running several shards (SHARD_IDS names more than one) in one process."""
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait 5 s only between Discord's ``max_concurrency`` buckets, not before every shard.
+
+        Shards identify in buckets keyed ``shard_id % max_concurrency``: a bucket may
+        start together, the next one 5 s later (discord.py waits before each shard).
+        """
+        if initial:
+            return
+        limits = await self.fetch_session_start_limits()
+        if shard_id is None or shard_id % max(1, limits.max_concurrency) == 0:
+            await asyncio.sleep(5.0)  # Discord's identify limit is in real time
 
 
 def build_bot(

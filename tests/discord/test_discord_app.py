@@ -47,3 +47,29 @@ async def test_dev_guild_gets_the_commands_at_once_and_nothing_is_synced_globall
         assert not fake_discord.commands.get(None)
         reply = await fake_discord.slash(world.alice, "balance", world.channel)
         assert reply.content == "You have 1,000 chips."
+
+
+async def test_one_process_runs_two_shards_and_deals_on_each(tmp_path: Path) -> None:
+    # Both shards may identify at once, so discord.py does not wait 5 s between them.
+    async with FakeDiscord(max_concurrency=2) as fake:
+        casinos = [fake.add_guild(f"Casino {n}", shard=n, of=2) for n in range(2)]
+        tables = [fake.add_text_channel(guild, "blackjack") for guild in casinos]
+        players = [fake.add_member(guild, "alice") for guild in casinos]
+        config = Config(
+            token=fake.token,
+            database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
+            shard_count=2,
+            shard_ids=(0, 1),
+        )
+        async with running_bot(fake, build_bot(config, clock=fake.clock)) as bot:
+            assert isinstance(bot, ShardedBlackjackBot)
+            for channel, player in zip(tables, players, strict=True):
+                start = await fake.slash(player, "blackjack start", channel)
+                assert start.response_type == 4
+                assert start.shard is not None
+                assert start.shard[0] == fake.shard_of(channel.guild, 2)
+                answer = await fake.slash(player, "bet", channel, amount="100")
+                assert answer.content == "Bet 100. Balance: 900."
+            routed = {s.shard[0] for s in fake.gateway.sessions.values() if s.shard}
+            assert routed == {0, 1}
+    fake.assert_clean()
