@@ -18,6 +18,7 @@ Pure: no clock, no I/O; ``progress(rounds_done)`` is called every
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import math
 from collections.abc import Callable
@@ -100,6 +101,32 @@ def derive_seed(seed: bytes, label: bytes, index: int) -> bytes:
     return hmac.digest(seed, label + index.to_bytes(8, "big"), "sha256")
 
 
+class SeedDeriver:
+    """``derive_seed`` for one seed, many times: the HMAC pads are hashed once (RFC 2104),
+    which makes each seed a fraction of a one-shot HMAC (OpenSSL 3 looks the digest up
+    on every ``hmac.digest`` call, a cost that showed in the simulator's profile)."""
+
+    __slots__ = ("_inner", "_outer")
+
+    def __init__(self, seed: bytes) -> None:
+        key = hashlib.sha256(seed).digest() if len(seed) > 64 else seed
+        key = key.ljust(64, b"\0")
+        self._inner = hashlib.sha256(key.translate(_INNER_PAD))
+        self._outer = hashlib.sha256(key.translate(_OUTER_PAD))
+
+    def derive(self, label: bytes, index: int) -> bytes:
+        """The same bytes as ``derive_seed(seed, label, index)``."""
+        inner = self._inner.copy()
+        inner.update(label + index.to_bytes(8, "big"))
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
+
+
+_INNER_PAD: Final = bytes(byte ^ 0x36 for byte in range(256))
+_OUTER_PAD: Final = bytes(byte ^ 0x5C for byte in range(256))
+
+
 def worker_seed(seed: bytes, worker: int) -> bytes:
     """The seed of worker ``worker`` (0, 1, ...) of a run seeded with ``seed``."""
     return derive_seed(seed, b"worker", worker)
@@ -155,13 +182,14 @@ def _play(
     advise = advisor.advise
     deal = Round.deal
     fresh = rules.penetration == 0
+    seeds = SeedDeriver(seed)
     shoes = 0
     shoe: Shoe
     if fresh:
-        fresh_shoe = FreshShoe(rules.decks, derive_seed(seed, b"fresh", 0))
+        fresh_shoe = FreshShoe(rules.decks, seeds.derive(b"fresh", 0))
         shoe = fresh_shoe
     else:
-        shoe = Shoe(rules.decks, rules.penetration, derive_seed(seed, b"shoe", shoes))
+        shoe = Shoe(rules.decks, rules.penetration, seeds.derive(b"shoe", shoes))
     net_sum = 0
     squares = 0
     done = 0
@@ -173,7 +201,7 @@ def _play(
                     fresh_shoe.reshuffle()
             elif shoe.cut_card_reached:
                 shoes += 1
-                shoe = Shoe(rules.decks, rules.penetration, derive_seed(seed, b"shoe", shoes))
+                shoe = Shoe(rules.decks, rules.penetration, seeds.derive(b"shoe", shoes))
             round_ = deal(rules, shoe, bets)
             hands = round_.seats[0].hands
             up = round_.dealer.cards[0]

@@ -4,6 +4,7 @@ workers with derived seeds, and the ``python -m bot simulate`` command."""
 from __future__ import annotations
 
 import ast
+import hmac
 import io
 import json
 import math
@@ -17,6 +18,7 @@ from bot.cli.simulate import ProgressBar, simulate
 from bot.engine import Action, Phase, Round, Shoe, preset
 from bot.engine.edge import house_edge
 from bot.engine.simulate import (
+    SeedDeriver,
     Tally,
     derive_seed,
     play_rounds,
@@ -129,6 +131,14 @@ def test_the_stake_makes_every_payout_whole_when_the_limits_allow() -> None:
     assert stake_for(VEGAS) == 10
     assert stake_for(VEGAS.replace(min_bet=15)) == 20
     assert stake_for(preset("reno-1972")) == 2  # a table where every bet is 2
+
+
+def test_the_seed_deriver_gives_the_hmac_of_derive_seed() -> None:
+    for seed in (SEED, bytes(32), bytes(range(100))):
+        deriver = SeedDeriver(seed)
+        for label, index in ((b"shoe", 0), (b"shoe", 12345), (b"fresh", 0), (b"worker", 1)):
+            expected = hmac.new(seed, label + index.to_bytes(8, "big"), "sha256").digest()
+            assert deriver.derive(label, index) == derive_seed(seed, label, index) == expected
 
 
 def test_rounds_are_split_as_evenly_as_can_be() -> None:
