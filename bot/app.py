@@ -38,6 +38,17 @@ discord.VoiceClient.warn_dave = False
 #: One cog per feature, loaded in this order.
 EXTENSIONS: Final = ("cogs.table", "cogs.betting", "cogs.economy", "cogs.admin")
 
+#: What a click or command gets once a graceful stop has begun.
+RESTARTING: Final = "The bot is restarting; nothing was changed. Try again in a minute."
+#: What it gets before this process has refunded the rounds a previous run left open.
+STARTING: Final = "The bot is still starting up; nothing was changed. Try again in a moment."
+#: Seconds a graceful stop gives interactions in flight, then the tables (voids and
+#: edits); with discord.py's own close this stays inside Docker's 10 s default.
+IN_FLIGHT_BUDGET_S: Final = 3.0
+TABLES_BUDGET_S: Final = 5.0
+#: Seconds an interaction waits for its shard's start-up recovery before it is refused.
+RECOVERY_WAIT_S: Final = 2.0
+
 
 def intents() -> discord.Intents:
     """Only what the bot uses: guilds and channels (for permissions). No message content."""
@@ -47,17 +58,40 @@ def intents() -> discord.Intents:
 
 
 def shard_options(config: Config, *, sharded: bool) -> dict[str, Any]:
-    """SHARD_COUNT / SHARD_IDS as discord.py takes them: one shard_id, or several shard_ids."""
+    """SHARD_COUNT / SHARD_IDS as discord.py takes them: one shard_id, or several shard_ids.
+
+    SHARD_COUNT without SHARD_IDS runs every shard (``shard_ids=None``) in one process.
+    """
     if config.shard_count is None:
         return {}
     if sharded:
-        return {"shard_count": config.shard_count, "shard_ids": list(config.shard_ids or ())}
+        ids = None if config.shard_ids is None else list(config.shard_ids)
+        return {"shard_count": config.shard_count, "shard_ids": ids}
     shard_id = config.shard_ids[0] if config.shard_ids else None
     return {"shard_count": config.shard_count, "shard_id": shard_id}
 
 
+def owned_shards(config: Config) -> tuple[int, ...] | None:
+    """The shards this process runs when they are a subset of all; None when it runs them all."""
+    if config.shard_count is None or config.shard_ids is None:
+        return None
+    if set(config.shard_ids) == set(range(config.shard_count)):
+        return None
+    return config.shard_ids
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's rule: a guild's events go to shard ``(guild_id >> 22) % shard_count``."""
+    return (guild_id >> 22) % shard_count
+
+
 class BlackjackTree(app_commands.CommandTree[Any]):
     """The command tree, with an error handler that answers the user."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Every command passes the bot's gate: not while stopping, not before recovery."""
+        client = interaction.client
+        return not isinstance(client, BlackjackBot) or await client.admit(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -102,6 +136,15 @@ class BlackjackBot(commands.Bot):
         self.table_messages = TableMessages(self)
         self._store: db.Store | None = store
         self._tables: TableService | None = None
+        #: Set once a graceful stop begins: new clicks and commands are refused politely.
+        self.stopping = False
+        self._closing: asyncio.Future[None] | None = None
+        self._in_flight: set[asyncio.Task[Any]] = set()
+        # A process running only some shards refunds each shard's rounds once it knows
+        # that shard's guilds (its READY); until then its interactions wait.
+        self._recovered: dict[int, asyncio.Event] = {
+            shard: asyncio.Event() for shard in owned_shards(config) or ()
+        }
 
     @property
     def store(self) -> db.Store:
@@ -132,11 +175,72 @@ class BlackjackBot(commands.Bot):
             shoe_factory=self._shoe_factory,
         )
         self.table_messages.bind(self._tables.close)
-        voided = await self._tables.recover()
-        await self.announce_voided(voided)
+        if not self._recovered:
+            # This process runs every shard: every open round is its own, voided before
+            # it connects. (A subset of shards recovers after READY: on_connect.)
+            voided = await self._tables.recover()
+            await self.announce_voided(voided)
         for extension in self._extensions:
             await self.load_extension(extension)
         await self.sync_commands()
+
+    async def on_connect(self) -> None:
+        """READY: refund the open rounds of this shard's guilds (once per process)."""
+        if not isinstance(self, commands.AutoShardedBot):
+            await self.recover_shard(self.shard_id or 0)
+
+    async def recover_shard(self, shard_id: int) -> None:
+        """Void the rounds a previous run left open in the guilds of one of our shards.
+
+        Only for a process running a subset of shards: another process may be
+        dealing in the other shards' guilds on the same database. It runs once per
+        shard: a later READY (a new session) must not void this process's own rounds.
+        """
+        done = self._recovered.get(shard_id)
+        if done is None or done.is_set() or self._tables is None:
+            return
+        count = self.shard_count or 1
+        guild_ids = [g.id for g in self.guilds if shard_of(g.id, count) == shard_id]
+        try:
+            voided = await self.store.recover(guild_ids)
+        except Exception:
+            log.exception(
+                "shard %s: refunding open rounds failed; retried at its next READY", shard_id
+            )
+            return
+        done.set()
+        log.info(
+            "shard %s: %d open round(s) refunded in %d guild(s)",
+            shard_id,
+            len(voided),
+            len(guild_ids),
+        )
+        await self.announce_voided(voided)
+
+    async def admit(self, interaction: discord.Interaction[Any]) -> bool:
+        """The gate before any command or click: False (after a polite answer) to refuse it.
+
+        An admitted interaction counts as in flight until its task ends, so a
+        graceful stop lets it finish (and answer) before the connection closes.
+        """
+        task = asyncio.current_task()
+        if task is not None and task not in self._in_flight:
+            self._in_flight.add(task)
+            task.add_done_callback(self._in_flight.discard)
+        refusal = None
+        if self.stopping:
+            refusal = RESTARTING
+        elif self._recovered and interaction.guild_id is not None:
+            done = self._recovered.get(shard_of(interaction.guild_id, self.shard_count or 1))
+            if done is not None and not done.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(done.wait(), RECOVERY_WAIT_S)
+                refusal = None if done.is_set() else STARTING
+        if refusal is None:
+            return True
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(refusal, ephemeral=True)
+        return False
 
     async def announce_voided(self, voided: Sequence[db.VoidResult]) -> None:
         """Edit each voided round's table message, where it still exists, to say what happened."""
@@ -162,17 +266,40 @@ class BlackjackBot(commands.Bot):
             await self.tree.sync()
 
     async def close(self) -> None:
-        """Graceful stop: void and refund open rounds, finish edits, close the store."""
+        """Graceful stop (once, however often it is called): see :meth:`_stop_gracefully`."""
+        self.stopping = True  # at once: a click that arrives from now on is refused
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._stop_gracefully())
+        await asyncio.shield(self._closing)
+
+    async def _stop_gracefully(self) -> None:
+        """Refuse new actions, let those in flight answer, void and refund open rounds (the
+        table messages say so), disconnect, close the store.
+
+        Each step has a budget so the process exits well inside 10 s; a round left
+        open by a step that ran out of time is voided at the next start.
+        """
+        await self._finish_in_flight()
         if self._tables is not None:
             try:
-                await self._tables.shutdown()
-                await self.table_messages.idle()
+                await asyncio.wait_for(self._close_tables(), TABLES_BUDGET_S)
             except Exception:
                 log.exception("shutting the tables down failed")
+        await self._finish_in_flight()  # the polite refusals sent meanwhile
         await super().close()
         if self._store is not None and self._given_store is None:
             await self._store.close()
             self._store = None
+
+    async def _close_tables(self) -> None:
+        assert self._tables is not None
+        await self._tables.shutdown()
+        await self.table_messages.idle()
+
+    async def _finish_in_flight(self) -> None:
+        running = [t for t in self._in_flight if t is not asyncio.current_task() and not t.done()]
+        if running:
+            await asyncio.wait(running, timeout=IN_FLIGHT_BUDGET_S)
 
 
 class ShardedBlackjackBot(BlackjackBot, commands.AutoShardedBot):
@@ -190,6 +317,10 @@ class ShardedBlackjackBot(BlackjackBot, commands.AutoShardedBot):
         if shard_id is None or shard_id % max(1, limits.max_concurrency) == 0:
             await asyncio.sleep(5.0)  # Discord's identify limit is in real time
 
+    async def on_shard_connect(self, shard_id: int) -> None:
+        """A shard's READY: refund the open rounds of its guilds (once per process)."""
+        await self.recover_shard(shard_id)
+
 
 def build_bot(
     config: Config,
@@ -199,6 +330,7 @@ def build_bot(
     shoe_factory: ShoeFactory | None = None,
 ) -> BlackjackBot:
     """The bot for ``config``; tests pass the fake Discord's clock and stacked shoes."""
-    if config.shard_ids is not None and len(config.shard_ids) > 1:
+    several = config.shard_ids is None or len(config.shard_ids) > 1
+    if config.shard_count is not None and several:
         return ShardedBlackjackBot(config, clock=clock, store=store, shoe_factory=shoe_factory)
     return BlackjackBot(config, clock=clock, store=store, shoe_factory=shoe_factory)

@@ -49,6 +49,11 @@ class TableButton(
         assert isinstance(item, discord.ui.Button)
         return cls(item, ButtonRef(match["table_id"], int(match["round_no"]), match["action"]))
 
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """The bot's gate: a press during a graceful stop (or before recovery) is refused."""
+        bot: BlackjackBot = interaction.client
+        return await bot.admit(interaction)
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the press to the table cog."""
         cog = interaction.client.get_cog(TableCog.__cog_name__)

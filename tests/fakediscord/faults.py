@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import math
 import random
 import zlib
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 #: Headers Discord's edge puts on every reply; discord.py treats a 429 without ``Via`` as a ban.
@@ -20,6 +22,21 @@ class RateLimitRule:
     retry_after: float
     is_global: bool
     scope: str
+
+
+@dataclass
+class Hold:
+    """Requests to a route wait here until the test calls :meth:`release`."""
+
+    route: str
+    remaining: int
+    #: How many requests have arrived and are (or were) held.
+    arrived: int = 0
+    _open: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def release(self) -> None:
+        """Let every held request (and any later one) through."""
+        self._open.set()
 
 
 @dataclass
@@ -45,6 +62,47 @@ class Faults:
         self._error_status = 500
         self._random = random.Random(0)
         self._fail_next: dict[str, list[int]] = {}
+        self._holds: dict[str, Hold] = {}
+        self._limit_share = 0.0
+        self._limit_routes: set[str] | None = None
+        self._limit_retry_after = 0.05
+        self._limit_random = random.Random(0)
+
+    def hold(self, route: str, *, times: int = 1) -> Hold:
+        """Hold the next ``times`` requests to ``route`` until ``release()``: a slow Discord.
+
+        A held request is already in the request log (``status`` 0), so a test
+        can wait for it with ``fake.wait_for`` and act while the bot waits.
+        """
+        held = Hold(route, times)
+        self._holds[route] = held
+        return held
+
+    async def pass_hold(self, route: str, arrived: Callable[[], None]) -> None:
+        """Wait here if ``route`` is held (``arrived`` wakes the test's waiters)."""
+        held = self._holds.get(route)
+        if held is None or held.remaining <= 0:
+            return
+        held.remaining -= 1
+        held.arrived += 1
+        arrived()
+        await held._open.wait()
+
+    def inject_rate_limits(
+        self,
+        share: float,
+        *,
+        routes: set[str] | None = None,
+        seed: int = 0,
+        retry_after: float = 0.05,
+    ) -> None:
+        """Answer a seeded random ``share`` (0..1) of requests with a 429 (route scope)."""
+        if not 0.0 <= share <= 1.0:
+            raise ValueError("share must be between 0 and 1")
+        self._limit_share = share
+        self._limit_routes = routes
+        self._limit_retry_after = retry_after
+        self._limit_random = random.Random(seed)
 
     def fail_next(self, route: str, *, times: int = 1, status: int = 500) -> None:
         """Answer the next ``times`` requests to ``route`` with ``status`` (500, 502, 504...)."""
@@ -88,12 +146,18 @@ class Faults:
         self.rate_limits.clear()
         self._fail_next.clear()
         self._error_share = 0.0
+        self._limit_share = 0.0
+        for held in self._holds.values():
+            held.release()
+        self._holds.clear()
 
     def take_429(self, route: str, now: float) -> Reply429 | None:
         """The 429 for this request, if one is due."""
         rule = self.rate_limits.get(route)
         if rule is None or rule.remaining_hits <= 0:
-            return None
+            rule = self._shared_429(route)
+            if rule is None:
+                return None
         rule.remaining_hits -= 1
         headers = {
             "Retry-After": str(max(1, math.ceil(rule.retry_after))),
@@ -118,6 +182,15 @@ class Faults:
             "global": rule.is_global,
         }
         return Reply429(headers, body)
+
+    def _shared_429(self, route: str) -> RateLimitRule | None:
+        if self._limit_share <= 0.0:
+            return None
+        if self._limit_routes is not None and route not in self._limit_routes:
+            return None
+        if self._limit_random.random() >= self._limit_share:
+            return None
+        return RateLimitRule(1, self._limit_retry_after, False, "user")
 
     def take_error(self, route: str) -> int | None:
         """The injected status for this request, if one is due."""

@@ -151,9 +151,11 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
         if found is None:
             raise errors.route_not_found()
         route_key, params, handler, auth = found
+        await fake.faults.pass_hold(route_key, fake.changed)
         reply429 = fake.faults.take_429(route_key, time.time())
         if reply429 is not None:
             record.status, record.injected = 429, True
+            fake.changed()  # a test may be waiting to see the 429 in the request log
             return json_response(429, reply429.body, reply429.headers)
         injected = fake.faults.take_error(route_key)
         if injected is not None:

@@ -1,0 +1,238 @@
+"""Players who keep a table busy through the fake Discord, whatever the bot process is doing.
+
+Used by the deploy tests and by ``bench/soak.py``. The bot runs as a process
+(``python -m bot``) on the system clock with random shoes, so the players read
+the table message the way a person would: the enabled buttons say what can be
+done, and a refusal is just an answer. Every wait is on the fake's state.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import sys
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass, field
+
+import asyncpg
+from fakediscord import FakeDiscord
+from fakediscord.harness import REPO_ROOT, BotProcess
+from fakediscord.interactions import FakeInteraction, NoResponse
+from fakediscord.models import FakeChannel, FakeGuild, FakeMember
+from fakediscord.records import FakeMessage
+
+from cogs.table_buttons import parse_custom_id
+from db import sqlite_path
+
+#: Settings a developer's .env might hold that would point the bot elsewhere.
+NO_DOTENV = {"DEV_GUILD_ID": "", "SHARD_COUNT": "", "SHARD_IDS": "", "LOG_LEVEL": "WARNING"}
+BOT_ARGV = (sys.executable, "-m", "bot")
+#: Buttons a player presses during a round, with how often a player picks each.
+PLAY_WEIGHTS = {
+    "Stand": 6,
+    "Hit": 3,
+    "Double": 1,
+    "Split": 1,
+    "Surrender": 1,
+    "Insurance": 1,
+    "No insurance": 3,
+}
+BETS = ("10", "15", "25", "40")
+
+
+def bot_process(
+    fake: FakeDiscord, database_url: str, *, shards: int = 1, **settings: str
+) -> BotProcess:
+    """``python -m bot`` against the fake with these settings (and nothing from a .env)."""
+    env = {**NO_DOTENV, "DATABASE_URL": database_url, **settings}
+    return BotProcess(fake, BOT_ARGV, env=env, cwd=REPO_ROOT, shards=shards)
+
+
+def labels_enabled(message: FakeMessage) -> set[str]:
+    """Labels of the buttons a player can press."""
+    return {b["label"] for b in message.buttons() if not b.get("disabled")}
+
+
+def round_no(message: FakeMessage) -> int | None:
+    """The round the table message's buttons belong to."""
+    for button in message.buttons():
+        ref = parse_custom_id(button.get("custom_id", ""))
+        if ref is not None:
+            return ref.round_no
+    return None
+
+
+@dataclass
+class Casino:
+    """One server with a table channel and its players."""
+
+    guild: FakeGuild
+    channel: FakeChannel
+    players: list[FakeMember]
+
+    @classmethod
+    def build(
+        cls, fake: FakeDiscord, name: str, players: int = 3, *, shard: int | None = None
+    ) -> Casino:
+        """Create the server on the fake (on ``shard`` of 2 when given)."""
+        guild = fake.add_guild(name) if shard is None else fake.add_guild(name, shard=shard, of=2)
+        channel = fake.add_text_channel(guild, "blackjack")
+        members = [fake.add_member(guild, f"player{n}") for n in range(players)]
+        return cls(guild, channel, members)
+
+
+@dataclass
+class Table:
+    """What the players know of the table in one channel, and what they did there."""
+
+    fake: FakeDiscord
+    casino: Casino
+    rng: random.Random
+    #: Real seconds a player waits for an answer (discord.py sleeps 1 s, 3 s... on a 5xx).
+    max_wait: float = 5.0
+    message: FakeMessage | None = None
+    bet_in: dict[int, int] = field(default_factory=dict)
+    sent: int = 0
+    refused: int = 0
+    unanswered: int = 0
+
+    def forget(self) -> None:
+        """The bot restarted: its tables are gone, the next step opens a new one."""
+        self.message = None
+        self.bet_in.clear()
+
+    @property
+    def mid_round(self) -> bool:
+        """A round is dealt and waits for a player's decision."""
+        return self.message is not None and bool(labels_enabled(self.message) & PLAY_WEIGHTS.keys())
+
+    async def step(self, *, wait: bool = True) -> FakeInteraction | None:
+        """One player does the next sensible thing; None when they only waited for the bot."""
+        message = self.message
+        if message is None or message.deleted or not message.buttons():
+            return await self._send_start(wait)
+        labels = labels_enabled(message)
+        playable = sorted(labels & PLAY_WEIGHTS.keys())
+        if playable:
+            player = self.rng.choice(self.casino.players)
+            label = self.rng.choices(playable, [PLAY_WEIGHTS[name] for name in playable])[0]
+            return await self._answered(
+                self.fake.click(player, message, label=label, wait=False), wait
+            )
+        current = round_no(message)
+        if "Bet again" in labels and current is not None:
+            pending = [p for p in self.casino.players if self.bet_in.get(p.id) != current]
+            if pending:
+                player = self.rng.choice(pending)
+                self.bet_in[player.id] = current
+                amount = self.rng.choice(BETS)
+                return await self._answered(
+                    self.fake.slash(player, "bet", self.casino.channel, amount=amount, wait=False),
+                    wait,
+                )
+        # Everyone has bet, or the dealer is playing: the next edit says what comes next.
+        edits = message.edits
+        try:
+            await self.fake.wait_for(lambda: message.edits != edits, max_wait=self.max_wait * 2)
+        except TimeoutError:
+            self.unanswered += 1
+            self.message = None  # stuck (an edit lost for good): the next step starts anew
+        return None
+
+    async def _send_start(self, wait: bool) -> FakeInteraction | None:
+        host = self.rng.choice(self.casino.players)
+        self.bet_in.clear()
+        reply = await self._answered(
+            self.fake.slash(host, "blackjack start", self.casino.channel, wait=False), wait
+        )
+        if reply is not None and wait and reply.response_type == 4 and not reply.ephemeral:
+            self.message = reply.original
+        return reply
+
+    async def _answered(
+        self, sending: Awaitable[FakeInteraction], wait: bool
+    ) -> FakeInteraction | None:
+        reply = await sending
+        self.sent += 1
+        if not wait:
+            return reply
+        try:
+            await reply.wait_for_response(self.max_wait)
+        except NoResponse:
+            self.unanswered += 1
+            return reply
+        if reply.response_type == 4 and reply.ephemeral:
+            self.refused += 1
+        elif reply.response_type == 4 and not reply.ephemeral and reply.original is not None:
+            self.message = reply.original  # a new table was posted
+            self.bet_in.clear()
+        return reply
+
+
+# -- the ledger, read straight from the database -------------------------------------------
+
+CHIPS_SQL = {
+    "granted": "SELECT COALESCE(SUM(delta), 0) FROM ledger"
+    " WHERE kind IN ('grant', 'daily', 'admin')",
+    "house_won": "SELECT COALESCE(-SUM(delta), 0) FROM ledger"
+    " WHERE kind IN ('bet', 'double', 'split', 'insurance', 'payout', 'refund')",
+    "held": "SELECT COALESCE(SUM(balance), 0) FROM accounts",
+    "open_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'open'",
+    "settled_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'settled'",
+    "void_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'void'",
+    "ledger_rows": "SELECT COUNT(*) FROM ledger",
+}
+ACCOUNTS_SQL = """
+    SELECT a.guild_id, a.user_id, a.balance, COALESCE(SUM(l.delta), 0)
+    FROM accounts AS a LEFT JOIN ledger AS l ON l.guild_id = a.guild_id AND l.user_id = a.user_id
+    GROUP BY a.guild_id, a.user_id, a.balance"""
+#: A chip that moved twice: a second bet, payout or refund for one player in one round.
+TWICE_SQL = """
+    SELECT round_id, user_id, kind, COUNT(*) FROM ledger
+    WHERE kind IN ('bet', 'payout', 'refund')
+    GROUP BY round_id, user_id, kind HAVING COUNT(*) > 1"""
+
+
+@dataclass(frozen=True)
+class Economy:
+    """The economy's totals and every account's balance beside its ledger sum."""
+
+    totals: dict[str, int]
+    accounts: list[tuple[int, int, int, int]]
+    moved_twice: list[tuple[int, int, str, int]]
+
+    def assert_consistent(self) -> None:
+        """Every account equals its ledger, no round is open, chips = granted - house won."""
+        for guild_id, user_id, balance, ledger_sum in self.accounts:
+            assert balance == ledger_sum, f"account {guild_id}/{user_id}: {balance} != {ledger_sum}"
+        assert self.totals["open_rounds"] == 0, f"{self.totals['open_rounds']} round(s) left open"
+        assert self.totals["held"] == self.totals["granted"] - self.totals["house_won"], self.totals
+        assert not self.moved_twice, f"chips moved twice: {self.moved_twice}"
+
+
+async def read_economy(url: str) -> Economy:
+    """The totals of the database at ``url`` (SQLite file or PostgreSQL)."""
+    if url.startswith("sqlite:///"):
+        conn = sqlite3.connect(sqlite_path(url))
+        try:
+            totals = {name: int(conn.execute(sql).fetchone()[0]) for name, sql in CHIPS_SQL.items()}
+            accounts = [tuple(int(v) for v in row) for row in conn.execute(ACCOUNTS_SQL)]
+            twice = [tuple(row) for row in conn.execute(TWICE_SQL)]
+        finally:
+            conn.close()
+    else:
+        pg = await asyncpg.connect(url)
+        try:
+            totals = {name: int(await pg.fetchval(sql)) for name, sql in CHIPS_SQL.items()}
+            accounts = [tuple(int(v) for v in row) for row in await pg.fetch(ACCOUNTS_SQL)]
+            twice = [tuple(row) for row in await pg.fetch(TWICE_SQL)]
+        finally:
+            await pg.close()
+    return Economy(totals, accounts, twice)  # type: ignore[arg-type]
+
+
+def describe(economy: Economy, extra: Sequence[tuple[str, object]] = ()) -> str:
+    """One line per figure, for a report."""
+    lines = [f"{name:>16}: {value}" for name, value in economy.totals.items()]
+    lines += [f"{name:>16}: {value}" for name, value in extra]
+    return "\n".join(lines)
