@@ -122,9 +122,13 @@ class World:
         roles: Iterable[FakeRole] = (),
         permissions: int | Iterable[str] | None = None,
         nick: str | None = None,
+        user: FakeUser | None = None,
     ) -> FakeMember:
-        """A new member of ``guild``; ``permissions`` gives them a role of their own."""
-        user = self.add_user(name)
+        """A new member of ``guild``; ``permissions`` gives them a role of their own.
+
+        ``user`` makes an existing user (a member of another guild) join this one too.
+        """
+        user = user or self.add_user(name)
         member_roles = list(roles)
         if permissions is not None:
             member_roles.append(self.add_role(guild, f"{name}-role", permissions))

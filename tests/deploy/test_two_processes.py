@@ -1,0 +1,111 @@
+"""Scale out: two bot processes, one shard each, one PostgreSQL database.
+
+Balances are per guild, so one person playing in a guild of each shard has two
+accounts, each written by one process only. What can go wrong across processes
+is the shared database: both write rounds and ledger rows at once, and a
+process that restarts must refund only the rounds of its own guilds, never a
+round the other process is still dealing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from fakediscord import FakeDiscord
+from fakediscord.models import FakeMember
+from table_players import Casino, Table, bot_process, read_economy
+
+import db
+from tests.db.invariants import check_invariants
+from tests.discord.discord_world import embed_text
+from tests.pgserver import PostgresServer
+
+
+async def open_round_of(url: str, casino: Casino) -> db.RoundRecord:
+    """The guild's newest round, which the test expects to be open."""
+    async with db.open_store(url) as store:
+        (latest,) = await store.round_history(casino.guild.id, limit=1)
+    assert latest.status == "open", latest
+    return latest
+
+
+async def until_mid_round(table: Table) -> None:
+    """Play on (the shoe is random) until a round waits for a decision."""
+    for _ in range(300):
+        if table.mid_round:
+            return
+        await table.step()
+    raise AssertionError("no round came to a decision in 300 steps")
+
+
+async def test_two_processes_deal_on_one_database_and_a_restart_refunds_only_its_own_guilds(
+    pg_server: PostgresServer,
+) -> None:
+    url = pg_server.create_database("two_processes")
+    async with FakeDiscord(recommended_shards=2, max_concurrency=2) as fake:
+        casinos = [Casino.build(fake, f"Casino {n}", players=1, shard=n) for n in range(2)]
+        # One person, a member of both servers: the same user id at both tables.
+        alice = casinos[0].players[0]
+        casinos[1].players[0] = fake.add_member(casinos[1].guild, "alice", user=alice.user)
+        assert isinstance(casinos[1].players[0], FakeMember)
+        first = bot_process(fake, url, SHARD_COUNT="2", SHARD_IDS="0")
+        second = bot_process(fake, url, SHARD_COUNT="2", SHARD_IDS="1")
+        await first.start()
+        await second.start()
+        try:
+            assert (first.shard_ids, second.shard_ids) == ([0], [1])
+            tables = [Table(fake, casino, random.Random(n)) for n, casino in enumerate(casinos)]
+
+            # Both processes write rounds and ledger rows to the one database at once.
+            for _ in range(40):
+                replies = await asyncio.gather(*(table.step() for table in tables))
+                for reply, casino in zip(replies, casinos, strict=True):
+                    if reply is not None and reply.session is not None:
+                        assert reply.shard == (fake.shard_of(casino.guild, 2), 2)
+            await asyncio.gather(*(until_mid_round(table) for table in tables))
+            lost = await open_round_of(url, casinos[0])
+            kept = await open_round_of(url, casinos[1])
+
+            # The first process dies and comes back: it refunds its own guild's round only.
+            await first.kill()
+            await first.start()
+            lost_message = tables[0].message
+            assert lost_message is not None
+            await fake.wait_for(lambda: (lost_message.embed or {}).get("title") == "Round voided")
+            async with db.open_store(url) as store:
+                voided = await store.get_round(lost.round_id)
+                still = await store.get_round(kept.round_id)
+            assert voided is not None
+            assert (voided.status, voided.void_reason) == ("void", "the bot restarted")
+            assert still is not None
+            assert still.status == "open"
+
+            # The second process's round goes on and settles.
+            kept_message = tables[1].message
+            assert kept_message is not None
+            while tables[1].mid_round:
+                await tables[1].step()
+            async with db.open_store(url) as store:
+                settled = await store.get_round(kept.round_id)
+            assert settled is not None
+            assert settled.status == "settled", embed_text(kept_message)
+
+            # And the restarted process deals again in its guild.
+            tables[0].forget()
+            await until_mid_round(tables[0])
+        finally:
+            await first.stop()
+            await second.stop()
+        assert first.process is not None
+        assert second.process is not None
+        assert (first.process.returncode, second.process.returncode) == (0, 0)
+    fake.assert_clean()
+
+    await check_invariants(url)
+    economy = await read_economy(url)
+    economy.assert_consistent()
+    # Two accounts, one per guild, for the one person; each the sum of its own ledger.
+    assert sorted(guild for guild, user, _, _ in economy.accounts if user == alice.id) == sorted(
+        c.guild.id for c in casinos
+    )
