@@ -19,7 +19,14 @@ if TYPE_CHECKING:
 HELLO, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 10, 1, 2, 3, 4, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HEARTBEAT_ACK, DISPATCH = 8, 9, 11, 0
 HEARTBEAT_INTERVAL_MS = 41250
-GUILDS_INTENT, GUILD_MEMBERS_INTENT = 1 << 0, 1 << 1
+GUILDS_INTENT, GUILD_MEMBERS_INTENT, GUILD_MESSAGES_INTENT = 1 << 0, 1 << 1, 1 << 9
+#: Guild events Discord sends only to sessions that identified with their intent.
+EVENT_INTENTS = {
+    "MESSAGE_CREATE": GUILD_MESSAGES_INTENT,
+    "MESSAGE_UPDATE": GUILD_MESSAGES_INTENT,
+    "MESSAGE_DELETE": GUILD_MESSAGES_INTENT,
+    "MESSAGE_DELETE_BULK": GUILD_MESSAGES_INTENT,
+}
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
 #: Events kept per session for RESUME replay.
 REPLAY_BUFFER = 1000
@@ -138,7 +145,8 @@ class Gateway:
         return pool[-1] if pool else None
 
     async def dispatch(self, event: str, data: Any) -> None:
-        """Send an event to every open session whose shard owns the event's guild.
+        """Send an event to every open session whose shard owns the event's guild
+        (message events only to sessions with the GUILD_MESSAGES intent, as Discord does).
 
         INTERACTION_CREATE goes to one session only (see :meth:`owner_of`), which
         is recorded on the interaction.
@@ -151,7 +159,8 @@ class Gateway:
             if interaction is not None:
                 interaction.session = owner
         else:
-            targets = self.sessions_for(guild_id)
+            needed = EVENT_INTENTS.get(event, 0) if guild_id is not None else 0
+            targets = [s for s in self.sessions_for(guild_id) if s.intents & needed == needed]
         for session in targets:
             await session.dispatch(event, data)
         self.fake.changed()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -58,6 +59,8 @@ class FakeInteraction:
     modal: dict[str, Any] | None = None
     #: The gateway session INTERACTION_CREATE was sent to (None until it went out).
     session: Session | None = None
+    #: Set when the bot's first answer (or an error reply) arrives; made by the first waiter.
+    _answer: asyncio.Event | None = field(default=None, repr=False)
 
     @property
     def shard(self) -> tuple[int, int] | None:
@@ -116,8 +119,13 @@ class FakeInteraction:
 
     async def wait_for_response(self, max_wait: float = 5.0) -> FakeInteraction:
         """Wait for the bot's first answer: a response or an error reply."""
+        if self.responded or self.errors:
+            return self
+        # Its own event, not fake.wait_for: a thousand clicks in flight would otherwise all
+        # wake (and re-check) on every request the fake serves.
+        self._answer = self._answer or asyncio.Event()
         try:
-            await self.fake.wait_for(lambda: self.responded or bool(self.errors), max_wait=max_wait)
+            await asyncio.wait_for(self._answer.wait(), max_wait)
         except TimeoutError:
             raise NoResponse(
                 f"the bot did not answer interaction {self.describe()} within {max_wait}s"
@@ -136,6 +144,11 @@ class FakeInteraction:
         )
         assert self.original is not None
         return self.original
+
+    def note_answer(self) -> None:
+        """The bot answered or got an error reply: wake :meth:`wait_for_response`."""
+        if self._answer is not None:
+            self._answer.set()
 
     def describe(self) -> str:
         """A short description for failure messages."""

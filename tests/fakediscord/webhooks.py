@@ -111,6 +111,8 @@ async def create_response(fake: FakeDiscord, call: Call) -> Reply:
     except DiscordError as exc:
         interaction.errors.append(exc)
         raise
+    finally:
+        interaction.note_answer()
 
 
 def _create_response(fake: FakeDiscord, interaction: FakeInteraction, call: Call) -> Reply:
@@ -221,6 +223,7 @@ async def _guarded(
             interaction = fake.interactions_by_token.get(call.params["interaction_token"])
         if interaction is not None:
             interaction.errors.append(exc)
+            interaction.note_answer()
         raise
 
 

@@ -144,3 +144,26 @@ async def test_privileged_intent_not_enabled_is_closed_with_4014(
         )
         closing = await ws.receive(timeout=5)
         assert closing.data == 4014
+
+
+async def test_message_events_reach_only_sessions_with_the_guild_messages_intent(
+    fake_discord: FakeDiscord, session: aiohttp.ClientSession
+) -> None:
+    guild = fake_discord.add_guild("Casino")
+    channel = fake_discord.add_text_channel(guild, "blackjack")
+    url = fake_discord.gateway_url + "?v=10&encoding=json"
+    async with session.ws_connect(url) as guilds_only, session.ws_connect(url) as reader:
+        for ws, intents in ((guilds_only, 1), (reader, 1 | 1 << 9)):
+            await receive(ws)  # HELLO
+            await identify(ws, fake_discord.token, intents)
+            await receive(ws)  # GUILD_CREATE
+        async with session.post(
+            f"{fake_discord.api_base}/channels/{channel.id}/messages",
+            json={"content": "Table open"},
+            headers={"Authorization": f"Bot {fake_discord.token}"},
+        ) as posted:
+            assert posted.status == 200
+        await fake_discord.flush()
+    without, with_intent = fake_discord.gateway.sessions.values()
+    assert without.received("MESSAGE_CREATE") == []
+    assert [m["content"] for m in with_intent.received("MESSAGE_CREATE")] == ["Table open"]
