@@ -1,15 +1,18 @@
 # Blackjack table bot. Build: docker build -t blackjack-bot .
 # Run:   docker run -d --env-file .env -v blackjack-data:/data blackjack-bot
-FROM python:3.11-slim-bookworm AS build
+# The build stage has a C compiler, so the engine's hot modules are compiled with
+# mypyc (about four times the rounds per second; see setup.py).
+FROM python:3.11-bookworm AS build
 WORKDIR /src
+RUN pip install --no-cache-dir "setuptools==80.9.0" "mypy==2.4.1"
 # Pinned dependencies first, so code changes reuse this layer.
 COPY requirements.lock ./
 RUN pip install --no-cache-dir --prefix=/install --requirement requirements.lock
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
 COPY db ./db
-RUN pip install --no-cache-dir --prefix=/install --no-deps .
+RUN BLACKJACK_COMPILE=1 pip install --no-cache-dir --prefix=/install --no-deps --no-build-isolation .
 
 FROM python:3.11-slim-bookworm
 # A fixed, unprivileged user that owns only the data volume.
