@@ -92,7 +92,9 @@ class Table:
     max_wait: float = 5.0
     message: FakeMessage | None = None
     bet_in: dict[int, int] = field(default_factory=dict)
+    done_in: dict[int, int] = field(default_factory=dict)
     sent: int = 0
+    #: Button presses refused (ephemerally) because the presser had nothing to do.
     refused: int = 0
     unanswered: int = 0
 
@@ -113,13 +115,20 @@ class Table:
             return await self._send_start(wait)
         labels = labels_enabled(message)
         playable = sorted(labels & PLAY_WEIGHTS.keys())
+        current = round_no(message)
         if playable:
-            player = self.rng.choice(self.casino.players)
+            # Someone refused this round (no hand, or done) is asked last.
+            waiting = [p for p in self.casino.players if self.done_in.get(p.id) != current]
+            player = self.rng.choice(waiting or self.casino.players)
             label = self.rng.choices(playable, [PLAY_WEIGHTS[name] for name in playable])[0]
-            return await self._answered(
+            reply = await self._answered(
                 self.fake.click(player, message, label=label, wait=False), wait
             )
-        current = round_no(message)
+            if reply is not None and reply.response_type == 4 and reply.ephemeral:
+                self.refused += 1  # no hand, or done: said privately, the table unchanged
+                if current is not None:
+                    self.done_in[player.id] = current
+            return reply
         if "Bet again" in labels and current is not None:
             pending = [p for p in self.casino.players if self.bet_in.get(p.id) != current]
             if pending:
@@ -161,9 +170,7 @@ class Table:
         except NoResponse:
             self.unanswered += 1
             return reply
-        if reply.response_type == 4 and reply.ephemeral:
-            self.refused += 1
-        elif reply.response_type == 4 and not reply.ephemeral and reply.original is not None:
+        if reply.response_type == 4 and not reply.ephemeral and reply.original is not None:
             self.message = reply.original  # a new table was posted
             self.bet_in.clear()
         return reply

@@ -1,0 +1,90 @@
+"""The soak: 50 SIGKILLs of ``python -m bot`` at seeded random moments, players acting throughout.
+
+    .venv/bin/python bench/soak.py                       # 50 kills, SQLite, a reliable Discord
+    .venv/bin/python bench/soak.py --faults              # Discord answers 429s and 500s too
+    .venv/bin/python bench/soak.py --backend postgres    # on a throwaway PostgreSQL server
+
+At the end it asserts (and prints) that every account's balance equals the sum
+of its ledger, that no round is left open, that the chips held equal the chips
+granted less what the house won, and that no bet, payout or refund was
+recorded twice. Exit status 1 if any of that fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "deploy")]
+
+from fakediscord import FakeDiscord  # noqa: E402
+from soak_run import GAME_ROUTES, soak  # noqa: E402
+from table_players import Casino, bot_process, describe  # noqa: E402
+
+from tests.db.invariants import check_invariants  # noqa: E402
+from tests.pgserver import PostgresServer, find_postgres_bin  # noqa: E402
+
+
+async def run(args: argparse.Namespace, url: str) -> int:
+    async with FakeDiscord() as fake:
+        casino = Casino.build(fake, "Casino", players=args.players)
+        if args.faults:
+            fake.faults.inject_rate_limits(args.share_429, routes=GAME_ROUTES, seed=args.seed)
+            fake.faults.inject_errors(args.share_500, routes=GAME_ROUTES, seed=args.seed + 1)
+
+        def progress(kills: int) -> None:
+            if kills % 10 == 0:
+                print(f"  {kills} kills", flush=True)
+
+        report = await soak(
+            fake,
+            bot_process(fake, url),
+            casino,
+            url,
+            kills=args.kills,
+            seed=args.seed,
+            max_wait=15.0 if args.faults else 5.0,
+            progress=progress,
+        )
+    print(describe(report.economy, report.lines()))
+    try:
+        report.economy.assert_consistent()
+        await check_invariants(url)
+        assert report.exit_code == 0, f"the last run exited with {report.exit_code}"
+    except AssertionError as error:
+        print(f"FAILED: {error}")
+        return 1
+    print("OK: every balance is its ledger, no round open, chips held = granted - house won")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kills", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--faults", action="store_true", help="inject 429s and 500s")
+    parser.add_argument("--share-429", type=float, default=0.05)
+    parser.add_argument("--share-500", type=float, default=0.03)
+    args = parser.parse_args()
+    print(f"soak: {args.kills} kills, seed {args.seed}, {args.backend}, faults {args.faults}")
+    if args.backend == "postgres":
+        if find_postgres_bin() is None:
+            print("PostgreSQL server binaries are not installed")
+            return 2
+        server = PostgresServer.start()
+        try:
+            return asyncio.run(run(args, server.create_database("soak")))
+        finally:
+            server.stop()
+    with tempfile.TemporaryDirectory(prefix="bj-soak-") as folder:
+        return asyncio.run(run(args, f"sqlite:///{Path(folder) / 'chips.sqlite3'}"))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+"""The soak: players keep a table busy while the bot process is SIGKILLed and restarted.
+
+``tests/deploy/test_soak.py`` runs a short one in CI; ``bench/soak.py`` runs 50
+kills and prints the figures. The moment of each kill is drawn from a seeded
+random generator: after a random number of player actions, at one of three
+points of the next one (as it is sent, once the bot's first request for it has
+reached Discord, or once it was answered, while the table's edits and timers
+run). Waiting is always on the fake's state, never a sleep.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from fakediscord import FakeDiscord
+from fakediscord.harness import BotProcess
+from fakediscord.interactions import NoResponse
+from table_players import Casino, Economy, Table, read_economy
+
+#: Where in a player's action the process dies.
+MOMENTS = ("as it is sent", "at the bot's first request", "once answered")
+#: The routes a game uses once the bot is up: where faults are injected.
+GAME_ROUTES = {
+    "POST /interactions/{interaction_id}/{interaction_token}/callback",
+    "PATCH /channels/{channel_id}/messages/{message_id}",
+    "PATCH /webhooks/{application_id}/{interaction_token}/messages/@original",
+    "POST /webhooks/{application_id}/{interaction_token}",
+}
+
+
+@dataclass(frozen=True)
+class SoakReport:
+    """What a soak did and the economy it left."""
+
+    kills: int
+    moments: Counter[str]
+    interactions: int
+    refused: int
+    unanswered: int
+    injected_500: int
+    injected_429: int
+    exit_code: int | None
+    seconds: float
+    economy: Economy
+
+    def lines(self) -> list[tuple[str, object]]:
+        """Figures for a report."""
+        return [
+            ("kills", self.kills),
+            *((f"killed {moment}", n) for moment, n in sorted(self.moments.items())),
+            ("interactions", self.interactions),
+            ("clicks refused", self.refused),
+            ("unanswered", self.unanswered),
+            ("injected 500s", self.injected_500),
+            ("injected 429s", self.injected_429),
+            ("last exit code", self.exit_code),
+            ("seconds", f"{self.seconds:.1f}"),
+        ]
+
+
+def bot_answering(fake: FakeDiscord, requests_before: int) -> Callable[[], bool]:
+    """True once the bot has sent Discord a request since ``requests_before`` were logged."""
+    return lambda: len(fake.requests) > requests_before
+
+
+async def soak(
+    fake: FakeDiscord,
+    process: BotProcess,
+    casino: Casino,
+    database_url: str,
+    *,
+    kills: int,
+    seed: int,
+    max_steps: int = 30,
+    max_wait: float = 5.0,
+    progress: Callable[[int], Awaitable[None] | None] | None = None,
+) -> SoakReport:
+    """Kill and restart ``process`` ``kills`` times while ``casino``'s players play on.
+
+    Ends with a stretch of play and a graceful stop (SIGTERM), then reads the economy.
+    """
+    rng = random.Random(seed)
+    table = Table(fake, casino, rng, max_wait=max_wait)
+    moments: Counter[str] = Counter()
+    started = time.perf_counter()
+    await process.start()
+    for kill in range(kills):
+        for _ in range(rng.randint(1, max_steps)):
+            await table.step()
+        moment = rng.choice(MOMENTS)
+        moments[moment] += 1
+        answering = bot_answering(fake, len(fake.requests))
+        reply = await table.step(wait=False)
+        if reply is not None and moment == MOMENTS[1]:
+            try:
+                await fake.wait_for(answering, max_wait)
+            except TimeoutError:
+                table.unanswered += 1
+        elif reply is not None and moment == MOMENTS[2]:
+            try:
+                await reply.wait_for_response(max_wait)
+            except NoResponse:
+                table.unanswered += 1
+        await process.kill()
+        await process.start()  # it refunds the round the kill left open, then connects
+        table.forget()
+        if progress is not None:
+            shown = progress(kill + 1)
+            if shown is not None:
+                await shown
+    for _ in range(rng.randint(1, max_steps)):
+        await table.step()
+    await process.stop()
+    exit_code = None if process.process is None else process.process.returncode
+    injected = Counter(r.status for r in fake.requests if r.injected)
+    return SoakReport(
+        kills=kills,
+        moments=moments,
+        interactions=table.sent,
+        refused=table.refused,
+        unanswered=table.unanswered,
+        injected_500=sum(n for status, n in injected.items() if status >= 500),
+        injected_429=injected[429],
+        exit_code=exit_code,
+        seconds=time.perf_counter() - started,
+        economy=await read_economy(database_url),
+    )

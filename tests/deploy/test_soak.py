@@ -1,0 +1,59 @@
+"""Short soaks for CI: SIGKILL at seeded random moments, with and without a flaky Discord.
+
+``bench/soak.py`` runs the long one (50 kills); see bench/README.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fakediscord import FakeDiscord
+from soak_run import GAME_ROUTES, SoakReport, soak
+from table_players import Casino, bot_process
+
+from tests.db.invariants import check_invariants
+
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+
+
+def assert_nothing_lost(report: SoakReport) -> None:
+    """Every balance is its ledger, no round is open, chips = granted - house won, none twice."""
+    report.economy.assert_consistent()
+    totals = report.economy.totals
+    assert report.exit_code == 0  # the last run stopped gracefully
+    assert totals["settled_rounds"] >= 1  # rounds were played to the end between kills
+    assert totals["void_rounds"] >= 1  # and the kills left rounds that were refunded
+    assert totals["granted"] == 3 * 1000  # three players, each granted the starting chips once
+
+
+async def test_five_kills_at_random_moments_lose_and_create_no_chip(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
+    casino = Casino.build(fake_discord, "Casino", players=3)
+    report = await soak(fake_discord, bot_process(fake_discord, url), casino, url, kills=5, seed=7)
+    assert report.kills == 5
+    assert_nothing_lost(report)
+    await check_invariants(url)
+
+
+async def test_kills_with_discord_answering_429_and_500_move_no_chip_twice(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
+    casino = Casino.build(fake, "Casino", players=3)
+    # The first answer to a player is rate limited, then fails once: discord.py retries both.
+    fake.faults.rate_limit(CALLBACK, times=1, retry_after=0.05)
+    fake.faults.fail_next(CALLBACK, times=1, status=500)
+    # Then a share of every game request (discord.py sleeps 1 s before retrying a 5xx).
+    fake.faults.inject_rate_limits(0.05, routes=GAME_ROUTES, seed=11, retry_after=0.05)
+    fake.faults.inject_errors(0.02, routes=GAME_ROUTES, seed=12)
+    report = await soak(
+        fake, bot_process(fake, url), casino, url, kills=3, seed=11, max_steps=20, max_wait=15.0
+    )
+    assert report.injected_429 >= 1
+    assert report.injected_500 >= 1
+    assert report.unanswered == 0  # every action was answered, after retries where needed
+    assert_nothing_lost(report)
+    await check_invariants(url)
