@@ -172,6 +172,16 @@ class Gateway:
                 session.connection.closed_by_server = True
                 await session.connection.ws.close(code=code)
 
+    async def expire_sessions(self) -> None:
+        """End every session and drop its connection, as Discord does when a session expires.
+
+        The bot's RESUME is answered with op 9 ``false``, so it IDENTIFYs anew and
+        gets a fresh READY and GUILD_CREATEs.
+        """
+        for session in self.sessions.values():
+            session.invalidated = True
+        await self.drop_connections(4000)
+
     async def send_reconnect(self) -> None:
         """Send op 7 RECONNECT to every connection (the bot should reconnect and RESUME)."""
         for session in self.sessions.values():

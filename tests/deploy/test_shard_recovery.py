@@ -1,0 +1,88 @@
+"""A process running some of the shards refunds only its own guilds' rounds, once.
+
+The bot runs in the test's event loop here (fake clock, stacked shoes), so the
+moments are exact: rounds a previous run left open in a guild of each shard,
+then a process for shard 0 of 2 starting, then its session expiring.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fakediscord import FakeDiscord
+from fakediscord.harness import running_bot
+
+import db
+from bot.app import build_bot
+from bot.config import Config
+from tests.db.invariants import check_invariants
+from tests.discord.discord_world import SPARE, ShoeQueue, embed_text, labels_enabled
+
+
+@pytest.mark.slow
+async def test_a_shard_process_refunds_only_its_guilds_and_a_new_session_refunds_nothing(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
+    async with FakeDiscord(recommended_shards=2) as fake:
+        mine, theirs = (fake.add_guild(f"Casino {n}", shard=n, of=2) for n in range(2))
+        channels = [fake.add_text_channel(guild, "blackjack") for guild in (mine, theirs)]
+        alice = fake.add_member(mine, "alice")
+        fake.add_member(theirs, "alice", user=alice.user)
+        # A previous run (or the other process) left a 100-chip round open in each guild.
+        left_open = {}
+        async with db.open_store(url) as store:
+            for guild, channel in zip((mine, theirs), channels, strict=True):
+                await store.ensure_account(guild.id, alice.id)
+                round_id = await store.open_round(
+                    guild.id, channel.id, json.dumps({"preset": "vegas-shoe"}), f"shoe-{guild.id}"
+                )
+                await store.stake(guild.id, alice.id, 100, "bet", round_id)
+                left_open[guild.id] = round_id
+
+        shoes = ShoeQueue()
+        shoes.add("Ts 9h 6c 8d " + SPARE)  # Alice 10 6 against the dealer's 9 8
+        config = Config(token=fake.token, database_url=url, shard_count=2, shard_ids=(0,))
+        bot = build_bot(config, clock=fake.clock, shoe_factory=shoes)
+        async with running_bot(fake, bot):
+            # A command waits for its shard's recovery: the stake is back.
+            balance = await fake.slash(alice, "balance", channels[0])
+            assert balance.content == "You have 1,000 chips."
+            async with db.open_store(url) as store:
+                refunded = await store.get_round(left_open[mine.id])
+                untouched = await store.get_round(left_open[theirs.id])
+                assert await store.balance(theirs.id, alice.id) == 900
+            assert refunded is not None
+            assert untouched is not None
+            assert (refunded.status, untouched.status) == ("void", "open")
+
+            start = await fake.slash(alice, "blackjack start", channels[0])
+            table = start.original
+            assert table is not None
+            await fake.slash(alice, "bet", channels[0], amount="100")
+            await fake.wait_for(lambda: "Stand" in labels_enabled(table))
+
+            # Discord ends the session: a fresh IDENTIFY and READY must not void our own round.
+            # (discord.py waits Discord's 5 s identify limit, in real time, before it.)
+            identifies = fake.gateway.identifies
+            await fake.gateway.expire_sessions()
+            await fake.wait_for(lambda: fake.gateway.identifies == identifies + 1, max_wait=15)
+            await fake.sync()
+            stand = await fake.click(alice, table, label="Stand")
+            assert stand.response_type == 7
+            assert "Alice: net -100" in embed_text(table)
+        async with db.open_store(url) as store:
+            assert await store.balance(mine.id, alice.id) == 900
+            # Newest first: the next round, opened for bets and closed by the graceful
+            # stop; the round played to the end; the round the previous run left open.
+            history = await store.round_history(mine.id, limit=10)
+            assert [r.status for r in history] == ["void", "settled", "void"]
+            assert history[2].round_id == left_open[mine.id]
+            still = await store.get_round(left_open[theirs.id])
+            assert still is not None
+            assert still.status == "open"  # the other process's to refund
+            await store.void_round(left_open[theirs.id], "the other process restarted")
+    fake.assert_clean()
+    await check_invariants(url)
