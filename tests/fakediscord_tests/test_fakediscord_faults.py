@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import aiohttp
 import discord
 from fakediscord import FakeDiscord
@@ -83,3 +85,49 @@ async def test_injected_share_of_errors_is_seeded(fake_discord: FakeDiscord) -> 
     assert first == again
     assert 0 < first.count(500) < 40
     assert set(first) == {200, 500}
+
+
+async def test_a_429_wakes_a_test_waiting_on_the_request_log(fake_discord: FakeDiscord) -> None:
+    fake_discord.faults.rate_limit("GET /users/@me", retry_after=0.05)
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+    async with aiohttp.ClientSession(headers=headers) as session:
+        waiting = asyncio.ensure_future(
+            fake_discord.wait_for(lambda: any(r.status == 429 for r in fake_discord.requests))
+        )
+        async with session.get(f"{fake_discord.api_base}/users/@me") as limited:
+            assert limited.status == 429
+        # Woken by the 429 itself: nothing else happens that would wake it.
+        await asyncio.wait_for(waiting, 1.0)
+
+
+async def test_injected_share_of_rate_limits_is_seeded(fake_discord: FakeDiscord) -> None:
+    async def statuses(seed: int) -> list[int]:
+        fake_discord.faults.inject_rate_limits(0.3, routes={"GET /users/@me"}, seed=seed)
+        headers = {"Authorization": f"Bot {fake_discord.token}"}
+        async with aiohttp.ClientSession(headers=headers) as session:
+            seen = []
+            for _ in range(40):
+                async with session.get(f"{fake_discord.api_base}/users/@me") as reply:
+                    seen.append(reply.status)
+                async with session.get(f"{fake_discord.api_base}/oauth2/applications/@me") as other:
+                    assert other.status == 200  # not one of the routes
+        return seen
+
+    first, again = await statuses(3), await statuses(3)
+    assert first == again
+    assert set(first) == {200, 429}
+
+
+async def test_a_held_request_waits_in_the_log_until_released(fake_discord: FakeDiscord) -> None:
+    held = fake_discord.faults.hold("GET /users/@me")
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+    async with aiohttp.ClientSession(headers=headers) as session:
+        request = asyncio.ensure_future(session.get(f"{fake_discord.api_base}/users/@me"))
+        await fake_discord.wait_for(lambda: held.arrived == 1)
+        assert not request.done()
+        assert [r.status for r in fake_discord.requests_to("GET /users/@me")] == [0]
+        held.release()
+        async with await request as reply:
+            assert reply.status == 200
+        async with session.get(f"{fake_discord.api_base}/users/@me") as second:
+            assert second.status == 200  # only the next request was held
