@@ -38,13 +38,16 @@ class BettingCog(commands.Cog, name="Betting"):
         hands: app_commands.Range[int, 1, MAX_SPOTS] = 1,
     ) -> None:
         """Stake the bet at once; the table message shows it (and deals when everyone has bet)."""
-        try:
-            _, note = await self.bot.tables.bet(
-                interaction.channel_id or 0, player_of(interaction), amount, hands
-            )
-        except TableError as error:
-            note = str(error)
-        await interaction.response.send_message(note, ephemeral=True)
+        channel_id = interaction.channel_id or 0
+        table = self.bot.tables.table_in(channel_id)
+        async with self.bot.table_messages.busy(None if table is None else table.table_id):
+            try:
+                _, note = await self.bot.tables.bet(
+                    channel_id, player_of(interaction), amount, hands
+                )
+            except TableError as error:
+                note = str(error)
+            await interaction.response.send_message(note, ephemeral=True)
 
 
 async def setup(bot: BlackjackBot) -> None:

@@ -7,6 +7,7 @@ client ticks them, the bot never edits a message just to move a clock.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -101,8 +102,10 @@ def total_text(total: int, soft: bool, status: str) -> str:
     return f"soft {total}" if soft and total < 21 else str(total)
 
 
+@functools.lru_cache(maxsize=4096)
 def escape(name: str) -> str:
     """A player's name with Markdown made literal, so names cannot restyle the table."""
+    # Cached: every render escapes every seated name again, with a dozen regex passes.
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 

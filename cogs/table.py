@@ -106,7 +106,8 @@ class TableCog(commands.Cog, name="Table"):
                 await interaction.response.send_message(str(error), ephemeral=True)
                 return
             rendered = render_table(snapshot)
-            await interaction.response.edit_message(embed=rendered.embed, view=table_view(rendered))
+            view = messages.view_for(ref.table_id, rendered)
+            await interaction.response.edit_message(embed=rendered.embed, view=view)
             messages.shown(snapshot)
         if note:
             await interaction.followup.send(note, ephemeral=True)

@@ -23,6 +23,7 @@ import discord
 
 from bot.tables.snapshot import Phase, TableSnapshot
 from cogs.render import RenderedTable, render_table
+from cogs.table_buttons import ButtonSpec
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,8 @@ class _Table:
     holds: int = 0
     task: asyncio.Task[None] | None = None
     lost: bool = False
+    #: The last view sent, and the buttons it was made from: reused while they stay the same.
+    view_of: tuple[tuple[ButtonSpec, ...], discord.ui.View] | None = None
     #: A click was answered while an edit was in flight: which one Discord applied
     #: last is unknown, so the newest snapshot must be sent again.
     uncertain: bool = False
@@ -99,6 +102,8 @@ class TableMessages:
         )
         table.message_id = message_id
         self.shown(snapshot)
+        # A change published before the message existed (a join right after /blackjack start).
+        self._kick(snapshot.table_id, table)
 
     def shown(self, snapshot: TableSnapshot) -> None:
         """A click's response put ``snapshot`` on the message: never send it (or older) again."""
@@ -109,6 +114,20 @@ class TableMessages:
             table.shown = max(table.shown, snapshot.version)
         if table.latest is None or snapshot.version > table.latest.version:
             table.latest = snapshot
+
+    def view_for(self, table_id: str, rendered: RenderedTable) -> discord.ui.View:
+        """The view for a rendered table: the last one sent if its buttons are unchanged.
+
+        Building a view (a random id, one component object per button) costs more than
+        the rest of a render; within a phase the buttons rarely change.
+        """
+        table = self._tables.get(table_id)
+        if table is not None and table.view_of is not None and table.view_of[0] == rendered.buttons:
+            return table.view_of[1]
+        view = self._view_factory(rendered)
+        if table is not None:
+            table.view_of = (rendered.buttons, view)
+        return view
 
     def shown_version(self, table_id: str) -> int | None:
         """The newest version the table message shows (None once the table is forgotten)."""
@@ -132,6 +151,24 @@ class TableMessages:
         table.holds += 1
         if table.task is not None and not table.task.done():
             table.uncertain = True
+        try:
+            yield
+        finally:
+            table.holds -= 1
+            self._kick(table_id, table)
+
+    @contextlib.asynccontextmanager
+    async def busy(self, table_id: str | None) -> AsyncIterator[None]:
+        """A command is changing this table (a /bet): its edit waits until no command is.
+
+        Five players betting at once then cost one edit of the table message, not five
+        (Discord limits edits per channel); a lone bet is shown as soon as it is answered.
+        """
+        table = None if table_id is None else self._tables.get(table_id)
+        if table_id is None or table is None:
+            yield
+            return
+        table.holds += 1
         try:
             yield
         finally:
@@ -192,7 +229,7 @@ class TableMessages:
         rendered = render_table(snapshot)
         channel = self._client.get_partial_messageable(channel_id)
         await channel.get_partial_message(message_id).edit(
-            embed=rendered.embed, view=self._view_factory(rendered)
+            embed=rendered.embed, view=self.view_for(snapshot.table_id, rendered)
         )
 
     async def _lost(self, table_id: str, table: _Table, error: discord.HTTPException) -> None:
