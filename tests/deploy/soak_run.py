@@ -83,15 +83,17 @@ async def soak(
 
     Ends with a stretch of play and a graceful stop (SIGTERM), then reads the economy.
     """
-    rng = random.Random(seed)
-    table = Table(fake, casino, rng, max_wait=max_wait)
+    # The kill schedule has its own generator, so a seed always gives the same schedule
+    # (the shoes are random, so what the players do between kills differs run to run).
+    schedule = random.Random(seed)
+    table = Table(fake, casino, random.Random(seed + 1), max_wait=max_wait)
     moments: Counter[str] = Counter()
     started = time.perf_counter()
     await process.start()
     for kill in range(kills):
-        for _ in range(rng.randint(1, max_steps)):
+        for _ in range(schedule.randint(1, max_steps)):
             await table.step()
-        moment = rng.choice(MOMENTS)
+        moment = schedule.choice(MOMENTS)
         moments[moment] += 1
         answering = bot_answering(fake, len(fake.requests))
         reply = await table.step(wait=False)
@@ -112,7 +114,7 @@ async def soak(
             shown = progress(kill + 1)
             if shown is not None:
                 await shown
-    for _ in range(rng.randint(1, max_steps)):
+    for _ in range(schedule.randint(1, max_steps)):
         await table.step()
     await process.stop()
     exit_code = None if process.process is None else process.process.returncode

@@ -15,10 +15,23 @@ from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 
 import db
-from bot.app import build_bot
-from bot.config import Config
+from bot.app import ShardedBlackjackBot, build_bot, owned_shards
+from bot.config import Config, load_config
 from tests.db.invariants import check_invariants
 from tests.discord.discord_world import SPARE, ShoeQueue, embed_text, labels_enabled
+
+
+async def test_shard_count_alone_runs_every_shard_in_one_process() -> None:
+    config = load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2"})
+    bot = build_bot(config)
+    assert isinstance(bot, ShardedBlackjackBot)
+    assert (bot.shard_count, bot.shard_ids) == (2, None)  # discord.py launches 0 and 1
+    # Every shard is this process's: it refunds every open round before it connects.
+    assert owned_shards(config) is None
+    every = load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "0-1"})
+    assert owned_shards(every) is None
+    some = load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "1,3"})
+    assert owned_shards(some) == (1, 3)
 
 
 @pytest.mark.slow
