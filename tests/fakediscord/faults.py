@@ -62,6 +62,7 @@ class Faults:
         self._error_status = 500
         self._random = random.Random(0)
         self._fail_next: dict[str, list[int]] = {}
+        self._fail_after: dict[str, list[int]] = {}
         self._holds: dict[str, Hold] = {}
         self._limit_share = 0.0
         self._limit_routes: set[str] | None = None
@@ -108,6 +109,19 @@ class Faults:
         """Answer the next ``times`` requests to ``route`` with ``status`` (500, 502, 504...)."""
         self._fail_next[route] = [status] * times
 
+    def fail_after(self, route: str, *, times: int = 1, status: int = 500) -> None:
+        """Do the next ``times`` requests to ``route``, then answer ``status`` as if they failed.
+
+        Discord sometimes does this (a 5xx from its edge after the work was done):
+        the bot's retry then meets the result of the first try (40060, a duplicate...).
+        """
+        self._fail_after[route] = [status] * times
+
+    def take_error_after(self, route: str) -> int | None:
+        """The status to answer after doing this request, if one is due."""
+        queued = self._fail_after.get(route)
+        return queued.pop(0) if queued else None
+
     def rate_limit(
         self,
         route: str,
@@ -145,6 +159,7 @@ class Faults:
         """Switch every fault off."""
         self.rate_limits.clear()
         self._fail_next.clear()
+        self._fail_after.clear()
         self._error_share = 0.0
         self._limit_share = 0.0
         for held in self._holds.values():

@@ -175,6 +175,12 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
         record.status, record.error_code, record.response = 400, 0, body
         fake.changed()
         return json_response(400, body, {"Via": "1.1 google"})
+    after = fake.faults.take_error_after(route_key)
+    if after is not None:  # done, but the bot is told it failed
+        body = {"message": f"{after}: Internal Server Error", "code": 0}
+        record.status, record.injected, record.response = after, True, body
+        fake.changed()
+        return json_response(after, body, {"Via": "1.1 google"})
     record.status, record.response = (204 if reply.body is None else reply.status), reply.body
     fake.changed()
     headers = ok_headers(record.route or "", time.time())
