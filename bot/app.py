@@ -303,7 +303,8 @@ class BlackjackBot(commands.Bot):
 
 
 class ShardedBlackjackBot(BlackjackBot, commands.AutoShardedBot):
-    """The same bot running several shards (SHARD_IDS names more than one) in one process."""
+    """The same bot running several shards in one process (SHARD_COUNT alone, or SHARD_IDS
+    naming more than one)."""
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait 5 s only between Discord's ``max_concurrency`` buckets, not before every shard.
