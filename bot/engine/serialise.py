@@ -55,11 +55,25 @@ def _hand_from_dict(data: dict[str, Any], naturals: bool) -> Hand:
     return hand
 
 
+#: Each Rules value as a dict, made once: a table saves its round after every action, and
+#: ``dataclasses.asdict`` was most of that cost. Rules are frozen, so the dict never goes stale.
+_RULES_DICTS: dict[Rules, dict[str, Any]] = {}
+
+
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    cached = _RULES_DICTS.get(rules)
+    if cached is None:
+        if len(_RULES_DICTS) >= 1024:  # tables with their own bet limits: keep it bounded
+            _RULES_DICTS.clear()
+        cached = _RULES_DICTS[rules] = rules.to_dict()
+    return dict(cached)
+
+
 def round_to_dict(round_: RoundState) -> dict[str, Any]:
     """Everything that makes up the round, as plain JSON-ready values."""
     return {
         "version": FORMAT_VERSION,
-        "rules": round_.rules.to_dict(),
+        "rules": _rules_dict(round_.rules),
         "shoe": round_.shoe.to_dict(),
         "phase": round_.phase.value,
         "dealer": _cards(round_.dealer.cards),

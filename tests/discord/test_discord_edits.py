@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from discord_world import World, embed_text
+from discord_world import World, embed_text, labels_enabled
 from fakediscord.harness import running_bot
 
 from bot.app import BlackjackBot, build_bot
@@ -92,5 +92,33 @@ async def test_a_click_during_a_slow_edit_is_answered_at_once_and_the_newest_tab
     text = embed_text(table)
     assert "## Alice\nBet 100" in text
     assert "## Carol" not in text
+    latest = world.table()
+    assert world.running.table_messages.shown_version(latest.table_id) == latest.version
+
+
+async def test_bets_placed_at_once_are_shown_by_one_edit_of_the_table(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    table = await world.start(world.alice)
+    await world.click(world.bob, table, "Join")
+    await world.click(world.carol, table, "Join")
+    before = edits_sent(world)
+    # Each bet's answer waits at Discord, so all three bets are in flight together.
+    held = fake.faults.hold(
+        "POST /interactions/{interaction_id}/{interaction_token}/callback", times=3
+    )
+    bets = [
+        await fake.slash(member, "bet", world.channel, amount="100", wait=False)
+        for member in (world.alice, world.bob, world.carol)
+    ]
+    await fake.wait_for(lambda: held.arrived == 3)
+    assert edits_sent(world) == before  # no edit while a bet is being answered
+    held.release()
+    for bet in bets:
+        await bet.wait_for_response()
+    await world.settle()
+    assert edits_sent(world) == before + 1  # the three bets and the deal, in one edit
+    assert labels_enabled(table) >= {"Hit", "Stand"}
     latest = world.table()
     assert world.running.table_messages.shown_version(latest.table_id) == latest.version
