@@ -7,7 +7,9 @@ then a process for shard 0 of 2 starting, then its session expiring.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,7 @@ from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 
 import db
-from bot.app import ShardedBlackjackBot, build_bot, owned_shards
+from bot.app import STARTING, ShardedBlackjackBot, build_bot, owned_shards
 from bot.config import Config, load_config
 from tests.db.invariants import check_invariants
 from tests.discord.discord_world import SPARE, ShoeQueue, embed_text, labels_enabled
@@ -98,4 +100,41 @@ async def test_a_shard_process_refunds_only_its_guilds_and_a_new_session_refunds
             assert still.status == "open"  # the other process's to refund
             await store.void_round(left_open[theirs.id], "the other process restarted")
     fake.assert_clean()
+    await check_invariants(url)
+
+
+async def test_a_command_before_its_shard_has_refunded_is_asked_to_wait(tmp_path: Path) -> None:
+    path = tmp_path / "chips.sqlite3"
+    url = f"sqlite:///{path}"
+    async with FakeDiscord(recommended_shards=2) as fake:
+        guild = fake.add_guild("Casino", shard=0, of=2)
+        channel = fake.add_text_channel(guild, "blackjack")
+        alice = fake.add_member(guild, "alice")
+        async with db.open_store(url) as store:
+            await store.ensure_account(guild.id, alice.id)
+            round_id = await store.open_round(guild.id, channel.id, "{}", "shoe-1")
+            await store.stake(guild.id, alice.id, 100, "bet", round_id)
+        # Once the bot has opened the store (it syncs commands next), another writer takes
+        # the database, so the refund at READY has to wait its turn.
+        syncing = fake.faults.hold("PUT /applications/{application_id}/commands")
+        writer = sqlite3.connect(path, isolation_level=None)
+
+        async def take_the_database() -> None:
+            await fake.wait_for(lambda: syncing.arrived == 1)
+            writer.execute("BEGIN IMMEDIATE")
+            syncing.release()
+
+        taking = asyncio.ensure_future(take_the_database())
+        try:
+            config = Config(token=fake.token, database_url=url, shard_count=2, shard_ids=(0,))
+            async with running_bot(fake, build_bot(config, clock=fake.clock)):
+                await taking
+                early = await fake.slash(alice, "balance", channel)
+                assert (early.ephemeral, early.content) == (True, STARTING)
+                writer.execute("COMMIT")
+                later = await fake.slash(alice, "balance", channel)
+                assert later.content == "You have 1,000 chips."
+        finally:
+            taking.cancel()
+            writer.close()
     await check_invariants(url)
