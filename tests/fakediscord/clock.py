@@ -21,6 +21,8 @@ class ManualClock:
         self._now = start
         self._seq = itertools.count()
         self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        #: Entries of cancelled sleepers still in the heap (dropped lazily, like asyncio's timers).
+        self._dead = 0
         self._changed: asyncio.Event | None = None
 
     def now(self) -> float:
@@ -44,8 +46,14 @@ class ManualClock:
         finally:
             if not future.done():
                 future.cancel()
-            self._sleepers = [s for s in self._sleepers if s[2] is not future]
-            heapq.heapify(self._sleepers)
+            if future.cancelled():
+                # Its entry stays in the heap until woken past or compacted: rebuilding the
+                # heap at every cancel made each timer reschedule cost O(sleepers).
+                self._dead += 1
+                if self._dead > 32 and self._dead * 2 > len(self._sleepers):
+                    self._sleepers = [s for s in self._sleepers if not s[2].done()]
+                    heapq.heapify(self._sleepers)
+                    self._dead = 0
 
     @property
     def sleepers(self) -> int:
@@ -104,6 +112,8 @@ class ManualClock:
             _, _, future = heapq.heappop(self._sleepers)
             if not future.done():
                 future.set_result(None)
+            elif future.cancelled():
+                self._dead = max(0, self._dead - 1)
 
 
 async def settle(rounds: int = 20) -> None:
