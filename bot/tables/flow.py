@@ -268,10 +268,20 @@ class TableFlow:
     def _reschedule(self, table: Table) -> None:
         """One timer task per table, sleeping until its next due time."""
         old = table.timer
+        due = table.next_due()
+        if (
+            due is not None
+            and due == table.timer_due
+            and old is not None
+            and not old.done()
+            and old is not asyncio.current_task()
+        ):
+            # Already asleep until then (a player acted, another's deadline comes first):
+            # keep it rather than cancel one task and start another at every click.
+            return
         if old is not None and old is not asyncio.current_task():
             old.cancel()
-        table.timer = None
-        due = table.next_due()
+        table.timer, table.timer_due = None, due
         if due is not None:
             table.timer = asyncio.create_task(
                 self._timer(table, due), name=f"table {table.table_id} timer"

@@ -80,6 +80,8 @@ class Table:
     version: int = 0
     snapshot: TableSnapshot | None = None
     timer: asyncio.Task[None] | None = None
+    #: When ``timer`` wakes.
+    timer_due: float | None = None
 
     @property
     def closed(self) -> bool:
