@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.engine.cards import Card
+from bot.engine.cards import DECK, Card
 from bot.engine.events import EventKind, RawEvent
 from bot.engine.hand import Hand
 from bot.engine.round import Round
@@ -17,8 +17,12 @@ from bot.engine.shoe import shoe_from_dict
 FORMAT_VERSION = 1
 
 
+#: Each card's text, made once (a round is saved after every action).
+_CARD_TEXT: dict[Card, str] = {card: str(card) for card in DECK}
+
+
 def _cards(cards: list[Card] | tuple[Card, ...]) -> list[str]:
-    return [str(card) for card in cards]
+    return [_CARD_TEXT.get(card) or str(card) for card in cards]
 
 
 def _parse(texts: list[str]) -> list[Card]:

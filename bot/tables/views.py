@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from bot.engine import Action, Card, Hand, Round
+from bot.engine.cards import DECK
 from bot.engine.round_state import Phase as RoundPhase
 from bot.tables.snapshot import CardView, DealerView, HandView, Phase, SeatView, TableSnapshot
 from bot.tables.table import SeatState, Table
@@ -14,9 +15,18 @@ RECENT_EVENTS: Final = 12
 _INSURANCE_CHOICES: Final = frozenset({Action.INSURANCE, Action.NO_INSURANCE})
 
 
+def _make_card_view(card: Card) -> CardView:
+    return CardView(str(card), card.suit in (1, 2))
+
+
+#: Every card's view, made once: a snapshot shows every card on the table after each change.
+_CARD_VIEWS: Final[dict[Card, CardView]] = {card: _make_card_view(card) for card in DECK}
+
+
 def card_view(card: Card) -> CardView:
     """A card as shown: "10♥", red for hearts and diamonds."""
-    return CardView(str(card), card.suit in (1, 2))
+    view = _CARD_VIEWS.get(card)
+    return view if view is not None else _make_card_view(card)
 
 
 def hand_status(hand: Hand) -> str:
