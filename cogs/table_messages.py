@@ -7,8 +7,9 @@ the hold ends. At most one edit is in flight per table, it always renders the
 newest snapshot, and a version already shown is never sent again.
 
 A click never waits for an edit in flight (a rate-limited edit could outlast the
-3 s answer window). When the two overlap, Discord may apply them in either
-order, so the message is *uncertain* and the newest snapshot is sent once more.
+3 s answer window). When two answers, or an answer and an edit, overlap, Discord
+may apply them in either order, so the message is *uncertain* and the newest
+snapshot is sent once more.
 """
 
 from __future__ import annotations
@@ -148,9 +149,11 @@ class TableMessages:
         if table is None:
             yield
             return
-        table.holds += 1
-        if table.task is not None and not table.task.done():
+        # Another answer (or an edit) already on its way may reach Discord after this
+        # one, whatever order they were sent in: the newest must then be sent again.
+        if table.holds > 0 or (table.task is not None and not table.task.done()):
             table.uncertain = True
+        table.holds += 1
         try:
             yield
         finally:

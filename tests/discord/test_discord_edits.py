@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from discord_world import World, embed_text, labels_enabled
@@ -120,5 +121,30 @@ async def test_bets_placed_at_once_are_shown_by_one_edit_of_the_table(
     await world.settle()
     assert edits_sent(world) == before + 1  # the three bets and the deal, in one edit
     assert labels_enabled(table) >= {"Hit", "Stand"}
+    latest = world.table()
+    assert world.running.table_messages.shown_version(latest.table_id) == latest.version
+
+
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+
+
+async def test_two_clicks_answered_out_of_order_still_leave_the_newest_table(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    table = await world.start(world.alice)
+    # Bob's answer is slow to reach Discord; Carol's, sent after it, arrives first.
+    slow = fake.faults.hold(CALLBACK)
+    bob = asyncio.create_task(fake.click(world.bob, table, label="Join"))
+    await fake.wait_for(lambda: slow.arrived == 1)
+    carol = await fake.click(world.carol, table, label="Join")
+    assert carol.response_type == 7
+    slow.release()
+    assert (await bob).response_type == 7
+    await world.settle()
+    # Bob's older table landed last; the bot must send the newest once more.
+    text = embed_text(table)
+    assert "## Bob" in text
+    assert "## Carol" in text
     latest = world.table()
     assert world.running.table_messages.shown_version(latest.table_id) == latest.version
