@@ -16,16 +16,39 @@ class BetAmountError(ValueError):
     """A bet that cannot be placed; the message is written for the player."""
 
 
-def parse_bet(text: str, *, balance: int, min_bet: int, max_bet: int, spots: int = 1) -> int:
+#: The words whose amount depends on the balance.
+_BALANCE_WORDS = frozenset({"max", "all", "allin", "all-in", "half"})
+
+
+def _word(text: str) -> str:
+    return text.strip().lower().replace(",", "").replace("_", "")
+
+
+def needs_balance(text: str) -> bool:
+    """Whether ``text`` names an amount only the balance can tell (``half``, ``max``, ``all``)."""
+    return _word(text) in _BALANCE_WORDS
+
+
+def short_of_chips(needed: int, balance: int) -> str:
+    """The refusal for a bet the balance cannot cover."""
+    return f"That bet needs {needed:,} chips and you have {balance:,}. Try /daily."
+
+
+def parse_bet(text: str, *, balance: int | None, min_bet: int, max_bet: int, spots: int = 1) -> int:
     """The stake per spot that ``text`` asks for, checked against limits and balance.
 
     ``half`` is half the balance, ``max`` the most the table and balance allow,
     and ``all`` the whole balance (split over ``spots``): both must still fit
-    the table's limits.
+    the table's limits. ``balance`` may be None for a plain number (see
+    ``needs_balance``): the caller's debit then checks the balance, saving a read.
     """
     if spots < 1:
         raise BetAmountError("You need at least one hand to bet on.")
-    word = text.strip().lower().replace(",", "").replace("_", "")
+    word = _word(text)
+    if balance is None:
+        if word in _BALANCE_WORDS:
+            raise ValueError(f"{word!r} needs the balance")
+        return _check_limits(_parse_number(text, word), min_bet, max_bet, spots)
     affordable = balance // spots
     if word == "max":
         amount = min(max_bet, affordable)
@@ -36,20 +59,24 @@ def parse_bet(text: str, *, balance: int, min_bet: int, max_bet: int, spots: int
     else:
         amount = _parse_number(text, word)
 
+    if amount < min_bet and word in _BALANCE_WORDS and affordable < min_bet:
+        per = " per hand" if spots > 1 else ""
+        raise BetAmountError(
+            f"You have {balance:,} chips: not enough for the table minimum of "
+            f"{min_bet:,}{per}. Try /daily."
+        )
+    _check_limits(amount, min_bet, max_bet, spots)
+    if amount * spots > balance:
+        raise BetAmountError(short_of_chips(amount * spots, balance))
+    return amount
+
+
+def _check_limits(amount: int, min_bet: int, max_bet: int, spots: int) -> int:
     per = " per hand" if spots > 1 else ""
     if amount < min_bet:
-        if word in ("max", "all", "allin", "all-in", "half") and affordable < min_bet:
-            raise BetAmountError(
-                f"You have {balance:,} chips: not enough for the table minimum of "
-                f"{min_bet:,}{per}. Try /daily."
-            )
         raise BetAmountError(f"The table minimum is {min_bet:,}{per}; you bet {amount:,}.")
     if amount > max_bet:
         raise BetAmountError(f"The table maximum is {max_bet:,}{per}; you bet {amount:,}.")
-    if amount * spots > balance:
-        raise BetAmountError(
-            f"That bet needs {amount * spots:,} chips and you have {balance:,}. Try /daily."
-        )
     return amount
 
 

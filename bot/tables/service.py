@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import db
-from bot.bet_amount import BetAmountError, parse_bet
+from bot.bet_amount import BetAmountError, needs_balance, parse_bet, short_of_chips
 from bot.clock import Clock
 from bot.engine import Action, Rules
 from bot.tables.advice import hint_sentence
@@ -284,7 +284,10 @@ class TableService(TableFlow):
             raise BetRefused(f"You can play 1 to {table.rules.max_spots} hands at this table.")
         if seat is None:
             self._check_room(table)
-        balance = await self._store.balance(table.guild_id, player.user_id)
+        # A plain number needs no balance read: the debit below checks the balance anyway.
+        balance: int | None = None
+        if needs_balance(amount):
+            balance = await self._store.balance(table.guild_id, player.user_id)
         rules = table.rules
         try:
             stake = parse_bet(
@@ -298,6 +301,8 @@ class TableService(TableFlow):
                 table.guild_id, player.user_id, stake * spots, "bet", table.round_id
             )
         except db.InsufficientChips as error:
+            if not needs_balance(amount):  # the words parse_bet gives with the balance read
+                raise BetRefused(short_of_chips(error.amount, error.balance)) from None
             raise NotEnoughChips(error.amount, error.balance, "That bet") from None
         if seat is None:
             seat = SeatState(player)
