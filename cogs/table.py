@@ -107,7 +107,8 @@ class TableCog(commands.Cog, name="Table"):
                 return
             rendered = render_table(snapshot)
             view = messages.view_for(ref.table_id, rendered)
-            await interaction.response.edit_message(embed=rendered.embed, view=view)
+            async with messages.answering(snapshot):
+                await interaction.response.edit_message(embed=rendered.embed, view=view)
             messages.shown(snapshot)
         if note:
             await interaction.followup.send(note, ephemeral=True)

@@ -7,9 +7,11 @@ the hold ends. At most one edit is in flight per table, it always renders the
 newest snapshot, and a version already shown is never sent again.
 
 A click never waits for an edit in flight (a rate-limited edit could outlast the
-3 s answer window). When two answers, or an answer and an edit, overlap, Discord
-may apply them in either order, so the message is *uncertain* and the newest
-snapshot is sent once more.
+3 s answer window). When two answers, or an answer and an edit, are in flight at
+once, Discord may apply them in either order, and an answer sent after a newer
+table went out puts an older table back: the message is then *uncertain* and the
+newest snapshot is sent once more. Answers whose requests do not overlap, in
+version order, need no extra edit.
 """
 
 from __future__ import annotations
@@ -66,6 +68,10 @@ class _Table:
     #: A click was answered while an edit was in flight: which one Discord applied
     #: last is unknown, so the newest snapshot must be sent again.
     uncertain: bool = False
+    #: Answers (type 7 with the table) whose requests are in flight.
+    answering: int = 0
+    #: The newest version any answer or edit has sent.
+    sent: int = -1
 
 
 class TableMessages:
@@ -149,16 +155,37 @@ class TableMessages:
         if table is None:
             yield
             return
-        # Another answer (or an edit) already on its way may reach Discord after this
-        # one, whatever order they were sent in: the newest must then be sent again.
-        if table.holds > 0 or (table.task is not None and not table.task.done()):
-            table.uncertain = True
         table.holds += 1
         try:
             yield
         finally:
             table.holds -= 1
             self._kick(table_id, table)
+
+    @contextlib.asynccontextmanager
+    async def answering(self, snapshot: TableSnapshot) -> AsyncIterator[None]:
+        """Around a click's answer that carries ``snapshot`` (inside :meth:`holding`)."""
+        table = self._tables.get(snapshot.table_id)
+        if table is None:
+            yield
+            return
+        # Another answer (or an edit) on its way may reach Discord after this one,
+        # whatever order they were sent in; and an answer older than one already sent
+        # puts an older table back. Either way the newest must be sent again. Only the
+        # requests' flight counts: clicks merely waiting for the table overlap all the
+        # time under load, and marking those cost an extra edit per round or two.
+        if (
+            table.answering > 0
+            or (table.task is not None and not table.task.done())
+            or snapshot.version < table.sent
+        ):
+            table.uncertain = True
+        table.sent = max(table.sent, snapshot.version)
+        table.answering += 1
+        try:
+            yield
+        finally:
+            table.answering -= 1
 
     @contextlib.asynccontextmanager
     async def busy(self, table_id: str | None) -> AsyncIterator[None]:
@@ -215,6 +242,7 @@ class TableMessages:
             assert snapshot is not None
             assert table.message_id is not None
             table.uncertain = False  # this edit sends the newest: it settles any doubt
+            table.sent = max(table.sent, snapshot.version)
             try:
                 await self._edit(table.channel_id, table.message_id, snapshot)
             except (discord.NotFound, discord.Forbidden) as error:
