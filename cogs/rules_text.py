@@ -71,8 +71,13 @@ def rules_lines(rules: Rules) -> list[str]:
             if rules.surrender == "late"
             else "No surrender."
         )
+    bets = (
+        f"Every bet is {rules.min_bet:,}"
+        if rules.min_bet == rules.max_bet
+        else f"Bets {rules.min_bet:,} to {rules.max_bet:,}"
+    )
     lines.append(
-        f"Bets {rules.min_bet:,} to {rules.max_bet:,} a hand; up to {rules.max_spots} "
+        f"{bets} a hand; up to {rules.max_spots} "
         f"hand{'s' if rules.max_spots > 1 else ''} each, {rules.max_players} "
         f"player{'s' if rules.max_players > 1 else ''} a table."
     )

@@ -1,0 +1,14 @@
+"""The /blackjack rules text, in plain words, for each preset."""
+
+from __future__ import annotations
+
+from bot.engine import preset
+from cogs.rules_text import rules_lines
+
+
+def test_a_fixed_bet_table_says_every_bet_is_that_amount() -> None:
+    assert rules_lines(preset("reno-1972"))[-1].startswith("Every bet is 2 a hand;")
+
+
+def test_a_table_with_a_range_of_bets_names_both_limits() -> None:
+    assert rules_lines(preset("vegas-shoe"))[-1].startswith("Bets 10 to 10,000 a hand;")
