@@ -20,7 +20,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-## ruff (lint and format check) and mypy --strict.
+## ruff (lint and format check), mypy --strict and hadolint on the Dockerfile.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -2,7 +2,8 @@
 
 With no subcommand it starts the Discord bot. The subcommands are small tools
 that use the same engine: ``play`` (a terminal table), ``verify`` (check a
-revealed shoe seed), ``strategy``, ``edge`` and ``simulate``.
+revealed shoe seed), ``strategy``, ``edge``, ``simulate``, and ``check`` (the health
+check).
 """
 
 from __future__ import annotations
@@ -28,12 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue  # not built yet
+        module = importlib.import_module(module_name)
         command = sub.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(command)
         command.set_defaults(run=module.run)
@@ -43,8 +39,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv) or ["run"])
-    if not hasattr(args, "run"):
-        parser.error("that subcommand is not available")
     code: int = args.run(args)
     return code
 
