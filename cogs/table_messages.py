@@ -194,16 +194,11 @@ class TableMessages:
         Five players betting at once then cost one edit of the table message, not five
         (Discord limits edits per channel); a lone bet is shown as soon as it is answered.
         """
-        table = None if table_id is None else self._tables.get(table_id)
-        if table_id is None or table is None:
+        if table_id is None:
             yield
             return
-        table.holds += 1
-        try:
+        async with self.holding(table_id):
             yield
-        finally:
-            table.holds -= 1
-            self._kick(table_id, table)
 
     async def idle(self) -> None:
         """Return once no edit is in flight or due (for shutdown and tests)."""
