@@ -6,9 +6,11 @@ fault hits a known request. discord.py waits 1 s (real time) before retrying a 5
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, FakeMessage
 from fakediscord.harness import running_bot
 
 from bot.app import build_bot
@@ -22,10 +24,12 @@ EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 DOUBLE_WINS = "Ts 9h 6c 8d " + SPARE
 
 
-async def test_a_double_discord_did_but_answered_500_is_charged_once(
-    fake_discord: FakeDiscord, tmp_path: Path
-) -> None:
-    fake = fake_discord
+@asynccontextmanager
+async def alice_at_a_table(
+    fake: FakeDiscord, tmp_path: Path
+) -> AsyncIterator[tuple[World, FakeMessage]]:
+    """The real bot on a fresh SQLite file, Alice's table open (its first round deals
+    ``DOUBLE_WINS``); the economy's invariants are checked once the bot has stopped."""
     world = World.build(fake)
     shoes = ShoeQueue()
     shoes.add(DOUBLE_WINS)
@@ -35,7 +39,15 @@ async def test_a_double_discord_did_but_answered_500_is_charged_once(
     )
     async with running_bot(fake, bot):
         world.bot = bot
-        table = await world.start(world.alice)
+        yield world, await world.start(world.alice)
+    await check_invariants(url)
+
+
+async def test_a_double_discord_did_but_answered_500_is_charged_once(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with alice_at_a_table(fake, tmp_path) as (world, table):
         await world.bet(world.alice, "100")
         assert "Double" in labels_enabled(table)
 
@@ -57,23 +69,13 @@ async def test_a_double_discord_did_but_answered_500_is_charged_once(
             ("double", -100),
             ("payout", 400),
         ]
-    await check_invariants(url)
 
 
 async def test_table_edits_that_fail_or_are_rate_limited_arrive_once_retried(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    world = World.build(fake)
-    shoes = ShoeQueue()
-    shoes.add(DOUBLE_WINS)
-    url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
-    bot = build_bot(
-        Config(token=fake.token, database_url=url), clock=fake.clock, shoe_factory=shoes
-    )
-    async with running_bot(fake, bot):
-        world.bot = bot
-        table = await world.start(world.alice)
+    async with alice_at_a_table(fake, tmp_path) as (world, table):
         # The edit that deals the cards after the bet is rate limited, then fails once.
         fake.faults.rate_limit(EDIT, times=1, retry_after=0.05)
         fake.faults.fail_next(EDIT, times=1, status=502)
@@ -83,4 +85,3 @@ async def test_table_edits_that_fail_or_are_rate_limited_arrive_once_retried(
         await world.click(world.alice, table, "Stand")
         assert "Alice: net -100" in embed_text(table)
         assert await world.ledger(world.alice) == [("grant", 1000), ("bet", -100)]
-    await check_invariants(url)
