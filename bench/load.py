@@ -44,7 +44,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from fakediscord.harness import running_bot  # noqa: E402
 from fakediscord.interactions import FakeInteraction, InteractionRejected  # noqa: E402
-from fakediscord.models import FakeChannel, FakeMember  # noqa: E402
+from fakediscord.models import FakeChannel, FakeGuild, FakeMember  # noqa: E402
 from fakediscord.records import FakeMessage  # noqa: E402
 from load_kit import (  # noqa: E402
     FLOOR_BUTTON,
@@ -195,6 +195,19 @@ async def play(
             ) from None
 
 
+def seat_players(
+    fake: BenchDiscord, guild: FakeGuild, prefix: str, tables: int
+) -> list[tuple[FakeChannel, list[FakeMember]]]:
+    """``tables`` text channels ``{prefix}-{t}`` in ``guild``, each with its PLAYERS members."""
+    return [
+        (
+            fake.add_text_channel(guild, f"{prefix}-{t}"),
+            [fake.add_member(guild, f"p{t}-{p}") for p in range(PLAYERS)],
+        )
+        for t in range(tables)
+    ]
+
+
 async def open_tables(
     fake: BenchDiscord, bot: BlackjackBot, seats: list[tuple[FakeChannel, list[FakeMember]]]
 ) -> list[FakeMessage]:
@@ -287,13 +300,7 @@ async def blackjack_run(
     profiler = cProfile.Profile() if args.profile else None
     async with BenchDiscord() as fake:
         guild = fake.add_guild("Load")
-        seats = [
-            (
-                fake.add_text_channel(guild, f"table-{t}"),
-                [fake.add_member(guild, f"p{t}-{p}") for p in range(PLAYERS)],
-            )
-            for t in range(tables)
-        ]
+        seats = seat_players(fake, guild, "table", tables)
         store = await db.open_store(database_url)
         # Enough chips that no bet is ever refused (a refused bet would stall its table).
         await store.set_guild_settings(guild.id, starting_chips=1_000_000)
@@ -363,13 +370,7 @@ async def floor_run(
     profiler = cProfile.Profile() if profile_into else None
     async with BenchDiscord() as fake:
         guild = fake.add_guild("Floor")
-        seats = [
-            (
-                fake.add_text_channel(guild, f"floor-{t}"),
-                [fake.add_member(guild, f"p{t}-{p}") for p in range(PLAYERS)],
-            )
-            for t in range(tables)
-        ]
+        seats = seat_players(fake, guild, "floor", tables)
         bot = FloorBot(table)
         latency = Latency()
         latency.install(bot)
