@@ -12,7 +12,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.rules import MAX_BET_CEILING, PRESETS
-from bot.tables import Player, StaleButton, TableAlreadyOpen, TableError, TableSnapshot
+from bot.tables import (
+    NoTableHere,
+    Player,
+    StaleButton,
+    TableAlreadyOpen,
+    TableError,
+    TableSnapshot,
+)
+from bot.tables.service import CLOSED
 from cogs.render import RenderedTable, render_table
 from cogs.rules_text import fairness_text, house_edge_pct, rules_text
 from cogs.table_buttons import CUSTOM_ID_TEMPLATE, ButtonRef, parse_custom_id, play_action
@@ -127,7 +135,7 @@ class TableCog(commands.Cog, name="Table"):
         current = tables.table_in(interaction.channel_id or 0)
         if current is None or current.table_id != ref.table_id:
             tables.get(ref.table_id)  # StaleButton with the service's words if it is unknown
-            raise StaleButton("This table has closed. Start a new one with /blackjack start.")
+            raise StaleButton(CLOSED)
         if ref.action == "join":
             return await tables.join(current.channel_id, player)
         return await tables.leave(current.channel_id, player)
@@ -221,10 +229,7 @@ class TableCog(commands.Cog, name="Table"):
         """The rules in plain words; the house edge is computed off the event loop."""
         snapshot = self.bot.tables.table_in(interaction.channel_id or 0)
         if snapshot is None:
-            await interaction.response.send_message(
-                "There is no table in this channel. Start one with /blackjack start.",
-                ephemeral=True,
-            )
+            await interaction.response.send_message(str(NoTableHere()), ephemeral=True)
             return
         rules = self.bot.tables.rules_of(snapshot.table_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
