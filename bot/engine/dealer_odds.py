@@ -94,7 +94,6 @@ def _blackjack_card(up: int) -> int:
 
 def final_odds(up: int, counts: Sequence[int], rules: Rules, *, after_peek: bool) -> list[float]:
     """Raw odds (``OUTCOMES`` order) for a shoe of ``counts``, drawing without replacement."""
-    h17 = rules.dealer_hits_soft_17
     naturals = rules.naturals
     shoe = list(counts)
     # A state is fixed by which cards are gone: the memo key counts them in base 32
@@ -119,7 +118,7 @@ def final_odds(up: int, counts: Sequence[int], rules: Rules, *, after_peek: bool
                 total, soft = new_hard, False
             if total > 21:
                 result[BUST] += p
-            elif total < 17 or (total == 17 and soft and h17):
+            elif dealer_must_hit(total, soft, rules):
                 shoe[index] = count - 1
                 sub = draw(new_hard, new_ace, key + _KEY_STEP[index], left - 1)
                 shoe[index] = count
@@ -139,7 +138,7 @@ def final_odds(up: int, counts: Sequence[int], rules: Rules, *, after_peek: bool
         total, soft = (hard + 10, True) if ace and hard <= 11 else (hard, False)
         if total > 21:
             return _BUST
-        if total < 17 or (total == 17 and soft and h17):
+        if dealer_must_hit(total, soft, rules):
             return draw(hard, ace, key, in_shoe - 1)
         return _FINAL[total]
 
@@ -172,14 +171,13 @@ def final_odds_infinite(
     up: int, probs: Sequence[float], rules: Rules, *, after_peek: bool
 ) -> list[float]:
     """Raw odds (``OUTCOMES`` order) when every draw has the probabilities ``probs``."""
-    h17 = rules.dealer_hits_soft_17
     memo: dict[tuple[int, bool], list[float]] = {}
 
     def settle(hard: int, ace: bool) -> list[float]:
         total, soft = (hard + 10, True) if ace and hard <= 11 else (hard, False)
         if total > 21:
             return _BUST
-        if total < 17 or (total == 17 and soft and h17):
+        if dealer_must_hit(total, soft, rules):
             return draw(hard, ace)
         return _FINAL[total]
 
