@@ -254,6 +254,29 @@ class Run:
     #: A table message seen at the end of the blackjack run: (embed, buttons).
     sample: tuple[dict[str, Any], int] | None = None
 
+    @classmethod
+    def measured(
+        cls,
+        label: str,
+        tally: Tally,
+        latency: Latency,
+        measure: Measure,
+        memory: tuple[int, int] | None = None,
+        profiler: cProfile.Profile | None = None,
+    ) -> Run:
+        """The phase ``measure`` timed: its seconds, requests, collector pauses and CPU."""
+        return cls(
+            label,
+            tally,
+            latency,
+            measure.seconds,
+            memory,
+            measure.requests,
+            profiler,
+            measure.gc.line(),
+            measure.cpu,
+        )
+
     @property
     def rate(self) -> float:
         return self.tally.interactions / self.seconds
@@ -340,15 +363,13 @@ async def blackjack_run(
                 sample: list[tuple[dict[str, Any], int]] = []
                 measured = await phase(fast, range(1, rounds + 1), True)
                 sample.append((messages[0].embeds[0], len(messages[0].buttons())))
-                closed = Run("blackjack bot", fast, latency.copy(), measured.seconds, memory)
-                closed.requests, closed.gc_line = measured.requests, measured.gc.line()
-                closed.cpu = measured.cpu
+                closed = Run.measured(
+                    "blackjack bot", fast, latency.copy(), measured, memory=memory
+                )
                 end = rounds + 1 + args.paced_rounds
                 measured = await phase(paced, range(rounds + 1, end), False)
                 label = f"blackjack bot, paced at {paced_rate:,.0f} interactions/s offered"
-                open_loop = Run(label, paced, latency.copy(), measured.seconds)
-                open_loop.requests, open_loop.gc_line = measured.requests, measured.gc.line()
-                open_loop.cpu = measured.cpu
+                open_loop = Run.measured(label, paced, latency.copy(), measured)
         finally:
             await store.close()
     if profiler is not None:
@@ -400,9 +421,7 @@ async def floor_run(
     if profiler is not None and profile_into:
         profiler.dump_stats(profile_into)
     label = "floor (one edit per press)" if table is None else "rich floor (table-sized edits)"
-    run = Run(label, tally, latency, measure.seconds, None, measure.requests)
-    run.profiler, run.gc_line, run.cpu = profiler, measure.gc.line(), measure.cpu
-    return run
+    return Run.measured(label, tally, latency, measure, profiler=profiler)
 
 
 async def main(args: argparse.Namespace) -> None:
