@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
 
@@ -21,15 +21,12 @@ from discord.ext import commands
 import db
 from bot.clock import Clock, SystemClock
 from bot.config import Config
-from bot.engine import Rules, Shoe
+from bot.tables.flow import ShoeFactory
 from bot.tables.service import TableService
 from cogs.render import voided_embed
 from cogs.table_messages import TableMessages
 
 log = logging.getLogger(__name__)
-
-#: Builds the shoe for a table's rules; tests pass one that deals stacked cards.
-ShoeFactory = Callable[[Rules], Shoe]
 
 # A table bot never joins voice: no warning at every start about missing voice libraries.
 discord.VoiceClient.warn_nacl = False

@@ -24,6 +24,7 @@ from bot.tables.views import build_snapshot
 log = logging.getLogger(__name__)
 
 Publish = Callable[[TableSnapshot], Awaitable[None]]
+#: Builds the shoe for a table's rules; tests pass one that deals stacked cards.
 ShoeFactory = Callable[[Rules], Shoe]
 
 
