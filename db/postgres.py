@@ -8,7 +8,6 @@ from typing import Any, Final, TypeVar
 import asyncpg
 
 from db.errors import StoreConfigError
-from db.migrate import load_migrations, migrate
 from db.statements import Many, Op, Row, numbered
 from db.store import Clock, Store
 
@@ -66,9 +65,7 @@ class PostgresStore(Store):
             ) from exc
         store = cls(pool, clock)
         try:
-            migrations = load_migrations()
-            now = store._now()
-            await store._run(lambda: migrate(migrations, "postgresql", now), write=True)
+            await store._migrate("postgresql")
         except BaseException:
             await pool.close()
             raise

@@ -11,7 +11,6 @@ from typing import Final, TypeVar
 import aiosqlite
 
 from db.errors import StoreConfigError
-from db.migrate import load_migrations, migrate
 from db.statements import Many, Op, Row
 from db.store import Clock, Store
 
@@ -100,9 +99,7 @@ class SQLiteStore(Store):
         store = cls(db, path, clock)
         try:
             await store._call(_configure)
-            migrations = load_migrations()
-            now = store._now()
-            await store._run(lambda: migrate(migrations, "sqlite", now), write=True)
+            await store._migrate("sqlite")
         except BaseException:
             await db.close()
             raise

@@ -72,6 +72,11 @@ class Store(ABC):
     def _now(self) -> int:
         return to_micros(self._clock())
 
+    async def _migrate(self, dialect: migrate.Dialect) -> None:
+        """Apply every migration the database lacks (each backend's ``open`` calls this)."""
+        migrations, now = migrate.load_migrations(), self._now()
+        await self._run(lambda: migrate.migrate(migrations, dialect, now), write=True)
+
     # -- accounts and chips --------------------------------------------------
 
     async def ensure_account(self, guild_id: int, user_id: int) -> Account:
