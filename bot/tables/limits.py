@@ -5,6 +5,7 @@ from __future__ import annotations
 import db
 from bot.engine import Rules, RulesError, preset
 from bot.tables.errors import BetRefused, TableError
+from bot.tables.refusals import sentence
 
 
 def table_rules(
@@ -19,7 +20,7 @@ def table_rules(
     try:
         rules = preset(name)
     except RulesError as error:
-        raise TableError(str(error)[:1].upper() + str(error)[1:] + ".") from None
+        raise TableError(sentence(str(error))) from None
     low, high = rules.min_bet, rules.max_bet
     for asked, what in ((min_bet, "minimum"), (max_bet, "maximum")):
         if asked is not None and not low <= asked <= high:
