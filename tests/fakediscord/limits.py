@@ -40,10 +40,6 @@ SELECT_TYPES = {3, 5, 6, 7, 8}
 LINK_STYLE, PREMIUM_STYLE = 5, 6
 
 
-def _text(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
-
-
 def check_string(errors: FormErrors, path: tuple[str | int, ...], value: Any, limit: int) -> int:
     """Check one string field (trimmed, as Discord measures) and return its length."""
     if value is None:
@@ -55,6 +51,15 @@ def check_string(errors: FormErrors, path: tuple[str | int, ...], value: Any, li
     if length > limit:
         errors.max_length(path, limit)
     return length
+
+
+def _check_required_string(
+    errors: FormErrors, path: tuple[str | int, ...], value: Any, limit: int
+) -> int:
+    """A string field Discord requires: missing or blank (trimmed) is an error too."""
+    if not (isinstance(value, str) and value.strip()):
+        errors.required(path)
+    return check_string(errors, path, value, limit)
 
 
 def check_embeds(errors: FormErrors, embeds: Any) -> None:
@@ -76,16 +81,12 @@ def check_embeds(errors: FormErrors, embeds: Any) -> None:
         )
         footer = embed.get("footer")
         if isinstance(footer, dict):
-            if not _text(footer.get("text")):
-                errors.required((*at, "footer", "text"))
-            total += check_string(
+            total += _check_required_string(
                 errors, (*at, "footer", "text"), footer.get("text"), EMBED_FOOTER_MAX
             )
         author = embed.get("author")
         if isinstance(author, dict):
-            if not _text(author.get("name")):
-                errors.required((*at, "author", "name"))
-            total += check_string(
+            total += _check_required_string(
                 errors, (*at, "author", "name"), author.get("name"), EMBED_AUTHOR_MAX
             )
         fields = embed.get("fields") or []
@@ -94,9 +95,7 @@ def check_embeds(errors: FormErrors, embeds: Any) -> None:
         for j, fld in enumerate(fields):
             fat = (*at, "fields", j)
             for key, limit in (("name", EMBED_FIELD_NAME_MAX), ("value", EMBED_FIELD_VALUE_MAX)):
-                if not _text(fld.get(key)):
-                    errors.required((*fat, key))
-                total += check_string(errors, (*fat, key), fld.get(key), limit)
+                total += _check_required_string(errors, (*fat, key), fld.get(key), limit)
     if total > EMBED_TOTAL_MAX:
         errors.add(
             ("embeds",),
