@@ -9,7 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.render import chips, signed, timestamp
+from bot.tables.results import signed
+from cogs.render import chips, timestamp
 from db.models import LeaderboardPage, PlayerStats
 
 if TYPE_CHECKING:

@@ -14,6 +14,7 @@ from typing import Final
 
 import discord
 
+from bot.tables.results import signed
 from bot.tables.snapshot import CardView, DealerView, HandView, Phase, SeatView, TableSnapshot
 from cogs.embed_limits import (
     DESCRIPTION_LIMIT,
@@ -76,11 +77,6 @@ class RenderedTable:
 def chips(amount: int) -> str:
     """``1,250``."""
     return f"{amount:,}"
-
-
-def signed(amount: int) -> str:
-    """``+250``, ``-100``, ``±0``."""
-    return "±0" if amount == 0 else f"{amount:+,}"
 
 
 def card_text(cards: Iterable[CardView]) -> str:
