@@ -9,8 +9,8 @@ Usage::
 
 The server listens only on a unix socket in its own temporary directory. As
 root (initdb refuses to run as root) it runs as the ``postgres`` system user,
-which Debian's postgresql package creates. Reused by tests/db/conftest.py and
-bench/db.py; other test folders can import ``pg_server_fixture`` from here.
+which Debian's postgresql package creates. Used by the suite-wide ``pg_server``
+fixture in tests/conftest.py and by bench/db.py.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 ``store`` is parametrised over both backends; after every test the economy's
 invariants are checked straight in its database. ``pg_server`` (session) comes
-from tests/pgserver.py; other folders can register it the same way.
+from tests/conftest.py, for every test folder.
 """
 
 from __future__ import annotations
