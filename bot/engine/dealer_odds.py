@@ -87,7 +87,7 @@ def dealer_odds(
     return DealerOdds(*raw)
 
 
-def _blackjack_card(up: int) -> int:
+def blackjack_card(up: int) -> int:
     """The hole card value that gives a dealer showing ``up`` a blackjack (0: none)."""
     return 10 if up == 1 else 1 if up == 10 else 0
 
@@ -143,18 +143,18 @@ def final_odds(up: int, counts: Sequence[int], rules: Rules, *, after_peek: bool
         return _FINAL[total]
 
     # The hole card: the only draw where a blackjack (or, after the peek, its absence) matters.
-    blackjack_card = _blackjack_card(up) if naturals else 0
+    hole = blackjack_card(up) if naturals else 0
     in_shoe = sum(shoe)
     left = in_shoe
-    if after_peek and blackjack_card:
-        left -= shoe[blackjack_card - 1]
+    if after_peek and hole:
+        left -= shoe[hole - 1]
     result = [0.0] * 7
     for index in range(10):
         value = index + 1
         count = shoe[index]
         if not count:
             continue
-        if value == blackjack_card:
+        if value == hole:
             if not after_peek:
                 result[BLACKJACK] += count / left
             continue
@@ -194,15 +194,15 @@ def final_odds_infinite(
         memo[(hard, ace)] = result
         return result
 
-    blackjack_card = _blackjack_card(up) if rules.naturals else 0
+    hole = blackjack_card(up) if rules.naturals else 0
     scale = 1.0
-    if after_peek and blackjack_card:
-        scale = 1.0 / (1.0 - probs[blackjack_card - 1])
+    if after_peek and hole:
+        scale = 1.0 / (1.0 - probs[hole - 1])
     result = [0.0] * 7
     for index in range(10):
         value = index + 1
         p = probs[index] * scale
-        if value == blackjack_card:
+        if value == hole:
             if not after_peek:
                 result[BLACKJACK] += p
             continue

@@ -23,6 +23,7 @@ from functools import cache
 from bot.engine.dealer_odds import (
     BUST,
     INFINITE_DECK,
+    blackjack_card,
     final_odds,
     final_odds_infinite,
     full_shoe,
@@ -40,11 +41,6 @@ def hand_state(values: tuple[int, ...] | list[int]) -> tuple[int, bool]:
     if 1 in values and hard <= 11:
         return hard + 10, True
     return hard, False
-
-
-def blackjack_card(up: int) -> int:
-    """The hole card that gives a dealer showing ``up`` a blackjack (0: none)."""
-    return 10 if up == 1 else 1 if up == 10 else 0
 
 
 class Situation:
