@@ -47,6 +47,30 @@ class Reply429:
     body: dict[str, Any]
 
 
+@dataclass
+class SeededShare:
+    """A seeded random ``share`` (0..1) of the requests to ``routes`` (None: to every route)."""
+
+    share: float = 0.0
+    routes: set[str] | None = None
+    draws: random.Random = field(default_factory=lambda: random.Random(0))
+
+    @classmethod
+    def of(cls, share: float, routes: set[str] | None, seed: int) -> SeededShare:
+        """A share checked to lie in 0..1, drawing from a generator seeded with ``seed``."""
+        if not 0.0 <= share <= 1.0:
+            raise ValueError("share must be between 0 and 1")
+        return cls(share, routes, random.Random(seed))
+
+    def hits(self, route: str) -> bool:
+        """Whether this request to ``route`` is one of the share (a draw only when it could be)."""
+        if self.share <= 0.0:
+            return False
+        if self.routes is not None and route not in self.routes:
+            return False
+        return self.draws.random() < self.share
+
+
 def bucket_hash(route: str) -> str:
     """A stable bucket id per route, as ``X-RateLimit-Bucket``."""
     return f"{zlib.crc32(route.encode()):08x}"
@@ -57,17 +81,13 @@ class Faults:
 
     def __init__(self) -> None:
         self.rate_limits: dict[str, RateLimitRule] = {}
-        self._error_share = 0.0
-        self._error_routes: set[str] | None = None
+        self._errors = SeededShare()
         self._error_status = 500
-        self._random = random.Random(0)
         self._fail_next: dict[str, list[int]] = {}
         self._fail_after: dict[str, list[int]] = {}
         self._holds: dict[str, Hold] = {}
-        self._limit_share = 0.0
-        self._limit_routes: set[str] | None = None
+        self._limits = SeededShare()
         self._limit_retry_after = 0.05
-        self._limit_random = random.Random(0)
 
     def hold(self, route: str, *, times: int = 1) -> Hold:
         """Hold the next ``times`` requests to ``route`` until ``release()``: a slow Discord.
@@ -98,12 +118,8 @@ class Faults:
         retry_after: float = 0.05,
     ) -> None:
         """Answer a seeded random ``share`` (0..1) of requests with a 429 (route scope)."""
-        if not 0.0 <= share <= 1.0:
-            raise ValueError("share must be between 0 and 1")
-        self._limit_share = share
-        self._limit_routes = routes
+        self._limits = SeededShare.of(share, routes, seed)
         self._limit_retry_after = retry_after
-        self._limit_random = random.Random(seed)
 
     def fail_next(self, route: str, *, times: int = 1, status: int = 500) -> None:
         """Answer the next ``times`` requests to ``route`` with ``status`` (500, 502, 504...)."""
@@ -148,20 +164,16 @@ class Faults:
         status: int = 500,
     ) -> None:
         """Answer a seeded random ``share`` (0..1) of requests with ``status`` (500/502/504)."""
-        if not 0.0 <= share <= 1.0:
-            raise ValueError("share must be between 0 and 1")
-        self._error_share = share
-        self._error_routes = routes
+        self._errors = SeededShare.of(share, routes, seed)
         self._error_status = status
-        self._random = random.Random(seed)
 
     def clear(self) -> None:
         """Switch every fault off."""
         self.rate_limits.clear()
         self._fail_next.clear()
         self._fail_after.clear()
-        self._error_share = 0.0
-        self._limit_share = 0.0
+        self._errors.share = 0.0
+        self._limits.share = 0.0
         for held in self._holds.values():
             held.release()
         self._holds.clear()
@@ -199,11 +211,7 @@ class Faults:
         return Reply429(headers, body)
 
     def _shared_429(self, route: str) -> RateLimitRule | None:
-        if self._limit_share <= 0.0:
-            return None
-        if self._limit_routes is not None and route not in self._limit_routes:
-            return None
-        if self._limit_random.random() >= self._limit_share:
+        if not self._limits.hits(route):
             return None
         return RateLimitRule(1, self._limit_retry_after, False, "user")
 
@@ -212,11 +220,7 @@ class Faults:
         queued = self._fail_next.get(route)
         if queued:
             return queued.pop(0)
-        if self._error_share <= 0.0:
-            return None
-        if self._error_routes is not None and route not in self._error_routes:
-            return None
-        return self._error_status if self._random.random() < self._error_share else None
+        return self._error_status if self._errors.hits(route) else None
 
 
 def ok_headers(route: str, now: float) -> dict[str, str]:
