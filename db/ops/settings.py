@@ -51,7 +51,7 @@ def read_settings(guild_id: int) -> Op[GuildSettings]:
     if not rows:
         return GuildSettings()
     stored = {name: value for name, value in zip(FIELDS, rows[0], strict=True) if value is not None}
-    return GuildSettings(**{**dataclasses.asdict(GuildSettings()), **stored})
+    return GuildSettings(**stored)  # a field left out takes its default
 
 
 def write_settings(guild_id: int, changes: Mapping[str, Any], now: int) -> Op[GuildSettings]:
