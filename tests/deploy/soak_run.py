@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fakediscord import FakeDiscord
@@ -77,7 +77,7 @@ async def soak(
     seed: int,
     max_steps: int = 30,
     max_wait: float = 5.0,
-    progress: Callable[[int], Awaitable[None] | None] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> SoakReport:
     """Kill and restart ``process`` ``kills`` times while ``casino``'s players play on.
 
@@ -111,9 +111,7 @@ async def soak(
         await process.start()  # it refunds the round the kill left open, then connects
         table.forget()
         if progress is not None:
-            shown = progress(kill + 1)
-            if shown is not None:
-                await shown
+            progress(kill + 1)
     for _ in range(schedule.randint(1, max_steps)):
         await table.step()
     await process.stop()
