@@ -121,17 +121,17 @@ class Gateway:
         self.log: list[tuple[str, Any]] = []
 
     # -- for tests -------------------------------------------------------------------------
+    def open_sessions(self) -> list[Session]:
+        """Sessions past READY and not invalidated: connected, or waiting to be resumed."""
+        return [s for s in self.sessions.values() if s.ready and not s.invalidated]
+
     def live_sessions(self) -> list[Session]:
         """Sessions that are connected and past READY."""
-        return [s for s in self.sessions.values() if s.connected and s.ready and not s.invalidated]
+        return [s for s in self.open_sessions() if s.connected]
 
     def sessions_for(self, guild_id: int | None) -> list[Session]:
         """Open sessions (connected or resumable) whose shard receives ``guild_id``'s events."""
-        return [
-            s
-            for s in self.sessions.values()
-            if s.ready and not s.invalidated and s.receives(guild_id)
-        ]
+        return [s for s in self.open_sessions() if s.receives(guild_id)]
 
     def owner_of(self, guild_id: int | None) -> Session | None:
         """The one session an interaction in ``guild_id`` goes to.

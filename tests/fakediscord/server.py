@@ -249,13 +249,12 @@ class FakeDiscord(World):
         )
 
     def _require_bot(self, guild: FakeGuild) -> None:
-        if not any(s.ready and not s.invalidated for s in self.gateway.sessions.values()):
+        open_sessions = self.gateway.open_sessions()
+        if not open_sessions:
             raise AssertionError("no bot has connected to the fake gateway yet")
         if self.gateway.owner_of(guild.id) is None:
             # A client would send it, but no gateway session would receive it: say why.
-            open_shards = sorted(
-                {s.routing for s in self.gateway.sessions.values() if s.ready and not s.invalidated}
-            )
+            open_shards = sorted({s.routing for s in open_sessions})
             wanted = sorted({(shard_for(guild.id, n), n) for _, n in open_shards})
             raise AssertionError(
                 f"guild {guild.name!r} is on shard {wanted}, but the open sessions are"
