@@ -12,7 +12,7 @@ from aiohttp import web
 
 from . import errors
 from .errors import DiscordError
-from .faults import ok_headers
+from .faults import VIA, ok_headers
 from .limits import validate_commands
 from .records import FakeCommand
 
@@ -169,18 +169,18 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
     except DiscordError as exc:
         record.status, record.error_code, record.response = exc.status, exc.code, exc.body()
         fake.changed()
-        return json_response(exc.status, exc.body(), {"Via": "1.1 google", **exc.headers})
+        return json_response(exc.status, exc.body(), {"Via": VIA, **exc.headers})
     except Exception as exc:  # a bug in the fake: fail the test fast, never a retried 5xx
         body = {"code": 0, "message": f"fakediscord internal error: {exc!r}"}
         record.status, record.error_code, record.response = 400, 0, body
         fake.changed()
-        return json_response(400, body, {"Via": "1.1 google"})
+        return json_response(400, body, {"Via": VIA})
     after = fake.faults.take_error_after(route_key)
     if after is not None:  # done, but the bot is told it failed
         body = {"message": f"{after}: Internal Server Error", "code": 0}
         record.status, record.injected, record.response = after, True, body
         fake.changed()
-        return json_response(after, body, {"Via": "1.1 google"})
+        return json_response(after, body, {"Via": VIA})
     record.status, record.response = (204 if reply.body is None else reply.status), reply.body
     fake.changed()
     headers = ok_headers(record.route or "", time.time())
