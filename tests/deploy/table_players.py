@@ -23,6 +23,7 @@ from fakediscord.records import FakeMessage
 
 from cogs.table_buttons import parse_custom_id
 from db import sqlite_path
+from tests.discord.discord_world import labels_enabled
 
 #: Settings a developer's .env might hold that would point the bot elsewhere.
 NO_DOTENV = {"DEV_GUILD_ID": "", "SHARD_COUNT": "", "SHARD_IDS": "", "LOG_LEVEL": "WARNING"}
@@ -46,11 +47,6 @@ def bot_process(
     """``python -m bot`` against the fake with these settings (and nothing from a .env)."""
     env = {**NO_DOTENV, "DATABASE_URL": database_url, **settings}
     return BotProcess(fake, BOT_ARGV, env=env, cwd=REPO_ROOT, shards=shards)
-
-
-def labels_enabled(message: FakeMessage) -> set[str]:
-    """Labels of the buttons a player can press."""
-    return {b["label"] for b in message.buttons() if not b.get("disabled")}
 
 
 def round_no(message: FakeMessage) -> int | None:
