@@ -31,11 +31,7 @@ def is_empty(content: str | None, embeds: Any, components: Any) -> bool:
 def visible_channel(fake: FakeDiscord, raw_id: str) -> tuple[FakeChannel, int]:
     """The channel, if it exists and the bot can see it; with the bot's permissions there."""
     channel = fake.channels.get(snowflake(raw_id, "channel_id"))
-    if (
-        channel is None
-        or channel.deleted
-        or (channel.parent is not None and channel.parent.deleted)
-    ):
+    if channel is None or channel.gone:
         raise errors.unknown_channel()
     perms = channel.permissions_for(fake.bot_member(channel.guild))
     if not perms & VIEW:

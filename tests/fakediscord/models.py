@@ -246,6 +246,11 @@ class FakeChannel:
         return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
 
     @property
+    def gone(self) -> bool:
+        """Deleted, or a thread whose parent channel was deleted."""
+        return self.deleted or (self.parent is not None and self.parent.deleted)
+
+    @property
     def mention(self) -> str:
         """``<#id>``."""
         return f"<#{self.id}>"

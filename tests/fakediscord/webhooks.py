@@ -83,8 +83,7 @@ def _respond_message(
 
 
 def _live_channel(interaction: FakeInteraction) -> None:
-    channel = interaction.channel
-    if channel.deleted or (channel.parent is not None and channel.parent.deleted):
+    if interaction.channel.gone:
         raise errors.unknown_channel()
 
 
