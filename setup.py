@@ -22,7 +22,7 @@ from setuptools import setup
 #: interpreted.
 COMPILED_MODULES = (
     "actions",
-    "advice",
+    "advisor",
     "cards",
     "dealer_odds",
     "errors",

@@ -42,10 +42,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
-from fakediscord.harness import running_bot  # noqa: E402
-from fakediscord.interactions import FakeInteraction, InteractionRejected  # noqa: E402
-from fakediscord.models import FakeChannel, FakeGuild, FakeMember  # noqa: E402
-from fakediscord.records import FakeMessage  # noqa: E402
 from load_kit import (  # noqa: E402
     FLOOR_BUTTON,
     BenchDiscord,
@@ -65,7 +61,11 @@ from bot.config import Config  # noqa: E402
 from bot.engine import Action, Card, cards  # noqa: E402
 from bot.engine.strategy import advise  # noqa: E402
 from bot.tables.snapshot import SeatView, TableSnapshot  # noqa: E402
-from cogs.table_buttons import custom_id, parse_custom_id  # noqa: E402
+from cogs.table.buttons import custom_id, parse_custom_id  # noqa: E402
+from fakediscord.harness import running_bot  # noqa: E402
+from fakediscord.interactions import FakeInteraction, InteractionRejected  # noqa: E402
+from fakediscord.models import FakeChannel, FakeGuild, FakeMember  # noqa: E402
+from fakediscord.records import FakeMessage  # noqa: E402
 
 PLAYERS = 5
 BUTTON_OF = {

@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
+
 from fakediscord import FakeDiscord
 from fakediscord.records import FakeMessage
 
@@ -250,7 +251,7 @@ class MemoryProbe:
     fake and this driver hold (their files are filtered out).
     """
 
-    EXCLUDED = ("*/tests/fakediscord/*", "*/bench/*", "*/tracemalloc.py")
+    EXCLUDED = ("*/fakediscord/*", "*/bench/*", "*/tracemalloc.py")
 
     def __init__(self) -> None:
         self.before_traced = 0
@@ -375,7 +376,7 @@ def profile_summary(profiler: cProfile.Profile, top: int) -> list[str]:
 
 
 AREAS = (
-    ("/tests/fakediscord/", "fake Discord"),
+    ("/fakediscord/", "fake Discord"),
     ("/bench/", "driver"),
     ("/discord/", "discord.py"),
     ("/aiohttp/", "aiohttp"),

@@ -21,10 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "deploy")]
 
-from fakediscord import FakeDiscord  # noqa: E402
 from soak_run import GAME_ROUTES, soak  # noqa: E402
 from table_players import Casino, bot_process, describe  # noqa: E402
 
+from fakediscord import FakeDiscord  # noqa: E402
 from tests.db.invariants import check_invariants  # noqa: E402
 from tests.pgserver import PostgresServer, find_postgres_bin  # noqa: E402
 

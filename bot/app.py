@@ -23,8 +23,8 @@ from bot.clock import Clock, SystemClock
 from bot.config import Config
 from bot.tables.flow import ShoeFactory
 from bot.tables.service import TableService
-from cogs.render import voided_embed
-from cogs.table_messages import TableMessages
+from cogs.table.messages import TableMessages
+from cogs.table.render import voided_embed
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 #: One cog per feature, loaded in this order.
-EXTENSIONS: Final = ("cogs.table", "cogs.betting", "cogs.economy", "cogs.admin")
+EXTENSIONS: Final = ("cogs.table", "cogs.economy", "cogs.admin")
 
 #: What a click or command gets once a graceful stop has begun.
 RESTARTING: Final = "The bot is restarting; nothing was changed. Try again in a minute."

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.rules import MAX_BET_CEILING, PRESETS
-from cogs.render import chips
+from cogs.table.render import chips
 from db.errors import BalanceLimitExceeded, InsufficientChips
 from db.models import MAX_BALANCE, GuildSettings
 

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.tables.results import signed
-from cogs.render import chips, timestamp
+from cogs.table.render import chips, timestamp
 from db.models import LeaderboardPage, PlayerStats
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from bot.engine.cards import Card, cards
 from bot.engine.errors import IllegalAction
 from bot.engine.hand import Hand
 from bot.engine.round import Round
-from bot.engine.round_state import Phase
+from bot.engine.round_state import RoundPhase
 from bot.engine.rules import PRESETS, Rules, RulesError, preset
 from bot.engine.shoe import Shoe, ShoeExhausted, StackedShoe
 from bot.engine.standing import Standing
@@ -92,7 +92,7 @@ def hand_label(hand: Hand) -> str:
 
 def render(round_: Round) -> str:
     """The table: the dealer's cards, then the player's hands with totals and stakes."""
-    settled = round_.phase is Phase.SETTLED
+    settled = round_.phase is RoundPhase.SETTLED
     dealer = round_.dealer
     if settled:
         dealer_art = [*card_lines(dealer.cards), f"{hand_label(dealer):>5}"]
@@ -217,7 +217,7 @@ class Session:
             while not round_.is_finished:
                 self.say(render(round_))
                 seen = len(round_.events)
-                if round_.phase is Phase.INSURANCE:
+                if round_.phase is RoundPhase.INSURANCE:
                     self.decide_insurance(round_)
                 else:
                     self.decide(round_)

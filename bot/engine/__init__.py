@@ -15,7 +15,7 @@ from bot.engine.errors import (
 from bot.engine.events import Event, EventKind
 from bot.engine.hand import Hand
 from bot.engine.round import Round
-from bot.engine.round_state import Phase
+from bot.engine.round_state import RoundPhase
 from bot.engine.rules import PRESETS, Rules, RulesError, preset
 from bot.engine.settlement import (
     HandResult,
@@ -52,11 +52,11 @@ __all__ = [
     "NoSuchPlayer",
     "NotYourTurn",
     "Outcome",
-    "Phase",
     "PlayerResult",
     "Round",
     "RoundNotSettled",
     "RoundOver",
+    "RoundPhase",
     "Rules",
     "RulesError",
     "Settlement",

@@ -8,7 +8,7 @@ from typing import Final
 
 from bot.engine.actions import Action
 from bot.engine.events import EventKind
-from bot.engine.round_state import Phase
+from bot.engine.round_state import RoundPhase
 
 HIT_BIT: Final = 1
 STAND_BIT: Final = 2
@@ -58,6 +58,6 @@ NO_INSURANCE_ACTION: Final = Action.NO_INSURANCE
 SPLIT_ACTION: Final = Action.SPLIT
 STAND_ACTION: Final = Action.STAND
 SURRENDER_ACTION: Final = Action.SURRENDER
-INSURANCE: Final = Phase.INSURANCE
-PLAYING: Final = Phase.PLAYING
-SETTLED: Final = Phase.SETTLED
+INSURANCE: Final = RoundPhase.INSURANCE
+PLAYING: Final = RoundPhase.PLAYING
+SETTLED: Final = RoundPhase.SETTLED

@@ -15,7 +15,7 @@ from bot.engine.settlement import Settlement, build_events, build_settlement
 from bot.engine.shoe import Shoe
 
 
-class Phase(StrEnum):
+class RoundPhase(StrEnum):
     """Where a round stands; see the module docstring."""
 
     INSURANCE = "insurance"
@@ -30,8 +30,8 @@ RATIOS: Final[dict[str, tuple[int, int]]] = {
 
 
 # Enum members as constants: ``Enum.MEMBER`` costs a descriptor call in CPython 3.11.
-_SETTLED: Final = Phase.SETTLED
-_PLAYING: Final = Phase.PLAYING
+_SETTLED: Final = RoundPhase.SETTLED
+_PLAYING: Final = RoundPhase.PLAYING
 
 
 class RoundState:
@@ -87,7 +87,7 @@ class RoundState:
 
     def current_hand_index(self, player_id: str) -> int | None:
         """Index of the player's first unfinished hand, or None."""
-        if self.phase is not Phase.PLAYING:
+        if self.phase is not RoundPhase.PLAYING:
             return None
         for index, hand in enumerate(self._seat(player_id).hands):
             if not hand.is_finished:
@@ -100,9 +100,9 @@ class RoundState:
 
     def players_to_act(self) -> list[str]:
         """Players with a decision to make now, in seat order."""
-        if self.phase is Phase.INSURANCE:
+        if self.phase is RoundPhase.INSURANCE:
             return [seat.player_id for seat in self.seats if not seat.insurance_decided]
-        if self.phase is Phase.PLAYING:
+        if self.phase is RoundPhase.PLAYING:
             return [
                 seat.player_id
                 for seat in self.seats
@@ -121,7 +121,7 @@ class RoundState:
     @property
     def dealer_cards_shown(self) -> tuple[Card, ...]:
         """The dealer's cards a player can see: the up card until the hole card is turned."""
-        if self.phase is Phase.SETTLED:
+        if self.phase is RoundPhase.SETTLED:
             return tuple(self.dealer.cards)
         return (self.dealer.cards[0],)
 
@@ -148,7 +148,7 @@ class RoundState:
 
     def settlement(self) -> Settlement:
         """Each hand's outcome and payout, each player's insurance and totals."""
-        if self.phase is not Phase.SETTLED:
+        if self.phase is not RoundPhase.SETTLED:
             raise RoundNotSettled("the round is not settled yet")
         return build_settlement(self.seats, self.dealer)
 

@@ -9,7 +9,7 @@ from bot.engine.cards import DECK, Card
 from bot.engine.events import EventKind, RawEvent
 from bot.engine.hand import Hand
 from bot.engine.round import Round
-from bot.engine.round_state import Phase, RoundState
+from bot.engine.round_state import RoundPhase, RoundState
 from bot.engine.rules import Rules
 from bot.engine.seat import Seat
 from bot.engine.shoe import shoe_from_dict
@@ -110,7 +110,7 @@ def round_from_json(text: str) -> Round:
         raise ValueError(f"unknown round format version {data.get('version')!r}")
     rules = Rules.from_dict(data["rules"])
     round_ = Round(rules, shoe_from_dict(data["shoe"]))
-    round_.phase = Phase(data["phase"])
+    round_.phase = RoundPhase(data["phase"])
     for card in _parse(data["dealer"]):
         round_.dealer.add(card)
     live = 0

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from bot.engine.advice import Advisor
+from bot.engine.advisor import Advisor
 from bot.engine.fresh_shoe import FreshShoe
 from bot.engine.hotnames import SETTLED
 from bot.engine.round import Round

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Final
 
 from bot.engine.actions import Action
-from bot.engine.advice import Advisor
+from bot.engine.advisor import Advisor
 from bot.engine.cards import Card
 from bot.engine.ev import (
     DOUBLE_TOTALS,

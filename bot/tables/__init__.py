@@ -14,9 +14,10 @@ from bot.tables.errors import (
     TableFull,
     WrongPhase,
 )
-from bot.tables.players import Fairness, Player
+from bot.tables.fairness import Fairness
+from bot.tables.players import Player
 from bot.tables.service import TableService
-from bot.tables.snapshot import CardView, DealerView, HandView, Phase, SeatView, TableSnapshot
+from bot.tables.snapshot import CardView, DealerView, HandView, SeatView, TablePhase, TableSnapshot
 
 __all__ = [
     "ActionRefused",
@@ -30,13 +31,13 @@ __all__ = [
     "NotEnoughChips",
     "NotSeated",
     "NothingToDo",
-    "Phase",
     "Player",
     "SeatView",
     "StaleButton",
     "TableAlreadyOpen",
     "TableError",
     "TableFull",
+    "TablePhase",
     "TableService",
     "TableSnapshot",
     "WrongPhase",

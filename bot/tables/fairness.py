@@ -3,9 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from bot.tables.players import Fairness
 from bot.tables.table import Table
+
+
+@dataclass(frozen=True, slots=True)
+class Fairness:
+    """What a player needs to check the shuffle: the current commitment, the previous seed."""
+
+    #: SHA-256 (hex) of the current shoe's seed, published before its first card.
+    commitment: str
+    decks: int
+    #: The channel's most recently retired shoe: its commitment and revealed seed, or None.
+    previous_commitment: str | None
+    previous_seed: str | None
+    previous_decks: int | None
+    #: The one command that checks the previous shoe ("" when there is none yet).
+    verify_command: str
 
 
 def fairness_of(table: Table, retired_decks: Mapping[str, int]) -> Fairness:

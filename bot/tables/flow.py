@@ -15,11 +15,11 @@ from collections.abc import Awaitable, Callable
 import db
 from bot.clock import Clock
 from bot.engine import Action, Round, Rules, Shoe
-from bot.engine.round_state import Phase as RoundPhase
+from bot.engine.round_state import RoundPhase
 from bot.tables import results
-from bot.tables.snapshot import Phase, TableSnapshot
+from bot.tables.snapshot import TablePhase, TableSnapshot
+from bot.tables.snapshot_builder import build_snapshot
 from bot.tables.table import Table
-from bot.tables.views import build_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ class TableFlow:
         if table.message_id is not None:
             await self._store.set_round_message(table.round_id, table.message_id)
         table.round_no += 1
-        table.phase = Phase.BETTING
+        table.phase = TablePhase.BETTING
         table.round = None
         table.insurance_offered = False
         table.deadline = now + table.timers.bet_s
@@ -151,12 +151,16 @@ class TableFlow:
             await self._settle(table)
             return
         now = self._clock.now()
-        new_phase = Phase.INSURANCE if round_.phase is RoundPhase.INSURANCE else Phase.PLAYING
+        new_phase = (
+            TablePhase.INSURANCE if round_.phase is RoundPhase.INSURANCE else TablePhase.PLAYING
+        )
         phase_started = new_phase is not table.phase
         table.phase = new_phase
         to_act = set(round_.players_to_act())
         if phase_started:
-            table.deadline = now + table.timers.action_s if new_phase is Phase.INSURANCE else None
+            table.deadline = (
+                now + table.timers.action_s if new_phase is TablePhase.INSURANCE else None
+            )
         for seat in table.seats:
             if seat.pid not in to_act:
                 seat.deadline = None
@@ -182,7 +186,11 @@ class TableFlow:
         late = [
             seat.pid for seat in table.seats if seat.deadline is not None and seat.deadline <= now
         ]
-        if table.phase is Phase.INSURANCE and table.deadline is not None and table.deadline <= now:
+        if (
+            table.phase is TablePhase.INSURANCE
+            and table.deadline is not None
+            and table.deadline <= now
+        ):
             late = [pid for pid in round_.players_to_act() if pid not in late] + late
         for pid in late:
             if round_.is_finished:
@@ -254,7 +262,7 @@ class TableFlow:
         if table.round_id is not None:
             round_id, table.round_id = table.round_id, None
             await self._store.void_round(round_id, reason)
-        table.phase = Phase.CLOSED
+        table.phase = TablePhase.CLOSED
         table.closed_reason = reason
         table.deadline = None
         for seat in table.seats:
@@ -305,7 +313,7 @@ class TableFlow:
 
     async def _on_time(self, table: Table) -> None:
         now = self._clock.now()
-        if table.phase is Phase.BETTING:
+        if table.phase is TablePhase.BETTING:
             if table.deadline is not None and table.deadline <= now:
                 await self._betting_timed_out(table)
         elif table.round is not None:
@@ -321,7 +329,7 @@ class TableFlow:
                     await self._close(table, "Something went wrong; any open round was refunded.")
                 except Exception:
                     log.exception("closing table %s after an error failed", table.table_id)
-                    table.phase = Phase.CLOSED
+                    table.phase = TablePhase.CLOSED
                     self._tables.pop(table.table_id, None)
                     self._by_channel.pop(table.channel_id, None)
             return self._changed(table)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot.engine import Action, IllegalAction, NotYourTurn, Round
-from bot.engine.round_state import Phase as RoundPhase
+from bot.engine.round_state import RoundPhase
 from bot.tables.errors import ActionRefused, NothingToDo, NotSeated, StaleButton, WrongPhase
-from bot.tables.snapshot import Phase
+from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
 
 EARLIER_ROUND = "That button is from an earlier round."
@@ -15,7 +15,7 @@ def player_in_round(table: Table, round_no: int, user_id: int) -> str:
     """The player's id in the round, after the stale / phase / seat checks."""
     if round_no != table.round_no:
         raise StaleButton(EARLIER_ROUND)
-    if table.phase is Phase.BETTING:
+    if table.phase is TablePhase.BETTING:
         raise WrongPhase("The cards are not out yet: place a bet with /bet.")
     seat = table.seat_of(user_id)
     if seat is None:

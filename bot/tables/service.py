@@ -18,7 +18,6 @@ import db
 from bot.bet_amount import BetAmountError, needs_balance, parse_bet, short_of_chips
 from bot.clock import Clock
 from bot.engine import Action, Rules
-from bot.tables.advice import hint_sentence
 from bot.tables.errors import (
     BetRefused,
     NoTableHere,
@@ -32,13 +31,14 @@ from bot.tables.errors import (
     TableFull,
     WrongPhase,
 )
-from bot.tables.fairness import fairness_of
+from bot.tables.fairness import Fairness, fairness_of
 from bot.tables.flow import Publish, ShoeFactory, TableFlow
-from bot.tables.limits import table_rules
-from bot.tables.players import Fairness, Player
+from bot.tables.hints import hint_sentence
+from bot.tables.players import Player
 from bot.tables.refusals import EARLIER_ROUND, legal_action, player_in_round
-from bot.tables.snapshot import Phase, TableSnapshot
+from bot.tables.snapshot import TablePhase, TableSnapshot
 from bot.tables.table import SeatState, Table, Timers
+from bot.tables.table_rules import table_rules
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -231,7 +231,7 @@ class TableService(TableFlow):
             self._remove_leavers(table)
             if not table.seats:
                 await self._close(table, "Everyone left the table.")
-            elif table.phase is Phase.BETTING and all(s.spots for s in table.seats):
+            elif table.phase is TablePhase.BETTING and all(s.spots for s in table.seats):
                 await self._deal(table)  # everyone still seated has bet
             return "You left."
 
@@ -274,7 +274,7 @@ class TableService(TableFlow):
         return snapshot, message
 
     async def _place_bet(self, table: Table, player: Player, amount: str, spots: int) -> str:
-        if table.phase is not Phase.BETTING or table.round_id is None:
+        if table.phase is not TablePhase.BETTING or table.round_id is None:
             raise WrongPhase("The cards are out: bet when the next round opens.")
         seat = table.seat_of(player.user_id)
         if seat is not None and seat.spots:

@@ -12,7 +12,7 @@ from enum import StrEnum
 from bot.engine.actions import Action
 
 
-class Phase(StrEnum):
+class TablePhase(StrEnum):
     """Where a table is in its cycle."""
 
     BETTING = "betting"  # waiting for /bet; the deadline ends betting
@@ -96,7 +96,7 @@ class TableSnapshot:
     preset: str
     #: Changes with every round; buttons carry it so a stale click is recognised.
     round_no: int
-    phase: Phase
+    phase: TablePhase
     version: int
     min_bet: int
     max_bet: int

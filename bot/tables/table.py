@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import db
 from bot.engine import Round, Rules, Shoe, Standing
 from bot.tables.players import Player
-from bot.tables.snapshot import Phase, TableSnapshot
+from bot.tables.snapshot import TablePhase, TableSnapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +62,7 @@ class Table:
     idle_since: float
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     seats: list[SeatState] = field(default_factory=list)
-    phase: Phase = Phase.BETTING
+    phase: TablePhase = TablePhase.BETTING
     round_no: int = 0
     #: The store's id of the round being bet on or played; None once settled or voided.
     round_id: int | None = None
@@ -85,7 +85,7 @@ class Table:
 
     @property
     def closed(self) -> bool:
-        return self.phase is Phase.CLOSED
+        return self.phase is TablePhase.CLOSED
 
     def seat_of(self, user_id: int) -> SeatState | None:
         """The player's seat, or None."""
@@ -102,9 +102,9 @@ class Table:
         """The earliest time a timer has something to do, or None."""
         if self.closed:
             return None
-        if self.phase is Phase.BETTING:
+        if self.phase is TablePhase.BETTING:
             return self.deadline
         times = [seat.deadline for seat in self.seats if seat.deadline is not None]
-        if self.phase is Phase.INSURANCE and self.deadline is not None:
+        if self.phase is TablePhase.INSURANCE and self.deadline is not None:
             times.append(self.deadline)
         return min(times) if times else None

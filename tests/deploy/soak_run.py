@@ -16,10 +16,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from table_players import Casino, Economy, Table, read_economy
+
 from fakediscord import FakeDiscord
 from fakediscord.harness import BotProcess
 from fakediscord.interactions import NoResponse
-from table_players import Casino, Economy, Table, read_economy
 
 #: Where in a player's action the process dies.
 MOMENTS = ("as it is sent", "at the bot's first request", "once answered")

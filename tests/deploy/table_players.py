@@ -15,14 +15,14 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 
 import asyncpg
+
+from cogs.table.buttons import parse_custom_id
+from db import sqlite_path
 from fakediscord import FakeDiscord
 from fakediscord.harness import REPO_ROOT, BotProcess
 from fakediscord.interactions import FakeInteraction, NoResponse
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember
 from fakediscord.records import FakeMessage
-
-from cogs.table_buttons import parse_custom_id
-from db import sqlite_path
 from tests.discord.discord_world import labels_enabled
 
 #: Settings a developer's .env might hold that would point the bot elsewhere.

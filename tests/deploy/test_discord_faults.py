@@ -10,11 +10,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fakediscord import FakeDiscord, FakeMessage
-from fakediscord.harness import running_bot
-
 from bot.app import build_bot
 from bot.config import Config
+from fakediscord import FakeDiscord, FakeMessage
+from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
 from tests.discord.discord_world import SPARE, ShoeQueue, World, embed_text, labels_enabled
 

@@ -7,13 +7,13 @@ import random
 import signal
 from pathlib import Path
 
-from fakediscord import FakeDiscord
-from fakediscord.harness import running_bot
 from table_players import Casino, Table, bot_process, read_economy
 
 import db
 from bot.app import RESTARTING, build_bot
 from bot.config import Config
+from fakediscord import FakeDiscord
+from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
 from tests.discord.discord_world import SPARE, ShoeQueue, World, embed_text
 

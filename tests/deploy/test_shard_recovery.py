@@ -13,12 +13,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from fakediscord import FakeDiscord
-from fakediscord.harness import running_bot
 
 import db
 from bot.app import STARTING, ShardedBlackjackBot, build_bot, owned_shards
 from bot.config import Config, load_config
+from fakediscord import FakeDiscord
+from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
 from tests.discord.discord_world import SPARE, ShoeQueue, embed_text, labels_enabled
 

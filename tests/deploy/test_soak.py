@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fakediscord import FakeDiscord
 from soak_run import GAME_ROUTES, SoakReport, soak
 from table_players import Casino, bot_process
 
+from fakediscord import FakeDiscord
 from tests.db.invariants import check_invariants
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"

@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 import random
 
-from fakediscord import FakeDiscord
-from fakediscord.models import FakeMember
 from table_players import Casino, Table, bot_process, read_economy
 
 import db
+from fakediscord import FakeDiscord
+from fakediscord.models import FakeMember
 from tests.db.invariants import check_invariants
 from tests.discord.discord_world import embed_text
 from tests.pgserver import PostgresServer

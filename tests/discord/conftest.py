@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from discord_world import ShoeQueue, World
-from fakediscord import FakeDiscord
-from fakediscord.harness import running_bot
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
+from fakediscord import FakeDiscord
+from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
 
 

@@ -7,16 +7,15 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import db
+from bot.app import BlackjackBot
+from bot.engine import Rules, Shoe, StackedShoe, cards
+from bot.tables import TableSnapshot
 from fakediscord import FakeDiscord
 from fakediscord.clock import ManualClock, settle
 from fakediscord.interactions import FakeInteraction
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember
 from fakediscord.records import FakeMessage
-
-import db
-from bot.app import BlackjackBot
-from bot.engine import Rules, Shoe, StackedShoe, cards
-from bot.tables import TableSnapshot
 
 #: Chips a new account starts with (the guild default).
 START_CHIPS = 1000

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from discord_world import World
-from fakediscord import FakeDiscord
-from fakediscord.harness import running_bot
 
 from bot.app import BlackjackBot, ShardedBlackjackBot, build_bot, intents
 from bot.config import Config, load_config
+from fakediscord import FakeDiscord
+from fakediscord.harness import running_bot
 
 
 def test_the_bot_asks_only_for_guild_events_and_never_message_content() -> None:

@@ -7,7 +7,7 @@ import re
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
-from bot.tables import Phase
+from bot.tables import TablePhase
 
 DAY = 86_400
 
@@ -83,7 +83,7 @@ async def test_bet_buttons_repeat_or_double_the_last_bet(
     await world.bet(world.alice, "100", hands=2)
     await world.click(world.alice, table, "Stand")
     await world.click(world.alice, table, "Stand")
-    assert world.table().phase is Phase.BETTING
+    assert world.table().phase is TablePhase.BETTING
     before = await world.balance(world.alice)
     doubled = await world.click(world.alice, table, "Bet 2×")
     assert doubled.response_type == 7

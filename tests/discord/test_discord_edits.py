@@ -6,10 +6,10 @@ import asyncio
 from pathlib import Path
 
 from discord_world import World, embed_text, labels_enabled
-from fakediscord.harness import running_bot
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
+from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
 
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"

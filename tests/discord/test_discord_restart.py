@@ -12,13 +12,13 @@ import sys
 from pathlib import Path
 
 from discord_world import World, embed_text
-from fakediscord import FakeDiscord
-from fakediscord.harness import REPO_ROOT, BotProcess, running_bot
-from fakediscord.records import FakeMessage
 
 import db
 from bot.app import build_bot
 from bot.config import TOKEN_HELP, Config
+from fakediscord import FakeDiscord
+from fakediscord.harness import REPO_ROOT, BotProcess, running_bot
+from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
 
 MID_ROUND = ("**Your move**", "**Insurance?**")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
 from bot.app import BlackjackBot
-from bot.tables import Phase
+from bot.tables import TablePhase
 
 # Alice 10 7 against a dealer 9 8: 17 pushes 17.
 ALICE_SEVENTEEN = "Ts 9h 7c 8d " + SPARE
@@ -43,7 +43,7 @@ async def test_a_hand_left_idle_past_the_action_timer_stands(
     assert f"▶ 10♠ 7♣ · **17** · 100 · <t:{act_by}:R>" in embed_text(table)
     await world.tick(30)
     text = embed_text(table)
-    assert world.table().phase is Phase.BETTING
+    assert world.table().phase is TablePhase.BETTING
     assert "Alice: 10♠ 7♣ — 17 ties 17: push, 100 back" in text
     assert await world.balance(world.alice) == START_CHIPS
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.engine import Action, Hand, Phase, Round, Shoe, ev, legality, preset
+from bot.engine import Action, Hand, Round, RoundPhase, Shoe, ev, legality, preset
 from bot.engine.dealer_odds import dealer_must_hit
 
 VEGAS = preset("vegas-shoe")
@@ -17,7 +17,7 @@ VEGAS = preset("vegas-shoe")
 def test_the_dealer_draws_exactly_while_dealer_must_hit_says_so(seed: bytes, h17: bool) -> None:
     rules = VEGAS.replace(dealer_hits_soft_17=h17, insurance=False)
     r = Round.deal(rules, Shoe(6, 0.75, seed), [("alice", [10])])
-    while r.phase is Phase.PLAYING:
+    while r.phase is RoundPhase.PLAYING:
         r.act("alice", Action.STAND)
     if r.dealer.natural or r.hands("alice")[0].natural:
         return  # the round settled without the dealer playing

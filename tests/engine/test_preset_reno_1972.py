@@ -20,8 +20,8 @@ from bot.engine import (
     ActionNotAllowed,
     InvalidBets,
     Outcome,
-    Phase,
     Round,
+    RoundPhase,
     StackedShoe,
     Standing,
     cards,
@@ -64,16 +64,16 @@ def test_both_naturals_push_with_no_money_exchanged() -> None:
 
 def test_an_ace_up_allows_an_insurance_bet() -> None:
     r = deal(RULES, ["10♠ 9♥"], "A♦ 7♣")
-    assert r.phase is Phase.INSURANCE
+    assert r.phase is RoundPhase.INSURANCE
     assert r.legal_actions("alice") == {A.INSURANCE, A.NO_INSURANCE}
     no_ace = deal(RULES, ["10♠ 9♥"], "9♦ 7♣")
-    assert no_ace.phase is Phase.PLAYING
+    assert no_ace.phase is RoundPhase.PLAYING
 
 
 def test_play_resumes_as_normal_if_insurance_is_not_taken() -> None:
     r = deal(RULES, ["10♠ 5♥"], "A♦ 6♣", "3♣")
     r.act("alice", A.NO_INSURANCE)
-    assert r.phase is Phase.PLAYING
+    assert r.phase is RoundPhase.PLAYING
     assert r.insurance_stake("alice") == 0
     r.act("alice", A.HIT)
     r.act("alice", A.STAND)

@@ -19,8 +19,8 @@ from bot.engine import (
     Hand,
     InvalidBets,
     Outcome,
-    Phase,
     Round,
+    RoundPhase,
     Shoe,
     cards,
     preset,
@@ -157,7 +157,7 @@ def test_the_dealer_plays_only_once_all_players_are_done() -> None:
     r = deal(RULES, ["10♠ 8♥", "10♣ 9♥"], "10♦ 6♣", "2♣", players=THREE[:2])
     r.act("ann", A.STAND)
     assert len(r.dealer.cards) == 2
-    assert r.phase is Phase.PLAYING
+    assert r.phase is RoundPhase.PLAYING
     r.act("bea", A.STAND)
     assert r.dealer.total == 18
 
@@ -212,7 +212,7 @@ def test_a_two_card_21_ties_any_other_21() -> None:
     assert r.dealer.total == 21
     assert r.settlement().hands[0].outcome is Outcome.PUSH
     r = deal(RULES, ["10♠ 5♥"], "A♦ K♣", "6♦")
-    assert r.phase is Phase.PLAYING  # no peek: the dealer has no blackjack to find
+    assert r.phase is RoundPhase.PLAYING  # no peek: the dealer has no blackjack to find
     r.act("alice", A.HIT)
     assert r.settlement().hands[0].outcome is Outcome.PUSH
 

@@ -19,8 +19,8 @@ from bot.engine import (
     ActionNotAllowed,
     InvalidBets,
     Outcome,
-    Phase,
     Round,
+    RoundPhase,
     RulesError,
     Shoe,
     preset,
@@ -58,8 +58,8 @@ def test_3_the_dealer_peeks_for_blackjack() -> None:
 
 
 def test_4_insurance_is_offered_when_the_dealer_shows_an_ace() -> None:
-    assert deal(RULES, ["10♠ 9♥"], "A♦ 7♣").phase is Phase.INSURANCE
-    assert deal(RULES, ["10♠ 9♥"], "K♦ 7♣").phase is Phase.PLAYING
+    assert deal(RULES, ["10♠ 9♥"], "A♦ 7♣").phase is RoundPhase.INSURANCE
+    assert deal(RULES, ["10♠ 9♥"], "K♦ 7♣").phase is RoundPhase.PLAYING
 
 
 def test_5_insurance_pays_2_to_1() -> None:
@@ -139,7 +139,7 @@ def test_player_and_dealer_get_2_cards_one_of_the_dealers_face_down() -> None:
 def test_with_an_ace_exposed_insurance_is_offered_then_the_dealer_checks() -> None:
     r = deal(RULES, ["10♠ 9♥"], "A♦ 7♣")
     r.act("alice", A.NO_INSURANCE)
-    assert r.phase is Phase.PLAYING
+    assert r.phase is RoundPhase.PLAYING
     assert [e.kind for e in r.events][-1] == "peek"
 
 

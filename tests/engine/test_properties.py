@@ -13,8 +13,8 @@ from bot.engine import (
     Action,
     IllegalAction,
     Outcome,
-    Phase,
     Round,
+    RoundPhase,
     Rules,
     Shoe,
 )
@@ -119,7 +119,7 @@ def test_random_rounds_end_legally_and_pay_what_their_outcomes_allow(
             round_ = restored
             shoe = restored.shoe
         round_.act(player, action)
-    assert round_.phase is Phase.SETTLED
+    assert round_.phase is RoundPhase.SETTLED
     assert Round.from_json(round_.to_json()) == round_
     settlement = round_.settlement()
     for hand in settlement.hands:

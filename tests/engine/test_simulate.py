@@ -15,7 +15,7 @@ from engine_stacking import deal
 
 from bot.__main__ import main
 from bot.cli.simulate import ProgressBar, simulate
-from bot.engine import Action, Phase, Round, Shoe, preset
+from bot.engine import Action, Round, RoundPhase, Shoe, preset
 from bot.engine.edge import house_edge
 from bot.engine.simulate import (
     SeedDeriver,
@@ -93,7 +93,7 @@ def test_a_fresh_shoe_every_round_lands_on_the_computed_edge() -> None:
 
 def test_the_simulator_never_takes_insurance() -> None:
     r = deal(VEGAS, ["10♠ 9♥"], "A♦ 10♣")
-    assert r.phase is Phase.INSURANCE
+    assert r.phase is RoundPhase.INSURANCE
     r.apply("alice", advise(VEGAS, r.hands("alice")[0].cards, r.dealer_up_card,
                             r.legal_actions("alice")))  # fmt: skip
     assert r.insurance_stake("alice") == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine_stacking import deal
 
-from bot.engine import Action, Outcome, Phase, Round, preset
+from bot.engine import Action, Outcome, Round, RoundPhase, preset
 
 VEGAS = preset("vegas-shoe")
 A = Action
@@ -24,7 +24,7 @@ def test_a_timed_out_player_stands_every_hand() -> None:
 def test_a_player_timed_out_during_insurance_stands_once_play_starts() -> None:
     r = deal(VEGAS, ["10♠ 6♥", "10♣ 5♥"], "A♦ 7♣", players=TWO)
     r.stand_all("ann")
-    assert r.phase is Phase.INSURANCE
+    assert r.phase is RoundPhase.INSURANCE
     assert r.players_to_act() == ["bea"]
     r.act("bea", A.NO_INSURANCE)
     assert r.hands("ann")[0].is_finished

@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 import time
 
+from bot.clock import Clock, SystemClock
 from fakediscord import ManualClock
 from fakediscord.clock import settle
-
-from bot.clock import Clock, SystemClock
 
 
 async def test_system_clock_reads_real_time_and_does_not_sleep_for_the_past() -> None:

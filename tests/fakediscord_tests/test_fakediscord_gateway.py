@@ -8,6 +8,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+
 from fakediscord import FakeDiscord
 
 

@@ -7,8 +7,9 @@ from typing import Any
 import discord
 import pytest
 from discord.http import Route
-from fakediscord.demo_bot import DemoBot
 from fakediscord_world import Table
+
+from fakediscord.demo_bot import DemoBot
 
 
 def button(custom_id: str, label: str = "Go") -> dict[str, Any]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from fakediscord.demo_bot import DemoBot
-from fakediscord.harness import BotProcess
 from fakediscord_scenario import play_table_scenario
 from fakediscord_world import Table
+
+from fakediscord.demo_bot import DemoBot
+from fakediscord.harness import BotProcess
 
 
 async def test_table_scenario_in_process(table: Table, demo_bot: DemoBot) -> None:

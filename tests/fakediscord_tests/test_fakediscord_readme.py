@@ -1,4 +1,4 @@
-"""The complete test shown in tests/fakediscord/README.md, kept here so it stays true."""
+"""The complete test shown in fakediscord/README.md, kept here so it stays true."""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ from typing import Any
 import aiohttp
 import discord
 import pytest
+
 from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, shard_for
 from fakediscord.demo_bot import build_bot, shard_settings
 from fakediscord.harness import BotProcess, running_bot

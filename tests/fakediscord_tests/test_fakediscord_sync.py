@@ -6,8 +6,9 @@ from typing import Any
 
 import discord
 import pytest
-from fakediscord.demo_bot import DemoBot
 from fakediscord_world import Table
+
+from fakediscord.demo_bot import DemoBot
 
 
 def command(**overrides: Any) -> dict[str, Any]:

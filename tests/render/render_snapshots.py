@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.engine.actions import Action
-from bot.tables.snapshot import CardView, DealerView, HandView, Phase, SeatView, TableSnapshot
+from bot.tables.snapshot import CardView, DealerView, HandView, SeatView, TablePhase, TableSnapshot
 
 NOW = 1_800_000_000.0
 
@@ -31,7 +31,7 @@ def seat(user_id: int, name: str, *hands: HandView, **fields: Any) -> SeatView:
     return SeatView(user_id=user_id, name=name, hands=hands, **fields)
 
 
-def table(phase: Phase = Phase.PLAYING, *seats: SeatView, **fields: Any) -> TableSnapshot:
+def table(phase: TablePhase = TablePhase.PLAYING, *seats: SeatView, **fields: Any) -> TableSnapshot:
     """A table at ``phase`` with these seats."""
     base = TableSnapshot(
         table_id="a1b2c3d4",
@@ -86,7 +86,7 @@ def worst_case() -> TableSnapshot:
         )
     long_line = "x" * 300
     return table(
-        Phase.PLAYING,
+        TablePhase.PLAYING,
         *seats,
         dealer=DealerView(
             cards=cards("2♠ 2♥ 2♦ 2♣ A♠ A♥ A♦ 3♠ 3♥"),

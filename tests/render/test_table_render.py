@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import discord
 import pytest
-from fakediscord.limits import validate_message
 from render_snapshots import NOW, cards, hand, seat, table, worst_case
 
 from bot.engine.actions import Action
-from bot.tables.snapshot import DealerView, Phase
-from cogs.embed_limits import (
+from bot.tables.snapshot import DealerView, TablePhase
+from cogs.table.buttons import BUTTON_ACTIONS, ButtonRef, custom_id, parse_custom_id
+from cogs.table.embed_limits import (
     BUTTONS_PER_ROW,
     CUSTOM_ID_LIMIT,
     EMBED_TOTAL_LIMIT,
@@ -19,9 +19,9 @@ from cogs.embed_limits import (
     ROWS_LIMIT,
     embed_size,
 )
-from cogs.render import COLOURS, RenderedTable, render_table, voided_embed
-from cogs.table_buttons import BUTTON_ACTIONS, ButtonRef, custom_id, parse_custom_id
+from cogs.table.render import COLOURS, RenderedTable, render_table, voided_embed
 from db.models import VoidResult
+from fakediscord.limits import validate_message
 
 
 def enabled(rendered: RenderedTable) -> set[str]:
@@ -38,10 +38,10 @@ def field_named(embed: discord.Embed, name: str) -> str:
 
 
 def test_dealer_hole_card_is_hidden_until_the_dealer_plays() -> None:
-    hidden = render_table(table(Phase.PLAYING, seat(1, "alice", hand("10♠ 7♥", 17))))
+    hidden = render_table(table(TablePhase.PLAYING, seat(1, "alice", hand("10♠ 7♥", 17))))
     assert "**Dealer** 9♠ ?? · shows 9" in (hidden.embed.description or "")
     revealed = table(
-        Phase.PLAYING,
+        TablePhase.PLAYING,
         seat(1, "alice", hand("10♠ 7♥", 17)),
         dealer=DealerView(cards=cards("9♠ 8♦"), hole_hidden=False, total=17, soft=False),
     )
@@ -59,7 +59,7 @@ def test_hand_to_act_is_marked_with_its_deadline_as_a_discord_timestamp() -> Non
         legal=frozenset({Action.HIT, Action.STAND}),
         deadline=NOW + 30,
     )
-    value = field_named(render_table(table(Phase.PLAYING, alice)).embed, "alice")
+    value = field_named(render_table(table(TablePhase.PLAYING, alice)).embed, "alice")
     first, second = value.splitlines()
     assert first == "• 8♠ 8♥ 3♦ · **19** · 100 · stood"
     assert second == f"▶ 8♦ 10♣ · **18** · 100 · <t:{int(NOW + 30)}:R>"
@@ -73,7 +73,7 @@ def test_soft_totals_blackjacks_and_busts_read_like_a_dealer_says_them() -> None
         hand("A♦ K♣", 21, status="blackjack"),
         hand("10♠ 9♥ 5♦", 24, status="bust"),
     )
-    lines = field_named(render_table(table(Phase.PLAYING, alice)).embed, "alice").splitlines()
+    lines = field_named(render_table(table(TablePhase.PLAYING, alice)).embed, "alice").splitlines()
     assert lines == [
         "• A♠ 6♥ · **soft 17** · 100",
         "• A♦ K♣ · **BJ** · 100",
@@ -84,7 +84,7 @@ def test_soft_totals_blackjacks_and_busts_read_like_a_dealer_says_them() -> None
 def test_an_action_is_enabled_when_at_least_one_player_may_take_it() -> None:
     alice = seat(1, "alice", hand("10♠ 6♥", 16), legal=frozenset({Action.HIT, Action.STAND}))
     bob = seat(2, "bob", hand("8♠ 8♥", 16), legal=frozenset({Action.SPLIT, Action.STAND}))
-    rendered = render_table(table(Phase.PLAYING, alice, bob))
+    rendered = render_table(table(TablePhase.PLAYING, alice, bob))
     assert enabled(rendered) == {"Hit", "Stand", "Split", "Hint", "Join", "Leave"}
     assert rendered.button("Double").disabled
     assert rendered.button("Surrender").disabled
@@ -92,7 +92,7 @@ def test_an_action_is_enabled_when_at_least_one_player_may_take_it() -> None:
 
 def test_nobody_to_act_leaves_only_join_and_leave() -> None:
     done = seat(1, "alice", hand("10♠ 8♥", 18, status="standing"))
-    assert enabled(render_table(table(Phase.PLAYING, done))) == {"Join", "Leave"}
+    assert enabled(render_table(table(TablePhase.PLAYING, done))) == {"Join", "Leave"}
 
 
 def test_insurance_is_asked_with_its_own_buttons() -> None:
@@ -103,19 +103,19 @@ def test_insurance_is_asked_with_its_own_buttons() -> None:
         hand("10♠ 9♥", 19),
         legal=frozenset({Action.INSURANCE, Action.NO_INSURANCE}),
     )
-    rendered = render_table(table(Phase.INSURANCE, alice, dealer=dealer, deadline=NOW + 20))
+    rendered = render_table(table(TablePhase.INSURANCE, alice, dealer=dealer, deadline=NOW + 20))
     assert enabled(rendered) == {"Insurance", "No insurance", "Join", "Leave"}
     assert "Hit" not in {b.label for b in rendered.buttons}
     assert f"**Insurance?** The dealer shows an ace · <t:{int(NOW + 20)}:R>" in (
         rendered.embed.description or ""
     )
     assert rendered.embed.colour is not None
-    assert rendered.embed.colour.value == COLOURS[Phase.INSURANCE]
+    assert rendered.embed.colour.value == COLOURS[TablePhase.INSURANCE]
 
 
 def test_betting_shows_the_bet_buttons_limits_deadline_and_last_results() -> None:
     snapshot = table(
-        Phase.BETTING,
+        TablePhase.BETTING,
         seat(1, "alice", bet=500, spots=2),
         seat(2, "bob"),
         dealer=None,
@@ -149,7 +149,7 @@ def test_settled_hands_show_outcome_payout_and_net() -> None:
         insurance=0,
         net=51,
     )
-    lines = field_named(render_table(table(Phase.PLAYING, alice)).embed, "alice").splitlines()
+    lines = field_named(render_table(table(TablePhase.PLAYING, alice)).embed, "alice").splitlines()
     assert lines == [
         "• A♦ K♣ · **BJ** · 101 · blackjack → 252 (½ rounded down)",
         "• 10♠ 9♥ · **19** · 100 · loss → 0",
@@ -160,33 +160,33 @@ def test_settled_hands_show_outcome_payout_and_net() -> None:
 
 def test_the_shuffle_is_announced_with_each_players_action_and_standing() -> None:
     notice = ("New shoe: the cards were shuffled.", "alice: action 1,200, standing +300")
-    rendered = render_table(table(Phase.BETTING, seat(1, "alice"), shuffle_notice=notice))
+    rendered = render_table(table(TablePhase.BETTING, seat(1, "alice"), shuffle_notice=notice))
     assert field_named(rendered.embed, "Shuffled") == "\n".join(notice)
 
 
-@pytest.mark.parametrize("phase", list(Phase))
-def test_each_phase_has_its_colour(phase: Phase) -> None:
+@pytest.mark.parametrize("phase", list(TablePhase))
+def test_each_phase_has_its_colour(phase: TablePhase) -> None:
     rendered = render_table(table(phase, seat(1, "alice")))
     assert rendered.embed.colour is not None
     assert rendered.embed.colour.value == COLOURS[phase]
 
 
 def test_a_closed_table_has_no_buttons_and_says_why() -> None:
-    rendered = render_table(table(Phase.CLOSED, closed_reason="the host closed the table"))
+    rendered = render_table(table(TablePhase.CLOSED, closed_reason="the host closed the table"))
     assert rendered.buttons == ()
     assert rendered.components() == []
     assert "**Table closed** · the host closed the table" in (rendered.embed.description or "")
 
 
 def test_player_names_cannot_restyle_the_table_or_ping_anyone() -> None:
-    rendered = render_table(table(Phase.BETTING, seat(1, "*bold* @everyone")))
+    rendered = render_table(table(TablePhase.BETTING, seat(1, "*bold* @everyone")))
     name = rendered.embed.fields[0].name or ""
     assert name.startswith("\\*bold\\*")
     assert "@everyone" not in name
 
 
 def test_every_button_carries_table_round_and_action_in_its_custom_id() -> None:
-    rendered = render_table(table(Phase.PLAYING, seat(1, "alice", hand("10♠ 6♥", 16))))
+    rendered = render_table(table(TablePhase.PLAYING, seat(1, "alice", hand("10♠ 6♥", 16))))
     for spec in rendered.buttons:
         assert parse_custom_id(spec.custom_id) == ButtonRef("a1b2c3d4", 3, spec.action)
     assert parse_custom_id("lb:next:2") is None
@@ -211,7 +211,7 @@ def test_seven_players_with_four_split_hands_each_stay_inside_discords_limits() 
     # The fake Discord's own validator (Discord's limits) accepts the whole message.
     payload = {"embeds": [embed.to_dict()], "components": rendered.components()}
     validate_message(payload, allowed_flags=64)
-    for phase in Phase:
+    for phase in TablePhase:
         again = render_table(replace(snapshot, phase=phase))
         validate_message(
             {"embeds": [again.embed.to_dict()], "components": again.components()},
@@ -225,7 +225,7 @@ def test_seven_players_with_four_split_hands_each_stay_inside_discords_limits() 
 
 def test_lines_stay_short_enough_for_a_phone() -> None:
     alice = seat(1, "alice", hand("A♠ 10♥", 21, status="blackjack"), hand("9♦ 7♣", 16))
-    value = field_named(render_table(table(Phase.PLAYING, alice)).embed, "alice")
+    value = field_named(render_table(table(TablePhase.PLAYING, alice)).embed, "alice")
     assert max(len(line) for line in value.splitlines()) <= 40
 
 

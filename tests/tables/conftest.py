@@ -17,8 +17,8 @@ import pytest
 
 import db
 from bot.tables import TableService, TableSnapshot
+from fakediscord.clock import ManualClock
 from tests.db.invariants import check_invariants
-from tests.fakediscord.clock import ManualClock
 from tests.pgserver import PostgresServer
 from tests.tables.helpers import GUILD, Published, ShoeQueue
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import db
 from bot.engine import Rules, Shoe, StackedShoe, cards
 from bot.tables import Player, TableSnapshot
-from tests.fakediscord.clock import ManualClock, settle
+from fakediscord.clock import ManualClock, settle
 
 GUILD = 900_000_000_000_000_001
 CHANNEL = 900_000_000_000_000_101

@@ -14,12 +14,12 @@ from bot.engine import Action
 from bot.tables import (
     NotEnoughChips,
     NothingToDo,
-    Phase,
     StaleButton,
     TableError,
+    TablePhase,
     TableService,
 )
-from tests.fakediscord.clock import ManualClock
+from fakediscord.clock import ManualClock
 from tests.tables.helpers import (
     ALICE,
     BOB,
@@ -95,13 +95,13 @@ async def test_rebet_repeats_or_doubles_the_last_bet(
     await service.bet(CHANNEL, ALICE, "100", 2)
     table, _ = await service.bet(CHANNEL, BOB, "50")
     for player in (ALICE, BOB):
-        while service.get(table.table_id).phase is Phase.PLAYING:
+        while service.get(table.table_id).phase is TablePhase.PLAYING:
             try:
                 await service.act(table.table_id, table.round_no, player, Action.STAND)
             except NothingToDo:
                 break
     table = service.get(table.table_id)
-    assert table.phase is Phase.BETTING
+    assert table.phase is TablePhase.BETTING
     table, said = await service.rebet(table.table_id, table.round_no, ALICE, 2)
     assert said.startswith("Bet 400 on 2 hands. Balance: ")
     assert table.seats[0].bet == 200
@@ -118,7 +118,7 @@ async def test_stop_by_the_host_refunds_the_open_round(
     table, _ = await service.bet(CHANNEL, BOB, "100")
     await service.act(table.table_id, table.round_no, ALICE, Action.DOUBLE)
     closed = await service.stop(CHANNEL, ALICE, may_manage_channel=False)
-    assert closed.phase is Phase.CLOSED
+    assert closed.phase is TablePhase.CLOSED
     assert closed.closed_reason == "Stopped by Alice."
     assert published.last == closed
     assert service.table_in(CHANNEL) is None
@@ -134,7 +134,7 @@ async def test_stop_by_someone_who_may_manage_the_channel(
 ) -> None:
     await service.start(GUILD, CHANNEL, ALICE)
     closed = await service.stop(CHANNEL, CAROL, may_manage_channel=True)
-    assert closed.phase is Phase.CLOSED
+    assert closed.phase is TablePhase.CLOSED
     assert closed.closed_reason == "Stopped by Carol."
 
 
@@ -145,7 +145,7 @@ async def test_close_refunds_exactly_once(
     await service.start(GUILD, CHANNEL, ALICE)
     await service.join(CHANNEL, BOB)
     table, _ = await service.bet(CHANNEL, ALICE, "300")  # Bob has not bet: still betting
-    assert table.phase is Phase.BETTING
+    assert table.phase is TablePhase.BETTING
     await asyncio.gather(
         service.close(table.table_id, "The table message was deleted."),
         service.close(table.table_id, "The table message was deleted."),
@@ -170,7 +170,7 @@ async def test_shutdown_refunds_rounds_in_play_and_stops_every_timer(
     await service.start(GUILD, CHANNEL, ALICE)
     await service.start(GUILD, OTHER_CHANNEL, BOB)
     table, _ = await service.bet(CHANNEL, ALICE, "100")
-    assert table.phase is Phase.PLAYING
+    assert table.phase is TablePhase.PLAYING
     await clock.wait_for_sleepers(2)
     await service.shutdown()
     assert clock.sleepers == 0
@@ -232,8 +232,8 @@ async def test_one_player_at_two_tables_cannot_double_with_the_same_chips(
     await service.bet(CHANNEL, CAROL, "10")
     await service.bet(OTHER_CHANNEL, BOB, "10")
     await service.bet(OTHER_CHANNEL, ALICE, "300")
-    assert service.get(first.table_id).phase is Phase.PLAYING
-    assert service.get(second.table_id).phase is Phase.PLAYING
+    assert service.get(first.table_id).phase is TablePhase.PLAYING
+    assert service.get(second.table_id).phase is TablePhase.PLAYING
     # 400 chips left: enough for one double of 300, not two.
     presses = await asyncio.gather(
         service.act(first.table_id, service.get(first.table_id).round_no, ALICE, Action.DOUBLE),

@@ -7,8 +7,8 @@ import pytest
 
 import db
 from bot.engine import Action
-from bot.tables import Phase, TableError, TableService
-from tests.fakediscord.clock import ManualClock
+from bot.tables import TableError, TablePhase, TableService
+from fakediscord.clock import ManualClock
 from tests.tables.helpers import (
     ALICE,
     BOB,
@@ -43,7 +43,7 @@ async def test_a_failure_in_a_timer_closes_that_table_refunded_and_spares_the_ot
     assert service.table_in(CHANNEL) is None
     assert f"the timer of table {broken.table_id} failed" in caplog.text
     closed = [s for s in published.snapshots if s.table_id == broken.table_id][-1]
-    assert closed.phase is Phase.CLOSED
+    assert closed.phase is TablePhase.CLOSED
     assert "refunded" in closed.closed_reason
     assert await ledger_kinds(store, ALICE) == [
         ("grant", START_CHIPS),
@@ -52,9 +52,9 @@ async def test_a_failure_in_a_timer_closes_that_table_refunded_and_spares_the_ot
     ]
     table, _ = await service.bet(OTHER_CHANNEL, BOB, "100")
     assert table.table_id == other.table_id
-    assert table.phase is Phase.PLAYING
+    assert table.phase is TablePhase.PLAYING
     table = await service.act(table.table_id, table.round_no, BOB, Action.STAND)
-    assert table.phase is Phase.BETTING
+    assert table.phase is TablePhase.BETTING
 
 
 async def test_a_failure_during_a_bet_says_so_and_refunds(

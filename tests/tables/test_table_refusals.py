@@ -17,12 +17,12 @@ from bot.tables import (
     NotEnoughChips,
     NothingToDo,
     NotSeated,
-    Phase,
     Player,
     StaleButton,
     TableAlreadyOpen,
     TableError,
     TableFull,
+    TablePhase,
     TableService,
     TableSnapshot,
     WrongPhase,
@@ -179,7 +179,7 @@ async def test_plays_the_rules_do_not_allow_are_refused_with_the_reason(
     await service.join(CHANNEL, BOB)
     await service.bet(CHANNEL, ALICE, "600")
     table, _ = await service.bet(CHANNEL, BOB, "100")
-    assert table.phase is Phase.PLAYING
+    assert table.phase is TablePhase.PLAYING
     t, n = table.table_id, table.round_no
     cases: list[tuple[Call, type[TableError], str]] = [
         (lambda: service.act(t, n, BOB, Action.SPLIT), ActionRefused, "You can split only a pair"),

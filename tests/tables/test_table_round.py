@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import db
 from bot.engine import Action
-from bot.tables import Phase, TableService
+from bot.tables import TablePhase, TableService
 from tests.tables.helpers import (
     ALICE,
     BOB,
@@ -28,7 +28,7 @@ async def test_full_round_for_three_players(
 ) -> None:
     shoes.add(THREE_PLAYER_ROUND)
     table = await service.start(GUILD, CHANNEL, ALICE)
-    assert table.phase is Phase.BETTING
+    assert table.phase is TablePhase.BETTING
     await service.join(CHANNEL, BOB)
     await service.join(CHANNEL, CAROL)
     _, said = await service.bet(CHANNEL, ALICE, "100")
@@ -37,7 +37,7 @@ async def test_full_round_for_three_players(
     snap, _ = await service.bet(CHANNEL, CAROL, "25")
 
     # Everyone bet: the cards are out, and the dealer's ace brings the insurance question.
-    assert snap.phase is Phase.INSURANCE
+    assert snap.phase is TablePhase.INSURANCE
     assert snap.insurance_offered
     assert snap.dealer is not None
     assert snap.dealer.hole_hidden
@@ -48,7 +48,7 @@ async def test_full_round_for_three_players(
     round_no = snap.round_no
     for player in (ALICE, BOB, CAROL):
         snap = await service.act(snap.table_id, round_no, player, Action.NO_INSURANCE)
-    assert snap.phase is Phase.PLAYING
+    assert snap.phase is TablePhase.PLAYING
     assert "Dealer checks the hole card: no blackjack" in snap.events
     alice, bob, carol = snap.seats
     assert alice.insurance == 0
@@ -66,7 +66,7 @@ async def test_full_round_for_three_players(
     snap = await service.act(snap.table_id, round_no, ALICE, Action.STAND)
 
     # The last decision brought the dealer in; the round is paid and betting is open again.
-    assert snap.phase is Phase.BETTING
+    assert snap.phase is TablePhase.BETTING
     assert snap.round_no == round_no + 1
     assert snap.last_results == (
         "Dealer: A♦ 7♦ (18)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import db
 from bot.engine import Action, commitment
-from bot.tables import Phase, TableService
+from bot.tables import TablePhase, TableService
 from tests.tables.helpers import (
     ALICE,
     BOB,
@@ -31,7 +31,7 @@ async def test_reaching_the_cut_card_reshuffles_and_announces_action_and_standin
 
     table, _ = await service.bet(CHANNEL, ALICE, "100")
     table = await service.act(table.table_id, table.round_no, ALICE, Action.STAND)
-    assert table.phase is Phase.BETTING
+    assert table.phase is TablePhase.BETTING
     assert table.commitment != first.commitment
     assert table.shuffle_notice == (
         f"Shuffle: a new shoe (commitment {table.commitment[:16]}…).",
@@ -71,14 +71,14 @@ async def test_insurance_and_even_money_pay_two_to_one_against_a_dealer_blackjac
     await service.join(CHANNEL, BOB)
     await service.bet(CHANNEL, ALICE, "100")
     table, _ = await service.bet(CHANNEL, BOB, "100")
-    assert table.phase is Phase.INSURANCE
+    assert table.phase is TablePhase.INSURANCE
     hint = await service.hint(table.table_id, table.round_no, ALICE)
     assert hint.startswith("Basic strategy: no insurance")
     table = await service.act(table.table_id, table.round_no, ALICE, Action.INSURANCE)
     assert table.seats[0].insurance == 50
     assert table.seats[1].insurance is None  # still deciding
     table = await service.act(table.table_id, table.round_no, BOB, Action.INSURANCE)
-    assert table.phase is Phase.BETTING
+    assert table.phase is TablePhase.BETTING
     assert table.last_results == (
         "Dealer has blackjack: A♦ K♦",
         "Alice: 10♠ 9♠ — dealer blackjack: loses 100",

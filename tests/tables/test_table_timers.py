@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import db
 from bot.engine import Action
-from bot.tables import Phase, TableService, TableSnapshot
-from tests.fakediscord.clock import ManualClock
+from bot.tables import TablePhase, TableService, TableSnapshot
+from fakediscord.clock import ManualClock
 from tests.tables.helpers import (
     ALICE,
     BOB,
@@ -31,14 +31,14 @@ async def test_bet_timer_ends_betting_and_deals_for_those_who_bet(
     await service.start(GUILD, CHANNEL, ALICE)
     await service.join(CHANNEL, BOB)
     table, _ = await service.bet(CHANNEL, ALICE, "100")
-    assert table.phase is Phase.BETTING
+    assert table.phase is TablePhase.BETTING
     assert table.deadline == clock.now() + 30
 
     await tick(clock, 29)
-    assert service.get(table.table_id).phase is Phase.BETTING
+    assert service.get(table.table_id).phase is TablePhase.BETTING
     await tick(clock, 1)
     table = service.get(table.table_id)
-    assert table.phase is Phase.PLAYING
+    assert table.phase is TablePhase.PLAYING
     alice, bob = table.seats
     assert len(alice.hands) == 1
     assert bob.hands == ()  # seated but sitting out
@@ -51,7 +51,7 @@ async def test_nobody_bets_the_round_is_voided_and_the_table_closes_after_idle_t
     table = await service.start(GUILD, CHANNEL, ALICE)
     await tick(clock, 30)
     again = service.get(table.table_id)
-    assert again.phase is Phase.BETTING
+    assert again.phase is TablePhase.BETTING
     assert again.round_no == table.round_no + 1
     rounds = await store.round_history(GUILD, channel_id=CHANNEL)
     assert [r.status for r in rounds] == ["open", "void"]
@@ -60,7 +60,7 @@ async def test_nobody_bets_the_round_is_voided_and_the_table_closes_after_idle_t
     assert service.table_in(CHANNEL) is not None
     await tick(clock, 1)  # 300 s since the table opened without a single bet
     assert service.table_in(CHANNEL) is None
-    assert published.last.phase is Phase.CLOSED
+    assert published.last.phase is TablePhase.CLOSED
     assert published.last.closed_reason == "Closed after 5 min without bets."
     rounds = await store.round_history(GUILD, channel_id=CHANNEL)
     assert {r.status for r in rounds} == {"void"}
@@ -76,7 +76,7 @@ async def test_a_round_played_restarts_the_idle_time(
     await tick(clock, 290)
     await service.bet(CHANNEL, ALICE, "100")
     table = service.get(table.table_id)
-    assert table.phase is Phase.PLAYING
+    assert table.phase is TablePhase.PLAYING
     await tick(clock, 20)
     await service.act(table.table_id, table.round_no, ALICE, Action.STAND)
     # Idle time counts again from the end of that round.
@@ -94,7 +94,7 @@ async def test_an_idle_players_hands_stand_at_the_action_timer(
     await service.join(CHANNEL, BOB)
     await service.bet(CHANNEL, ALICE, "100")
     table, _ = await service.bet(CHANNEL, BOB, "100")
-    assert table.phase is Phase.PLAYING
+    assert table.phase is TablePhase.PLAYING
     start = clock.now()
     assert [seat.deadline for seat in table.seats] == [start + 30, start + 30]
 
@@ -104,7 +104,7 @@ async def test_an_idle_players_hands_stand_at_the_action_timer(
     assert table.seats[1].deadline == start + 30  # Bob has not acted: his timer runs on
     await tick(clock, 20)
     table = service.get(table.table_id)
-    assert table.phase is Phase.BETTING  # Bob's hand stood; the dealer played
+    assert table.phase is TablePhase.BETTING  # Bob's hand stood; the dealer played
     assert "Bob: 9♠ 7♥ — 16 loses to 18: loses 100" in table.last_results
     assert await store.balance(GUILD, BOB.user_id) == START_CHIPS - 100
     assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS + 100
@@ -125,12 +125,12 @@ async def test_acting_restarts_that_players_timer(
     assert table.seats[0].deadline == start + 50
     await tick(clock, 10)  # Bob times out; Alice still has 20 s
     table = service.get(table.table_id)
-    assert table.phase is Phase.PLAYING
+    assert table.phase is TablePhase.PLAYING
     assert table.seats[1].legal == frozenset()
     assert any("Bob stands on 19 (timed out)" in line for line in table.events)
     await tick(clock, 20)
     table = service.get(table.table_id)
-    assert table.phase is Phase.BETTING
+    assert table.phase is TablePhase.BETTING
     assert "Alice: 2♠ 3♥ 2♣ — 7 loses to 18: loses 100" in table.last_results
 
 
@@ -140,10 +140,10 @@ async def test_insurance_not_answered_in_time_is_declined(
     shoes.add("Ts As 6h 7d " + SPARE)
     await service.start(GUILD, CHANNEL, ALICE)
     table, _ = await service.bet(CHANNEL, ALICE, "100")
-    assert table.phase is Phase.INSURANCE
+    assert table.phase is TablePhase.INSURANCE
     await tick(clock, 30)
     table = service.get(table.table_id)
-    assert table.phase is Phase.PLAYING
+    assert table.phase is TablePhase.PLAYING
     assert table.seats[0].insurance == 0
     assert table.seats[0].legal >= {Action.HIT, Action.STAND}
     assert table.seats[0].deadline == clock.now() + 30  # a fresh timer for the play
@@ -161,7 +161,7 @@ async def test_leaving_mid_round_takes_effect_when_the_round_ends(
     table, _ = await service.bet(CHANNEL, BOB, "100")
     table, said = await service.leave(CHANNEL, CAROL)  # sat out: leaves at once
     assert said == "You left."
-    assert table.phase is Phase.PLAYING  # everyone left at the table had bet: dealt
+    assert table.phase is TablePhase.PLAYING  # everyone left at the table had bet: dealt
     table, said = await service.leave(CHANNEL, BOB)
     assert said == "You'll leave when this round ends."
     assert table.seats[1].leaving
@@ -169,7 +169,7 @@ async def test_leaving_mid_round_takes_effect_when_the_round_ends(
     await service.act(table.table_id, table.round_no, ALICE, Action.STAND)
     await tick(clock, 30)
     table = service.get(table.table_id)
-    assert table.phase is Phase.BETTING
+    assert table.phase is TablePhase.BETTING
     assert [seat.name for seat in table.seats] == ["Alice"]
     assert "Bob: net -100" in table.last_results
     assert await store.balance(GUILD, BOB.user_id) == START_CHIPS - 100
@@ -184,7 +184,7 @@ async def test_the_host_leaving_hands_the_table_to_the_next_player(
     assert said == "You left."
     assert table.host_id == BOB.user_id
     table, _ = await service.leave(CHANNEL, BOB)
-    assert table.phase is Phase.CLOSED
+    assert table.phase is TablePhase.CLOSED
     assert service.table_in(CHANNEL) is None
 
 

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.engine.rules import MAX_SPOTS
 from bot.tables import TableError
-from cogs.table import player_of
+from cogs.table.commands import player_of
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -48,8 +48,3 @@ class BettingCog(commands.Cog, name="Betting"):
             except TableError as error:
                 note = str(error)
             await interaction.response.send_message(note, ephemeral=True)
-
-
-async def setup(bot: BlackjackBot) -> None:
-    """discord.py extension entry point."""
-    await bot.add_cog(BettingCog(bot))

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from bot.engine.edge import house_edge
 from bot.engine.rules import MAX_BET_CEILING, PRESET_SOURCES, Rules
-from bot.tables.players import Fairness
+from bot.tables.fairness import Fairness
 
 _DOUBLE: dict[str, str] = {
     "any": "on any first two cards",

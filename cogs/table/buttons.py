@@ -13,7 +13,7 @@ from typing import Final
 import discord
 
 from bot.engine.actions import Action
-from bot.tables.snapshot import Phase, TableSnapshot
+from bot.tables.snapshot import TablePhase, TableSnapshot
 
 #: Every action a table button can carry in its custom id.
 BUTTON_ACTIONS: Final = (
@@ -129,16 +129,16 @@ def table_buttons(snapshot: TableSnapshot) -> tuple[ButtonSpec, ...]:
     One message serves every player, so a press by someone who cannot take the
     action is refused by the service with an ephemeral reason.
     """
-    if snapshot.phase is Phase.CLOSED:
+    if snapshot.phase is TablePhase.CLOSED:
         return ()
     legal: set[Action] = set()
     for seat in snapshot.seats:
         legal |= seat.legal
     seated = bool(snapshot.seats)
     layout: list[list[tuple[str, bool]]]
-    if snapshot.phase is Phase.BETTING:
+    if snapshot.phase is TablePhase.BETTING:
         layout = [[("rebet", True), ("rebet2", True), ("join", True), ("leave", seated)]]
-    elif snapshot.phase is Phase.INSURANCE:
+    elif snapshot.phase is TablePhase.INSURANCE:
         layout = [
             [
                 ("insurance", Action.INSURANCE in legal),

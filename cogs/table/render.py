@@ -15,8 +15,9 @@ from typing import Final
 import discord
 
 from bot.tables.results import signed
-from bot.tables.snapshot import CardView, DealerView, HandView, Phase, SeatView, TableSnapshot
-from cogs.embed_limits import (
+from bot.tables.snapshot import CardView, DealerView, HandView, SeatView, TablePhase, TableSnapshot
+from cogs.table.buttons import ButtonSpec, table_buttons
+from cogs.table.embed_limits import (
     DESCRIPTION_LIMIT,
     EMBED_TOTAL_LIMIT,
     FIELD_LIMIT,
@@ -28,14 +29,13 @@ from cogs.embed_limits import (
     clip_lines,
     embed_size,
 )
-from cogs.table_buttons import ButtonSpec, table_buttons
 from db.models import VoidResult
 
-COLOURS: Final[dict[Phase, int]] = {
-    Phase.BETTING: 0x5865F2,  # blurple: waiting for bets
-    Phase.INSURANCE: 0xF1C40F,  # gold: a question for everyone
-    Phase.PLAYING: 0x2ECC71,  # green: cards are out
-    Phase.CLOSED: 0x95A5A6,  # grey: nothing more will happen
+COLOURS: Final[dict[TablePhase, int]] = {
+    TablePhase.BETTING: 0x5865F2,  # blurple: waiting for bets
+    TablePhase.INSURANCE: 0xF1C40F,  # gold: a question for everyone
+    TablePhase.PLAYING: 0x2ECC71,  # green: cards are out
+    TablePhase.CLOSED: 0x95A5A6,  # grey: nothing more will happen
 }
 
 HIDDEN_CARD: Final = "??"
@@ -138,7 +138,7 @@ def seat_name(seat: SeatView) -> str:
     return name
 
 
-def seat_lines(seat: SeatView, phase: Phase) -> list[str]:
+def seat_lines(seat: SeatView, phase: TablePhase) -> list[str]:
     """The lines under a seat's name."""
     lines: list[str] = []
     if seat.hands:
@@ -147,7 +147,7 @@ def seat_lines(seat: SeatView, phase: Phase) -> list[str]:
     elif seat.bet:
         spots = f" on {seat.spots} hands" if seat.spots > 1 else ""
         lines.append(f"Bet {chips(seat.bet)}{spots}")
-    elif phase is Phase.BETTING:
+    elif phase is TablePhase.BETTING:
         lines.append("No bet yet")
     else:
         lines.append("Sitting out this round")
@@ -171,15 +171,15 @@ def dealer_line(dealer: DealerView) -> str:
 def phase_lines(snapshot: TableSnapshot) -> list[str]:
     """What the table is waiting for, and until when."""
     when = f" · {timestamp(snapshot.deadline)}" if snapshot.deadline is not None else ""
-    if snapshot.phase is Phase.BETTING:
+    if snapshot.phase is TablePhase.BETTING:
         return [
             f"**Place your bets**{when}",
             f"`/bet amount [hands]` · {chips(snapshot.min_bet)}–{chips(snapshot.max_bet)}"
             f" a hand, up to {snapshot.max_spots} hand{'s' if snapshot.max_spots > 1 else ''}",
         ]
-    if snapshot.phase is Phase.INSURANCE:
+    if snapshot.phase is TablePhase.INSURANCE:
         return [f"**Insurance?** The dealer shows an ace{when}"]
-    if snapshot.phase is Phase.PLAYING:
+    if snapshot.phase is TablePhase.PLAYING:
         return [f"**Your move** · everyone plays at once{when}"]
     reason = f" · {snapshot.closed_reason}" if snapshot.closed_reason else ""
     return [f"**Table closed**{reason}"]
@@ -202,7 +202,7 @@ def table_embed(snapshot: TableSnapshot) -> discord.Embed:
     description = phase_lines(snapshot)
     if snapshot.dealer is not None:
         description.append(dealer_line(snapshot.dealer))
-    elif snapshot.phase is not Phase.CLOSED:
+    elif snapshot.phase is not TablePhase.CLOSED:
         description.append("**Dealer** waiting for bets")
     embed.description = clip_lines(description, DESCRIPTION_LIMIT)
     embed.set_footer(
@@ -218,7 +218,7 @@ def table_embed(snapshot: TableSnapshot) -> discord.Embed:
             value=clip_lines(seat_lines(seat, snapshot.phase), FIELD_VALUE_LIMIT),
             inline=False,
         )
-    if not snapshot.seats and snapshot.phase is not Phase.CLOSED:
+    if not snapshot.seats and snapshot.phase is not TablePhase.CLOSED:
         embed.add_field(name="Seats", value="Empty: press Join or `/bet`.", inline=False)
     # Extras in order of importance; each is added only if the whole embed still fits.
     extras: list[tuple[str, Sequence[str]]] = []
@@ -249,7 +249,7 @@ def voided_embed(result: VoidResult) -> discord.Embed:
     """What an old table message says once recovery voided its round and refunded the stakes."""
     embed = discord.Embed(
         title="Round voided",
-        colour=COLOURS[Phase.CLOSED],
+        colour=COLOURS[TablePhase.CLOSED],
         description=(
             f"This round was voided: {result.reason}. Every stake was refunded.\n"
             "Start a new table with `/blackjack start`."

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.tables.snapshot import Phase, TableSnapshot
-from cogs.render import RenderedTable, render_table
-from cogs.table_buttons import ButtonSpec
+from bot.tables.snapshot import TablePhase, TableSnapshot
+from cogs.table.buttons import ButtonSpec
+from cogs.table.render import RenderedTable, render_table
 
 log = logging.getLogger(__name__)
 
@@ -226,7 +226,7 @@ class TableMessages:
             table.task = asyncio.create_task(self._edit_loop(table_id, table))
         elif (
             table.latest is not None
-            and table.latest.phase is Phase.CLOSED
+            and table.latest.phase is TablePhase.CLOSED
             and (table.lost or table.latest.version <= table.shown)
         ):
             self._tables.pop(table_id, None)
@@ -248,7 +248,11 @@ class TableMessages:
                 log.warning("could not edit table %s's message", table_id, exc_info=True)
                 break
             table.shown = max(table.shown, snapshot.version)
-        if table.latest is not None and table.latest.phase is Phase.CLOSED and not self._due(table):
+        if (
+            table.latest is not None
+            and table.latest.phase is TablePhase.CLOSED
+            and not self._due(table)
+        ):
             self._tables.pop(table_id, None)
 
     async def _edit(self, channel_id: int, message_id: int, snapshot: TableSnapshot) -> None:

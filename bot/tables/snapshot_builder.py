@@ -6,8 +6,8 @@ from typing import Final
 
 from bot.engine import Action, Card, Hand, Round
 from bot.engine.cards import DECK
-from bot.engine.round_state import Phase as RoundPhase
-from bot.tables.snapshot import CardView, DealerView, HandView, Phase, SeatView, TableSnapshot
+from bot.engine.round_state import RoundPhase
+from bot.tables.snapshot import CardView, DealerView, HandView, SeatView, TablePhase, TableSnapshot
 from bot.tables.table import SeatState, Table
 
 #: How many of the round's latest event lines a snapshot carries.
@@ -105,16 +105,16 @@ def seat_view(table: Table, seat: SeatState) -> SeatView:
         leaving=seat.leaving,
         action=seat.standing.action(pid),
         standing=seat.standing.standing(pid),
-        net=seat.last_net if table.phase is Phase.BETTING else None,
+        net=seat.last_net if table.phase is TablePhase.BETTING else None,
     )
 
 
 def build_snapshot(table: Table, version: int) -> TableSnapshot:
     """Everything the table message shows now."""
     round_ = table.round
-    playing = round_ is not None and table.phase in (Phase.INSURANCE, Phase.PLAYING)
+    playing = round_ is not None and table.phase in (TablePhase.INSURANCE, TablePhase.PLAYING)
     deadline = table.deadline
-    if table.phase is Phase.PLAYING:
+    if table.phase is TablePhase.PLAYING:
         # The play phase ends when the slowest player's timer does.
         times = [seat.deadline for seat in table.seats if seat.deadline is not None]
         deadline = max(times) if times else None

@@ -21,10 +21,10 @@ from bot.tables import (
     TableSnapshot,
 )
 from bot.tables.service import CLOSED
-from cogs.render import RenderedTable, render_table
-from cogs.rules_text import fairness_text, house_edge_pct, rules_text
-from cogs.table_buttons import CUSTOM_ID_TEMPLATE, ButtonRef, parse_custom_id, play_action
-from cogs.table_messages import missing_permissions
+from cogs.table.buttons import CUSTOM_ID_TEMPLATE, ButtonRef, parse_custom_id, play_action
+from cogs.table.messages import missing_permissions
+from cogs.table.render import RenderedTable, render_table
+from cogs.table.rules_text import fairness_text, house_edge_pct, rules_text
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -265,9 +265,8 @@ class TableCog(commands.Cog, name="Table"):
         await interaction.response.send_message(fairness_text(fairness), ephemeral=True)
 
 
-async def setup(bot: BlackjackBot) -> None:
-    """discord.py extension entry point."""
-    # Loaded as an extension, this module is a fresh copy: register this copy's classes.
+async def add_table_cog(bot: BlackjackBot) -> None:
+    """Register the table's buttons and views with the bot and add its commands."""
     bot.add_dynamic_items(TableButton)
     bot.table_messages.use_views(table_view)
     await bot.add_cog(TableCog(bot))
