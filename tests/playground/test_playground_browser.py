@@ -1,0 +1,216 @@
+"""The playground in a real browser: a whole round played by two players on the page.
+
+Chromium opens the page, Alice starts a table with the command box, Bob joins with
+the table's button, both bet, both act with buttons, and the settled round and
+both balances are read off the page, as a person would read them. Screenshots go
+to ``PLAYGROUND_SCREENSHOTS`` (a folder) when set, else to the test's tmp dir;
+``docs/playground.png`` in the README is ``round-in-progress.png``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import WebDriverWait
+
+from bot.engine import Rules, Shoe, StackedShoe, cards
+from playground.running import Playground
+from tests.db.invariants import check_invariants
+from tests.playground.browser import ServedPlayground, chromium
+
+#: Alice Ts 9h (19, stands); Bob Tc 6d (16) hits the Kh and busts; the dealer shows a 7,
+#: holds a Th and stands on 17. Then twos, which end nothing.
+ROUND = "Ts Tc 7s 9h 6d Th Kh " + " ".join(["2c"] * 30)
+#: Real seconds the page gets for an answer to show (the bot answers in milliseconds).
+WAIT_S = 20
+
+
+def stacked_then_seeded() -> Callable[[Rules], Shoe]:
+    """The first table deals ROUND; any later shoe is a seeded real one."""
+    made: list[Shoe] = []
+
+    def factory(rules: Rules) -> Shoe:
+        shoe: Shoe = StackedShoe(cards(ROUND))
+        shoe.seed = bytes([7]) * 32
+        if made:
+            shoe = Shoe(rules.decks, rules.penetration, bytes([len(made)]) * 32)
+        made.append(shoe)
+        return shoe
+
+    return factory
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go."""
+    folder = Path(os.environ.get("PLAYGROUND_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[ServedPlayground, str]]:
+    """The playground (stacked first shoe, its own SQLite file) serving its page."""
+    database_url = f"sqlite:///{tmp_path / 'playground.sqlite3'}"
+    playground = Playground(database_url, shoe_factory=stacked_then_seeded())
+    with ServedPlayground(playground) as served:
+        yield served, database_url
+    asyncio.run(check_invariants(database_url))
+
+
+class Page:
+    """The playground page as a player uses it: type commands, press buttons, read messages."""
+
+    def __init__(self, driver: WebDriver, url: str) -> None:
+        self.driver = driver
+        driver.get(url)
+        self.wait_until(
+            lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-ready")
+        )
+        self.wait_until(lambda: "live" in (self.find("#connection").get_attribute("class") or ""))
+
+    def wait_until(self, condition: Callable[[], object], what: str = "") -> object:
+        # The page redraws a message when it changes: an element read a moment ago may be gone.
+        waiting = WebDriverWait(
+            self.driver, WAIT_S, ignored_exceptions=(StaleElementReferenceException,)
+        )
+        return waiting.until(lambda _: condition(), what)
+
+    def find(self, css: str) -> WebElement:
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def messages(self) -> list[WebElement]:
+        return self.driver.find_elements(By.CSS_SELECTOR, "#messages .message")
+
+    def texts(self) -> list[str]:
+        return [m.text for m in self.messages()]
+
+    def play_as(self, name: str) -> None:
+        self.find(f'#players li[data-player-name="{name}"]').click()
+        self.wait_until(lambda: self.find("#you-name").text == name, f"playing as {name}")
+
+    def type_command(self, line: str) -> None:
+        box = self.find("#command-input")
+        box.clear()
+        box.send_keys(line)
+        box.send_keys(Keys.ENTER)
+
+    def command(self, line: str) -> str:
+        """Run a command whose answer is a new message; that message's text."""
+        before = len(self.messages())
+        self.type_command(line)
+        self.wait_until(lambda: len(self.messages()) > before, f"an answer to {line}")
+        return str(self.wait_until(lambda: self.messages()[-1].text))
+
+    def refusal(self, line: str) -> str:
+        """Run a command the client refuses; the red line under the box."""
+        self.type_command(line)
+        self.wait_until(lambda: self.find("#command-error").text, f"a refusal of {line}")
+        return self.find("#command-error").text
+
+    def table(self) -> WebElement:
+        """The table message: the bot's message with an embed, not an ephemeral one."""
+        for message in self.messages():
+            classes = message.get_attribute("class") or ""
+            if "ephemeral" not in classes and message.find_elements(By.CSS_SELECTOR, ".embed"):
+                return message
+        raise AssertionError(f"no table message among {self.texts()}")
+
+    def table_text(self) -> str:
+        return str(
+            self.wait_until(lambda: self.table().find_element(By.CSS_SELECTOR, ".embed").text)
+        )
+
+    def buttons(self) -> dict[str, bool]:
+        """The table's buttons: label -> enabled."""
+
+        def read() -> dict[str, bool]:
+            found = self.table().find_elements(By.CSS_SELECTOR, "button.button")
+            return {b.text: b.is_enabled() for b in found}
+
+        found: dict[str, bool] = self.wait_until(read)  # type: ignore[assignment]
+        return found
+
+    def press(self, label: str, then: Callable[[str], bool]) -> None:
+        """Press a table button and wait until the table's text satisfies ``then``."""
+
+        def click() -> bool:
+            for button in self.table().find_elements(By.CSS_SELECTOR, "button.button"):
+                if button.text == label:
+                    button.click()
+                    return True
+            raise AssertionError(f"no button {label!r} on the table: {self.buttons()}")
+
+        self.wait_until(click, f"pressing {label}")
+        self.wait_until(lambda: then(self.table_text()), f"the table after {label}")
+
+
+def test_two_players_play_a_round_in_the_browser(
+    served: tuple[ServedPlayground, str], shots: Path
+) -> None:
+    playground, _ = served
+    with chromium() as driver:
+        page = Page(driver, playground.url)
+        page.play_as("Alice")
+
+        # The command box knows the synced commands, their options and choices.
+        page.find("#command-input").send_keys("/blackjack st")
+        suggestions = page.find("#suggestions")
+        page.wait_until(lambda: "/blackjack start" in suggestions.text)
+        page.find("#command-input").send_keys("art ")
+        page.wait_until(lambda: "preset:" in suggestions.text)
+        assert "one of: vegas-shoe · classic · simple" in suggestions.text
+        page.find("#command-input").clear()
+
+        # Bad input gets what Discord would answer, and changes nothing.
+        assert "must be one of" in page.refusal("/blackjack start preset:nonsense")
+        assert page.messages() == []
+
+        started = page.command("/blackjack start")
+        assert "@Alice used /blackjack start" in started
+        assert "Place your bets" in page.table_text()
+        assert page.buttons()["Join"] is True
+        driver.save_screenshot(str(shots / "table-open.png"))
+
+        page.play_as("Bob")
+        page.press("Join", lambda text: "Bob" in text)
+        assert "must be at most 7" in page.refusal("/bet amount:100 hands:9")
+        answer = page.command("/bet 100")
+        assert "Bet 100. Balance: 900." in answer
+        assert "Only you can see this" in answer
+
+        # Bob's reply is his alone: Alice's page does not show it.
+        page.play_as("Alice")
+        page.wait_until(lambda: not any("Balance: 900" in t for t in page.texts()))
+        page.type_command("/bet 100")
+        page.wait_until(lambda: "Your move" in page.table_text(), "the cards dealt")
+        table = page.table_text()
+        assert "Alice" in table
+        assert "Bob" in table
+        assert page.buttons()["Stand"] is True
+        assert page.find(".embed .timestamp").text.startswith("in ")  # a live countdown
+        driver.save_screenshot(str(shots / "round-in-progress.png"))
+
+        page.press("Stand", lambda text: "Alice" in text)
+        page.play_as("Bob")
+        page.press("Hit", lambda text: "Place your bets" in text)
+        settled = page.table_text()
+        driver.save_screenshot(str(shots / "round-settled.png"))
+        assert "Dealer: 7♠ 10♥ (17)" in settled
+        assert "Alice: 10♠ 9♥ — 19 beats 17: wins 100, 200 back" in settled
+        assert "Bob: 10♣ 6♦ K♥ — bust" in settled
+
+        # Both balances, as each player's /balance shows them on the page.
+        assert "You have 900 chips." in page.command("/balance")
+        page.play_as("Alice")
+        assert "You have 1,100 chips." in page.command("/balance")
+        driver.save_screenshot(str(shots / "balances.png"))
