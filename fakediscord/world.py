@@ -21,6 +21,7 @@ from .records import FakeMessage
 
 if TYPE_CHECKING:
     from bot.clock import Clock
+
     from .models import Snowflakes
 
 #: What the bot's own role grants by default: everything a table bot uses.
