@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -40,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     except OSError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {error} (another --port?)", file=sys.stderr)
         return 1
     return 0
 
@@ -50,6 +52,12 @@ async def _serve(database_url: str, port: int) -> None:
     from playground.running import Playground
     from playground.web import serving
 
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # not on Windows
+            loop.add_signal_handler(signum, stop.set)
     async with serving(Playground(database_url), port=port) as url:
         print(f"The playground is at {url} (Ctrl-C stops it).", flush=True)
-        await asyncio.Event().wait()
+        await stop.wait()
+    print("The playground stopped.", flush=True)

@@ -10,9 +10,13 @@ to ``PLAYGROUND_SCREENSHOTS`` (a folder) when set, else to the test's tmp dir;
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException
@@ -214,3 +218,97 @@ def test_two_players_play_a_round_in_the_browser(
         page.play_as("Alice")
         assert "You have 1,100 chips." in page.command("/balance")
         driver.save_screenshot(str(shots / "balances.png"))
+
+
+def bot_posts(served: ServedPlayground, channel_id: int, message: dict[str, Any]) -> None:
+    """POST a message to the local Discord as the bot does (its REST route, its token)."""
+    fake = served.playground.fake
+    request = urllib.request.Request(
+        f"{fake.api_base}/channels/{channel_id}/messages",
+        data=json.dumps(message).encode(),
+        headers={"Authorization": f"Bot {fake.token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 200
+
+
+def test_the_page_draws_markdown_timestamps_emojis_fields_and_buttons(
+    served: tuple[ServedPlayground, str], shots: Path
+) -> None:
+    playground, _ = served
+    alice = playground.playground.players()[0]
+    channel = playground.playground.channels()[0]
+    soon = int(time.time()) + 600
+    with chromium() as driver:
+        page = Page(driver, playground.url)
+        bot_posts(
+            playground,
+            channel.id,
+            {
+                "content": (
+                    f"**Bold** *italic* __under__ ~~gone~~ `co*de*` ||secret|| {alice.mention}"
+                    f" {channel.mention} <t:{soon}:R> <:card_back:1234567890>"
+                ),
+                "embeds": [
+                    {
+                        "title": "Insurance?",
+                        "color": 0xF1C40F,
+                        "description": "## Dealer\n> shows an ace\n- one\n-# small print",
+                        "fields": [
+                            {"name": "Alice", "value": "**19**", "inline": True},
+                            {"name": "Bob", "value": "16", "inline": True},
+                            {"name": "Carol", "value": "BJ", "inline": True},
+                            {"name": "Latest", "value": "Dealer shows A♦", "inline": False},
+                        ],
+                        "footer": {"text": "Table 1 · round 2"},
+                    }
+                ],
+                "components": [
+                    {
+                        "type": 1,
+                        "components": [
+                            {"type": 2, "style": 1, "label": "Hit", "custom_id": "a"},
+                            {"type": 2, "style": 3, "label": "Join", "custom_id": "b"},
+                            {
+                                "type": 2,
+                                "style": 4,
+                                "label": "Surrender",
+                                "custom_id": "c",
+                                "disabled": True,
+                            },
+                        ],
+                    }
+                ],
+            },
+        )
+        page.wait_until(lambda: page.messages(), "the bot's message, live")
+        message = page.messages()[-1]
+
+        def inside(css: str) -> list[str]:
+            return [e.text for e in message.find_elements(By.CSS_SELECTOR, css)]
+
+        assert inside(".content strong") == ["Bold"]
+        assert inside(".content em") == ["italic"]
+        assert inside(".content u") == ["under"]
+        assert inside(".content s") == ["gone"]
+        assert inside(".content code") == ["co*de*"]
+        assert inside(".content .mention") == ["@Alice", "#blackjack"]
+        assert inside(".content .timestamp")[0] == "in 10 minutes"
+        # No image for this emoji on the local Discord: the client shows its name.
+        page.wait_until(lambda: inside(".emoji-text") == [":card_back:"], "the emoji's name")
+        embed = message.find_element(By.CSS_SELECTOR, ".embed")
+        assert embed.value_of_css_property("border-left-color") == "rgba(241, 196, 15, 1)"
+        assert inside(".embed h2") == ["Dealer"]
+        assert inside(".embed blockquote") == ["shows an ace"]
+        assert inside(".embed .subtext") == ["small print"]
+        assert inside(".embed-footer") == ["Table 1 · round 2"]
+        fields = message.find_elements(By.CSS_SELECTOR, ".embed-field")
+        tops = [f.location["y"] for f in fields]
+        assert tops[0] == tops[1] == tops[2] < tops[3]  # three inline fields share a row
+        buttons = {b.text: b for b in message.find_elements(By.CSS_SELECTOR, "button")}
+        assert buttons["Hit"].value_of_css_property("background-color") == "rgba(88, 101, 242, 1)"
+        assert buttons["Join"].value_of_css_property("background-color") == "rgba(36, 128, 70, 1)"
+        assert not buttons["Surrender"].is_enabled()
+        assert buttons["Hit"].is_enabled()
+        driver.save_screenshot(str(shots / "markdown.png"))
