@@ -17,7 +17,15 @@ from bot.tables.errors import (
 from bot.tables.fairness import Fairness
 from bot.tables.players import Player
 from bot.tables.service import TableService
-from bot.tables.snapshot import CardView, DealerView, HandView, SeatView, TablePhase, TableSnapshot
+from bot.tables.snapshot import (
+    CardView,
+    DealerView,
+    HandView,
+    Reply,
+    SeatView,
+    TablePhase,
+    TableSnapshot,
+)
 
 __all__ = [
     "ActionRefused",
@@ -32,6 +40,7 @@ __all__ = [
     "NotSeated",
     "NothingToDo",
     "Player",
+    "Reply",
     "SeatView",
     "StaleButton",
     "TableAlreadyOpen",
