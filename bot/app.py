@@ -21,8 +21,7 @@ from discord.ext import commands
 import db
 from bot.clock import Clock, SystemClock
 from bot.config import Config
-from bot.tables import TableError, TableService
-from bot.tables.flow import ShoeFactory
+from bot.tables import ShoeFactory, TableError, TableService
 from cogs.table.messages import TableMessages
 from cogs.table.refusals import answer_refusal
 from cogs.table.render import voided_embed

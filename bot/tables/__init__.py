@@ -15,6 +15,7 @@ from bot.tables.errors import (
     WrongPhase,
 )
 from bot.tables.fairness import Fairness
+from bot.tables.flow import ShoeFactory
 from bot.tables.players import Player
 from bot.tables.service import TableService
 from bot.tables.snapshot import (
@@ -42,6 +43,7 @@ __all__ = [
     "Player",
     "Reply",
     "SeatView",
+    "ShoeFactory",
     "StaleButton",
     "TableAlreadyOpen",
     "TableError",
