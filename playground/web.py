@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from aiohttp import WSMsgType, web
 
@@ -23,6 +23,7 @@ from fakediscord.records import FakeMessage
 from playground.running import Playground
 
 STATIC: Final = Path(__file__).parent / "static"
+T = TypeVar("T")
 PLAYGROUND_KEY: Final = web.AppKey("playground", Playground)
 
 
@@ -113,14 +114,19 @@ async def get_state(request: web.Request) -> web.Response:
     return web.json_response(state_json(request.app[PLAYGROUND_KEY]))
 
 
+def _field(source: Mapping[str, Any], name: str, parse: Callable[[Any], T]) -> T:
+    """``source[name]`` parsed, or 400 naming the field (the page sends ids as strings)."""
+    try:
+        return parse(source[name])
+    except (KeyError, ValueError, TypeError, LookupError) as error:
+        raise web.HTTPBadRequest(text=f"bad {name}: {error}") from None
+
+
 async def get_messages(request: web.Request) -> web.Response:
     """A channel as one player sees it, oldest first."""
     playground = request.app[PLAYGROUND_KEY]
-    try:
-        channel = playground.channel(int(request.query["channel"]))
-        viewer = playground.member(int(request.query["viewer"]))
-    except (KeyError, ValueError, LookupError) as error:
-        raise web.HTTPNotFound(text=str(error)) from None
+    channel = _field(request.query, "channel", lambda v: playground.channel(int(v)))
+    viewer = _field(request.query, "viewer", lambda v: playground.member(int(v)))
     shown = playground.messages(channel, viewer)
     return web.json_response([message_json(m, playground) for m in shown])
 
@@ -139,13 +145,9 @@ async def post_command(request: web.Request) -> web.Response:
     """``{viewer, channel, line}``: run a typed slash command as that player."""
     playground = request.app[PLAYGROUND_KEY]
     body = await _body(request)
-    try:
-        member = playground.member(int(body["viewer"]))
-        channel = playground.channel(int(body["channel"]))
-        line = str(body["line"])
-    except (KeyError, ValueError, LookupError) as error:
-        raise web.HTTPBadRequest(text=f"bad command request: {error}") from None
-    outcome = await playground.run_command(member, channel, line)
+    member = _field(body, "viewer", lambda v: playground.member(int(v)))
+    channel = _field(body, "channel", lambda v: playground.channel(int(v)))
+    outcome = await playground.run_command(member, channel, _field(body, "line", str))
     return web.json_response(outcome.as_json())
 
 
@@ -153,13 +155,9 @@ async def post_press(request: web.Request) -> web.Response:
     """``{viewer, message, custom_id}``: press a button as that player."""
     playground = request.app[PLAYGROUND_KEY]
     body = await _body(request)
-    try:
-        member = playground.member(int(body["viewer"]))
-        message_id = int(body["message"])
-        custom_id = str(body["custom_id"])
-    except (KeyError, ValueError, LookupError) as error:
-        raise web.HTTPBadRequest(text=f"bad button request: {error}") from None
-    outcome = await playground.press(member, message_id, custom_id)
+    member = _field(body, "viewer", lambda v: playground.member(int(v)))
+    message_id = _field(body, "message", int)
+    outcome = await playground.press(member, message_id, _field(body, "custom_id", str))
     return web.json_response(outcome.as_json())
 
 
@@ -173,7 +171,7 @@ async def post_channel(request: web.Request) -> web.Response:
     return await _add(request, lambda p, name: p.add_channel(name).id)
 
 
-async def _add(request: web.Request, make: Any) -> web.Response:
+async def _add(request: web.Request, make: Callable[[Playground, str], int]) -> web.Response:
     playground = request.app[PLAYGROUND_KEY]
     body = await _body(request)
     try:

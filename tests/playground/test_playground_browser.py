@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -112,7 +112,11 @@ class Page:
         """Run a command whose answer is a new message; that message's text."""
         before = len(self.messages())
         self.type_command(line)
-        self.wait_until(lambda: len(self.messages()) > before, f"an answer to {line}")
+        try:
+            self.wait_until(lambda: len(self.messages()) > before, f"an answer to {line}")
+        except TimeoutException:
+            error = self.find("#command-error").text
+            raise AssertionError(f"no answer to {line}: {error!r}; page: {self.texts()}") from None
         return str(self.wait_until(lambda: self.messages()[-1].text))
 
     def refusal(self, line: str) -> str:

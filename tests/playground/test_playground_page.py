@@ -197,3 +197,18 @@ def test_python_m_bot_playground_takes_a_port_and_a_database() -> None:
     args = build_parser().parse_args(["playground", "--port", "9000", "--db", "chips.sqlite3"])
     assert (args.port, args.db) == (9000, Path("chips.sqlite3"))
     assert build_parser().parse_args(["playground"]).port == 8765
+
+
+async def test_a_request_naming_no_player_or_channel_is_answered_400(served: Served) -> None:
+    alice, _, channel = served.ids()
+    for body in (
+        {"viewer": "1", "channel": channel, "line": "/balance"},
+        {"viewer": alice, "channel": "general", "line": "/balance"},
+        {"viewer": alice, "channel": channel},
+    ):
+        async with served.http.post(served.url + "/api/command", json=body) as response:
+            assert response.status == 400
+            assert (await response.text()).startswith("bad ")
+    async with served.http.get(f"{served.url}/api/messages?channel={channel}") as response:
+        assert response.status == 400
+    assert not served.playground.fake.interactions
