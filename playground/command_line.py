@@ -20,6 +20,7 @@ from fakediscord.records import FakeCommand
 
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
+ADMINISTRATOR = 1 << 3
 #: Option keys the page shows beside a name (limits and choices).
 SHOWN_KEYS = ("min_value", "max_value", "min_length", "max_length")
 Thing = TypeVar("Thing", FakeMember, FakeChannel, FakeRole)
@@ -56,13 +57,29 @@ class CommandEntry:
         }
 
 
-def catalogue(commands: Iterable[FakeCommand]) -> list[CommandEntry]:
-    """Every chat-input command and subcommand, sorted by path (as the client lists them)."""
+def catalogue(commands: Iterable[FakeCommand], permissions: int) -> list[CommandEntry]:
+    """The chat-input commands and subcommands a member with ``permissions`` is offered.
+
+    Sorted by path, as the client lists them. A command whose
+    ``default_member_permissions`` the member lacks is hidden, as Discord hides it.
+    """
     entries: list[CommandEntry] = []
     for command in commands:
-        if command.type == 1:
+        if command.type == 1 and offered(command, permissions):
             _walk(command.name, command.data, entries)
     return sorted(entries, key=lambda e: e.path)
+
+
+def offered(command: FakeCommand, permissions: int) -> bool:
+    """Discord's rule: no default permissions, everyone; else every bit of them, or Administrator.
+
+    ``"0"`` hides a command from all but administrators.
+    """
+    needed = command.data.get("default_member_permissions")
+    if needed is None or permissions & ADMINISTRATOR:
+        return True
+    bits = int(needed)
+    return bits != 0 and permissions & bits == bits
 
 
 def _walk(path: str, node: Mapping[str, Any], entries: list[CommandEntry]) -> None:

@@ -31,6 +31,8 @@ CLICK_FAILED: Final = "This interaction failed"
 #: Real seconds to wait for the bot's first answer (Discord gives it 3).
 ANSWER_WAIT_S: Final = 3.5
 DEFAULT_PLAYERS: Final = ("alice", "bob")
+#: A member with Manage Server, for /blackjack-admin (hidden from the others, as on Discord).
+CROUPIER: Final = "croupier"
 DEFAULT_CHANNELS: Final = ("blackjack", "high-rollers")
 
 
@@ -79,6 +81,7 @@ class Playground:
             self.add_channel(name)
         for name in self._first_players:
             self.add_player(name)
+        self.fake.add_member(self.guild, CROUPIER, permissions=["manage_guild"])
         config = Config(token=self.fake.token, database_url=self.database_url)
         bot = build_bot(config, clock=SystemClock(), shoe_factory=self._shoe_factory)
         self.bot = await self._stack.enter_async_context(running_bot(self.fake, bot))
@@ -132,10 +135,10 @@ class Playground:
                 return channel
         raise LookupError(f"no channel {channel_id}")
 
-    def commands(self) -> list[CommandEntry]:
-        """The commands the bot synced (globally and to this server), as the client lists them."""
+    def commands(self, member: FakeMember) -> list[CommandEntry]:
+        """The commands the bot synced (globally and here) that ``member``'s client offers."""
         synced = self.fake.commands.get(None, []) + self.fake.commands.get(self.guild.id, [])
-        return catalogue(synced)
+        return catalogue(synced, member.base_permissions())
 
     def messages(self, channel: FakeChannel, viewer: FakeMember) -> list[FakeMessage]:
         """The channel as ``viewer``'s client shows it (their own ephemeral replies included)."""
@@ -145,7 +148,7 @@ class Playground:
     async def run_command(self, member: FakeMember, channel: FakeChannel, line: str) -> Outcome:
         """Run a typed slash command as ``member``; the client refuses what Discord's would."""
         try:
-            parsed = parse_line(line, self.commands(), self.guild)
+            parsed = parse_line(line, self.commands(member), self.guild)
             answered = await self.fake.slash(
                 member, parsed.path, channel, max_wait=ANSWER_WAIT_S, **parsed.options
             )

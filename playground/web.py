@@ -50,8 +50,8 @@ def message_json(message: FakeMessage, playground: Playground) -> dict[str, Any]
     return data
 
 
-def state_json(playground: Playground) -> dict[str, Any]:
-    """The server as the page needs it: players, channels, commands and names for mentions."""
+def state_json(playground: Playground, viewer: FakeMember) -> dict[str, Any]:
+    """The server as ``viewer``'s page needs it: players, channels, their commands, names."""
     fake = playground.fake
     guild = playground.guild
     names = {str(m.id): display_name(m) for m in guild.members.values()}
@@ -60,7 +60,7 @@ def state_json(playground: Playground) -> dict[str, Any]:
         "bot": {"id": str(fake.bot_user.id), "name": fake.bot_user.username},
         "players": [{"id": str(m.id), "name": display_name(m)} for m in playground.players()],
         "channels": [{"id": str(c.id), "name": c.name} for c in playground.channels()],
-        "commands": [entry.as_json() for entry in playground.commands()],
+        "commands": [entry.as_json() for entry in playground.commands(viewer)],
         "users": names,
         "channel_names": {str(c.id): c.name for c in guild.channels.values()},
         "role_names": {str(r.id): r.name for r in guild.roles},
@@ -109,17 +109,21 @@ async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "index.html")
 
 
-async def get_state(request: web.Request) -> web.Response:
-    """Players, channels, synced commands."""
-    return web.json_response(state_json(request.app[PLAYGROUND_KEY]))
-
-
 def _field(source: Mapping[str, Any], name: str, parse: Callable[[Any], T]) -> T:
     """``source[name]`` parsed, or 400 naming the field (the page sends ids as strings)."""
     try:
         return parse(source[name])
     except (KeyError, ValueError, TypeError, LookupError) as error:
         raise web.HTTPBadRequest(text=f"bad {name}: {error}") from None
+
+
+async def get_state(request: web.Request) -> web.Response:
+    """Players, channels, and the synced commands the viewer (default: the first player) sees."""
+    playground = request.app[PLAYGROUND_KEY]
+    viewer = playground.players()[0]
+    if "viewer" in request.query:
+        viewer = _field(request.query, "viewer", lambda v: playground.member(int(v)))
+    return web.json_response(state_json(playground, viewer))
 
 
 async def get_messages(request: web.Request) -> web.Response:

@@ -59,7 +59,7 @@ function when(unix) {
 // -- the world: players and channels ---------------------------------------------------------
 
 async function loadWorld() {
-  const { data } = await api("/api/state");
+  const { data } = await api(state.viewer ? `/api/state?viewer=${state.viewer}` : "/api/state");
   state.world = data;
   const ids = (list) => list.map((x) => x.id);
   if (!ids(data.players).includes(state.viewer)) state.viewer = data.players[0].id;
@@ -109,7 +109,7 @@ async function playAs(id) {
   if (state.socket && state.socket.readyState === WebSocket.OPEN) {
     state.socket.send(JSON.stringify({ viewer: id }));
   }
-  drawSidebar();
+  await loadWorld(); // the commands offered depend on the player's permissions
   await loadMessages();
 }
 

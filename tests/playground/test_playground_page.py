@@ -29,7 +29,7 @@ class Served:
 
     def ids(self) -> tuple[str, str, str]:
         """Alice's and Bob's ids, and #blackjack's."""
-        alice, bob = self.playground.players()
+        alice, bob, _croupier = self.playground.players()
         return str(alice.id), str(bob.id), str(self.playground.channels()[0].id)
 
     async def post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -69,13 +69,13 @@ async def test_the_command_box_lists_the_commands_the_bot_synced(served: Served)
     bet = next(c for c in state["commands"] if c["path"] == "bet")
     hands = next(o for o in bet["options"] if o["name"] == "hands")
     assert (hands["min_value"], hands["max_value"], hands["required"]) == (1, 7, False)
-    assert [p["name"] for p in state["players"]] == ["Alice", "Bob"]
+    assert [p["name"] for p in state["players"]] == ["Alice", "Bob", "Croupier"]
     assert [c["name"] for c in state["channels"]] == ["blackjack", "high-rollers"]
 
 
 async def test_a_typed_line_becomes_the_options_a_client_sends(served: Served) -> None:
     playground = served.playground
-    entries, guild = playground.commands(), playground.guild
+    entries, guild = playground.commands(playground.players()[0]), playground.guild
     assert parse_line("/bet 100", entries, guild).options == {"amount": "100"}
     parsed = parse_line("/bet hands:2 amount:1k", entries, guild)
     assert (parsed.path, parsed.options) == ("bet", {"amount": "1k", "hands": 2})
@@ -177,7 +177,7 @@ async def test_players_and_channels_are_added_with_discord_like_names(served: Se
     status, created_channel = await served.post("/api/channels", {"name": "Side Table"})
     assert status == 200
     state = await served.get("/api/state")
-    assert [p["name"] for p in state["players"]] == ["Alice", "Bob", "Carol"]
+    assert [p["name"] for p in state["players"]] == ["Alice", "Bob", "Croupier", "Carol"]
     assert {"id": created_channel["id"], "name": "side-table"} in state["channels"]
     carol = created["id"]
     outcome = await served.command(carol, created_channel["id"], "/balance")
@@ -191,6 +191,28 @@ async def test_players_and_channels_are_added_with_discord_like_names(served: Se
         status, body = await served.post(path, {"name": name})
         assert status == 400
         assert body["error"].startswith(error)
+
+
+async def test_admin_commands_are_offered_only_to_members_with_manage_server(
+    served: Served,
+) -> None:
+    alice, _, channel = served.ids()
+    croupier = str(served.playground.players()[2].id)
+    as_alice = await served.get(f"/api/state?viewer={alice}")
+    as_croupier = await served.get(f"/api/state?viewer={croupier}")
+    assert not [c for c in as_alice["commands"] if c["path"].startswith("blackjack-admin")]
+    assert {"blackjack-admin config", "blackjack-admin grant", "blackjack-admin take"} <= {
+        c["path"] for c in as_croupier["commands"]
+    }
+    outcome = await served.command(alice, channel, "/blackjack-admin grant member:alice amount:50")
+    assert outcome["refused"] == "There is no command /blackjack-admin here."
+    outcome = await served.command(
+        croupier, channel, "/blackjack-admin grant member:alice amount:50"
+    )
+    assert outcome["ok"] is True
+    assert (await served.command(alice, channel, "/balance"))["ok"] is True
+    shown = await served.get(f"/api/messages?channel={channel}&viewer={alice}")
+    assert shown[-1]["content"] == "You have 1,050 chips."
 
 
 def test_python_m_bot_playground_takes_a_port_and_a_database() -> None:
