@@ -111,6 +111,7 @@ async function playAs(id) {
   }
   await loadWorld(); // the commands offered depend on the player's permissions
   await loadMessages();
+  document.body.dataset.playingAs = state.world.players.find((p) => p.id === id).name;
 }
 
 async function loadMessages() {
@@ -427,6 +428,7 @@ async function addThing(form, input, path) {
 async function main() {
   await loadWorld();
   await loadMessages();
+  document.body.dataset.playingAs = state.world.players.find((p) => p.id === state.viewer).name;
   connect();
   const input = $("#command-input");
   input.addEventListener("input", () => { state.selected = 0; drawSuggestions(); });

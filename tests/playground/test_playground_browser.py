@@ -98,9 +98,14 @@ class Page:
     def texts(self) -> list[str]:
         return [m.text for m in self.messages()]
 
+    def ids(self) -> list[str]:
+        return [m.get_attribute("data-message-id") or "" for m in self.messages()]
+
     def play_as(self, name: str) -> None:
         self.find(f'#players li[data-player-name="{name}"]').click()
-        self.wait_until(lambda: self.find("#you-name").text == name, f"playing as {name}")
+        # Set once the channel is shown as the new player sees it (their ephemeral replies).
+        body = self.find("body")
+        self.wait_until(lambda: body.get_attribute("data-playing-as") == name, f"as {name}")
 
     def type_command(self, line: str) -> None:
         box = self.find("#command-input")
@@ -110,14 +115,19 @@ class Page:
 
     def command(self, line: str) -> str:
         """Run a command whose answer is a new message; that message's text."""
-        before = len(self.messages())
+        seen = set(self.ids())
         self.type_command(line)
         try:
-            self.wait_until(lambda: len(self.messages()) > before, f"an answer to {line}")
+            self.wait_until(lambda: set(self.ids()) - seen, f"an answer to {line}")
         except TimeoutException:
             error = self.find("#command-error").text
             raise AssertionError(f"no answer to {line}: {error!r}; page: {self.texts()}") from None
-        return str(self.wait_until(lambda: self.messages()[-1].text))
+
+        def answer() -> str:
+            fresh = (m for m in self.messages() if m.get_attribute("data-message-id") not in seen)
+            return next(fresh).text
+
+        return str(self.wait_until(answer))
 
     def refusal(self, line: str) -> str:
         """Run a command the client refuses; the red line under the box."""
