@@ -70,6 +70,8 @@ class GuildSettings:
     bet_timer_s: int = 30
     action_timer_s: int = 30
     idle_close_s: int = 300
+    #: How tables show cards: "pictures" (the bot's card emojis) or "text" ("A♠ 10♥").
+    card_style: str = "pictures"
 
 
 @dataclass(frozen=True, slots=True)

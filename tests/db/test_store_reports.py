@@ -97,6 +97,13 @@ async def test_settings_default_until_set_and_keep_other_fields(store: db.Store)
     assert await store.get_guild_settings(G + 1) == db.GuildSettings()
 
 
+async def test_a_server_chooses_text_cards_and_back_to_pictures(store: db.Store) -> None:
+    assert (await store.get_guild_settings(G)).card_style == "pictures"
+    assert (await store.set_guild_settings(G, card_style="text")).card_style == "text"
+    assert (await store.get_guild_settings(G + 1)).card_style == "pictures"
+    assert (await store.set_guild_settings(G, card_style="pictures")).card_style == "pictures"
+
+
 @pytest.mark.parametrize(
     "changes",
     [
@@ -106,6 +113,7 @@ async def test_settings_default_until_set_and_keep_other_fields(store: db.Store)
         {"starting_chips": -1},
         {"bet_timer_s": 2.5},
         {"default_preset": ""},
+        {"card_style": "holograms"},
         {"house_edge": 1},
     ],
 )
