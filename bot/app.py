@@ -23,6 +23,7 @@ from bot.clock import Clock, SystemClock
 from bot.config import Config
 from bot.tables.flow import ShoeFactory
 from bot.tables.service import TableService
+from cogs.table.card_emojis import CardEmojis
 from cogs.table.messages import TableMessages
 from cogs.table.render import voided_embed
 
@@ -131,6 +132,9 @@ class BlackjackBot(commands.Bot):
         self._shoe_factory = shoe_factory
         self._extensions = tuple(extensions)
         self.table_messages = TableMessages(self)
+        #: The card pictures (application emojis), uploaded in the background at start-up.
+        self.card_emojis = CardEmojis(enabled=config.card_pictures)
+        self.table_messages.use_faces(self.card_emojis.faces_for)
         self._store: db.Store | None = store
         self._tables: TableService | None = None
         #: Set once a graceful stop begins: new clicks and commands are refused politely.
@@ -172,6 +176,7 @@ class BlackjackBot(commands.Bot):
             shoe_factory=self._shoe_factory,
         )
         self.table_messages.bind(self._tables.close)
+        self.card_emojis.start(self, self._store.get_guild_settings)
         if not self._recovered:
             # This process runs every shard: every open round is its own, voided before
             # it connects. (A subset of shards recovers after READY: on_connect.)
@@ -277,6 +282,7 @@ class BlackjackBot(commands.Bot):
         open by a step that ran out of time is voided at the next start.
         """
         await self._finish_in_flight()
+        await self.card_emojis.stop()
         if self._tables is not None:
             try:
                 await asyncio.wait_for(self._close_tables(), TABLES_BUDGET_S)

@@ -31,6 +31,9 @@ class Config:
     gateway_url: str | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: Upload the card pictures as application emojis and deal with them (``CARD_PICTURES``,
+    #: on unless ``off``). Off in a Config built in code: tests that pin the text look.
+    card_pictures: bool = False
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -117,7 +120,19 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
         gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        card_pictures=_switch(env, "CARD_PICTURES", default=True),
     )
+
+
+def _switch(env: Mapping[str, str], name: str, *, default: bool) -> bool:
+    text = env.get(name, "").strip().lower()
+    if not text:
+        return default
+    if text in ("1", "on", "yes", "true"):
+        return True
+    if text in ("0", "off", "no", "false"):
+        return False
+    raise ConfigError(f"{name} must be on or off, not {text!r}")
 
 
 def _parse_shard_ids(text: str) -> tuple[int, ...]:

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.rules import MAX_BET_CEILING, PRESETS
+from cogs.table.card_emojis import CARD_STYLES
 from cogs.table.render import chips
 from db.errors import BalanceLimitExceeded, InsufficientChips
 from db.models import MAX_BALANCE, GuildSettings
@@ -35,6 +36,7 @@ def settings_text(settings: GuildSettings) -> str:
             f"idle table closes after {settings.idle_close_s} s",
             f"New players start with {chips(settings.starting_chips)} chips; "
             f"/daily gives {chips(settings.daily_amount)}",
+            f"Cards: {settings.card_style}",
         ]
     )
 
@@ -68,9 +70,11 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         idle_close="Seconds without a bet before a table closes itself",
         starting_chips="Chips a new player starts with",
         daily_amount="Chips /daily gives",
+        cards="Show cards as pictures (the bot's card emojis) or as text",
     )
     @app_commands.choices(
-        default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS]
+        default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS],
+        cards=[app_commands.Choice(name=style, value=style) for style in CARD_STYLES],
     )
     async def config(
         self,
@@ -83,6 +87,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         idle_close: app_commands.Range[int, 30, TIMER_MAX] | None = None,
         starting_chips: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
         daily_amount: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
+        cards: str | None = None,
     ) -> None:
         """With no options, show the settings; otherwise change the given ones (all or none)."""
         assert interaction.guild_id is not None
@@ -95,6 +100,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             "idle_close_s": idle_close,
             "starting_chips": starting_chips,
             "daily_amount": daily_amount,
+            "card_style": cards,
         }
         changes = {name: value for name, value in given.items() if value is not None}
         try:
@@ -102,6 +108,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         except ValueError as error:
             await interaction.response.send_message(f"Nothing changed: {error}.", ephemeral=True)
             return
+        self.bot.card_emojis.style_changed(interaction.guild_id, settings.card_style)
         heading = "Settings changed." if changes else "Settings of this server:"
         note = "\nOpen tables keep their rules; new tables use these." if changes else ""
         await interaction.response.send_message(

@@ -23,7 +23,7 @@ from bot.tables import (
 from bot.tables.service import CLOSED
 from cogs.table.buttons import CUSTOM_ID_TEMPLATE, ButtonRef, parse_custom_id, play_action
 from cogs.table.messages import missing_permissions
-from cogs.table.render import RenderedTable, render_table
+from cogs.table.render import RenderedTable, hint_text
 from cogs.table.rules_text import fairness_text, house_edge_pct, rules_text
 
 if TYPE_CHECKING:
@@ -105,7 +105,9 @@ class TableCog(commands.Cog, name="Table"):
             try:
                 if ref.action == "hint":
                     advice = await tables.hint(ref.table_id, ref.round_no, player)
-                    await interaction.response.send_message(advice, ephemeral=True)
+                    faces = await self.bot.card_emojis.faces_for(interaction.guild_id or 0)
+                    text = hint_text(tables.get(ref.table_id), player.user_id, advice, faces)
+                    await interaction.response.send_message(text, ephemeral=True)
                     return
                 snapshot = await self._apply(interaction, ref, player)
                 if isinstance(snapshot, tuple):
@@ -113,7 +115,7 @@ class TableCog(commands.Cog, name="Table"):
             except TableError as error:
                 await interaction.response.send_message(str(error), ephemeral=True)
                 return
-            rendered = render_table(snapshot)
+            rendered = await messages.render(snapshot)
             view = messages.view_for(ref.table_id, rendered)
             async with messages.answering(snapshot):
                 await interaction.response.edit_message(embed=rendered.embed, view=view)
@@ -182,7 +184,7 @@ class TableCog(commands.Cog, name="Table"):
         except TableError as error:
             await interaction.response.send_message(str(error), ephemeral=True)
             return
-        rendered = render_table(snapshot)
+        rendered = await self.bot.table_messages.render(snapshot)
         try:
             await interaction.response.send_message(embed=rendered.embed, view=table_view(rendered))
             message = await interaction.original_response()

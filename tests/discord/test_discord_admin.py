@@ -17,6 +17,7 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "Bets: 10 to 10,000 a hand",
         "Timers: betting 30 s, acting 30 s, idle table closes after 300 s",
         "New players start with 1,000 chips; /daily gives 250",
+        "Cards: pictures",
     ]
 
 
