@@ -104,3 +104,50 @@ def worst_case() -> TableSnapshot:
         round_no=10**12,
         table_id="ffffffff",
     )
+
+
+def picture_faces() -> dict[str, str]:
+    """A faces map as the bot builds it: every shipped card's emoji name, 19-digit ids."""
+    from cogs.table.card_art import markup, wanted_names
+
+    return {
+        code: markup(name, 1_310_000_000_000_000_000 + number)
+        for number, (name, code) in enumerate(sorted(wanted_names().items()))
+    }
+
+
+#: Three cards of a split hand, as a busy table deals them.
+SPLIT_HAND = "8♠ 3♥ 10♣"
+
+
+def busiest_table(hand_cards: str = SPLIT_HAND) -> TableSnapshot:
+    """Seven players, each with four split hands of ``hand_cards``, and every line of news."""
+    total = 21
+    seats = []
+    for number in range(7):
+        hands = tuple(
+            hand(
+                hand_cards,
+                total,
+                stake=10_000,
+                status="doubled" if index else "playing",
+                is_current=index == 0,
+            )
+            for index in range(4)
+        )
+        seats.append(
+            seat(
+                2000 + number,
+                f"Player number {number} with a long name",
+                *hands,
+                legal=frozenset({Action.HIT, Action.STAND}),
+                deadline=NOW + 30,
+            )
+        )
+    return table(
+        TablePhase.PLAYING,
+        *seats,
+        dealer=DealerView(cards=cards("10♦ 6♣ 5♥"), hole_hidden=False, total=21, soft=False),
+        deadline=NOW + 30,
+        events=tuple(f"Player number {n % 7} hits: 3♥ → 21" for n in range(12)),
+    )
