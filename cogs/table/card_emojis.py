@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Final
 
+import aiohttp
 import discord
 
 from cogs.table.card_art import PREFIX, Faces, card_images, markup, wanted_names
@@ -108,7 +109,7 @@ class CardEmojis:
         try:
             self.faces, self.uploaded = await upload_missing(client)
             log.info("card emojis ready (%d uploaded by this process)", self.uploaded)
-        except (discord.DiscordException, CardsMissing, OSError) as error:
+        except (discord.DiscordException, aiohttp.ClientError, CardsMissing, OSError) as error:
             log.warning(
                 "card pictures unavailable, dealing text cards until the next start: %s", error
             )
