@@ -8,14 +8,14 @@ client ticks them, the bot never edits a message just to move a clock.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import discord
 
 from bot.tables.results import signed
-from bot.tables.snapshot import CardView, DealerView, HandView, SeatView, TablePhase, TableSnapshot
+from bot.tables.snapshot import DealerView, HandView, SeatView, TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec, table_buttons
 from cogs.table.card_art import Faces, card_row, cards_in_line, hidden_card, picture_count
 from cogs.table.embed_limits import (
@@ -77,11 +77,6 @@ class RenderedTable:
 def chips(amount: int) -> str:
     """``1,250``."""
     return f"{amount:,}"
-
-
-def card_text(cards: Iterable[CardView]) -> str:
-    """``A♠ 10♥``: plain text, short enough for a phone."""
-    return card_row(cards, None)
 
 
 def timestamp(unix: float) -> str:
@@ -251,13 +246,13 @@ def _compose(
         )
     )
     for index, seat in enumerate(snapshot.seats[: FIELD_LIMIT - 3]):
-        value = "\n".join(seat_lines(seat, snapshot.phase, faces_in(index)))
-        if picture_count(value) and len(value) > FIELD_VALUE_LIMIT:
-            value = "\n".join(seat_lines(seat, snapshot.phase))  # a seat too busy for pictures
-        shown[index] = picture_count(value)
+        under = seat_lines(seat, snapshot.phase, faces_in(index))
+        if index in pictures and len("\n".join(under)) > FIELD_VALUE_LIMIT:
+            under = seat_lines(seat, snapshot.phase)  # a seat too busy for pictures
+        shown[index] = sum(picture_count(line) for line in under)
         embed.add_field(
             name=clip(seat_name(seat), FIELD_NAME_LIMIT),
-            value=clip_lines(value.split("\n"), FIELD_VALUE_LIMIT),
+            value=clip_lines(under, FIELD_VALUE_LIMIT),
             inline=False,
         )
     if not snapshot.seats and snapshot.phase is not TablePhase.CLOSED:
