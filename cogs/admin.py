@@ -14,10 +14,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.rules import MAX_BET_CEILING, PRESETS
-from cogs.table.card_emojis import CARD_STYLES
 from cogs.table.render import chips
 from db.errors import BalanceLimitExceeded, InsufficientChips
-from db.models import MAX_BALANCE, GuildSettings
+from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -111,6 +110,8 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         self.bot.card_emojis.style_changed(interaction.guild_id, settings.card_style)
         heading = "Settings changed." if changes else "Settings of this server:"
         note = "\nOpen tables keep their rules; new tables use these." if changes else ""
+        if cards is not None:
+            note += "\nCards change on open tables too, at their next update."
         await interaction.response.send_message(
             f"{heading}\n{settings_text(settings)}{note}", ephemeral=True
         )

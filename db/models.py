@@ -30,6 +30,8 @@ LEDGER_KINDS: Final[tuple[str, ...]] = (
 Outcome = Literal["win", "blackjack", "push", "loss", "surrender"]
 OUTCOMES: Final[tuple[str, ...]] = ("win", "blackjack", "push", "loss", "surrender")
 RoundStatus = Literal["open", "settled", "void"]
+#: How a server's tables show cards: the bot's card emojis, or text ("A♠ 10♥").
+CARD_STYLES: Final[tuple[str, ...]] = ("pictures", "text")
 
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 

@@ -19,15 +19,14 @@ import aiohttp
 import discord
 
 from cogs.table.card_art import PREFIX, Faces, card_images, markup, wanted_names
-from db.models import GuildSettings
+from db.models import CARD_STYLES, GuildSettings
 
 log = logging.getLogger(__name__)
 
 #: Discord's answer to a create whose name is taken (400, Invalid Form Body).
 INVALID_FORM_BODY: Final = 50035
-PICTURES: Final = "pictures"
-TEXT: Final = "text"
-CARD_STYLES: Final = (PICTURES, TEXT)
+#: The style that asks for text cards.
+TEXT: Final = CARD_STYLES[1]
 
 SettingsOf = Callable[[int], Awaitable[GuildSettings]]
 
