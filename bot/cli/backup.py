@@ -1,0 +1,78 @@
+"""``python -m bot backup PATH``: a consistent copy of the SQLite database, safe while the bot runs.
+
+SQLite's online backup API copies every page inside one read transaction, so
+the copy is the database as of one commit: a stake and its ledger row are both
+in it or both not, whatever the bot writes meanwhile. The copy is written
+beside PATH and renamed into place, so a half-written file never looks like a
+backup. For PostgreSQL this prints the ``pg_dump`` recipe instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+from pathlib import Path
+
+from bot.config import ConfigError, environment, load_config
+from db import sqlite_path
+
+PG_DUMP_RECIPE = (
+    "DATABASE_URL is PostgreSQL: back it up with pg_dump, which reads one consistent\n"
+    "snapshot while the bot runs:\n"
+    '  pg_dump --format=custom --file=blackjack.dump "$DATABASE_URL"\n'
+    "and restore into an empty database with:\n"
+    '  pg_restore --no-owner --dbname="$NEW_DATABASE_URL" blackjack.dump'
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", type=Path, help="the file to write (must not exist yet)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(environment(), require_token=False)
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if not config.database_url.startswith("sqlite:///"):
+        print(PG_DUMP_RECIPE, file=sys.stderr)
+        return 2
+    source = sqlite_path(config.database_url)
+    target: Path = args.path
+    if source == ":memory:" or not Path(source).is_file():
+        print(f"error: there is no SQLite file at {source!r} (DATABASE_URL)", file=sys.stderr)
+        return 1
+    if target.exists():
+        print(f"error: {target} exists; name a new file", file=sys.stderr)
+        return 1
+    try:
+        pages = backup_sqlite(Path(source), target)
+    except (OSError, sqlite3.Error) as error:
+        print(f"error: backup failed: {error}", file=sys.stderr)
+        return 1
+    print(f"backup: ok ({pages} pages from {source} to {target})")
+    return 0
+
+
+def backup_sqlite(source: Path, target: Path) -> int:
+    """Copy ``source`` to ``target`` as of one commit; the number of pages copied."""
+    partial = target.with_name(f".{target.name}.partial")
+    partial.unlink(missing_ok=True)
+    src = sqlite3.connect(source)  # reads only: the bot's writes are never blocked
+    try:
+        dst = sqlite3.connect(partial)
+        try:
+            # pages=-1 copies everything in one step, inside one read transaction: a
+            # write by the bot meanwhile neither restarts nor tears the copy.
+            src.backup(dst, pages=-1)
+            dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+            pages = int(dst.execute("PRAGMA page_count").fetchone()[0])
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    os.replace(partial, target)
+    return pages
