@@ -23,6 +23,7 @@ from db.models import (
     HandResult,
     LeaderboardPage,
     LedgerEntry,
+    LedgerPage,
     PlayerStats,
     RoundRecord,
     SettleResult,
@@ -279,6 +280,23 @@ class Store(ABC):
         g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
         n = checks.positive("limit", limit, limit=1000)
         return await self._run(lambda: reports.ledger_entries(g, u, n), write=False)
+
+    async def ledger_page(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        per_page: int = 10,
+        before_id: int | None = None,
+        after_id: int | None = None,
+    ) -> LedgerPage:
+        """A page of the account's ledger, newest first: the newest page, or the one just
+        older than ``before_id`` or just newer than ``after_id`` (ledger row ids)."""
+        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
+        n = checks.positive("per_page", per_page, limit=100)
+        b = None if before_id is None else checks.whole("before_id", before_id)
+        a = None if after_id is None else checks.whole("after_id", after_id)
+        return await self._run(lambda: reports.ledger_page(g, u, n, b, a), write=False)
 
     # -- guild settings ------------------------------------------------------
 
