@@ -16,6 +16,7 @@ import db
 from bot.clock import Clock
 from bot.engine import Action, Round, Rules, Shoe
 from bot.engine.round_state import RoundPhase
+from bot.log_context import bind
 from bot.tables import results
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from bot.tables.snapshot_builder import build_snapshot
@@ -298,6 +299,7 @@ class TableFlow:
 
     async def _timer(self, table: Table, due: float) -> None:
         await self._clock.sleep_until(due)
+        bind(table_id=table.table_id, round_id=table.round_id)
         try:
             async with table.lock:
                 if table.closed or table.timer is not asyncio.current_task():

@@ -18,6 +18,7 @@ import db
 from bot.bet_amount import BetAmountError, needs_balance, parse_bet, short_of_chips
 from bot.clock import Clock
 from bot.engine import Action, Rules
+from bot.log_context import bind
 from bot.tables.errors import (
     BetRefused,
     NoTableHere,
@@ -74,6 +75,10 @@ class TableService(TableFlow):
         table_id = self._by_channel.get(channel_id)
         return None if table_id is None else self._tables[table_id].snapshot
 
+    def open_tables(self) -> list[TableSnapshot]:
+        """Every open table's latest snapshot."""
+        return [t.snapshot for t in self._tables.values() if t.snapshot is not None]
+
     def get(self, table_id: str) -> TableSnapshot:
         """The table's latest snapshot; StaleButton if the id is unknown or closed."""
         snapshot = self._table(table_id).snapshot
@@ -115,9 +120,11 @@ class TableService(TableFlow):
         change). Anything else is a bug or a lost database: the table closes and
         refunds its round rather than stay half-changed.
         """
+        bind(guild_id=table.guild_id, channel_id=table.channel_id, table_id=table.table_id)
         try:
             async with table.lock:
                 self._check_open(table)
+                bind(round_id=table.round_id)
                 result = await change()
                 snapshot = self._changed(table)
         except TableError:
