@@ -160,12 +160,10 @@ class BotMetrics:
 
     def track(self, interaction: Any, task: asyncio.Task[Any] | None) -> None:
         """Count ``interaction`` by its outcome once ``task`` (which handles it) ends."""
-        if interaction.id in self._tracked:
+        if task is None or interaction.id in self._tracked:
             return
         tracked = _Tracked(kind=_kind(interaction))
         self._tracked[interaction.id] = tracked
-        if task is None:
-            return
         task.add_done_callback(lambda done: self._finished(interaction, tracked, done))
 
     def refused(self, interaction: Any) -> None:

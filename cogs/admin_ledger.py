@@ -101,11 +101,18 @@ class LedgerButton(
         """Rebuild from a click."""
         return cls(int(match["user"]), match["direction"], int(match["anchor"]), disabled=False)
 
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """The bot's gate (not while stopping), then Manage Server, checked at every click."""
+        if not await interaction.client.admit(interaction):
+            return False
+        if interaction.guild_id is not None and interaction.permissions.manage_guild:
+            return True
+        interaction.client.metrics.refused(interaction)
+        await interaction.response.send_message(NOT_ALLOWED, ephemeral=True)
+        return False
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Edit the message to the next page, for Manage Server only."""
-        if interaction.guild_id is None or not interaction.permissions.manage_guild:
-            await interaction.response.send_message(NOT_ALLOWED, ephemeral=True)
-            return
+        """Edit the message to the next page."""
         older = self.direction == "older"
         shown = interaction.message.embeds if interaction.message is not None else []
         # The bot sees no member list (no members intent): keep the title page one had.
