@@ -85,7 +85,7 @@ def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
 
 def _batches(conn: sqlite3.Connection, table: str, columns: Sequence[str]) -> Iterator[list[Any]]:
     listed = ", ".join(f'"{c}"' for c in columns)
-    cursor = conn.execute(f'SELECT {listed} FROM "{table}" ORDER BY rowid')
+    cursor = conn.execute(f'SELECT {listed} FROM "{table}"')
     while batch := cursor.fetchmany(BATCH):
         yield batch
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 
 from bot.config import ConfigError, environment, load_config
+from db import sqlite_path
 from db.errors import StoreError
 
 
@@ -34,6 +36,10 @@ def run(args: argparse.Namespace) -> int:
     if not config.database_url.startswith("sqlite:///"):
         print("error: DATABASE_URL must name the SQLite database to copy from", file=sys.stderr)
         return 2
+    source = sqlite_path(config.database_url)
+    if source == ":memory:" or not Path(source).is_file():
+        print(f"error: there is no SQLite file at {source!r} (DATABASE_URL)", file=sys.stderr)
+        return 1
     if not args.to.startswith(("postgresql://", "postgres://")):
         print("error: --to must be a postgresql:// URL", file=sys.stderr)
         return 2
