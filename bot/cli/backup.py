@@ -15,8 +15,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from bot.config import ConfigError, environment, load_config
-from db import sqlite_path
+from bot.cli.sqlite_source import configured_sqlite_file
 
 PG_DUMP_RECIPE = (
     "DATABASE_URL is PostgreSQL: back it up with pg_dump, which reads one consistent\n"
@@ -32,24 +31,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load_config(environment(), require_token=False)
-    except ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    if not config.database_url.startswith("sqlite:///"):
-        print(PG_DUMP_RECIPE, file=sys.stderr)
-        return 2
-    source = sqlite_path(config.database_url)
+    source = configured_sqlite_file(PG_DUMP_RECIPE)
+    if isinstance(source, int):
+        return source
     target: Path = args.path
-    if source == ":memory:" or not Path(source).is_file():
-        print(f"error: there is no SQLite file at {source!r} (DATABASE_URL)", file=sys.stderr)
-        return 1
     if target.exists():
         print(f"error: {target} exists; name a new file", file=sys.stderr)
         return 1
     try:
-        pages = backup_sqlite(Path(source), target)
+        pages = backup_sqlite(source, target)
     except (OSError, sqlite3.Error) as error:
         print(f"error: backup failed: {error}", file=sys.stderr)
         return 1

@@ -11,10 +11,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from pathlib import Path
 
-from bot.config import ConfigError, environment, load_config
-from db import sqlite_path
+from bot.cli.sqlite_source import configured_sqlite_file
 from db.errors import StoreError
 
 
@@ -28,25 +26,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load_config(environment(), require_token=False)
-    except ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    if not config.database_url.startswith("sqlite:///"):
-        print("error: DATABASE_URL must name the SQLite database to copy from", file=sys.stderr)
-        return 2
-    source = sqlite_path(config.database_url)
-    if source == ":memory:" or not Path(source).is_file():
-        print(f"error: there is no SQLite file at {source!r} (DATABASE_URL)", file=sys.stderr)
-        return 1
+    source = configured_sqlite_file(
+        "error: DATABASE_URL must name the SQLite database to copy from"
+    )
+    if isinstance(source, int):
+        return source
     if not args.to.startswith(("postgresql://", "postgres://")):
         print("error: --to must be a postgresql:// URL", file=sys.stderr)
         return 2
     from db.copy import copy_sqlite_to_postgres  # needs asyncpg: only when copying
 
     try:
-        report = asyncio.run(copy_sqlite_to_postgres(config.database_url, args.to))
+        report = asyncio.run(copy_sqlite_to_postgres(f"sqlite:///{source}", args.to))
     except StoreError as error:
         print(f"copy-db: FAILED, nothing was copied: {error}", file=sys.stderr)
         return 1
