@@ -1,7 +1,7 @@
 """The ``Store`` interface: every operation the table service and the cogs call.
 
 Each public method checks its arguments first (ValueError, nothing touched),
-then runs one transaction on the backend. Backends supply ``_run`` and
+then runs one transaction on the backend. Backends supply ``_transact`` and
 ``close``; the operations themselves live in ``db.ops`` and are shared.
 """
 
