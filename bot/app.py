@@ -23,9 +23,9 @@ from bot.clock import Clock, SystemClock
 from bot.config import Config
 from bot.log_context import bind
 from bot.metrics import BotMetrics, MetricsServer
-from bot.tables.flow import ShoeFactory
-from bot.tables.service import TableService
+from bot.tables import ShoeFactory, TableError, TableService
 from cogs.table.messages import TableMessages
+from cogs.table.refusals import answer_refusal
 from cogs.table.render import voided_embed
 
 log = logging.getLogger(__name__)
@@ -95,14 +95,20 @@ class BlackjackTree(app_commands.CommandTree[Any]):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        """A failed check has already answered; anything else is a bug: log it, apologise."""
+        """A table's refusal is answered to the caller; a failed check has already answered;
+        anything else is a bug: log it, apologise."""
         client = interaction.client
         if isinstance(client, BlackjackBot):
             if isinstance(error, app_commands.CheckFailure):
                 client.metrics.refused(interaction)
-            else:
+            elif not isinstance(getattr(error, "original", None), TableError):
                 client.metrics.failed(interaction)
         if isinstance(error, app_commands.CheckFailure):
+            return
+        if isinstance(error, app_commands.CommandInvokeError) and isinstance(
+            error.original, TableError
+        ):
+            await answer_refusal(interaction, error.original)
             return
         name = interaction.command.qualified_name if interaction.command else "?"
         log.error("command %s failed", name, exc_info=error, extra={"command": name})

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.rules import MAX_BET_CEILING, PRESETS
+from bot.engine import MAX_BET_CEILING, PRESETS
 from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
 from cogs.table.render import chips
 from db.errors import BalanceLimitExceeded, InsufficientChips

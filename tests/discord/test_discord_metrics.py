@@ -115,7 +115,8 @@ async def test_deferrals_refusals_failures_and_rate_limits_are_counted_apart(
     bot: BlackjackBot, world: World, tmp_path: Path
 ) -> None:
     before = await scrape(bot)
-    await world.start(world.alice)  # answered
+    table = await world.start(world.alice)  # answered
+    await world.refused(world.carol, table, "Leave")  # a table's refusal: Carol has no seat
     assert "house edge" in (await world.say(world.bob, "blackjack rules")).lower()  # deferred
     refused = await world.say(world.alice, "blackjack-admin config")
     assert refused.startswith("Only members with the Manage Server permission")
@@ -132,6 +133,8 @@ async def test_deferrals_refusals_failures_and_rate_limits_are_counted_apart(
     assert moved(before, after, counted, kind="command", outcome="failed") == 1
     assert moved(before, after, counted, kind="command", outcome="answered") == 2
     assert moved(before, after, counted, kind="command", outcome="deferred") == 1
+    assert moved(before, after, counted, kind="component", outcome="refused") == 1
+    assert moved(before, after, counted, kind="component", outcome="answered") == 0
     errors = "blackjack_db_transaction_errors_total"
     assert moved(before, after, errors, operation="claim_daily") == 1
     route = "/interactions/:id/:token/callback"
