@@ -37,6 +37,8 @@ from prometheus_client.exposition import generate_latest
 ANSWER_BUCKETS: Final = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0, 10.0)
 LAG_BUCKETS: Final = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 DB_BUCKETS: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0)
+#: Milliseconds from the Unix epoch to Discord's (the start of snowflake time).
+DISCORD_EPOCH_MS: Final = 1_420_070_400_000
 #: How often the event-loop lag is sampled, in (real) seconds.
 LAG_INTERVAL_S: Final = 1.0
 #: Outcomes of an interaction, as the ``outcome`` label says them.
@@ -182,11 +184,11 @@ class BotMetrics:
         self._tracked.pop(interaction.id, None)
         outcome = tracked.outcome
         if outcome is None:
-            kind = getattr(interaction.response.type, "name", None)
-            if task.cancelled() or task.exception() is not None or kind is None:
+            answer = getattr(interaction.response.type, "name", None)
+            if task.cancelled() or task.exception() is not None or answer is None:
                 outcome = "failed"  # nothing answered: Discord says "This interaction failed"
             else:
-                outcome = "deferred" if kind in _DEFERRED else "answered"
+                outcome = "deferred" if answer in _DEFERRED else "answered"
         self.interactions.labels(tracked.kind, outcome).inc()
 
     # -- discord HTTP ------------------------------------------------------------------------
@@ -224,7 +226,7 @@ class BotMetrics:
         if answered is not None and status < 300:
             interaction_id = int(answered[1])
             tracked = self._tracked.get(interaction_id)
-            created = ((interaction_id >> 22) + 1_420_070_400_000) / 1000
+            created = ((interaction_id >> 22) + DISCORD_EPOCH_MS) / 1000  # its snowflake
             self.answer_seconds.labels(tracked.kind if tracked else "other").observe(
                 max(0.0, self._clock() - created)
             )
