@@ -1,4 +1,4 @@
-"""``/blackjack-admin config|grant|take``: the server's table settings and chip adjustments.
+"""``/blackjack-admin config|grant|take|ledger``: settings, chip adjustments, a member's ledger.
 
 Hidden by default from members without Manage Server (``default_permissions``),
 and checked again here, since a server can re-grant the command in its settings
@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import MAX_BET_CEILING, PRESETS
+from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
 from cogs.table.render import chips
 from db.errors import BalanceLimitExceeded, InsufficientChips
 from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
@@ -53,10 +54,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         """Only people with Manage Server; everyone else is told so, ephemerally."""
         if interaction.permissions.manage_guild:
             return True
-        await interaction.response.send_message(
-            "Only members with the Manage Server permission can use /blackjack-admin.",
-            ephemeral=True,
-        )
+        await interaction.response.send_message(NOT_ALLOWED, ephemeral=True)
         return False
 
     @app_commands.command(name="config", description="Show or change this server's table settings")
@@ -140,6 +138,13 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         """Debit ``amount``; refused (never clamped) if the member has fewer chips."""
         await self._adjust(interaction, member, -amount, reason or "take")
 
+    @app_commands.command(name="ledger", description="A member's recent chip movements")
+    @app_commands.describe(member="Whose ledger")
+    async def ledger(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+        """The member's ledger rows, newest first, with round ids; Older / Newer page it."""
+        embed, view = await ledger_page(interaction, member.id, ledger_title(member.display_name))
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
     async def _adjust(
         self, interaction: discord.Interaction[Any], member: discord.Member, delta: int, why: str
     ) -> None:
@@ -166,4 +171,5 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
 
 async def setup(bot: BlackjackBot) -> None:
     """discord.py extension entry point."""
+    bot.add_dynamic_items(LedgerButton)
     await bot.add_cog(AdminCog(bot))

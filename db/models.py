@@ -232,3 +232,12 @@ class LedgerEntry:
     actor_id: int | None
     reason: str | None
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerPage:
+    """A page of one account's ledger, newest first, and whether there is more either way."""
+
+    entries: list[LedgerEntry]
+    has_older: bool
+    has_newer: bool
