@@ -18,7 +18,7 @@ from typing import Final
 from bot.app import BlackjackBot, build_bot
 from bot.clock import SystemClock
 from bot.config import Config
-from bot.tables.flow import ShoeFactory
+from bot.tables import ShoeFactory
 from fakediscord import FakeDiscord, InteractionRejected, NoResponse
 from fakediscord.harness import running_bot
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember
@@ -82,7 +82,7 @@ class Playground:
         for name in self._first_players:
             self.add_player(name)
         self.fake.add_member(self.guild, CROUPIER, permissions=["manage_guild"])
-        config = Config(token=self.fake.token, database_url=self.database_url)
+        config = Config(token=self.fake.token, database_url=self.database_url, card_pictures=True)
         bot = build_bot(config, clock=SystemClock(), shoe_factory=self._shoe_factory)
         self.bot = await self._stack.enter_async_context(running_bot(self.fake, bot))
 

@@ -64,7 +64,7 @@ def state_json(playground: Playground, viewer: FakeMember) -> dict[str, Any]:
         "users": names,
         "channel_names": {str(c.id): c.name for c in guild.channels.values()},
         "role_names": {str(r.id): r.name for r in guild.roles},
-        "cdn": f"http://127.0.0.1:{fake.port}",
+        "cdn": fake.base_url,  # the CDN paths (/emojis/{id}.png) hang off it
     }
 
 

@@ -34,6 +34,20 @@ from tests.playground.browser import ServedPlayground, chromium
 #: Alice Ts 9h (19, stands); Bob Tc 6d (16) hits the Kh and busts; the dealer shows a 7,
 #: holds a Th and stands on 17. Then twos, which end nothing.
 ROUND = "Ts Tc 7s 9h 6d Th Kh " + " ".join(["2c"] * 30)
+#: The text of an element with each card emoji (``bj_7S_<hash>``) read as ``[7S]``: pictures
+#: have no text, so a label goes in beside each for the moment of reading.
+READ_CARDS = """
+const labels = [...arguments[0].querySelectorAll("img.emoji")].map((img) => {
+  const label = document.createElement("span");
+  label.textContent = `[${img.dataset.emojiName.split("_")[1]}]`;
+  img.after(label);
+  return label;
+});
+const text = arguments[0].innerText;
+labels.forEach((label) => label.remove());
+return text;
+"""
+LOADED = "return arguments[0].complete && arguments[0].naturalWidth > 0;"
 #: Real seconds the page gets for an answer to show (the bot answers in milliseconds).
 WAIT_S = 20
 
@@ -144,9 +158,13 @@ class Page:
         raise AssertionError(f"no table message among {self.texts()}")
 
     def table_text(self) -> str:
-        return str(
-            self.wait_until(lambda: self.table().find_element(By.CSS_SELECTOR, ".embed").text)
-        )
+        """The table's embed as a player reads it, each card picture as its card: ``[7S]``."""
+
+        def read() -> str:
+            embed = self.table().find_element(By.CSS_SELECTOR, ".embed")
+            return str(self.driver.execute_script(READ_CARDS, embed))
+
+        return str(self.wait_until(read))
 
     def buttons(self) -> dict[str, bool]:
         """The table's buttons: label -> enabled."""
@@ -212,8 +230,13 @@ def test_two_players_play_a_round_in_the_browser(
         page.type_command("/bet 100")
         page.wait_until(lambda: "Your move" in page.table_text(), "the cards dealt")
         table = page.table_text()
-        assert "Alice" in table
-        assert "Bob" in table
+        assert "Dealer [7S][back] · shows 7" in table
+        assert "▶ [10S][9H] · 19 · 100" in table
+        assert "▶ [10C][6D] · 16 · 100" in table
+        # The card pictures are the bot's application emojis, served by the local Discord.
+        pictures = page.table().find_elements(By.CSS_SELECTOR, ".embed img.emoji")
+        assert len(pictures) == 6
+        assert all(driver.execute_script(LOADED, picture) for picture in pictures)
         assert page.buttons()["Stand"] is True
         assert page.find(".embed .timestamp").text.startswith("in ")  # a live countdown
         driver.save_screenshot(str(shots / "round-in-progress.png"))
@@ -223,9 +246,9 @@ def test_two_players_play_a_round_in_the_browser(
         page.press("Hit", lambda text: "Place your bets" in text)
         settled = page.table_text()
         driver.save_screenshot(str(shots / "round-settled.png"))
-        assert "Dealer: 7♠ 10♥ (17)" in settled
-        assert "Alice: 10♠ 9♥ — 19 beats 17: wins 100, 200 back" in settled
-        assert "Bob: 10♣ 6♦ K♥ — bust" in settled
+        assert "Dealer: [7S] [10H] (17)" in settled
+        assert "Alice: [10S] [9H] — 19 beats 17: wins 100, 200 back" in settled
+        assert "Bob: [10C] [6D] [KH] — busts with 26: loses 100" in settled
 
         # Both balances, as each player's /balance shows them on the page.
         assert "You have 900 chips." in page.command("/balance")
