@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Any, NoReturn
 
@@ -10,6 +11,26 @@ from bot.engine.rules import PRESETS, Rules, RulesError, preset
 
 #: flag value -> Rules field value, for the flags that are not plain numbers or switches.
 _SOFT17 = {"hit": True, "stand": False}
+#: Rules field -> the flag that sets it, so a refusal names what the user typed.
+_FLAG_OF = {
+    "decks": "--decks",
+    "dealer_hits_soft_17": "--soft17",
+    "blackjack_pays": "--blackjack-pays",
+    "double_after_split": "--das",
+    "surrender": "--surrender",
+    "double_on": "--double",
+    "max_hands": "--max-hands",
+    "resplit_aces": "--resplit-aces",
+    "hit_split_aces": "--hit-split-aces",
+    "dealer_peeks": "--peek",
+    "penetration": "--penetration",
+}
+_FIELD = re.compile(r"\b(" + "|".join(_FLAG_OF) + r")\b")
+
+
+def in_flag_words(message: str) -> str:
+    """A Rules refusal with each field named by its flag (``max_hands`` -> ``--max-hands``)."""
+    return _FIELD.sub(lambda match: _FLAG_OF[match.group(1)], message)
 
 
 def add_rule_flags(parser: argparse.ArgumentParser, *, default_preset: str = "vegas-shoe") -> None:
@@ -101,7 +122,7 @@ def rules_or_exit(args: argparse.Namespace) -> Rules:
     try:
         return rules_from_args(args)
     except RulesError as exc:
-        _exit_with(str(exc))
+        _exit_with(in_flag_words(str(exc)))
 
 
 def _exit_with(message: str) -> NoReturn:

@@ -18,6 +18,8 @@ import db
 from bot.bet_amount import BetAmountError, needs_balance, parse_bet, short_of_chips
 from bot.clock import Clock
 from bot.engine import Action, Rules
+from bot.shown_names import shown_name
+from bot.tables.chip_limit import at_the_limit, best_win
 from bot.tables.errors import (
     BetRefused,
     NoTableHere,
@@ -51,6 +53,13 @@ CLOSED = "This table has closed. Start a new one with /blackjack start."
 BROKEN = "Something went wrong at this table: it closed, and any open round was refunded."
 _COST_KINDS = {Action.DOUBLE: "double", Action.SPLIT: "split", Action.INSURANCE: "insurance"}
 _COST_WORDS = {Action.DOUBLE: "Doubling", Action.SPLIT: "Splitting", Action.INSURANCE: "Insurance"}
+
+
+def spots_allowed(max_spots: int) -> str:
+    """The refusal for a number of hands the table does not allow."""
+    if max_spots == 1:
+        return "You can play one hand at this table."
+    return f"You can play 1 to {max_spots} hands at this table."
 
 
 class TableService(TableFlow):
@@ -281,7 +290,7 @@ class TableService(TableFlow):
             hands = f" on {seat.spots} hands" if seat.spots > 1 else ""
             raise BetRefused(f"You already bet {seat.bet:,}{hands} this round.")
         if not isinstance(spots, int) or not 1 <= spots <= table.rules.max_spots:
-            raise BetRefused(f"You can play 1 to {table.rules.max_spots} hands at this table.")
+            raise BetRefused(spots_allowed(table.rules.max_spots))
         if seat is None:
             self._check_room(table)
         # A plain number needs no balance read: the debit below checks the balance anyway.
@@ -298,8 +307,15 @@ class TableService(TableFlow):
         try:
             # The store's conditional debit: two tables cannot spend the same chips.
             balance = await self._store.stake(
-                table.guild_id, player.user_id, stake * spots, "bet", table.round_id
+                table.guild_id,
+                player.user_id,
+                stake * spots,
+                "bet",
+                table.round_id,
+                headroom=best_win(rules, stake, spots),
             )
+        except db.BalanceLimitExceeded as error:
+            raise BetRefused(at_the_limit(error, f"a bet of {stake * spots:,}")) from None
         except db.InsufficientChips as error:
             if not needs_balance(amount):  # the words parse_bet gives with the balance read
                 raise BetRefused(short_of_chips(error.amount, error.balance)) from None
@@ -373,7 +389,7 @@ class TableService(TableFlow):
                 raise NotAllowed(
                     "Only the host or someone with Manage Channels can stop this table."
                 )
-            await self._close(table, f"Stopped by {by.name}.")
+            await self._close(table, f"Stopped by {shown_name(by.name)}.")
 
         _, snapshot = await self._mutate(table, stop_table)
         return snapshot

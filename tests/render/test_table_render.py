@@ -204,7 +204,7 @@ def test_seven_players_with_four_split_hands_each_stay_inside_discords_limits() 
     assert all(len(field.value or "") <= FIELD_VALUE_LIMIT for field in embed.fields)
     # Every seat and every hand is still on the table; only the extras may be cut.
     assert [field.name for field in embed.fields][:7] == [
-        f"\\*\\*{'W' * 28}{n}\\*\\* (leaving)" for n in range(7)
+        f"\\*\\*{'W' * 28}{n}… (leaving)" for n in range(7)
     ]
     for field in embed.fields[:7]:
         assert (field.value or "").count("2♠ 2♥ A♦") == 4
