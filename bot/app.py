@@ -171,7 +171,7 @@ class BlackjackBot(commands.Bot):
             publish=self.table_messages.publish,
             shoe_factory=self._shoe_factory,
         )
-        self.table_messages.bind(self._tables.close)
+        self.table_messages.bind(self._tables.close, self._tables.attach_message)
         if not self._recovered:
             # This process runs every shard: every open round is its own, voided before
             # it connects. (A subset of shards recovers after READY: on_connect.)
