@@ -9,6 +9,9 @@ from typing import Any, NoReturn
 
 from bot.engine.rules import PRESETS, Rules, RulesError, preset
 
+#: The preset every command line tool starts from (play, strategy, edge, simulate), the
+#: same as a new server's tables.
+DEFAULT_PRESET = "vegas-shoe"
 #: flag value -> Rules field value, for the flags that are not plain numbers or switches.
 _SOFT17 = {"hit": True, "stand": False}
 #: Rules field -> the flag that sets it, so a refusal names what the user typed.
@@ -33,14 +36,16 @@ def in_flag_words(message: str) -> str:
     return _FIELD.sub(lambda match: _FLAG_OF[match.group(1)], message)
 
 
-def add_rule_flags(parser: argparse.ArgumentParser, *, default_preset: str = "vegas-shoe") -> None:
+def add_rule_flags(
+    parser: argparse.ArgumentParser, *, default_preset: str = DEFAULT_PRESET
+) -> None:
     """Add ``--preset`` and one flag per rule; a flag left out keeps the preset's value."""
     group = parser.add_argument_group("rules", "start from a preset; each flag overrides one rule")
     group.add_argument(
         "--preset",
         default=default_preset,
         choices=sorted(PRESETS),
-        help="the rule set to start from",
+        help=f"the rule set to start from (default {default_preset})",
     )
     group.add_argument("--decks", type=int, metavar="N", help="decks in the shoe, 1 to 8")
     group.add_argument(

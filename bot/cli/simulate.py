@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import queue
 import secrets
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -27,6 +28,8 @@ from bot.engine.simulate import Tally, play_worker, split_rounds, stake_for
 from bot.engine.strategy import advisor_for
 
 MAX_WORKERS = 64
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
 #: Seconds a run goes before the progress bar appears, and between two redraws.
 BAR_DELAY = 1.0
 BAR_EVERY = 0.1
@@ -67,8 +70,25 @@ def run(args: argparse.Namespace) -> int:
 
     advisor_for(rules)  # build the chart before the clock starts (and before workers fork)
     bar = ProgressBar(args.hands, sys.stderr) if sys.stderr.isatty() else None
+    played = [0]
+
+    def progress(done: int) -> None:
+        played[0] = done
+        if bar:
+            bar.update(done)
+
     start = time.perf_counter()
-    tally = simulate(rules, args.hands, seed, args.workers, bar.update if bar else None)
+    try:
+        tally = simulate(rules, args.hands, seed, args.workers, progress)
+    except KeyboardInterrupt:
+        if bar:
+            bar.close()
+        print(
+            f"Stopped (Ctrl-C) after about {played[0]:,} of {args.hands:,} rounds: "
+            f"no result. The seed was {seed_hex}.",
+            file=sys.stderr,
+        )
+        return INTERRUPTED
     seconds = time.perf_counter() - start
     if bar:
         bar.close()
@@ -125,6 +145,10 @@ def simulate(
                 raise RuntimeError(f"simulation worker {index} failed: {payload}")
             else:
                 tallies[index] = Tally(*payload)
+    except KeyboardInterrupt:
+        for process in processes:
+            process.terminate()
+        raise
     finally:
         for process in processes:
             process.join(timeout=5)
@@ -144,6 +168,8 @@ def _worker(
     messages: multiprocessing.Queue[tuple[str, int, Any]],
 ) -> None:
     """One worker process: play its share, report progress and the tally on ``messages``."""
+    # Ctrl-C reaches the whole process group: the parent alone answers it (and stops us).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         tally = play_worker(
             Rules.from_dict(rules_dict),
