@@ -44,7 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", metavar="HEX", help="the run's seed in hex (default: a random one, printed)"
     )
     parser.add_argument(
-        "--workers", type=int, default=1, metavar="W", help="processes to split the rounds over"
+        "--workers",
+        type=int,
+        default=1,
+        metavar="W",
+        help="processes to split the rounds over; each worker deals its own shoes, so a seed "
+        "repeats its result only with the same number of workers",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
