@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine.rules import Rules
+from bot.engine import Rules
 
 _DOUBLE: dict[str, str] = {
     "any": "on any first two cards",

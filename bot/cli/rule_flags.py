@@ -7,7 +7,7 @@ import re
 import sys
 from typing import Any, NoReturn
 
-from bot.engine.rules import PRESETS, Rules, RulesError, preset
+from bot.engine import PRESETS, Rules, RulesError, preset
 
 #: The preset every command line tool starts from (play, strategy, edge, simulate), the
 #: same as a new server's tables.

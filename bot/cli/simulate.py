@@ -21,11 +21,17 @@ from multiprocessing.context import ForkContext, SpawnContext
 from multiprocessing.process import BaseProcess
 from typing import Any, TextIO
 
-import bot.engine.round
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
-from bot.engine.rules import PRESETS, Rules
-from bot.engine.simulate import Tally, play_worker, split_rounds, stake_for
-from bot.engine.strategy import advisor_for
+from bot.engine import (
+    BUILD,
+    PRESETS,
+    Rules,
+    Tally,
+    advisor_for,
+    play_worker,
+    split_rounds,
+    stake_for,
+)
 
 MAX_WORKERS = 64
 #: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
@@ -56,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def engine_build() -> str:
     """``"compiled"`` when the Round runs as a mypyc extension module, else ``"pure"``."""
-    return "pure" if bot.engine.round.__file__.endswith(".py") else "compiled"
+    return BUILD
 
 
 def run(args: argparse.Namespace) -> int:
@@ -131,11 +137,10 @@ def simulate(
         )
         for index, share in enumerate(shares)
     ]
-    for process in processes:
-        process.start()
     done = [0] * workers
     tallies: dict[int, Tally] = {}
     try:
+        _start_deaf_to_ctrl_c(processes)
         while len(tallies) < workers:
             try:
                 kind, index, payload = messages.get(timeout=0.5)
@@ -152,10 +157,13 @@ def simulate(
                 tallies[index] = Tally(*payload)
     except KeyboardInterrupt:
         for process in processes:
-            process.terminate()
+            if process.pid is not None:
+                process.terminate()
         raise
     finally:
         for process in processes:
+            if process.pid is None:
+                continue  # never started
             process.join(timeout=5)
             if process.is_alive():
                 process.terminate()
@@ -163,6 +171,23 @@ def simulate(
     for index in range(1, workers):
         total = total.merge(tallies[index])
     return total
+
+
+def _start_deaf_to_ctrl_c(processes: Sequence[BaseProcess]) -> None:
+    """Start the workers with SIGINT blocked: they inherit the blocked signal (through fork
+    and exec alike) and never see Ctrl-C, which the terminal sends to the whole process
+    group; the parent alone answers it, and stops them. A Ctrl-C pressed meanwhile waits
+    for the parent (delivered when it unblocks), it is not lost."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no process groups to worry about
+        for process in processes:
+            process.start()
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for process in processes:
+            process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _worker(
@@ -173,8 +198,6 @@ def _worker(
     messages: multiprocessing.Queue[tuple[str, int, Any]],
 ) -> None:
     """One worker process: play its share, report progress and the tally on ``messages``."""
-    # Ctrl-C reaches the whole process group: the parent alone answers it (and stops us).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         tally = play_worker(
             Rules.from_dict(rules_dict),

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 import db
-from bot.engine import Event, Outcome, Settlement
+from bot.engine import Event, Outcome, Settlement, insurance_payout
 from bot.shown_names import shown_name
 from bot.tables.table import SeatState
 from db.models import Outcome as StoredOutcome
@@ -49,7 +49,7 @@ def hand_results(settlement: Settlement, bets: dict[str, int]) -> list[db.HandRe
                 share += insurance.stake - spots * share
             wagered += share
             if insurance.won:
-                payout += 3 * share
+                payout += insurance_payout(share, True)
         records.append(
             db.HandResult(
                 user_id=int(hand.player_id),
@@ -101,7 +101,8 @@ def result_lines(
             lines.append(f"{name}{which}: {cards} — {hand.text}")
         for insurance in settlement.insurance:
             if detailed and insurance.player_id == player.player_id:
-                won = f"wins {2 * insurance.stake:,}" if insurance.won else "loses"
+                winnings = insurance_payout(insurance.stake, True) - insurance.stake
+                won = f"wins {winnings:,}" if insurance.won else "loses"
                 lines.append(f"{name}: insurance of {insurance.stake:,} {won}")
         if detailed:
             lines.append(f"{name}: net {signed(player.net)}")

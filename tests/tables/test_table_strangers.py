@@ -38,7 +38,7 @@ async def test_a_lowercase_name_is_shown_as_written_at_the_start_of_a_sentence(
 async def test_the_stopper_is_named_harmlessly(service: TableService) -> None:
     host = Player(ALICE.user_id, "**bold** <@800000000000000002>\u202e")
     await service.start(GUILD, CHANNEL, host)
-    snap = await service.stop(CHANNEL, host, may_manage_channel=False)
+    snap = (await service.stop(CHANNEL, host, may_manage_channel=False)).snapshot
     assert snap.closed_reason == "Stopped by \\*\\*bold\\*\\* \\<@\u200b800000000000000002\\>."
 
 
@@ -92,8 +92,8 @@ async def test_a_player_who_reached_the_limit_mid_round_does_not_void_the_others
     # Chips reach Alice from elsewhere while her bet is out: 50 short of the ceiling.
     balance = await store.balance(GUILD, ALICE.user_id)
     await store.adjust(GUILD, ALICE.user_id, db.MAX_BALANCE - 50 - balance, ADMIN, "elsewhere")
-    snap = await service.act(snap.table_id, snap.round_no, ALICE, Action.STAND)
-    snap = await service.act(snap.table_id, snap.round_no, BOB, Action.STAND)
+    snap = (await service.act(snap.table_id, snap.round_no, ALICE, Action.STAND)).snapshot
+    snap = (await service.act(snap.table_id, snap.round_no, BOB, Action.STAND)).snapshot
 
     assert snap.phase is TablePhase.BETTING  # the table goes on
     assert await store.balance(GUILD, BOB.user_id) == START_CHIPS + 100
