@@ -306,6 +306,10 @@ class Session:
 
     def decide_insurance(self, round_: Round) -> None:
         cost = round_.cost(PLAYER, Action.INSURANCE)
+        if cost > self.chips:
+            self.say(f"The dealer shows an ace. Insurance costs {cost}: you have {self.chips}.")
+            round_.act(PLAYER, Action.NO_INSURANCE)
+            return
         while True:
             answer = self.ask(f"The dealer shows an ace. Insurance for {cost}? [y/n]: ")
             if answer in ("y", "yes"):

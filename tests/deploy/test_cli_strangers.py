@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.engine.test_cli_play import play
+
 ROOT = Path(__file__).resolve().parents[2]
 SEED = bytes(range(32)).hex()
 
@@ -161,18 +163,6 @@ def test_verify_into_a_closed_reader_ends_quietly() -> None:
 # -------------------------------------------------------------------- item 10: the terminal game
 
 
-def play(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", "play", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
-
-
 @pytest.mark.parametrize("stdin", ["q\n", ""], ids=["q", "ctrl-d"])
 def test_leaving_reveals_the_current_shoes_seed(stdin: str) -> None:
     out = play(stdin, "--seed", SEED).stdout
@@ -205,3 +195,11 @@ def test_the_terminal_game_speaks_to_you_in_the_second_person() -> None:
     assert "you stand on 13" in out
     for wrong in ("you is", "you hits", "you stands", "you has"):
         assert wrong not in out
+
+
+def test_insurance_is_not_offered_when_you_cannot_afford_it() -> None:
+    # Your 8 8 against the dealer's ace, with every chip on the bet.
+    out = play("10\ns\n", "--chips", "10", "--stack", "8♠ A♦ 8♥ 7♣").stdout
+    assert "The dealer shows an ace. Insurance costs 5: you have 0." in out
+    assert "[y/n]" not in out
+    assert "you decline insurance" in out

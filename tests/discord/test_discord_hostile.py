@@ -145,13 +145,17 @@ async def test_a_number_of_hands_out_of_range_never_reaches_the_table(
     assert await world.chips() == before
 
 
+async def ten_below_the_limit(world: World, member: FakeMember) -> None:
+    """An admin grant that leaves ``member`` (a new account) 10 chips below the ceiling."""
+    amount = db.MAX_BALANCE - START_CHIPS - 10
+    await world.say(world.admin, "blackjack-admin grant", member=member, amount=amount)
+
+
 async def test_daily_at_the_chip_limit_says_so_and_keeps_the_claim(
     bot: BlackjackBot, world: World
 ) -> None:
     limit = db.MAX_BALANCE
-    await world.say(
-        world.admin, "blackjack-admin grant", member=world.alice, amount=limit - START_CHIPS - 10
-    )
+    await ten_below_the_limit(world, world.alice)
     answer = await world.say(world.alice, "daily")
     assert answer == (
         f"You are at the chip limit of {limit:,} (balance {limit - 10:,}): "
@@ -179,9 +183,7 @@ async def test_a_bet_at_the_chip_limit_is_refused_with_the_limit_named(
     bot: BlackjackBot, world: World
 ) -> None:
     limit = db.MAX_BALANCE
-    await world.say(
-        world.admin, "blackjack-admin grant", member=world.alice, amount=limit - START_CHIPS - 10
-    )
+    await ten_below_the_limit(world, world.alice)
     await world.start(world.alice)
     before = await world.chips()
     answer = await world.bet(world.alice, "10")
