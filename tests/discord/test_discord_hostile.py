@@ -16,9 +16,8 @@ from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 import db
 from bot.app import BlackjackBot
 from bot.shown_names import shown_name
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, FakeMember
 from fakediscord.interactions import InteractionRejected
-from fakediscord.records import FakeMember
 
 #: Display names (nicknames) members can set, each meant to break something.
 HOSTILE_NICKS = (
