@@ -54,7 +54,13 @@ def read_until(process: subprocess.Popen[bytes], marker: str, max_wait: float = 
 def ctrl_c(process: subprocess.Popen[bytes]) -> tuple[int, str, str]:
     """Send SIGINT to the process group, as a terminal's Ctrl-C does; its exit and output."""
     os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    try:
+        out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        # It did not stop: end the whole group (workers too) so no process outlives the test.
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
     return process.returncode, out.decode(), err.decode()
 
 
