@@ -262,8 +262,11 @@ def _compose(
     if snapshot.events:
         extras.append(("Latest", snapshot.events[-EVENT_LINES:]))
     for name, lines in extras:
-        if name == LAST_ROUND and add_last_round(embed, snapshot):
-            continue
+        if name == LAST_ROUND:
+            added = add_last_round(embed, snapshot, faces if RESULTS in pictures else None)
+            if added is not None:
+                shown[RESULTS] = added
+                continue
         room = EMBED_TOTAL_LIMIT - embed_size(embed) - len(name)
         if room < 20 or len(embed.fields) >= FIELD_LIMIT:
             break
@@ -308,20 +311,28 @@ def hint_text(snapshot: TableSnapshot, user_id: int, advice: str, faces: Faces |
     return f"Your hand {card_row(hand.cards, faces)} against {up}\n{advice}"
 
 
-def add_last_round(embed: discord.Embed, snapshot: TableSnapshot) -> bool:
-    """Every player's result: every hand over as many fields as it takes, else one line each.
+def add_last_round(
+    embed: discord.Embed, snapshot: TableSnapshot, faces: Faces | None = None
+) -> int | None:
+    """Every player's result: every hand over as many fields as it takes (with ``faces``,
+    its cards as pictures first, then as text), else one line each.
 
-    False if neither fits (the caller then clips what it can into one field).
+    The number of pictures shown, or None if nothing fits (the caller then clips what it
+    can into one field).
     """
-    for lines in (snapshot.last_results, snapshot.last_summary):
-        chunks = field_chunks([escape_line(line) for line in lines])
+    results = [escape_line(line) for line in snapshot.last_results]
+    choices = [results, [escape_line(line) for line in snapshot.last_summary]]
+    if faces is not None:
+        choices.insert(0, [cards_in_line(line, faces) for line in results])
+    for lines in choices:
+        chunks = field_chunks(lines)
         size = sum(len(LAST_ROUND) + len(chunk) for chunk in chunks)
         fits = len(embed.fields) + len(chunks) < FIELD_LIMIT
         if chunks and fits and embed_size(embed) + size <= EMBED_TOTAL_LIMIT - EXTRAS_ROOM:
             for chunk in chunks:
                 embed.add_field(name=LAST_ROUND, value=chunk, inline=False)
-            return True
-    return False
+            return sum(picture_count(chunk) for chunk in chunks)
+    return None
 
 
 def field_chunks(lines: Sequence[str]) -> list[str]:

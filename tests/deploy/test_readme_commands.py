@@ -40,7 +40,7 @@ def test_readme_names_only_commands_that_work_outside_an_activated_environment()
     lines = [line for line in README.splitlines() if re.search(r"python3? -m (bot|pytest)", line)]
     assert len(lines) > 10
     for line in lines:
-        if "inside the container" in line or "docker exec" in line:
+        if "inside the container" in line or "docker exec" in line or "docker compose" in line:
             continue  # the image's own Python
         for found in re.finditer(r"(\S*)python3? -m (bot|pytest)", line):
             assert found.group(1).endswith(".venv/bin/"), line
