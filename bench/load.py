@@ -207,7 +207,9 @@ async def play(
                 "bet",
                 fake.slash(member, "bet", message.channel, amount="10", max_wait=MAX_WAIT),
             )
-            if (reply.content or "").startswith("Bet "):
+            if reply.response_type == 5:  # deferred: the answer replaces "thinking"
+                await reply.wait_until_loaded(max_wait=MAX_WAIT)
+            if (reply.content or "").startswith(("Bet ", "You already bet")):
                 bet_on = shown_round
             else:
                 tally.kinds[f"refused: {reply.content}"] += 1
@@ -221,15 +223,25 @@ async def play(
                 table_id = parse_custom_id(message.buttons()[0]["custom_id"])
                 assert table_id is not None
                 cid = custom_id(table_id.table_id, shown_round, BUTTON_OF[action])
+                edits = message.edits
                 try:
                     press = fake.click(member, message, custom_id=cid, max_wait=MAX_WAIT)
                     reply = await tally.send(BUTTON_OF[action], press)
                 except InteractionRejected:
                     tally.kinds["not on the message yet"] += 1
                 else:
-                    if reply.response_type not in (6, 7):
-                        tally.kinds[f"refused: {reply.content}"] += 1
-                        if "busy" not in (reply.content or ""):
+                    refusal = reply.content or ""
+                    if reply.response_type == 6:  # deferred: the table edit or a refusal follows
+                        await fake.wait_for(
+                            lambda e=edits, r=reply: message.edits > e or bool(r.followups),
+                            max_wait=MAX_WAIT,
+                        )
+                        refusal = reply.followups[0].content if reply.followups else ""
+                    elif reply.response_type == 7:
+                        refusal = ""
+                    if refusal:
+                        tally.kinds[f"refused: {refusal}"] += 1
+                        if "busy" not in refusal:
                             refused[1].add(action)
                     continue
         try:
@@ -370,6 +382,7 @@ async def bot_under_test(
             env=env,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
+            limit=1 << 26,  # the latency samples come back as one JSON line
         )
         under_test.children.append(child)
         await fake.wait_for_bot(identifies=identifies, shards=1, max_wait=60)
