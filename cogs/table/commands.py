@@ -22,6 +22,7 @@ from bot.tables import (
 )
 from bot.tables.service import CLOSED
 from cogs.table.buttons import CUSTOM_ID_TEMPLATE, ButtonRef, parse_custom_id, play_action
+from cogs.table.deadline import BUSY, Answer
 from cogs.table.messages import missing_permissions
 from cogs.table.render import RenderedTable, render_table
 from cogs.table.rules_text import fairness_text, house_edge_pct, rules_text
@@ -94,29 +95,40 @@ class TableCog(commands.Cog, name="Table"):
     def __init__(self, bot: BlackjackBot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        """Sample the event loop's lag (the busy answer's signal) while loaded."""
+        self.bot.table_messages.lag.start()
+
+    async def cog_unload(self) -> None:
+        await self.bot.table_messages.lag.stop()
+
     # -- buttons -------------------------------------------------------------------------------
 
     async def press(self, interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
-        """One response per press: type 7 with the new table, or an ephemeral reason."""
+        """One response per press: the new table (type 7, or type 6 then a webhook edit when
+        the table takes long), or an ephemeral reason; "busy" at once under overload."""
         tables, messages = self.bot.tables, self.bot.table_messages
+        if messages.overloaded(ref.table_id):
+            await interaction.response.send_message(BUSY, ephemeral=True)
+            return
         player = player_of(interaction)
-        async with messages.holding(ref.table_id):
+        async with Answer(interaction, self.bot.clock) as answer, messages.holding(ref.table_id):
             note = ""
             try:
                 if ref.action == "hint":
                     advice = await tables.hint(ref.table_id, ref.round_no, player)
-                    await interaction.response.send_message(advice, ephemeral=True)
+                    await answer.text(advice)
                     return
                 snapshot = await self._apply(interaction, ref, player)
                 if isinstance(snapshot, tuple):
                     snapshot, note = snapshot
             except TableError as error:
-                await interaction.response.send_message(str(error), ephemeral=True)
+                await answer.text(str(error))
                 return
             rendered = render_table(snapshot)
             view = messages.view_for(ref.table_id, rendered)
             async with messages.answering(snapshot):
-                await interaction.response.edit_message(embed=rendered.embed, view=view)
+                await answer.table(rendered.embed, view)
             messages.shown(snapshot)
         if note:
             await interaction.followup.send(note, ephemeral=True)

@@ -26,6 +26,7 @@ import discord
 
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec
+from cogs.table.deadline import LoopLag, overloaded
 from cogs.table.render import RenderedTable, render_table
 
 log = logging.getLogger(__name__)
@@ -82,6 +83,8 @@ class TableMessages:
         self._view_factory: ViewFactory = RenderedTable.view
         self._tables: dict[str, _Table] = {}
         self._close: Close | None = None
+        #: The event loop's lag, sampled while the table cog is loaded.
+        self.lag = LoopLag()
 
     def bind(self, close: Close) -> None:
         """The service's ``close(table_id, reason)``, called when a message is lost."""
@@ -140,6 +143,11 @@ class TableMessages:
         """The newest version the table message shows (None once the table is forgotten)."""
         table = self._tables.get(table_id)
         return None if table is None else table.shown
+
+    def overloaded(self, table_id: str) -> bool:
+        """Answer "busy" now: too many interactions wait for this table, or the loop lags."""
+        table = self._tables.get(table_id)
+        return overloaded(0 if table is None else table.holds, self.lag.lag)
 
     def message_of(self, table_id: str) -> tuple[int, int] | None:
         """The table's (channel id, message id), once posted."""

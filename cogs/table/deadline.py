@@ -1,0 +1,163 @@
+"""Answering every click and bet within Discord's 3 s window, however long the table takes.
+
+Discord shows "This interaction failed" when no response arrives within 3 s of the
+interaction's creation, although the bot may have applied it. So:
+
+- :class:`Answer` acknowledges an interaction that is not answered within
+  :data:`DEFER_AFTER` of reaching the bot (waiting for the table's lock, a slow
+  database, a busy event loop) with a deferred response (a click: type 6, "updating
+  the message"; a command: type 5, ephemeral), and then sends the real answer
+  through the interaction's webhook (valid 15 minutes) when it is ready.
+- :func:`overloaded` says when to answer at once that the table is busy and change
+  nothing: too many interactions already wait for this table, or the event loop is
+  so far behind (:class:`LoopLag`) that queueing more work would push answers past
+  the window. A busy answer costs one request and no database or lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from typing import Any
+
+import discord
+
+from bot.clock import Clock
+
+#: Seconds after an interaction reached the bot at which it is acknowledged with a deferral
+#: if not answered yet: 1 s of margin to Discord's 3 s for the request itself.
+DEFER_AFTER = 2.0
+#: Discord's response window; an interaction's age from its id is believed only inside it.
+RESPONSE_WINDOW = 3.0
+#: Interactions already waiting for one table beyond which another is told it is busy
+#: (five players each pressing twice).
+MAX_WAITING = 10
+#: Event-loop lag (seconds) beyond which new interactions are told the table is busy.
+#: A click awaits the loop about five times (lock, database, answer); at 0.25 s each
+#: it would still be answered, deferred if need be, within the window.
+MAX_LAG = 0.25
+#: How often the loop's lag is sampled.
+LAG_PERIOD = 0.05
+#: The lag counts when this many samples in a row show it: one slow call (a chart built
+#: on first use) is one late wake-up, an overloaded loop makes every wake-up late.
+LAG_SAMPLES = 3
+BUSY = "The table is busy right now: nothing was done. Try again in a moment."
+
+
+def age(interaction: discord.Interaction[Any]) -> float:
+    """Seconds since Discord created the interaction, from its id; 0 when not believable.
+
+    Another machine's clock (or a test's fake ids) can be seconds or years off:
+    only an age inside the response window is taken.
+    """
+    seconds = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return seconds if 0.0 <= seconds < RESPONSE_WINDOW else 0.0
+
+
+class Answer:
+    """One interaction's single answer: sent directly, or deferred then sent via the webhook.
+
+    Use as ``async with Answer(interaction, clock) as answer``; the deferral is armed
+    on entry and disarmed on exit.
+    """
+
+    def __init__(self, interaction: discord.Interaction[Any], clock: Clock) -> None:
+        self._interaction = interaction
+        self._clock = clock
+        self._deferring = False
+        self._guard: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Answer:
+        when = self._clock.now() + DEFER_AFTER - age(self._interaction)
+        self._guard = asyncio.create_task(self._defer_at(when))
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._settle()
+
+    @property
+    def deferred(self) -> bool:
+        """The interaction was (or is being) acknowledged with a deferral."""
+        return self._deferring
+
+    async def _defer_at(self, when: float) -> None:
+        await self._clock.sleep_until(when)
+        self._deferring = True
+        if self._interaction.type is discord.InteractionType.component:
+            await self._interaction.response.defer()  # 6: the clicked message will be edited
+        else:
+            await self._interaction.response.defer(ephemeral=True)  # 5: "thinking..."
+
+    async def _settle(self) -> bool:
+        """Disarm the deferral; True if it was sent (answer through the webhook)."""
+        guard = self._guard
+        if guard is None:
+            return self._deferring
+        self._guard = None
+        if not self._deferring:
+            guard.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await guard
+            return False
+        await guard  # a failed deferral fails the answer too
+        return True
+
+    async def table(self, embed: discord.Embed, view: discord.ui.View) -> None:
+        """Answer a click with the new table: type 7, or an edit of the deferred message."""
+        if await self._settle():
+            await self._interaction.edit_original_response(embed=embed, view=view)
+        else:
+            await self._interaction.response.edit_message(embed=embed, view=view)
+
+    async def text(self, text: str) -> None:
+        """Answer with a sentence only the user sees."""
+        if not await self._settle():
+            await self._interaction.response.send_message(text, ephemeral=True)
+        elif self._interaction.type is discord.InteractionType.component:
+            await self._interaction.followup.send(text, ephemeral=True)
+        else:
+            await self._interaction.edit_original_response(content=text)
+
+
+class LoopLag:
+    """How late the event loop runs, sustained: the least lateness of the last
+    :data:`LAG_SAMPLES` wake-ups of a task sleeping :data:`LAG_PERIOD`.
+
+    Real time on purpose: it measures this process's loop, not the game's clock.
+    """
+
+    def __init__(self) -> None:
+        self._samples: deque[float] = deque([0.0], maxlen=LAG_SAMPLES)
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def lag(self) -> float:
+        """Seconds the loop has been running late, sustained over the last samples."""
+        return min(self._samples)
+
+    def start(self) -> None:
+        """Begin sampling (in the running loop)."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._sample(), name="loop-lag")
+
+    async def stop(self) -> None:
+        """Stop sampling."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _sample(self) -> None:
+        while True:
+            began = time.perf_counter()
+            await asyncio.sleep(LAG_PERIOD)
+            self._samples.append(time.perf_counter() - began - LAG_PERIOD)
+
+
+def overloaded(waiting: int, lag: float) -> bool:
+    """Answer "busy" rather than queue: ``waiting`` interactions already wait for the table,
+    or the loop is ``lag`` seconds behind."""
+    return waiting >= MAX_WAITING or lag >= MAX_LAG
