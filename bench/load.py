@@ -70,7 +70,7 @@ from bot.engine.rules import preset  # noqa: E402
 from bot.engine.strategy import advise  # noqa: E402
 from cogs.table.buttons import custom_id, parse_custom_id  # noqa: E402
 from cogs.table.render import CURRENT_MARK  # noqa: E402
-from fakediscord.harness import REPO_ROOT, running_bot  # noqa: E402
+from fakediscord.harness import running_bot  # noqa: E402
 from fakediscord.interactions import FakeInteraction, InteractionRejected  # noqa: E402
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember  # noqa: E402
 from fakediscord.records import FakeMessage  # noqa: E402
@@ -365,7 +365,7 @@ async def bot_under_test(
             "DATABASE_URL": database_url,
             "LOG_LEVEL": "WARNING",
             "DEV_GUILD_ID": "",
-            "PYTHONPATH": str(REPO_ROOT),
+            "PYTHONPATH": os.pathsep.join(filter(None, (os.environ.get("PYTHONPATH"), str(ROOT)))),
         }
         env["SHARD_COUNT"], env["SHARD_IDS"] = (
             (str(processes), str(shard)) if processes > 1 else ("", "")
@@ -415,6 +415,7 @@ class Run:
     #: CPU seconds: the bot's event loop thread, its other threads (in-process: everything).
     cpu: tuple[float, float] = (0.0, 0.0)
     gc_line: str = ""
+    heap: str = ""
     requests: Counter[str] = field(default_factory=Counter)
     memory: tuple[int, int] | None = None
     in_process: bool = False
@@ -455,6 +456,8 @@ class Run:
         ]
         if self.gc_line:
             out.append(f"  bot's garbage collector: {self.gc_line}")
+        if self.heap:
+            out.append(f"  bot's heap after the phase: {self.heap}")
         if self.memory is not None:
             traced, rss = self.memory
             out.append(
@@ -483,8 +486,9 @@ async def measured(
         answer["samples"],
         tuple(answer["cpu"]) if under_test.control is None else measure.cpu,  # type: ignore[arg-type]
         answer.get("gc", ""),
-        measure.requests,
+        requests=measure.requests,
         in_process=under_test.control is not None,
+        heap=answer.get("heap", ""),
     )
 
 

@@ -26,6 +26,7 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +73,15 @@ class BotControl:
                 self._gc.__exit__()
                 gc_line = self._gc.line()
                 gc.unfreeze()
-            return {"samples": self.latency.samples, "cpu": [main, process - main], "gc": gc_line}
+            answer = {"samples": self.latency.samples, "cpu": [main, process - main], "gc": gc_line}
+            if not self.whole_process:
+                # What the collector still tracks after the phase (setup was frozen at start):
+                # what piles up between full collections, and so what each one scans.
+                kinds = Counter(type(o).__name__ for o in gc.get_objects())
+                answer["heap"] = f"{sum(kinds.values())} objects tracked, most: " + ", ".join(
+                    f"{name} {count}" for name, count in kinds.most_common(6)
+                )
+            return answer
         if command == "memory-start":
             self._memory.start()
             return {}
