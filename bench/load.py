@@ -89,8 +89,11 @@ BUTTON_OF = {
 ACTION_OF = {name: action for action, name in BUTTON_OF.items()}
 #: The tables' rules (every bench guild keeps the default preset and bet limits).
 RULES = preset("vegas-shoe")
-#: Real seconds after which a missing answer is a failure (Discord's window is 3 s).
-MAX_WAIT = 30.0
+#: Real seconds after which a missing answer or a table that stopped moving is a failure
+#: (Discord's window is 3 s; this only turns a hang into an error on a crowded machine).
+MAX_WAIT = 120.0
+#: Real seconds a player told "busy" waits before trying again.
+BUSY_RETRY = 1.0
 #: Guild settings for the bench: no bet is ever refused for chips, and no timer fires
 #: while a round waits for a busy bot (players do everything).
 BENCH_SETTINGS = {
@@ -213,6 +216,8 @@ async def play(
                 bet_on = shown_round
             else:
                 tally.kinds[f"refused: {reply.content}"] += 1
+                if "busy" in (reply.content or ""):
+                    await asyncio.sleep(BUSY_RETRY)
             continue
         if phase != "betting" and shown_round == bet_on:
             hand_key = f"{shown_round}:{seat_value(message, name)}"
@@ -241,11 +246,13 @@ async def play(
                         refusal = ""
                     if refusal:
                         tally.kinds[f"refused: {refusal}"] += 1
-                        if "busy" not in refusal:
+                        if "busy" in refusal:
+                            await asyncio.sleep(BUSY_RETRY)  # as asked: "in a moment"
+                        else:
                             refused[1].add(action)
                     continue
         try:
-            await fake.message_changed(message)
+            await fake.message_changed(message, MAX_WAIT)
         except AssertionError:
             raise AssertionError(
                 f"stuck: message shows {message_state(message)}, bet_on {bet_on}, seat "

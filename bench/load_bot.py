@@ -68,19 +68,20 @@ class BotControl:
         if command == "stop":
             process, main = time.process_time() - self._cpu[0], time.thread_time() - self._cpu[1]
             self.latency.recording = False
-            gc_line = ""
+            answer: dict[str, Any] = {
+                "samples": self.latency.samples,
+                "cpu": [main, process - main],
+            }
             if not self.whole_process:
                 self._gc.__exit__()
-                gc_line = self._gc.line()
-                gc.unfreeze()
-            answer = {"samples": self.latency.samples, "cpu": [main, process - main], "gc": gc_line}
-            if not self.whole_process:
-                # What the collector still tracks after the phase (setup was frozen at start):
-                # what piles up between full collections, and so what each one scans.
+                answer["gc"] = self._gc.line()
+                # What the collector tracks beyond the setup frozen at start: what piles up
+                # between full collections, and so what each one scans.
                 kinds = Counter(type(o).__name__ for o in gc.get_objects())
                 answer["heap"] = f"{sum(kinds.values())} objects tracked, most: " + ", ".join(
                     f"{name} {count}" for name, count in kinds.most_common(6)
                 )
+                gc.unfreeze()
             return answer
         if command == "memory-start":
             self._memory.start()
