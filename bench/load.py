@@ -65,9 +65,7 @@ from load_kit import (  # noqa: E402
 )
 
 import db  # noqa: E402
-from bot.engine import Action, Card  # noqa: E402
-from bot.engine.rules import preset  # noqa: E402
-from bot.engine.strategy import advise  # noqa: E402
+from bot.engine import Action, Card, advise, preset  # noqa: E402
 from cogs.table.buttons import custom_id, parse_custom_id  # noqa: E402
 from cogs.table.render import CURRENT_MARK  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402

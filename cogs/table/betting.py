@@ -8,8 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.rules import MAX_SPOTS
-from bot.tables import TableError
+from bot.engine import MAX_SPOTS
 from cogs.table.commands import player_of
 from cogs.table.deadline import BUSY, Answer
 
@@ -47,10 +46,5 @@ class BettingCog(commands.Cog, name="Betting"):
             await interaction.response.send_message(BUSY, ephemeral=True)
             return
         async with Answer(interaction, self.bot.clock) as answer, messages.busy(table_id):
-            try:
-                _, note = await self.bot.tables.bet(
-                    channel_id, player_of(interaction), amount, hands
-                )
-            except TableError as error:
-                note = str(error)
-            await answer.text(note)
+            reply = await self.bot.tables.bet(channel_id, player_of(interaction), amount, hands)
+            await answer.text(reply.note)

@@ -114,13 +114,12 @@ class Answer:
             await self._interaction.response.edit_message(embed=embed, view=view)
 
     async def text(self, text: str) -> None:
-        """Answer with a sentence only the user sees."""
-        if not await self._settle():
-            await self._interaction.response.send_message(text, ephemeral=True)
-        elif self._interaction.type is discord.InteractionType.component:
+        """Answer with a sentence only the user sees (after a deferral, as a followup: after
+        "thinking" it replaces that message, as a refusal's answer does)."""
+        if await self._settle():
             await self._interaction.followup.send(text, ephemeral=True)
         else:
-            await self._interaction.edit_original_response(content=text)
+            await self._interaction.response.send_message(text, ephemeral=True)
 
 
 class LoopLag:
