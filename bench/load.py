@@ -90,6 +90,8 @@ RULES = preset("vegas-shoe")
 #: Real seconds after which a missing answer or a table that stopped moving is a failure
 #: (Discord's window is 3 s; this only turns a hang into an error on a crowded machine).
 MAX_WAIT = 120.0
+#: Real seconds a waiting player looks at the table again even without an edit.
+RECHECK = 5.0
 #: Real seconds a player told "busy" waits before trying again.
 BUSY_RETRY = 1.0
 #: Guild settings for the bench: no bet is ever refused for chips, and no timer fires
@@ -199,6 +201,7 @@ async def play(
     bet_on = rounds.start - 1  # the round this player last bet on
     name = member.nick or member.user.global_name or member.user.username
     refused: tuple[str, set[Action]] = ("", set())
+    quiet = 0.0
     while True:
         shown_round, phase = message_state(message)
         if phase == "betting" and shown_round > bet_on:
@@ -250,12 +253,18 @@ async def play(
                             refused[1].add(action)
                     continue
         try:
-            await fake.message_changed(message, MAX_WAIT)
+            await fake.message_changed(message, RECHECK)
+            quiet = 0.0
         except AssertionError:
-            raise AssertionError(
-                f"stuck: message shows {message_state(message)}, bet_on {bet_on}, seat "
-                f"{seat_value(message, name)!r}"
-            ) from None
+            # Nothing changed for RECHECK s: look again (a wake-up may have been missed), and
+            # fail only when the table stood still for MAX_WAIT s.
+            tally.kinds["re-checked after a quiet 5 s"] += 1
+            quiet += RECHECK
+            if quiet >= MAX_WAIT:
+                raise AssertionError(
+                    f"stuck: message shows {message_state(message)}, bet_on {bet_on}, seat "
+                    f"{seat_value(message, name)!r}"
+                ) from None
 
 
 def seat_players(
