@@ -58,13 +58,6 @@ class TableCog(commands.Cog, name="Table"):
 
     # -- buttons -------------------------------------------------------------------------------
 
-    async def cog_load(self) -> None:
-        """Sample the event loop's lag (the busy answer's signal) while loaded."""
-        self.bot.table_messages.lag.start()
-
-    async def cog_unload(self) -> None:
-        await self.bot.table_messages.lag.stop()
-
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A click on a table button: past the bot's gate (stopping, recovering), to press;

@@ -26,7 +26,7 @@ import discord
 
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec
-from cogs.table.deadline import LoopLag, overloaded
+from cogs.table.deadline import overloaded
 from cogs.table.render import RenderedTable, render_table
 
 log = logging.getLogger(__name__)
@@ -83,8 +83,6 @@ class TableMessages:
         self._view_factory: ViewFactory = RenderedTable.view
         self._tables: dict[str, _Table] = {}
         self._close: Close | None = None
-        #: The event loop's lag, sampled while the table cog is loaded.
-        self.lag = LoopLag()
 
     def bind(self, close: Close) -> None:
         """The service's ``close(table_id, reason)``, called when a message is lost."""
@@ -145,9 +143,9 @@ class TableMessages:
         return None if table is None else table.shown
 
     def overloaded(self, table_id: str) -> bool:
-        """Answer "busy" now: too many interactions wait for this table, or the loop lags."""
+        """Answer "busy" now: too many interactions wait for this table."""
         table = self._tables.get(table_id)
-        return overloaded(0 if table is None else table.holds, self.lag.lag)
+        return overloaded(0 if table is None else table.holds)
 
     def message_of(self, table_id: str) -> tuple[int, int] | None:
         """The table's (channel id, message id), once posted."""
