@@ -17,6 +17,7 @@ import db
 from bot.app import BlackjackBot
 from cogs.table.deadline import BUSY, MAX_WAITING
 from fakediscord.interactions import FakeInteraction
+from fakediscord.records import FakeMessage
 
 # Alice 6 5 (11: she doubles), Bob 10 7 (17: he stands); the dealer shows a 9, holds a king.
 TWO_PLAYER_ROUND = "6s Th 9c 5h 7d Kd " + SPARE
@@ -39,7 +40,7 @@ class SlowStakes:
         return await self._stake(*args, **kwargs)
 
 
-async def dealt_round(world: World, shoes: Any) -> Any:
+async def dealt_round(world: World, shoes: Any) -> FakeMessage:
     """Alice and Bob at the table, 100 each bet, the cards out (Alice's move: 11)."""
     shoes.add(TWO_PLAYER_ROUND)
     table = await world.start(world.alice)
@@ -48,6 +49,31 @@ async def dealt_round(world: World, shoes: Any) -> Any:
     await world.bet(world.bob, "100")
     assert "**Your move**" in embed_text(table)
     return table
+
+
+async def double_on_a_slow_database(
+    bot: BlackjackBot, world: World, shoes: Any
+) -> tuple[FakeMessage, SlowStakes, FakeInteraction]:
+    """A dealt round where Alice's Double waits on a held stake, holding the table's lock."""
+    table = await dealt_round(world, shoes)
+    slow = SlowStakes(bot.store)
+    slow.open.clear()
+    double = await world.fake.click(world.alice, table, label="Double", wait=False)
+    await world.fake.wait_for(lambda: slow.arrived == 1)
+    return table, slow, double
+
+
+async def waiting_clicks(
+    world: World, table: FakeMessage, label: str, count: int
+) -> list[FakeInteraction]:
+    """Bob presses ``label`` ``count`` times; returns once each waits for the table (its
+    deferral armed on the clock)."""
+    armed = world.fake.clock.sleepers
+    clicks = [
+        await world.fake.click(world.bob, table, label=label, wait=False) for _ in range(count)
+    ]
+    await world.fake.clock.wait_for_sleepers(armed + count)
+    return clicks
 
 
 async def past_the_window(world: World, *waiting: FakeInteraction) -> None:
@@ -83,15 +109,8 @@ async def test_clicks_waiting_for_a_held_table_are_deferred_and_all_shown(
     bot: BlackjackBot, world: World, shoes: Any
 ) -> None:
     fake = world.fake
-    table = await dealt_round(world, shoes)
-    slow = SlowStakes(bot.store)
-    slow.open.clear()
-    # Alice's double waits on the database with the table's lock; Bob's stand waits for the lock.
-    double = await fake.click(world.alice, table, label="Double", wait=False)
-    await fake.wait_for(lambda: slow.arrived == 1)
-    armed = fake.clock.sleepers
-    stand = await fake.click(world.bob, table, label="Stand", wait=False)
-    await fake.clock.wait_for_sleepers(armed + 1)  # Bob's click waits, its deferral armed
+    table, slow, double = await double_on_a_slow_database(bot, world, shoes)
+    [stand] = await waiting_clicks(world, table, "Stand", 1)  # Bob's waits for the lock
     await past_the_window(world, double, stand)
     assert (double.response_type, stand.response_type) == (6, 6)
     slow.open.set()
@@ -113,17 +132,8 @@ async def test_a_click_on_a_table_with_too_many_waiting_is_told_busy_and_changes
     bot: BlackjackBot, world: World, shoes: Any
 ) -> None:
     fake = world.fake
-    table = await dealt_round(world, shoes)
-    slow = SlowStakes(bot.store)
-    slow.open.clear()
-    double = await fake.click(world.alice, table, label="Double", wait=False)
-    await fake.wait_for(lambda: slow.arrived == 1)
-    armed = fake.clock.sleepers
-    stands = [
-        await fake.click(world.bob, table, label="Stand", wait=False)
-        for _ in range(MAX_WAITING - 1)
-    ]
-    await fake.clock.wait_for_sleepers(armed + len(stands))  # each waits for the table
+    table, slow, double = await double_on_a_slow_database(bot, world, shoes)
+    stands = await waiting_clicks(world, table, "Stand", MAX_WAITING - 1)
     # The table is held by the slow stake and ten clicks wait for it: Bob's Hit is answered
     # at once, before anything is released, and is never applied.
     hit = await fake.click(world.bob, table, label="Hit")
