@@ -229,7 +229,7 @@ async def play(
                 table_id = parse_custom_id(message.buttons()[0]["custom_id"])
                 assert table_id is not None
                 cid = custom_id(table_id.table_id, shown_round, BUTTON_OF[action])
-                edits = message.edits
+                shown = (message_state(message), seat_value(message, name))
                 try:
                     press = fake.click(member, message, custom_id=cid, max_wait=MAX_WAIT)
                     reply = await tally.send(BUTTON_OF[action], press)
@@ -238,8 +238,12 @@ async def play(
                 else:
                     refusal = reply.content or ""
                     if reply.response_type == 6:  # deferred: the table edit or a refusal follows
+                        # Wait for this player's own change (another player's edit is not it).
                         await fake.wait_for(
-                            lambda e=edits, r=reply: message.edits > e or bool(r.followups),
+                            lambda was=shown, r=reply: (
+                                bool(r.followups)
+                                or (message_state(message), seat_value(message, name)) != was
+                            ),
                             max_wait=MAX_WAIT,
                         )
                         refusal = reply.followups[0].content if reply.followups else ""
