@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 import db
 from bot.clock import Clock
 from bot.engine import Action, Round, RoundPhase, Rules, Shoe, Verdict
+from bot.log_context import bind
 from bot.tables.results import (
     event_lines,
     hand_results,
@@ -307,6 +308,7 @@ class TableFlow:
 
     async def _timer(self, table: Table, due: float) -> None:
         await self._clock.sleep_until(due)
+        bind(table_id=table.table_id, round_id=table.round_id)
         try:
             async with table.lock:
                 if table.closed or table.timer is not asyncio.current_task():

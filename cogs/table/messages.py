@@ -26,6 +26,7 @@ import discord
 
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec
+from cogs.table.card_art import Faces
 from cogs.table.deadline import overloaded
 from cogs.table.render import RenderedTable, render_table
 
@@ -47,6 +48,8 @@ NEEDED_PERMISSIONS: tuple[tuple[str, str], ...] = (
 Close = Callable[[str, str], Awaitable[None]]
 #: Turns a rendered table into the view sent with it (the table cog's DynamicItem buttons).
 ViewFactory = Callable[[RenderedTable], discord.ui.View]
+#: A server's card faces (card emojis) if it shows pictures, None for text cards.
+FacesFor = Callable[[int], Awaitable[Faces | None]]
 
 
 def missing_permissions(permissions: discord.Permissions) -> list[str]:
@@ -83,6 +86,7 @@ class TableMessages:
         self._view_factory: ViewFactory = RenderedTable.view
         self._tables: dict[str, _Table] = {}
         self._close: Close | None = None
+        self._faces_for: FacesFor | None = None
 
     def bind(self, close: Close) -> None:
         """The service's ``close(table_id, reason)``, called when a message is lost."""
@@ -91,6 +95,15 @@ class TableMessages:
     def use_views(self, view_factory: ViewFactory) -> None:
         """How the table cog turns a rendered table into a view (its DynamicItem buttons)."""
         self._view_factory = view_factory
+
+    def use_faces(self, faces_for: FacesFor) -> None:
+        """Where each server's card faces come from (text cards until this is called)."""
+        self._faces_for = faces_for
+
+    async def render(self, snapshot: TableSnapshot) -> RenderedTable:
+        """The table message for ``snapshot``, with cards as its server shows them."""
+        faces = None if self._faces_for is None else await self._faces_for(snapshot.guild_id)
+        return render_table(snapshot, faces)
 
     # -- what the service and the cogs tell us ---------------------------------------------
 
@@ -262,7 +275,7 @@ class TableMessages:
             self._tables.pop(table_id, None)
 
     async def _edit(self, channel_id: int, message_id: int, snapshot: TableSnapshot) -> None:
-        rendered = render_table(snapshot)
+        rendered = await self.render(snapshot)
         channel = self._client.get_partial_messageable(channel_id)
         await channel.get_partial_message(message_id).edit(
             embed=rendered.embed, view=self.view_for(snapshot.table_id, rendered)
