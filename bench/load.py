@@ -150,6 +150,13 @@ def message_state(message: FakeMessage) -> tuple[int, str]:
 
 
 DEALER_UP = re.compile(r"\*\*Dealer\*\* (\S+)")
+#: A card shown as the bot's card picture (an application emoji): ``<:BJ_10S_3281EA:id>``.
+CARD_EMOJI = re.compile(r"<:BJ_([0-9]{1,2}|[AJQK])([SHDC])_\w+:\d+>")
+
+
+def card_texts(text: str) -> str:
+    """The line with every card picture replaced by its text (``10S``)."""
+    return CARD_EMOJI.sub(lambda m: f" {m[1]}{m[2]} ", text)
 
 
 def seat_value(message: FakeMessage, name: str) -> str | None:
@@ -168,16 +175,16 @@ def decide(message: FakeMessage, name: str, refused: set[Action]) -> Action | No
     value = seat_value(message, name)
     if value is None or phase == "betting":
         return None
-    lines = value.splitlines()
+    lines = card_texts(value).splitlines()
     hands = [line for line in lines if line.startswith((CURRENT_MARK, "•"))]
     if phase == "insurance":
         decided = any(line.startswith(("Insured", "No insurance")) for line in lines)
         return None if decided or not hands else Action.NO_INSURANCE
     current = next((line for line in hands if line.startswith(CURRENT_MARK)), None)
-    found = DEALER_UP.search((message.embed or {}).get("description", ""))
+    found = DEALER_UP.search(card_texts((message.embed or {}).get("description", "")))
     if current is None or found is None:
         return None
-    cards = [Card.parse(text) for text in current[2:].split(" · ", 1)[0].split()]
+    cards = [Card.parse(text) for text in current[1:].split(" · ", 1)[0].split()]
     legal = [Action.HIT, Action.STAND]
     if len(cards) == 2:
         legal.append(Action.DOUBLE)
