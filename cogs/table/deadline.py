@@ -71,11 +71,6 @@ class Answer:
     async def __aexit__(self, *exc: object) -> None:
         await self._settle()
 
-    @property
-    def deferred(self) -> bool:
-        """The interaction was (or is being) acknowledged with a deferral."""
-        return self._deferring
-
     async def _defer_at(self, when: float) -> None:
         await self._clock.sleep_until(when)
         self._deferring = True
