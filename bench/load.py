@@ -149,9 +149,9 @@ def message_state(message: FakeMessage) -> tuple[int, str]:
     return round_no, "betting"
 
 
-DEALER_UP = re.compile(r"\*\*Dealer\*\* (\S+)")
+DEALER_UP = re.compile(r"\*\*Dealer\*\*\s+(\S+)")
 #: A card shown as the bot's card picture (an application emoji): ``<:BJ_10S_3281EA:id>``.
-CARD_EMOJI = re.compile(r"<:BJ_([0-9]{1,2}|[AJQK])([SHDC])_\w+:\d+>")
+CARD_EMOJI = re.compile(r"<:BJ_([0-9]{1,2}|[AJQK])([SHDC])_\w+:\d+>", re.IGNORECASE)
 
 
 def card_texts(text: str) -> str:
