@@ -159,6 +159,13 @@ def card_texts(text: str) -> str:
     return CARD_EMOJI.sub(lambda m: f" {m[1]}{m[2]} ", text)
 
 
+def without_pictures(embed: dict[str, Any]) -> dict[str, Any]:
+    """The embed with each card picture written as plain text of the same length, for the
+    rich floor: another application may not use the blackjack bot's emojis."""
+    text = json.dumps(embed)
+    return dict(json.loads(CARD_EMOJI.sub(lambda m: "(" + m[0][1:-1] + ")", text)))
+
+
 def seat_value(message: FakeMessage, name: str) -> str | None:
     """The lines of the player's seat on the table message."""
     embed = message.embed or {}
@@ -588,7 +595,7 @@ async def blackjack_run(
             )
             closed.memory = (memory["traced"], memory["rss"])
             runs = [closed]
-            sample = (messages[0].embed or {}, len(messages[0].buttons()))
+            sample = (without_pictures(messages[0].embed or {}), len(messages[0].buttons()))
             start = rounds + 1
             for phase_rounds, rate, label in (
                 (args.paced_rounds, paced_rate, "paced at {:,.0f} interactions/s offered"),
