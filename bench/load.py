@@ -252,14 +252,18 @@ async def play(
                 else:
                     refusal = reply.content or ""
                     if reply.response_type == 6:  # deferred: the table edit or a refusal follows
-                        # Wait for this player's own change (another player's edit is not it).
-                        await fake.wait_for(
-                            lambda was=shown, r=reply: (
-                                bool(r.followups)
-                                or (message_state(message), seat_value(message, name)) != was
-                            ),
-                            max_wait=MAX_WAIT,
-                        )
+                        # Wait for this player's own change (another player's edit is not it);
+                        # after RECHECK s look again, as a waiting player does.
+                        try:
+                            await fake.wait_for(
+                                lambda was=shown, r=reply: (
+                                    bool(r.followups)
+                                    or (message_state(message), seat_value(message, name)) != was
+                                ),
+                                max_wait=RECHECK,
+                            )
+                        except TimeoutError:
+                            tally.kinds["re-checked 5 s after a deferral"] += 1
                         refusal = reply.followups[0].content if reply.followups else ""
                     elif reply.response_type == 7:
                         refusal = ""
