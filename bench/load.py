@@ -285,7 +285,7 @@ async def play(
             if quiet >= MAX_WAIT:
                 raise AssertionError(
                     f"stuck: message shows {message_state(message)}, bet_on {bet_on}, seat "
-                    f"{seat_value(message, name)!r}"
+                    f"{seat_value(message, name)!r}; table: {message.embed!r}"
                 ) from None
 
 

@@ -39,7 +39,6 @@ from load_kit import FloorBot, GcPauses, Latency, MemoryProbe  # noqa: E402
 from bot.app import BlackjackBot, build_bot  # noqa: E402
 from bot.config import load_config  # noqa: E402
 from bot.endpoints import apply_endpoints  # noqa: E402
-from cogs.table.render import render_table  # noqa: E402
 
 
 class BotControl:
@@ -90,14 +89,14 @@ class BotControl:
             traced, rss = self._memory.stop()
             return {"traced": traced, "rss": rss}
         if command == "tables":
-            return {"tables": self._tables()}
+            return {"tables": await self._tables()}
         if command == "idle":
             if isinstance(self.bot, BlackjackBot):
                 await self.bot.table_messages.idle()
             return {}
         raise ValueError(f"unknown command {command!r}")
 
-    def _tables(self) -> list[dict[str, Any]]:
+    async def _tables(self) -> list[dict[str, Any]]:
         if not isinstance(self.bot, BlackjackBot):
             return []
         out = []
@@ -110,7 +109,7 @@ class BotControl:
                     "channel_id": channel.id,
                     "version": snapshot.version,
                     "shown": self.bot.table_messages.shown_version(snapshot.table_id),
-                    "embed": render_table(snapshot).embed.to_dict(),
+                    "embed": (await self.bot.table_messages.render(snapshot)).embed.to_dict(),
                 }
             )
         return out
