@@ -197,7 +197,7 @@ class BlackjackBot(commands.Bot):
             publish=self.table_messages.publish,
             shoe_factory=self._shoe_factory,
         )
-        self.table_messages.bind(self._tables.close)
+        self.table_messages.bind(self._tables.close, self._tables.attach_message)
         self.card_emojis.start(self, self._store.get_guild_settings)
         if not self._recovered:
             # This process runs every shard: every open round is its own, voided before

@@ -125,19 +125,28 @@ class Store(ABC):
         return await self._run(lambda: chips.balance(g, u, now), write=True)
 
     async def stake(
-        self, guild_id: int, user_id: int, amount: int, kind: str, round_id: int
+        self,
+        guild_id: int,
+        user_id: int,
+        amount: int,
+        kind: str,
+        round_id: int,
+        *,
+        headroom: int = 0,
     ) -> int:
         """Take a stake for an open round of this guild; the new balance.
 
         ``kind`` is 'bet', 'double', 'split' or 'insurance'. Raises
         InsufficientChips (balance, amount) or RoundClosed / UnknownRound, writing nothing.
+        ``headroom`` is the most the stake could win: if the balance before the stake
+        plus that would pass MAX_BALANCE, BalanceLimitExceeded, writing nothing.
         """
         g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
         n, r = checks.amount("amount", amount), checks.whole("round_id", round_id)
         if kind not in STAKE_KINDS:
             raise ValueError(f"kind must be one of {', '.join(STAKE_KINDS)}, not {kind!r}")
-        now = self._now()
-        return await self._run(lambda: rounds.stake(g, u, n, kind, r, now), write=True)
+        room, now = checks.whole("headroom", headroom), self._now()
+        return await self._run(lambda: rounds.stake(g, u, n, kind, r, now, room), write=True)
 
     async def adjust(
         self, guild_id: int, user_id: int, amount: int, actor_id: int, reason: str
