@@ -39,10 +39,10 @@ EXTENSIONS: Final = ("cogs.table", "cogs.economy", "cogs.admin")
 RESTARTING: Final = "The bot is restarting; nothing was changed. Try again in a minute."
 #: What it gets before this process has refunded the rounds a previous run left open.
 STARTING: Final = "The bot is still starting up; nothing was changed. Try again in a moment."
-#: Seconds a graceful stop gives interactions in flight, then the tables (voids and
-#: edits); with discord.py's own close this stays inside Docker's 10 s default.
-IN_FLIGHT_BUDGET_S: Final = 3.0
-TABLES_BUDGET_S: Final = 5.0
+#: Seconds a graceful stop gives interactions in flight, then the tables (steps in
+#: flight, edits); with discord.py's own close this stays inside 5 s.
+IN_FLIGHT_BUDGET_S: Final = 2.0
+TABLES_BUDGET_S: Final = 1.5
 #: Seconds an interaction waits for its shard's start-up recovery before it is refused.
 RECOVERY_WAIT_S: Final = 2.0
 
@@ -172,11 +172,12 @@ class BlackjackBot(commands.Bot):
             shoe_factory=self._shoe_factory,
         )
         self.table_messages.bind(self._tables.close)
+        self._tables.shard_count = self.config.shard_count or 1
+        await self._tables.check_shard_count()
         if not self._recovered:
-            # This process runs every shard: every open round is its own, voided before
-            # it connects. (A subset of shards recovers after READY: on_connect.)
-            voided = await self._tables.recover()
-            await self.announce_voided(voided)
+            # This process runs every shard: every open table is its own, resumed before
+            # it connects. (A subset of shards resumes after READY: on_connect.)
+            await self.resume_tables(None)
         for extension in self._extensions:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -187,11 +188,11 @@ class BlackjackBot(commands.Bot):
             await self.recover_shard(self.shard_id or 0)
 
     async def recover_shard(self, shard_id: int) -> None:
-        """Void the rounds a previous run left open in the guilds of one of our shards.
+        """Resume the tables a previous run left open in the guilds of one of our shards.
 
         Only for a process running a subset of shards: another process may be
         dealing in the other shards' guilds on the same database. It runs once per
-        shard: a later READY (a new session) must not void this process's own rounds.
+        shard: a later READY (a new session) must not touch this process's own tables.
         """
         done = self._recovered.get(shard_id)
         if done is None or done.is_set() or self._tables is None:
@@ -199,20 +200,23 @@ class BlackjackBot(commands.Bot):
         count = self.shard_count or 1
         guild_ids = [g.id for g in self.guilds if shard_of(g.id, count) == shard_id]
         try:
-            voided = await self.store.recover(guild_ids)
+            await self.resume_tables(guild_ids)
         except Exception:
-            log.exception(
-                "shard %s: refunding open rounds failed; retried at its next READY", shard_id
-            )
+            log.exception("shard %s: resuming tables failed; retried at its next READY", shard_id)
             return
         done.set()
+        log.info("shard %s: tables resumed in %d guild(s)", shard_id, len(guild_ids))
+
+    async def resume_tables(self, guild_ids: Sequence[int] | None) -> None:
+        """Resume the open tables of these guilds (all when None): each message says it is
+        back; a table that cannot resume is refunded and its message says why."""
+        report = await self.tables.resume(guild_ids)
+        for snapshot, message_id in report.resumed:
+            self.table_messages.adopt(snapshot, message_id)
         log.info(
-            "shard %s: %d open round(s) refunded in %d guild(s)",
-            shard_id,
-            len(voided),
-            len(guild_ids),
+            "%d table(s) resumed, %d round(s) refunded", len(report.resumed), len(report.voided)
         )
-        await self.announce_voided(voided)
+        await self.announce_voided(report.voided)
 
     async def admit(self, interaction: discord.Interaction[Any]) -> bool:
         """The gate before any command or click: False (after a polite answer) to refuse it.
@@ -270,11 +274,12 @@ class BlackjackBot(commands.Bot):
         await asyncio.shield(self._closing)
 
     async def _stop_gracefully(self) -> None:
-        """Refuse new actions, let those in flight answer, void and refund open rounds (the
-        table messages say so), disconnect, close the store.
+        """Refuse new actions, let those in flight answer, stop the tables' timers (every
+        table stays open in the store and resumes at the next start), disconnect, close
+        the store.
 
-        Each step has a budget so the process exits well inside 10 s; a round left
-        open by a step that ran out of time is voided at the next start.
+        Each step has a budget so the process exits well inside 5 s; every step of a
+        table is durable when it ends, so nothing is lost to a step cut short.
         """
         await self._finish_in_flight()
         if self._tables is not None:
@@ -290,7 +295,7 @@ class BlackjackBot(commands.Bot):
 
     async def _close_tables(self) -> None:
         assert self._tables is not None
-        await self._tables.shutdown()
+        await self._tables.suspend()
         await self.table_messages.idle()
 
     async def _finish_in_flight(self) -> None:

@@ -36,6 +36,9 @@ from db.models import (
     RoundRecord,
     SettleResult,
     ShoeRecord,
+    StoredTable,
+    TableAction,
+    TableWrite,
     VoidResult,
 )
 from db.store import Clock, Store
@@ -63,6 +66,9 @@ __all__ = [
     "StoreError",
     "StoreOpener",
     "StoreVersionError",
+    "StoredTable",
+    "TableAction",
+    "TableWrite",
     "UnknownRound",
     "UnknownShoe",
     "VoidResult",

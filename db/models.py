@@ -228,3 +228,51 @@ class LedgerEntry:
     actor_id: int | None
     reason: str | None
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TableWrite:
+    """A table's stored document, written with the change that produced it.
+
+    The store does not read ``state_json``: it is the table service's (opaque JSON text).
+    """
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    #: The round being bet on or played, or None between rounds.
+    round_id: int | None
+    #: SHARD_COUNT of the writing process (1 unsharded).
+    shard_count: int
+    state_json: str
+    #: False once the table has closed: it is never resumed.
+    is_open: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TableAction:
+    """One decision of a round, appended to the table's journal ('deal' comes first)."""
+
+    table_id: str
+    round_id: int
+    player: str
+    action: str
+    #: Opaque JSON text (the deal's shoe and bets), or None.
+    detail: str | None
+    #: Unix time of the decision, in seconds.
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """An open table as stored, with the journal of its current round (oldest first)."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    round_id: int | None
+    shard_count: int
+    state_json: str
+    actions: tuple[TableAction, ...] = ()

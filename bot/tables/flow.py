@@ -14,9 +14,18 @@ from collections.abc import Awaitable, Callable
 
 import db
 from bot.clock import Clock
-from bot.engine import Action, Round, Rules, Shoe
-from bot.engine.round_state import RoundPhase
+from bot.engine import Rules, Shoe
 from bot.tables import results
+from bot.tables.durable import table_write
+from bot.tables.journal import (
+    TIMEOUT,
+    apply_decision,
+    begin_round,
+    deal_round,
+    decision,
+    set_deadlines,
+)
+from bot.tables.journal import names as seat_names
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from bot.tables.snapshot_builder import build_snapshot
 from bot.tables.table import Table
@@ -53,6 +62,10 @@ class TableFlow:
         self._retired_decks: dict[str, int] = {}
         #: Tables closed in this process, so their old buttons say so (not "restarted").
         self._closed_ids: set[str] = set()
+        #: SHARD_COUNT of this process (1 unsharded), stored with each table.
+        self.shard_count = 1
+        #: Set by a graceful stop: no timer starts any more.
+        self._suspended = False
 
     # ----------------------------------------------------------- snapshots
 
@@ -73,7 +86,15 @@ class TableFlow:
             log.exception("publishing table %s v%s failed", snapshot.table_id, snapshot.version)
 
     def _names(self, table: Table) -> dict[str, str]:
-        return {seat.pid: seat.player.name for seat in table.seats}
+        return seat_names(table)
+
+    def _write(self, table: Table, *, between_rounds: bool = False) -> db.TableWrite:
+        """The table's stored document, to commit with the change that produced it."""
+        return table_write(table, self.shard_count, between_rounds=between_rounds)
+
+    async def _save(self, table: Table) -> None:
+        """Make a change that moves no chips durable (a join, a leave, a new round)."""
+        await self._store.save_table(self._write(table))
 
     # ----------------------------------------------------------- betting
 
@@ -100,6 +121,7 @@ class TableFlow:
         for seat in table.seats:
             seat.bet = seat.spots = 0
             seat.deadline = None
+        await self._save(table)
 
     def _remove_leavers(self, table: Table) -> None:
         table.seats = [seat for seat in table.seats if not seat.leaving]
@@ -113,7 +135,8 @@ class TableFlow:
             await self._deal(table)
             return
         if table.round_id is not None:
-            await self._store.void_round(table.round_id, "nobody bet")
+            write = self._write(table, between_rounds=True)
+            await self._store.void_round(table.round_id, "nobody bet", table=write)
             table.round_id = None
         idle = self._clock.now() - table.idle_since
         if idle >= table.timers.idle_close_s:
@@ -125,63 +148,33 @@ class TableFlow:
     # ----------------------------------------------------------- the deal
 
     async def _deal(self, table: Table) -> None:
-        """Deal to every player who bet, in seat order."""
-        assert table.round_id is not None
-        bets = [(seat.pid, [seat.bet] * seat.spots) for seat in table.seats if seat.spots]
-        round_ = Round.deal(table.rules, table.shoe, bets)
-        table.round = round_
-        table.shuffle_notice = ()
-        table.last_results = ()
-        for seat in table.seats:
-            seat.last_net = None
-        table.insurance_offered = round_.phase is RoundPhase.INSURANCE
-        table.events = results.event_lines(round_.events, self._names(table))
-        await self._store.save_round_state(table.round_id, round_.to_json())
+        """Deal to every player who bet, in seat order (the deal is the journal's first row)."""
+        round_, row = deal_round(table, self._clock.now())
+        await self._store.append_actions([row])
+        begin_round(table, round_)
         await self._after_play(table, set())
 
     async def _after_play(self, table: Table, acted: set[str]) -> None:
-        """Set phases and deadlines after the round changed; settle it when it is over.
-
-        ``acted``: players whose timer restarts (they just acted); a player whose
-        decision is new (play started after insurance) gets a fresh timer too.
-        """
+        """Set phases and deadlines after the round changed; settle it when it is over."""
         round_ = table.round
         assert round_ is not None
         if round_.is_finished:
             await self._settle(table)
             return
-        now = self._clock.now()
-        new_phase = (
-            TablePhase.INSURANCE if round_.phase is RoundPhase.INSURANCE else TablePhase.PLAYING
-        )
-        phase_started = new_phase is not table.phase
-        table.phase = new_phase
-        to_act = set(round_.players_to_act())
-        if phase_started:
-            table.deadline = (
-                now + table.timers.action_s if new_phase is TablePhase.INSURANCE else None
-            )
-        for seat in table.seats:
-            if seat.pid not in to_act:
-                seat.deadline = None
-            elif phase_started or seat.pid in acted or seat.deadline is None:
-                seat.deadline = now + table.timers.action_s
+        set_deadlines(table, acted, self._clock.now())
 
-    async def _apply(self, table: Table, pid: str, action: Action) -> None:
-        """Apply an already validated and paid-for action, and save the round."""
+    async def _apply(self, table: Table, row: db.TableAction) -> None:
+        """Apply a validated, paid-for, journaled decision; settle if it ends the round."""
+        apply_decision(table, row)
         round_ = table.round
         assert round_ is not None
-        assert table.round_id is not None
-        events = round_.act(pid, action)
-        table.events.extend(results.event_lines(events, self._names(table)))
-        await self._store.save_round_state(table.round_id, round_.to_json())
-        await self._after_play(table, {pid})
+        if round_.is_finished:
+            await self._settle(table)
 
     async def _action_timed_out(self, table: Table) -> None:
         """Players past their deadline: insurance declined, or every hand stood."""
         round_ = table.round
         assert round_ is not None
-        assert table.round_id is not None
         now = self._clock.now()
         late = [
             seat.pid for seat in table.seats if seat.deadline is not None and seat.deadline <= now
@@ -192,40 +185,23 @@ class TableFlow:
             and table.deadline <= now
         ):
             late = [pid for pid in round_.players_to_act() if pid not in late] + late
-        for pid in late:
-            if round_.is_finished:
-                break
-            if round_.phase is RoundPhase.INSURANCE:
-                # Timing out of the insurance question declines it; play goes on as usual.
-                if Action.NO_INSURANCE in round_.legal_actions(pid):
-                    events = round_.act(pid, Action.NO_INSURANCE)
-                else:
-                    events = []
-            else:
-                events = round_.stand_all(pid)
-            table.events.extend(results.event_lines(events, self._names(table)))
-        await self._store.save_round_state(table.round_id, round_.to_json())
-        for seat in table.seats:
-            if seat.pid in late:
-                seat.deadline = None
-        await self._after_play(table, set())
+        rows = [decision(table, pid, TIMEOUT, now) for pid in late]
+        await self._store.append_actions(rows)
+        for row in rows:
+            apply_decision(table, row)
+        if round_.is_finished:
+            await self._settle(table)
 
     # ----------------------------------------------------------- settlement
 
     async def _settle(self, table: Table) -> None:
-        """Pay the finished round in one transaction, then shuffle if due and bet again."""
+        """Pay the finished round in one transaction with the table's new document, then
+        shuffle if due and bet again."""
         round_ = table.round
         assert round_ is not None
         assert table.round_id is not None
         settlement = round_.settlement()
         bets = {seat.pid: seat.bet for seat in table.seats if seat.spots}
-        await self._store.settle_round(
-            table.round_id,
-            results.payouts_of(settlement),
-            results.hand_results(settlement, bets),
-            round_.to_json(),
-        )
-        table.round_id = None
         # Idle time counts from the end of the last round played, not from its bets.
         table.idle_since = self._clock.now()
         for seat in table.seats:
@@ -233,11 +209,22 @@ class TableFlow:
                 seat.standing.record(settlement)
                 seat.last_net = settlement.player(seat.pid).net
                 table.last_bets[seat.player.user_id] = (seat.bet, seat.spots)
+            seat.deadline = None
         table.last_results = results.result_lines(settlement, self._names(table))
         table.events = []
         table.round = None
-        for seat in table.seats:
-            seat.deadline = None
+        await self._store.settle_round(
+            table.round_id,
+            results.payouts_of(settlement),
+            results.hand_results(settlement, bets),
+            round_.to_json(),
+            table=self._write(table, between_rounds=True),
+        )
+        table.round_id = None
+        await self._next_round(table)
+
+    async def _next_round(self, table: Table) -> None:
+        """After a settlement: a new shoe when the cut card came out, then betting."""
         if table.shoe.cut_card_reached:
             await self._new_shoe(table)
         await self._open_betting(table)
@@ -258,15 +245,20 @@ class TableFlow:
     # ----------------------------------------------------------- closing
 
     async def _close(self, table: Table, reason: str) -> None:
-        """Void and refund an open round (once), mark the table closed, stop its timer."""
-        if table.round_id is not None:
-            round_id, table.round_id = table.round_id, None
-            await self._store.void_round(round_id, reason)
+        """Void and refund an open round (once), mark the table closed, stop its timer.
+
+        The table's document is marked closed in the refund's transaction: it never resumes.
+        """
+        round_id, table.round_id = table.round_id, None
         table.phase = TablePhase.CLOSED
         table.closed_reason = reason
         table.deadline = None
         for seat in table.seats:
             seat.deadline = None
+        if round_id is not None:
+            await self._store.void_round(round_id, reason, table=self._write(table))
+        else:
+            await self._store.close_table(table.table_id)
         self._tables.pop(table.table_id, None)
         self._closed_ids.add(table.table_id)
         if self._by_channel.get(table.channel_id) == table.table_id:
@@ -291,7 +283,7 @@ class TableFlow:
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         table.timer, table.timer_due = None, due
-        if due is not None:
+        if due is not None and not self._suspended:
             table.timer = asyncio.create_task(
                 self._timer(table, due), name=f"table {table.table_id} timer"
             )

@@ -32,10 +32,12 @@ from bot.tables.errors import (
     WrongPhase,
 )
 from bot.tables.fairness import Fairness, fairness_of
-from bot.tables.flow import Publish, ShoeFactory, TableFlow
+from bot.tables.flow import Publish, ShoeFactory
 from bot.tables.hints import hint_sentence
+from bot.tables.journal import decision
 from bot.tables.players import Player
 from bot.tables.refusals import EARLIER_ROUND, legal_action, player_in_round
+from bot.tables.resume import ResumableFlow
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from bot.tables.table import SeatState, Table, Timers
 from bot.tables.table_rules import table_rules
@@ -44,8 +46,8 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 RESTARTED = (
-    "This table closed when the bot restarted; its round was refunded. "
-    "Start a new one with /blackjack start."
+    "This table is no longer open: it could not resume after the bot restarted, and any "
+    "round in play was refunded. Start a new one with /blackjack start."
 )
 CLOSED = "This table has closed. Start a new one with /blackjack start."
 BROKEN = "Something went wrong at this table: it closed, and any open round was refunded."
@@ -53,7 +55,7 @@ _COST_KINDS = {Action.DOUBLE: "double", Action.SPLIT: "split", Action.INSURANCE:
 _COST_WORDS = {Action.DOUBLE: "Doubling", Action.SPLIT: "Splitting", Action.INSURANCE: "Insurance"}
 
 
-class TableService(TableFlow):
+class TableService(ResumableFlow):
     """Live blackjack tables, one per channel (the contract: notes/tables-api.md)."""
 
     def __init__(
@@ -187,8 +189,10 @@ class TableService(TableFlow):
         async with table.lock:
             self._check_open(table)
             table.message_id = message_id
+            table.message_at = self._clock.now()
             if table.round_id is not None:
                 await self._store.set_round_message(table.round_id, message_id)
+            await self._save(table)
 
     # ----------------------------------------------------------- seats
 
@@ -202,10 +206,12 @@ class TableService(TableFlow):
                 raise TableError("You are already seated at this table.")
             if seat is not None:
                 seat.leaving = False  # joining again cancels a pending leave
+                await self._save(table)
                 return
             self._check_room(table)
             await self._store.ensure_account(table.guild_id, player.user_id)
             table.seats.append(SeatState(player))
+            await self._save(table)
 
         _, snapshot = await self._mutate(table, seat_player)
         return snapshot
@@ -227,11 +233,14 @@ class TableService(TableFlow):
                 raise TableError("You are already leaving when this round ends.")
             seat.leaving = True
             if seat.spots or table.in_round(seat):
+                await self._save(table)
                 return "You'll leave when this round ends."
             self._remove_leavers(table)
             if not table.seats:
                 await self._close(table, "Everyone left the table.")
-            elif table.phase is TablePhase.BETTING and all(s.spots for s in table.seats):
+                return "You left."
+            await self._save(table)
+            if table.phase is TablePhase.BETTING and all(s.spots for s in table.seats):
                 await self._deal(table)  # everyone still seated has bet
             return "You left."
 
@@ -295,20 +304,31 @@ class TableService(TableFlow):
             )
         except BetAmountError as error:
             raise BetRefused(str(error)) from None
-        try:
-            # The store's conditional debit: two tables cannot spend the same chips.
-            balance = await self._store.stake(
-                table.guild_id, player.user_id, stake * spots, "bet", table.round_id
-            )
-        except db.InsufficientChips as error:
-            if not needs_balance(amount):  # the words parse_bet gives with the balance read
-                raise BetRefused(short_of_chips(error.amount, error.balance)) from None
-            raise NotEnoughChips(error.amount, error.balance, "That bet") from None
+        seated, idle_since = seat, table.idle_since
         if seat is None:
             seat = SeatState(player)
             table.seats.append(seat)
         seat.bet, seat.spots = stake, spots
         table.idle_since = self._clock.now()
+        try:
+            # The store's conditional debit (two tables cannot spend the same chips), with
+            # the table's new document in the same transaction.
+            balance = await self._store.stake(
+                table.guild_id,
+                player.user_id,
+                stake * spots,
+                "bet",
+                table.round_id,
+                table=self._write(table),
+            )
+        except db.InsufficientChips as error:
+            seat.bet = seat.spots = 0
+            table.idle_since = idle_since
+            if seated is None:
+                table.seats.remove(seat)
+            if not needs_balance(amount):  # the words parse_bet gives with the balance read
+                raise BetRefused(short_of_chips(error.amount, error.balance)) from None
+            raise NotEnoughChips(error.amount, error.balance, "That bet") from None
         if all(s.spots for s in table.seats):
             await self._deal(table)
         hands = f" on {spots} hands" if spots > 1 else ""
@@ -333,16 +353,25 @@ class TableService(TableFlow):
             assert table.round_id is not None
             checked = legal_action(round_, pid, action)
             cost = round_.cost(pid, checked)
+            # Journaled before the click is answered; with its stake when it costs chips.
+            row = decision(table, pid, checked, self._clock.now())
             if cost:
                 try:
                     await self._store.stake(
-                        table.guild_id, player.user_id, cost, _COST_KINDS[checked], table.round_id
+                        table.guild_id,
+                        player.user_id,
+                        cost,
+                        _COST_KINDS[checked],
+                        table.round_id,
+                        actions=[row],
                     )
                 except db.InsufficientChips as error:
                     raise NotEnoughChips(
                         error.amount, error.balance, _COST_WORDS[checked]
                     ) from None
-            await self._apply(table, pid, checked)
+            else:
+                await self._store.append_actions([row])
+            await self._apply(table, row)
 
         _, snapshot = await self._mutate(table, press)
         return snapshot
@@ -388,23 +417,3 @@ class TableService(TableFlow):
             return
         with contextlib.suppress(StaleButton):  # closed meanwhile: its round is voided
             await self._mutate(table, lambda: self._close(table, reason))
-
-    async def recover(self) -> list[db.VoidResult]:
-        """At start-up, before any table opens: void and refund rounds a previous run left open."""
-        return await self._store.recover()
-
-    async def shutdown(self) -> None:
-        """Cancel every timer; void and refund every open round (a graceful stop)."""
-        timers: list[asyncio.Task[None]] = []
-        snapshots: list[TableSnapshot] = []
-        for table in list(self._tables.values()):
-            async with table.lock:
-                if table.closed:
-                    continue
-                if table.timer is not None and table.timer is not asyncio.current_task():
-                    timers.append(table.timer)
-                await self._close(table, "The bot is shutting down; the round was refunded.")
-                snapshots.append(self._changed(table))  # cancels the timer
-        await asyncio.gather(*timers, return_exceptions=True)
-        for snapshot in snapshots:
-            await self._emit(snapshot)

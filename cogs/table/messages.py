@@ -112,6 +112,16 @@ class TableMessages:
         # A change published before the message existed (a join right after /blackjack start).
         self._kick(snapshot.table_id, table)
 
+    def adopt(self, snapshot: TableSnapshot, message_id: int) -> None:
+        """A resumed table: its message (posted by an earlier run) is edited to ``snapshot``."""
+        table = self._tables.setdefault(
+            snapshot.table_id, _Table(snapshot.channel_id, snapshot.host_id)
+        )
+        table.message_id = message_id
+        if table.latest is None or snapshot.version > table.latest.version:
+            table.latest = snapshot
+        self._kick(snapshot.table_id, table)
+
     def shown(self, snapshot: TableSnapshot) -> None:
         """A click's response put ``snapshot`` on the message: never send it (or older) again."""
         table = self._tables.get(snapshot.table_id)

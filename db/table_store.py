@@ -1,0 +1,73 @@
+"""The store's operations on durable tables (a mixin of ``Store``; see db.ops.table_state)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from db import checks
+from db.models import StoredTable, TableAction, TableWrite
+from db.ops import table_state
+from db.statements import Op
+
+T = TypeVar("T")
+
+
+def checked_write(table: TableWrite | None) -> TableWrite | None:
+    """The write after checking its ids and JSON (ValueError, nothing written)."""
+    if table is None:
+        return None
+    checks.text("table_id", table.table_id)
+    checks.snowflake("guild_id", table.guild_id)
+    checks.snowflake("channel_id", table.channel_id)
+    if table.message_id is not None:
+        checks.snowflake("message_id", table.message_id)
+    if table.round_id is not None:
+        checks.whole("round_id", table.round_id)
+    checks.json_text("state_json", table.state_json)
+    return table
+
+
+class TableStateStore(ABC):
+    """Saving, journaling and reading back the tables the bot has open."""
+
+    @abstractmethod
+    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T: ...
+
+    @abstractmethod
+    def _now(self) -> int: ...
+
+    async def save_table(self, table: TableWrite, actions: Sequence[TableAction] = ()) -> None:
+        """Replace the table's document (a closed table stays closed), with journal rows."""
+        write, now = checked_write(table), self._now()
+        await self._run(lambda: table_state.along_with(_nothing(), write, actions, now), write=True)
+
+    async def append_actions(self, actions: Sequence[TableAction]) -> None:
+        """Append decisions to their rounds' journals (a hit or stand: no chips move)."""
+        rows = list(actions)
+        await self._run(lambda: table_state.append_actions(rows), write=True)
+
+    async def close_table(self, table_id: str) -> None:
+        """Mark the table closed, so no start-up resumes it."""
+        t, now = checks.text("table_id", table_id), self._now()
+        await self._run(lambda: table_state.close_table(t, now), write=True)
+
+    async def open_tables(self, guild_ids: Sequence[int] | None = None) -> list[StoredTable]:
+        """Every open table (of ``guild_ids``, if given), with its round's journal."""
+        wanted = None if guild_ids is None else [checks.snowflake("guild_id", g) for g in guild_ids]
+        return await self._run(lambda: table_state.open_tables(wanted), write=False)
+
+    async def open_table_shard_counts(self) -> set[int]:
+        """The SHARD_COUNTs the open tables were saved under (empty when none is open)."""
+        return await self._run(table_state.shard_counts, write=False)
+
+    async def round_actions(self, round_id: int) -> list[TableAction]:
+        """The journal of one round, oldest first."""
+        r = checks.whole("round_id", round_id)
+        return await self._run(lambda: table_state.round_actions(r), write=False)
+
+
+def _nothing() -> Op[None]:
+    return None
+    yield  # a generator that runs no statement
