@@ -95,7 +95,7 @@ class Table:
     unanswered: int = 0
 
     def forget(self) -> None:
-        """The bot restarted: its tables are gone, the next step opens a new one."""
+        """The table is gone (it could not resume): the next step opens a new one."""
         self.message = None
         self.bet_in.clear()
 
@@ -181,6 +181,9 @@ CHIPS_SQL = {
     " WHERE kind IN ('bet', 'double', 'split', 'insurance', 'payout', 'refund')",
     "held": "SELECT COALESCE(SUM(balance), 0) FROM accounts",
     "open_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'open'",
+    # A round open with no open table to resume it would keep its stakes forever.
+    "orphan_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'open' AND id NOT IN"
+    " (SELECT round_id FROM live_tables WHERE status = 'open' AND round_id IS NOT NULL)",
     "settled_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'settled'",
     "void_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'void'",
     "ledger_rows": "SELECT COUNT(*) FROM ledger",
@@ -205,10 +208,12 @@ class Economy:
     moved_twice: list[tuple[int, int, str, int]]
 
     def assert_consistent(self) -> None:
-        """Every account equals its ledger, no round is open, chips = granted - house won."""
+        """Every account equals its ledger, every open round belongs to an open table (which
+        resumes it), chips = granted - house won (stakes on the table count as the house's)."""
         for guild_id, user_id, balance, ledger_sum in self.accounts:
             assert balance == ledger_sum, f"account {guild_id}/{user_id}: {balance} != {ledger_sum}"
-        assert self.totals["open_rounds"] == 0, f"{self.totals['open_rounds']} round(s) left open"
+        orphans = self.totals["orphan_rounds"]
+        assert orphans == 0, f"{orphans} open round(s) with no table to resume them"
         assert self.totals["held"] == self.totals["granted"] - self.totals["house_won"], self.totals
         assert not self.moved_twice, f"chips moved twice: {self.moved_twice}"
 
