@@ -94,6 +94,11 @@ class Table:
     refused: int = 0
     unanswered: int = 0
 
+    def resumed(self) -> None:
+        """The bot restarted: the same message carries on; a deleted one means a new table."""
+        if self.message is not None and self.message.deleted:
+            self.forget()
+
     def forget(self) -> None:
         """The table is gone (it could not resume): the next step opens a new one."""
         self.message = None
