@@ -130,7 +130,9 @@ class BlackjackBot(commands.Bot):
         self._given_store = store
         self._shoe_factory = shoe_factory
         self._extensions = tuple(extensions)
-        self.table_messages = TableMessages(self)
+        self.table_messages = TableMessages(
+            self, clock=self.clock, max_age_s=config.table_message_max_age_s
+        )
         self._store: db.Store | None = store
         self._tables: TableService | None = None
         #: Set once a graceful stop begins: new clicks and commands are refused politely.
@@ -171,7 +173,7 @@ class BlackjackBot(commands.Bot):
             publish=self.table_messages.publish,
             shoe_factory=self._shoe_factory,
         )
-        self.table_messages.bind(self._tables.close)
+        self.table_messages.bind(self._tables.close, self._tables.attach_message)
         self._tables.shard_count = self.config.shard_count or 1
         await self._tables.check_shard_count()
         if not self._recovered:
@@ -211,8 +213,8 @@ class BlackjackBot(commands.Bot):
         """Resume the open tables of these guilds (all when None): each message says it is
         back; a table that cannot resume is refunded and its message says why."""
         report = await self.tables.resume(guild_ids)
-        for snapshot, message_id in report.resumed:
-            self.table_messages.adopt(snapshot, message_id)
+        for table in report.resumed:
+            self.table_messages.adopt(table.snapshot, table.message_id, table.message_at)
         log.info(
             "%d table(s) resumed, %d round(s) refunded", len(report.resumed), len(report.voided)
         )

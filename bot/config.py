@@ -31,6 +31,9 @@ class Config:
     gateway_url: str | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: A table message older than this is replaced at a round boundary: Discord caps
+    #: edits to messages older than an hour (error 30046).
+    table_message_max_age_s: int = 3000
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -107,6 +110,9 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
             raise ConfigError(f"SHARD_IDS must be below SHARD_COUNT ({shard_count})")
     if shard_count is not None and shard_count < 1:
         raise ConfigError("SHARD_COUNT must be 1 or more")
+    max_age = _int_setting(env, "TABLE_MESSAGE_MAX_AGE_S")
+    if max_age is not None and not 60 <= max_age <= 3540:
+        raise ConfigError("TABLE_MESSAGE_MAX_AGE_S must be 60 to 3540 (under Discord's hour)")
 
     return Config(
         token=token,
@@ -117,6 +123,7 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
         gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        table_message_max_age_s=3000 if max_age is None else max_age,
     )
 
 

@@ -32,12 +32,21 @@ class ShardCountChanged(RuntimeError):
     """Open tables were saved under another SHARD_COUNT: starting would move their guilds."""
 
 
+@dataclass(frozen=True, slots=True)
+class ResumedTable:
+    """A table resumed: its snapshot, and its message (to edit: "this table is back")."""
+
+    snapshot: TableSnapshot
+    message_id: int
+    #: When the message was posted, if known (it is replaced before it is an hour old).
+    message_at: float | None
+
+
 @dataclass
 class ResumeReport:
     """What start-up did with the stored tables of this process's guilds."""
 
-    #: Each resumed table's snapshot and its message (to edit: "this table is back").
-    resumed: list[tuple[TableSnapshot, int]] = field(default_factory=list)
+    resumed: list[ResumedTable] = field(default_factory=list)
     #: Rounds voided and refunded: of tables that could not resume, and rounds no table owns.
     voided: list[db.VoidResult] = field(default_factory=list)
 
@@ -79,11 +88,11 @@ class ResumableFlow(TableFlow):
                 log.warning("table %s cannot resume: %s", stored.table_id, reason)
                 report.voided.extend(await self._give_up(stored, reason))
                 continue
-            if snapshot is not None and stored.message_id is not None:
-                report.resumed.append((snapshot, stored.message_id))
+            if snapshot is not None:
+                report.resumed.append(snapshot)
         return report
 
-    async def _resume_one(self, stored: db.StoredTable) -> TableSnapshot | None:
+    async def _resume_one(self, stored: db.StoredTable) -> ResumedTable | None:
         previous = await self._store.last_revealed_shoe(stored.guild_id, stored.channel_id)
         table = restore_table(stored, previous)
         if stored.message_id is None:
@@ -107,7 +116,8 @@ class ResumableFlow(TableFlow):
                     await self._next_round(table)  # stopped between settlement and betting
                 elif table.round is not None and table.round.is_finished:
                     await self._settle(table)  # stopped after the last decision
-                return self._changed(table)
+                snapshot = self._changed(table)
+            return ResumedTable(snapshot, stored.message_id, table.message_at)
         except Exception:
             log.exception("resuming table %s failed; closing it", table.table_id)
             await self._close_after_error(table)

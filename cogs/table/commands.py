@@ -22,8 +22,8 @@ from bot.tables import (
 )
 from bot.tables.service import CLOSED
 from cogs.table.buttons import CUSTOM_ID_TEMPLATE, ButtonRef, parse_custom_id, play_action
-from cogs.table.messages import missing_permissions
-from cogs.table.render import RenderedTable, render_table
+from cogs.table.messages import OLD_MESSAGE_EDITS, missing_permissions
+from cogs.table.render import RenderedTable, jump_link, render_table
 from cogs.table.rules_text import fairness_text, house_edge_pct, rules_text
 
 if TYPE_CHECKING:
@@ -100,6 +100,11 @@ class TableCog(commands.Cog, name="Table"):
         """One response per press: type 7 with the new table, or an ephemeral reason."""
         tables, messages = self.bot.tables, self.bot.table_messages
         player = player_of(interaction)
+        message_id = interaction.message.id if interaction.message is not None else None
+        moved = messages.moved_from(ref.table_id, message_id)
+        if moved is not None:  # a button of a message the table has left
+            await interaction.response.send_message(moved, ephemeral=True)
+            return
         async with messages.holding(ref.table_id):
             note = ""
             try:
@@ -115,8 +120,16 @@ class TableCog(commands.Cog, name="Table"):
                 return
             rendered = render_table(snapshot)
             view = messages.view_for(ref.table_id, rendered)
-            async with messages.answering(snapshot):
-                await interaction.response.edit_message(embed=rendered.embed, view=view)
+            try:
+                async with messages.answering(snapshot):
+                    await interaction.response.edit_message(embed=rendered.embed, view=view)
+            except discord.HTTPException as error:
+                if error.code != OLD_MESSAGE_EDITS:
+                    raise
+                # Too many edits of an old message: the round goes on in a fresh one.
+                note = await messages.move_now(ref.table_id, snapshot) or CLOSED
+                await interaction.response.send_message(note, ephemeral=True)
+                return
             messages.shown(snapshot)
         if note:
             await interaction.followup.send(note, ephemeral=True)
@@ -198,8 +211,7 @@ class TableCog(commands.Cog, name="Table"):
         if where is None:
             return f"{error} Use it: /bet to play."
         channel_id, message_id = where
-        link = f"https://discord.com/channels/{error.snapshot.guild_id}/{channel_id}/{message_id}"
-        return f"{error} It's here: {link}"
+        return f"{error} It's here: {jump_link(error.snapshot.guild_id, channel_id, message_id)}"
 
     @blackjack.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:

@@ -12,6 +12,10 @@ once, Discord may apply them in either order, and an answer sent after a newer
 table went out puts an older table back: the message is then *uncertain* and the
 newest snapshot is sent once more. Answers whose requests do not overlap, in
 version order, need no extra edit.
+
+Discord caps edits to messages older than an hour (30046). At a round boundary a
+message older than ``max_age_s`` is replaced by a fresh one, and a 30046 answer
+replaces it at once, mid-round too; the old message becomes a pointer to the new.
 """
 
 from __future__ import annotations
@@ -24,9 +28,11 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.clock import Clock, SystemClock
+from bot.tables.errors import TableError
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec
-from cogs.table.render import RenderedTable, render_table
+from cogs.table.render import RenderedTable, jump_link, moved_text, render_table
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +41,8 @@ UNKNOWN_MESSAGE = 10008
 UNKNOWN_CHANNEL = 10003
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
+#: Too many edits of a message older than an hour: the table needs a fresh message.
+OLD_MESSAGE_EDITS = 30046
 #: What the bot needs in a table's channel, with the names Discord's settings use.
 NEEDED_PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("view_channel", "View Channel"),
@@ -44,6 +52,8 @@ NEEDED_PERMISSIONS: tuple[tuple[str, str], ...] = (
 )
 
 Close = Callable[[str, str], Awaitable[None]]
+#: The service's ``attach_message(table_id, message_id)``: the table moved to a new message.
+Moved = Callable[[str, int], Awaitable[None]]
 #: Turns a rendered table into the view sent with it (the table cog's DynamicItem buttons).
 ViewFactory = Callable[[RenderedTable], discord.ui.View]
 
@@ -57,7 +67,10 @@ def missing_permissions(permissions: discord.Permissions) -> list[str]:
 class _Table:
     channel_id: int
     host_id: int
+    guild_id: int = 0
     message_id: int | None = None
+    #: When the message was posted (the bot's clock); None if unknown.
+    posted_at: float | None = None
     latest: TableSnapshot | None = None
     shown: int = -1
     holds: int = 0
@@ -77,15 +90,30 @@ class _Table:
 class TableMessages:
     """Where each table's message is, and the edits that keep it up to date."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(
+        self, client: discord.Client, *, clock: Clock | None = None, max_age_s: float = 3000.0
+    ) -> None:
         self._client = client
+        self._clock = clock or SystemClock()
+        self._max_age_s = max_age_s
         self._view_factory: ViewFactory = RenderedTable.view
         self._tables: dict[str, _Table] = {}
         self._close: Close | None = None
+        self._moved: Moved | None = None
 
-    def bind(self, close: Close) -> None:
-        """The service's ``close(table_id, reason)``, called when a message is lost."""
+    def bind(self, close: Close, moved: Moved | None = None) -> None:
+        """The service's ``close(table_id, reason)``, called when a message is lost, and
+        ``attach_message(table_id, message_id)``, called when the table moves."""
         self._close = close
+        self._moved = moved
+
+    def _entry(self, snapshot: TableSnapshot) -> _Table:
+        table = self._tables.get(snapshot.table_id)
+        if table is None:
+            table = self._tables[snapshot.table_id] = _Table(
+                snapshot.channel_id, snapshot.host_id, snapshot.guild_id
+            )
+        return table
 
     def use_views(self, view_factory: ViewFactory) -> None:
         """How the table cog turns a rendered table into a view (its DynamicItem buttons)."""
@@ -95,29 +123,23 @@ class TableMessages:
 
     async def publish(self, snapshot: TableSnapshot) -> None:
         """The service's publish callback: remember the newest snapshot and schedule an edit."""
-        table = self._tables.get(snapshot.table_id)
-        if table is None:
-            table = self._tables[snapshot.table_id] = _Table(snapshot.channel_id, snapshot.host_id)
+        table = self._entry(snapshot)
         if table.latest is None or snapshot.version > table.latest.version:
             table.latest = snapshot
         self._kick(snapshot.table_id, table)
 
     def attach(self, snapshot: TableSnapshot, message_id: int) -> None:
         """The table message was posted showing ``snapshot``."""
-        table = self._tables.setdefault(
-            snapshot.table_id, _Table(snapshot.channel_id, snapshot.host_id)
-        )
-        table.message_id = message_id
+        table = self._entry(snapshot)
+        table.message_id, table.posted_at = message_id, self._clock.now()
         self.shown(snapshot)
         # A change published before the message existed (a join right after /blackjack start).
         self._kick(snapshot.table_id, table)
 
-    def adopt(self, snapshot: TableSnapshot, message_id: int) -> None:
+    def adopt(self, snapshot: TableSnapshot, message_id: int, posted_at: float | None) -> None:
         """A resumed table: its message (posted by an earlier run) is edited to ``snapshot``."""
-        table = self._tables.setdefault(
-            snapshot.table_id, _Table(snapshot.channel_id, snapshot.host_id)
-        )
-        table.message_id = message_id
+        table = self._entry(snapshot)
+        table.message_id, table.posted_at = message_id, posted_at
         if table.latest is None or snapshot.version > table.latest.version:
             table.latest = snapshot
         self._kick(snapshot.table_id, table)
@@ -150,6 +172,25 @@ class TableMessages:
         """The newest version the table message shows (None once the table is forgotten)."""
         table = self._tables.get(table_id)
         return None if table is None else table.shown
+
+    def moved_from(self, table_id: str, message_id: int | None) -> str | None:
+        """For a click on an old message of the table: where the table is now."""
+        table = self._tables.get(table_id)
+        if table is None or table.message_id is None or message_id in (None, table.message_id):
+            return None
+        return moved_text(jump_link(table.guild_id, table.channel_id, table.message_id))
+
+    async def move_now(self, table_id: str, snapshot: TableSnapshot) -> str | None:
+        """Discord refused an update of the old message (30046): post the table afresh.
+
+        Where the table is now, or None if no new message could be posted.
+        """
+        table = self._tables.get(table_id)
+        if table is None or table.message_id is None:
+            return None
+        old = table.message_id
+        await self._move(table_id, table, snapshot)
+        return self.moved_from(table_id, old)
 
     def message_of(self, table_id: str) -> tuple[int, int] | None:
         """The table's (channel id, message id), once posted."""
@@ -249,7 +290,7 @@ class TableMessages:
             table.uncertain = False  # this edit sends the newest: it settles any doubt
             table.sent = max(table.sent, snapshot.version)
             try:
-                await self._edit(table.channel_id, table.message_id, snapshot)
+                await self._show(table_id, table, snapshot)
             except (discord.NotFound, discord.Forbidden) as error:
                 await self._lost(table_id, table, error)
                 break
@@ -264,6 +305,52 @@ class TableMessages:
             and not self._due(table)
         ):
             self._tables.pop(table_id, None)
+
+    def _too_old(self, table: _Table, snapshot: TableSnapshot) -> bool:
+        """At a round boundary (betting open), whether the message is due for replacing."""
+        return (
+            snapshot.phase is TablePhase.BETTING
+            and table.posted_at is not None
+            and self._clock.now() - table.posted_at >= self._max_age_s
+        )
+
+    async def _show(self, table_id: str, table: _Table, snapshot: TableSnapshot) -> None:
+        """Edit the message to ``snapshot``, or move the table to a fresh one when due."""
+        assert table.message_id is not None
+        if self._too_old(table, snapshot):
+            await self._move(table_id, table, snapshot)
+            return
+        try:
+            await self._edit(table.channel_id, table.message_id, snapshot)
+        except discord.HTTPException as error:
+            if error.code != OLD_MESSAGE_EDITS:
+                raise
+            await self._move(table_id, table, snapshot)
+
+    async def _move(self, table_id: str, table: _Table, snapshot: TableSnapshot) -> None:
+        """Post the table afresh, remember the new message (durably), point the old one to it.
+
+        The old message may refuse the pointer edit too (30046); a click on its buttons
+        is answered with the link anyway (:meth:`moved_from`).
+        """
+        old = table.message_id
+        assert old is not None
+        channel = self._client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        rendered = render_table(snapshot)
+        new = await channel.send(embed=rendered.embed, view=self.view_for(table_id, rendered))
+        table.message_id, table.posted_at = new.id, self._clock.now()
+        table.shown = max(table.shown, snapshot.version)
+        log.info("table %s moved from message %s to %s", table_id, old, new.id)
+        if self._moved is not None:
+            with contextlib.suppress(TableError):  # closed meanwhile: nothing to remember
+                await self._moved(table_id, new.id)
+        link = jump_link(table.guild_id, table.channel_id, new.id)
+        try:
+            await channel.get_partial_message(old).edit(
+                content=moved_text(link), embed=None, view=None
+            )
+        except discord.HTTPException as error:
+            log.info("table %s: its old message keeps its buttons (%s)", table_id, error)
 
     async def _edit(self, channel_id: int, message_id: int, snapshot: TableSnapshot) -> None:
         rendered = render_table(snapshot)

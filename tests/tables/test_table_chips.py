@@ -194,8 +194,9 @@ async def test_a_new_process_resumes_the_round_a_crashed_process_left_open(
     restarted = TableService(store, clock=clock)
     report = await restarted.resume()
     assert report.voided == []
-    [(snapshot, message_id)] = report.resumed
-    assert message_id == MESSAGE
+    [resumed] = report.resumed
+    snapshot = resumed.snapshot
+    assert resumed.message_id == MESSAGE
     assert (snapshot.table_id, snapshot.round_no) == (table.table_id, table.round_no)
     assert snapshot.seats == table.seats  # the same hands, cards and deadlines
     await restarted.act(table.table_id, table.round_no, ALICE, Action.DOUBLE)  # 5 6 + 9 = 20
