@@ -296,7 +296,8 @@ def advise(
 @lru_cache(maxsize=64)
 def advisor_for(rules: Rules) -> Advisor:
     """The chart of ``rules`` as a fast lookup: ``advisor_for(rules).advise(hand, up, legal)``."""
-    return Advisor(chart_for(rules))
+    chart = chart_for(rules)
+    return Advisor(chart.orders, by_rank=chart.rules.split_by == "rank")
 
 
 _last_advisor: tuple[Rules, Advisor] | None = None

@@ -16,8 +16,7 @@ import json
 from typing import Any, Final
 
 import db
-from bot.engine import Rules, Standing
-from bot.engine.shoe import shoe_from_dict
+from bot.engine import Rules, Standing, shoe_from_dict
 from bot.tables.players import Player
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import SeatState, Table, Timers

@@ -14,8 +14,7 @@ from collections.abc import Awaitable, Callable
 
 import db
 from bot.clock import Clock
-from bot.engine import Rules, Shoe
-from bot.tables import results
+from bot.engine import Rules, Shoe, Verdict
 from bot.tables.durable import table_write
 from bot.tables.journal import (
     TIMEOUT,
@@ -26,6 +25,7 @@ from bot.tables.journal import (
     set_deadlines,
 )
 from bot.tables.journal import names as seat_names
+from bot.tables.results import hand_results, payouts_of, result_lines, shuffle_notice
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from bot.tables.snapshot_builder import build_snapshot
 from bot.tables.table import Table
@@ -163,9 +163,9 @@ class TableFlow:
             return
         set_deadlines(table, acted, self._clock.now())
 
-    async def _apply(self, table: Table, row: db.TableAction) -> None:
-        """Apply a validated, paid-for, journaled decision; settle if it ends the round."""
-        apply_decision(table, row)
+    async def _apply(self, table: Table, row: db.TableAction, verdict: Verdict) -> None:
+        """Apply a judged (legal), paid-for, journaled decision; settle if it ends the round."""
+        apply_decision(table, row, verdict)
         round_ = table.round
         assert round_ is not None
         if round_.is_finished:
@@ -210,13 +210,13 @@ class TableFlow:
                 seat.last_net = settlement.player(seat.pid).net
                 table.last_bets[seat.player.user_id] = (seat.bet, seat.spots)
             seat.deadline = None
-        table.last_results = results.result_lines(settlement, self._names(table))
+        table.last_results = result_lines(settlement, self._names(table))
         table.events = []
         table.round = None
         await self._store.settle_round(
             table.round_id,
-            results.payouts_of(settlement),
-            results.hand_results(settlement, bets),
+            payouts_of(settlement),
+            hand_results(settlement, bets),
             round_.to_json(),
             table=self._write(table, between_rounds=True),
         )
@@ -240,7 +240,7 @@ class TableFlow:
         table.shoe = self._shoe_factory(table.rules)
         await self._store.open_shoe(table.guild_id, table.channel_id, table.shoe.commitment)
         staying = [seat for seat in table.seats if not seat.leaving]
-        table.shuffle_notice = results.shuffle_notice(staying, table.shoe.commitment)
+        table.shuffle_notice = shuffle_notice(staying, table.shoe.commitment)
 
     # ----------------------------------------------------------- closing
 

@@ -15,9 +15,8 @@ from __future__ import annotations
 import json
 
 import db
-from bot.engine import Action, Event, Round, RoundPhase
-from bot.engine.shoe import shoe_from_dict
-from bot.tables import results
+from bot.engine import Action, Event, Round, RoundPhase, Verdict, shoe_from_dict
+from bot.tables.results import event_lines
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
 
@@ -55,7 +54,7 @@ def begin_round(table: Table, round_: Round) -> None:
     for seat in table.seats:
         seat.last_net = None
     table.insurance_offered = round_.phase is RoundPhase.INSURANCE
-    table.events = results.event_lines(round_.events, names(table))
+    table.events = event_lines(round_.events, names(table))
 
 
 def set_deadlines(table: Table, acted: set[str], now: float) -> None:
@@ -122,10 +121,11 @@ def replay(table: Table, actions: tuple[db.TableAction, ...]) -> None:
         apply_decision(table, row)
 
 
-def apply_decision(table: Table, row: db.TableAction) -> None:
+def apply_decision(table: Table, row: db.TableAction, verdict: Verdict | None = None) -> None:
     """Apply one journal row to the table's round (live, or replayed): cards, events, deadlines.
 
-    A finished round is left for the caller to settle.
+    ``verdict``: the engine's judgement of a live press (not judged twice). A finished
+    round is left for the caller to settle.
     """
     round_ = table.round
     assert round_ is not None
@@ -136,8 +136,8 @@ def apply_decision(table: Table, row: db.TableAction) -> None:
             if seat.pid == row.player:
                 seat.deadline = None
     else:
-        events = round_.act(row.player, Action(row.action))
+        events = round_.act(row.player, row.action) if verdict is None else round_.play(verdict)
         acted = {row.player}
-    table.events.extend(results.event_lines(events, names(table)))
+    table.events.extend(event_lines(events, names(table)))
     if not round_.is_finished:
         set_deadlines(table, acted, row.at)

@@ -17,8 +17,7 @@ from typing import Any
 import asyncpg
 
 import db
-from bot.engine import Round, Rules
-from bot.engine.shoe import shoe_from_dict
+from bot.engine import Round, Rules, shoe_from_dict
 from bot.tables.journal import DEAL, TIMEOUT, time_out
 from bot.tables.results import payouts_of
 from db import sqlite_path

@@ -100,9 +100,10 @@ async def test_a_30046_mid_round_moves_the_table_at_once_and_the_round_goes_on(
         old.timestamp -= HOUR + 1
         fake.old_message_edits = 0
         hit = await world.click(world.alice, old, "Hit")
+        await hit.wait_until(lambda: hit.responded)  # after the refused update: the link
         new = table_messages(world)[-1]
         assert new is not old
-        assert (hit.response_type, hit.ephemeral) == (4, True)
+        assert (hit.response_type, hit.ephemeral) == (4, True), hit.describe()
         assert hit.content == moved_text(jump_link(world.guild.id, world.channel.id, new.id))
         # The hit counted: the new message shows Alice's third card, and she plays on there.
         assert "2♣" in embed_text(new)
