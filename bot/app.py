@@ -1,4 +1,5 @@
-"""The Discord bot: a ``commands.Bot`` that opens the store, recovers, loads the cogs and syncs.
+"""The Discord bot: a ``commands.Bot`` that opens the store, resumes its tables, loads the cogs
+and syncs.
 
 ``python -m bot`` builds one with :func:`build_bot` and runs it. Tests build one
 with the fake Discord's ManualClock (and, if they like, their own store and a
@@ -37,7 +38,7 @@ EXTENSIONS: Final = ("cogs.table", "cogs.economy", "cogs.admin")
 
 #: What a click or command gets once a graceful stop has begun.
 RESTARTING: Final = "The bot is restarting; nothing was changed. Try again in a minute."
-#: What it gets before this process has refunded the rounds a previous run left open.
+#: What it gets before this process has resumed the tables a previous run left open.
 STARTING: Final = "The bot is still starting up; nothing was changed. Try again in a moment."
 #: Seconds a graceful stop gives interactions in flight, then the tables (steps in
 #: flight, edits); with discord.py's own close this stays inside 5 s.
@@ -145,7 +146,7 @@ class BlackjackBot(commands.Bot):
         self.stopping = False
         self._closing: asyncio.Future[None] | None = None
         self._in_flight: set[asyncio.Task[Any]] = set()
-        # A process running only some shards refunds each shard's rounds once it knows
+        # A process running only some shards resumes each shard's tables once it knows
         # that shard's guilds (its READY); until then its interactions wait.
         self._recovered: dict[int, asyncio.Event] = {
             shard: asyncio.Event() for shard in owned_shards(config) or ()
@@ -170,7 +171,7 @@ class BlackjackBot(commands.Bot):
         return datetime.fromtimestamp(self.clock.now(), UTC)
 
     async def setup_hook(self) -> None:
-        """Open and migrate the store, void rounds a crash left open, load cogs, sync commands."""
+        """Open and migrate the store, resume the tables left open, load the cogs, sync."""
         if self._store is None:
             self._store = await db.open_store(self.config.database_url, clock=self.store_time)
         self._tables = TableService(
@@ -191,7 +192,7 @@ class BlackjackBot(commands.Bot):
         await self.sync_commands()
 
     async def on_connect(self) -> None:
-        """READY: refund the open rounds of this shard's guilds (once per process)."""
+        """READY: resume the open tables of this shard's guilds (once per process)."""
         if not isinstance(self, commands.AutoShardedBot):
             await self.recover_shard(self.shard_id or 0)
 
@@ -225,6 +226,12 @@ class BlackjackBot(commands.Bot):
             "%d table(s) resumed, %d round(s) refunded", len(report.resumed), len(report.voided)
         )
         await self.announce_voided(report.voided)
+
+    async def recovered(self, shard_id: int) -> None:
+        """Return once this process has resumed the tables of one of its shards."""
+        done = self._recovered.get(shard_id)
+        if done is not None:
+            await done.wait()
 
     async def admit(self, interaction: discord.Interaction[Any]) -> bool:
         """The gate before any command or click: False (after a polite answer) to refuse it.
@@ -329,7 +336,7 @@ class ShardedBlackjackBot(BlackjackBot, commands.AutoShardedBot):
             await asyncio.sleep(5.0)  # Discord's identify limit is in real time
 
     async def on_shard_connect(self, shard_id: int) -> None:
-        """A shard's READY: refund the open rounds of its guilds (once per process)."""
+        """A shard's READY: resume the open tables of its guilds (once per process)."""
         await self.recover_shard(shard_id)
 
 
