@@ -20,6 +20,7 @@ import asyncio
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +28,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from load_kit import BenchDiscord  # noqa: E402
 
-from bot.app import BlackjackBot, build_bot  # noqa: E402
+from bot.app import build_bot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.tables.resume import BACK  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402
@@ -75,10 +76,19 @@ async def run(tables: int, url: str) -> None:
         print(f"setup: {tables} tables opened and the bot stopped in {took:.1f} s")
 
         second = build_bot(config, clock=fake.clock)
+        times: list[float] = []
+        resume_tables = second.resume_tables
+
+        async def timed(guild_ids: Sequence[int] | None) -> None:
+            # Called at the shard's READY (on_connect), once its guilds are known.
+            times.append(time.perf_counter())
+            await resume_tables(guild_ids)
+            times.append(time.perf_counter())
+
+        second.resume_tables = timed  # type: ignore[method-assign]
         async with running_bot(fake, second, max_wait=MAX_WAIT):
-            ready = time.perf_counter()
-            await wait_resumed(second)
-            resumed = time.perf_counter()
+            await asyncio.wait_for(second.recovered(0), MAX_WAIT)
+            ready, resumed = times
             await second.table_messages.idle()
             # Every edit has been sent once the message upkeep is idle.
             missing = [m.id for m in messages if BACK not in str(m.embed)]
@@ -89,11 +99,6 @@ async def run(tables: int, url: str) -> None:
         print(f"READY -> all resumed:  {resumed - ready:.2f} s")
         print(f"READY -> all edited:   {edited - ready:.2f} s")
         assert live == tables
-
-
-async def wait_resumed(bot: BlackjackBot) -> None:
-    """Until shard 0 has resumed its tables (the bot's own start-up gate)."""
-    await asyncio.wait_for(bot.recovered(0), MAX_WAIT)
 
 
 def main() -> int:

@@ -265,14 +265,9 @@ class TableAction:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredTable:
+class StoredTable(TableWrite):
     """An open table as stored, with the journal of its current round (oldest first)."""
 
-    table_id: str
-    guild_id: int
-    channel_id: int
-    message_id: int | None
-    round_id: int | None
-    shard_count: int
-    state_json: str
     actions: tuple[TableAction, ...] = ()
+    #: The channel's most recently retired shoe (for /blackjack fairness), or None.
+    previous_shoe: ShoeRecord | None = None

@@ -108,7 +108,11 @@ def replay(table: Table, actions: tuple[db.TableAction, ...]) -> None:
     if not actions or actions[0].action != DEAL or actions[0].detail is None:
         raise JournalError("the round's journal does not start with its deal")
     detail = json.loads(actions[0].detail)
-    table.shoe = shoe_from_dict(detail["shoe"])
+    dealt = detail["shoe"]
+    if table.shoe.to_dict() | {"position": dealt["position"]} == dealt:
+        table.shoe.position = dealt["position"]  # the same shoe: no second shuffle
+    else:
+        table.shoe = shoe_from_dict(dealt)
     bets = [(str(pid), [int(stake) for stake in stakes]) for pid, stakes in detail["bets"]]
     round_ = Round.deal(table.rules, table.shoe, bets)
     table.phase = TablePhase.BETTING

@@ -93,8 +93,7 @@ class ResumableFlow(TableFlow):
         return report
 
     async def _resume_one(self, stored: db.StoredTable) -> ResumedTable | None:
-        previous = await self._store.last_revealed_shoe(stored.guild_id, stored.channel_id)
-        table = restore_table(stored, previous)
+        table = restore_table(stored, stored.previous_shoe)
         if stored.message_id is None:
             raise UnreadableTable("its table message was never posted")
         if stored.round_id is not None and stored.actions:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from db.models import StoredTable, TableAction, TableWrite
+from db.ops.shoes import last_revealed_shoe
 from db.statements import Many, Op, Query
 
 T = TypeVar("T")
@@ -101,18 +102,23 @@ def open_tables(guild_ids: Sequence[int] | None) -> Op[list[StoredTable]]:
             journals.setdefault(int(round_id), []).append(
                 TableAction(str(table_id), int(round_id), player, action, detail, at / 1e6)
             )
+    # In this transaction: one thread hop for every table's shoe, not one each.
+    previous = {}
+    for row in rows:
+        previous[row[0]] = yield from last_revealed_shoe(int(row[1]), int(row[2]))
     return [
         StoredTable(
-            str(table_id),
-            int(guild_id),
-            int(channel_id),
-            None if message_id is None else int(message_id),
-            None if round_id is None else int(round_id),
-            int(shard_count),
-            str(state_json),
-            tuple(a for a in journals.get(int(round_id), ()) if a.table_id == table_id)
+            table_id=str(table_id),
+            guild_id=int(guild_id),
+            channel_id=int(channel_id),
+            message_id=None if message_id is None else int(message_id),
+            round_id=None if round_id is None else int(round_id),
+            shard_count=int(shard_count),
+            state_json=str(state_json),
+            actions=tuple(a for a in journals.get(int(round_id), ()) if a.table_id == table_id)
             if round_id is not None
             else (),
+            previous_shoe=previous[table_id],
         )
         for table_id, guild_id, channel_id, message_id, round_id, shard_count, state_json in rows
     ]

@@ -49,6 +49,14 @@ def bot_process(
     return BotProcess(fake, BOT_ARGV, env=env, cwd=REPO_ROOT, shards=shards)
 
 
+async def stop_all(*processes: BotProcess) -> None:
+    """SIGTERM each process; every one must exit 0 (a graceful stop)."""
+    for process in processes:
+        await process.stop()
+    codes = [None if p.process is None else p.process.returncode for p in processes]
+    assert codes == [0] * len(processes), codes
+
+
 def round_no(message: FakeMessage) -> int | None:
     """The round the table message's buttons belong to."""
     for button in message.buttons():

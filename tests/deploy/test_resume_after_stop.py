@@ -15,7 +15,7 @@ from typing import Literal
 
 import pytest
 from replay_rounds import check_settled_rounds
-from table_players import PLAY_WEIGHTS, Casino, Table, bot_process, read_economy, round_no
+from table_players import PLAY_WEIGHTS, Casino, Table, bot_process, read_economy, round_no, stop_all
 
 import db
 from bot.tables.resume import BACK
@@ -157,11 +157,7 @@ async def test_two_shard_processes_one_restarts_and_the_other_plays_on(
             assert other.message.edits > edits
             assert other.refused + other.unanswered < other.sent
         finally:
-            await first.stop()
-            await second.stop()
-        assert first.process is not None
-        assert second.process is not None
-        assert (first.process.returncode, second.process.returncode) == (0, 0)
+            await stop_all(first, second)
     fake.assert_clean()
     await check_invariants(url)
     (await read_economy(url)).assert_consistent()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from table_players import Casino, Table, bot_process, read_economy
+from table_players import Casino, Table, bot_process, read_economy, stop_all
 
 import db
 from bot.tables.resume import BACK
@@ -98,11 +98,7 @@ async def test_two_processes_deal_on_one_database_and_a_restart_resumes_only_its
             # And the restarted process deals again in its guild, at the same table.
             await until_mid_round(tables[0])
         finally:
-            await first.stop()
-            await second.stop()
-        assert first.process is not None
-        assert second.process is not None
-        assert (first.process.returncode, second.process.returncode) == (0, 0)
+            await stop_all(first, second)
     fake.assert_clean()
 
     await check_invariants(url)
