@@ -103,9 +103,15 @@ class Table:
     unanswered: int = 0
 
     def resumed(self) -> None:
-        """The bot restarted: the same message carries on; a deleted one means a new table."""
+        """The bot restarted: the same message carries on (a deleted one means a new table).
+
+        A bet sent as the bot died may never have arrived: everyone offers theirs again
+        (one already placed is refused, privately, and changes nothing).
+        """
         if self.message is not None and self.message.deleted:
             self.forget()
+        self.bet_in.clear()
+        self.done_in.clear()
 
     def forget(self) -> None:
         """The table is gone (it could not resume): the next step opens a new one."""
@@ -165,6 +171,10 @@ class Table:
         )
         if reply is not None and wait and reply.response_type == 4 and not reply.ephemeral:
             self.message = reply.original
+        elif reply is not None and wait and reply.content and "/channels/" in reply.content:
+            # "A table is already open in this channel. It's here: <link>": play there.
+            message_id = int(reply.content.rstrip().rsplit("/", 1)[-1])
+            self.message = self.fake.messages.get(message_id)
         return reply
 
     async def _answered(
