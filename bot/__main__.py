@@ -2,8 +2,8 @@
 
 With no subcommand it starts the Discord bot. The subcommands are small tools
 that use the same engine: ``play`` (a terminal table), ``verify`` (check a
-revealed shoe seed), ``strategy``, ``edge``, ``simulate``, and ``check`` (the health
-check).
+revealed shoe seed), ``strategy``, ``edge``, ``simulate``, ``check`` (the health
+check), ``backup`` and ``copy-db`` (for hosts).
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "edge": ("bot.cli.edge", "compute the house edge of basic strategy"),
     "simulate": ("bot.cli.simulate", "simulate rounds and measure the house edge"),
     "check": ("bot.cli.check", "check configuration and database, for health checks"),
+    "backup": ("bot.cli.backup", "copy the SQLite database consistently, while the bot runs"),
+    "copy-db": ("bot.cli.copy_db", "copy the SQLite database into an empty PostgreSQL one"),
 }
 
 

@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_DATABASE_URL = "sqlite:///data/blackjack.sqlite3"
+#: Metrics are for the host's Prometheus, not the internet: loopback unless told otherwise.
+DEFAULT_METRICS_HOST = "127.0.0.1"
+LOG_FORMATS = ("text", "json")
 
 TOKEN_HELP = (
     "Create an application at https://discord.com/developers/applications, open "
@@ -34,6 +37,14 @@ class Config:
     #: A table message older than this is replaced at a round boundary: Discord caps
     #: edits to messages older than an hour (error 30046).
     table_message_max_age_s: int = 3000
+    #: Upload the card pictures as application emojis and deal with them (``CARD_PICTURES``,
+    #: on unless ``off``). Off in a Config built in code: tests that pin the text look.
+    card_pictures: bool = False
+    #: ``text`` (readable) or ``json`` (one object a line, for log collectors).
+    log_format: str = "text"
+    #: Serve Prometheus metrics on this port (None: no endpoint).
+    metrics_port: int | None = None
+    metrics_host: str = DEFAULT_METRICS_HOST
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -114,6 +125,14 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
     if max_age is not None and not 60 <= max_age <= 3540:
         raise ConfigError("TABLE_MESSAGE_MAX_AGE_S must be 60 to 3540 (under Discord's hour)")
 
+    log_format = env.get("LOG_FORMAT", "").strip().lower() or "text"
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}")
+    metrics_port = _int_setting(env, "METRICS_PORT")
+    if metrics_port is not None and not 0 <= metrics_port <= 65_535:
+        raise ConfigError(f"METRICS_PORT must be a port number (0 to 65535), not {metrics_port}")
+    metrics_host = env.get("METRICS_HOST", "").strip() or DEFAULT_METRICS_HOST
+
     return Config(
         token=token,
         database_url=database_url,
@@ -124,7 +143,22 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
         shard_count=shard_count,
         shard_ids=shard_ids,
         table_message_max_age_s=3000 if max_age is None else max_age,
+        card_pictures=_switch(env, "CARD_PICTURES", default=True),
+        log_format=log_format,
+        metrics_port=metrics_port,
+        metrics_host=metrics_host,
     )
+
+
+def _switch(env: Mapping[str, str], name: str, *, default: bool) -> bool:
+    text = env.get(name, "").strip().lower()
+    if not text:
+        return default
+    if text in ("1", "on", "yes", "true"):
+        return True
+    if text in ("0", "off", "no", "false"):
+        return False
+    raise ConfigError(f"{name} must be on or off, not {text!r}")
 
 
 def _parse_shard_ids(text: str) -> tuple[int, ...]:

@@ -69,6 +69,11 @@ class PageButton(
         """Rebuild from a click."""
         return cls(int(match["page"]), match["direction"])
 
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """The bot's gate: a press during a graceful stop is refused."""
+        admitted: bool = await interaction.client.admit(interaction)
+        return admitted
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Edit the leaderboard message to the page this button names."""
         cog = interaction.client.get_cog(EconomyCog.__cog_name__)

@@ -71,7 +71,7 @@ class PostgresStore(Store):
             raise
         return store
 
-    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T:
+    async def _transact(self, op: Callable[[], Op[T]], *, write: bool) -> T:
         for attempt in range(_RETRIES):
             try:
                 async with self._pool.acquire() as conn:

@@ -115,7 +115,7 @@ class SQLiteStore(Store):
         result: T = await self._db._execute(partial(function, conn))  # type: ignore[no-untyped-call]
         return result
 
-    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T:
+    async def _transact(self, op: Callable[[], Op[T]], *, write: bool) -> T:
         return await self._call(partial(_transaction, factory=op, write=write))
 
     async def close(self) -> None:

@@ -1,12 +1,13 @@
 """The ``Store`` interface: every operation the table service and the cogs call.
 
 Each public method checks its arguments first (ValueError, nothing touched),
-then runs one transaction on the backend. Backends supply ``_run`` and
+then runs one transaction on the backend. Backends supply ``_transact`` and
 ``close``; the operations themselves live in ``db.ops`` and are shared.
 """
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -23,6 +24,7 @@ from db.models import (
     HandResult,
     LeaderboardPage,
     LedgerEntry,
+    LedgerPage,
     PlayerStats,
     RoundRecord,
     SettleResult,
@@ -32,6 +34,7 @@ from db.models import (
     VoidResult,
     to_micros,
 )
+from db.observer import StoreObserver, is_failure
 from db.ops import chips, reports, rounds, settings, shoes
 from db.ops.table_state import along_with, owned_round_ids
 from db.statements import Op
@@ -51,12 +54,36 @@ class Store(TableStateStore, ABC):
 
     def __init__(self, clock: Clock | None = None) -> None:
         self._clock = clock or system_clock
+        #: Told of every transaction and round closed, when set (the bot's metrics).
+        self.observer: StoreObserver | None = None
 
     # -- backend -------------------------------------------------------------
 
     @abstractmethod
-    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T:
+    async def _transact(self, op: Callable[[], Op[T]], *, write: bool) -> T:
         """Run the operation ``op()`` in one transaction and return its result."""
+
+    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T:
+        """Every operation's one way in: the backend's transaction, timed for the observer."""
+        observer = self.observer
+        if observer is None:
+            return await self._transact(op, write=write)
+        name = "unknown"
+
+        def named() -> Op[T]:
+            nonlocal name
+            generator = op()
+            name = getattr(generator, "__name__", name)
+            return generator
+
+        started, failed = time.perf_counter(), False
+        try:
+            return await self._transact(named, write=write)
+        except BaseException as error:
+            failed = is_failure(error)
+            raise
+        finally:
+            observer.transaction(name, time.perf_counter() - started, failed)
 
     @abstractmethod
     async def close(self) -> None:
@@ -201,10 +228,13 @@ class Store(TableStateStore, ABC):
         }
         hands = [_checked_hand(h) for h in hand_results]
         now, write = self._now(), checked_write(table)
-        return await self._run(
+        result = await self._run(
             lambda: along_with(rounds.settle_round(r, paid, hands, state, now), write, (), now),
             write=True,
         )
+        if self.observer is not None and not result.already_settled:
+            self.observer.round_settled(sum(h.wagered for h in hands), sum(paid.values()))
+        return result
 
     async def void_round(
         self, round_id: int, reason: str, *, table: TableWrite | None = None
@@ -215,9 +245,12 @@ class Store(TableStateStore, ABC):
         """
         r, why, now = checks.whole("round_id", round_id), checks.text("reason", reason), self._now()
         write = checked_write(table)
-        return await self._run(
+        result = await self._run(
             lambda: along_with(rounds.void_round(r, why, now), write, (), now), write=True
         )
+        if self.observer is not None and not result.already_closed:
+            self.observer.round_voided(sum(result.refunds.values()))
+        return result
 
     async def recover(
         self, guild_ids: Sequence[int] | None = None, reason: str = "the bot restarted"
@@ -313,6 +346,23 @@ class Store(TableStateStore, ABC):
         g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
         n = checks.positive("limit", limit, limit=1000)
         return await self._run(lambda: reports.ledger_entries(g, u, n), write=False)
+
+    async def ledger_page(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        per_page: int = 10,
+        before_id: int | None = None,
+        after_id: int | None = None,
+    ) -> LedgerPage:
+        """A page of the account's ledger, newest first: the newest page, or the one just
+        older than ``before_id`` or just newer than ``after_id`` (ledger row ids)."""
+        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
+        n = checks.positive("per_page", per_page, limit=100)
+        b = None if before_id is None else checks.whole("before_id", before_id)
+        a = None if after_id is None else checks.whole("after_id", after_id)
+        return await self._run(lambda: reports.ledger_page(g, u, n, b, a), write=False)
 
     # -- guild settings ------------------------------------------------------
 

@@ -17,6 +17,7 @@ import discord
 
 from bot.config import TOKEN_HELP, Config, ConfigError, environment, load_config
 from bot.endpoints import apply_endpoints
+from bot.log_setup import setup_logging
 from bot.tables.resume import ShardCountChanged
 from db.errors import StoreError
 
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return CONFIG_EXIT
-    discord.utils.setup_logging(level=config.log_level, root=True)
+    setup_logging(config.log_level, config.log_format)
     try:
         asyncio.run(serve(config))
     except discord.LoginFailure:

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 import db
 from bot.clock import Clock
 from bot.engine import Rules, Shoe, Verdict
+from bot.log_context import bind
 from bot.tables.durable import table_write
 from bot.tables.journal import (
     TIMEOUT,
@@ -290,6 +291,7 @@ class TableFlow:
 
     async def _timer(self, table: Table, due: float) -> None:
         await self._clock.sleep_until(due)
+        bind(table_id=table.table_id, round_id=table.round_id)
         try:
             async with table.lock:
                 if table.closed or table.timer is not asyncio.current_task():

@@ -32,6 +32,7 @@ from bot.clock import Clock, SystemClock
 from bot.tables.errors import TableError
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec
+from cogs.table.card_art import Faces
 from cogs.table.render import RenderedTable, jump_link, moved_text, render_table
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,8 @@ Close = Callable[[str, str], Awaitable[None]]
 Moved = Callable[[str, int], Awaitable[None]]
 #: Turns a rendered table into the view sent with it (the table cog's DynamicItem buttons).
 ViewFactory = Callable[[RenderedTable], discord.ui.View]
+#: A server's card faces (card emojis) if it shows pictures, None for text cards.
+FacesFor = Callable[[int], Awaitable[Faces | None]]
 
 
 def missing_permissions(permissions: discord.Permissions) -> list[str]:
@@ -100,6 +103,7 @@ class TableMessages:
         self._tables: dict[str, _Table] = {}
         self._close: Close | None = None
         self._moved: Moved | None = None
+        self._faces_for: FacesFor | None = None
 
     def bind(self, close: Close, moved: Moved | None = None) -> None:
         """The service's ``close(table_id, reason)``, called when a message is lost, and
@@ -118,6 +122,15 @@ class TableMessages:
     def use_views(self, view_factory: ViewFactory) -> None:
         """How the table cog turns a rendered table into a view (its DynamicItem buttons)."""
         self._view_factory = view_factory
+
+    def use_faces(self, faces_for: FacesFor) -> None:
+        """Where each server's card faces come from (text cards until this is called)."""
+        self._faces_for = faces_for
+
+    async def render(self, snapshot: TableSnapshot) -> RenderedTable:
+        """The table message for ``snapshot``, with cards as its server shows them."""
+        faces = None if self._faces_for is None else await self._faces_for(snapshot.guild_id)
+        return render_table(snapshot, faces)
 
     # -- what the service and the cogs tell us ---------------------------------------------
 
@@ -353,7 +366,7 @@ class TableMessages:
             log.info("table %s: its old message keeps its buttons (%s)", table_id, error)
 
     async def _edit(self, channel_id: int, message_id: int, snapshot: TableSnapshot) -> None:
-        rendered = render_table(snapshot)
+        rendered = await self.render(snapshot)
         channel = self._client.get_partial_messageable(channel_id)
         await channel.get_partial_message(message_id).edit(
             embed=rendered.embed, view=self.view_for(snapshot.table_id, rendered)

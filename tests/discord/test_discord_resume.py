@@ -152,11 +152,11 @@ async def test_a_round_from_before_durable_tables_is_refunded_once(
     world: World, config: Config
 ) -> None:
     table = await first_run(world, config)
-    # The database as the previous version left it: schema 001, the round open, no tables.
+    # The database as the previous version left it: no durable tables, the round open.
     for sql in (
         "DROP TABLE table_actions",
         "DROP TABLE live_tables",
-        "DELETE FROM schema_version WHERE version = 2",
+        "DELETE FROM schema_version WHERE version = 3",
     ):
         run_sql(config, sql)
     async with running_bot(world.fake, build_bot(config, clock=world.fake.clock)) as bot:
@@ -167,7 +167,7 @@ async def test_a_round_from_before_durable_tables_is_refunded_once(
             ("bet", -100),
             ("refund", 100),
         ]
-        assert await bot.store.schema_version() == 2
+        assert await bot.store.schema_version() == 3
     async with running_bot(world.fake, build_bot(config, clock=world.fake.clock)) as bot:
         world.bot = bot
         await world.settle()
