@@ -41,7 +41,11 @@ class TableStateStore(ABC):
     async def save_table(self, table: TableWrite, actions: Sequence[TableAction] = ()) -> None:
         """Replace the table's document (a closed table stays closed), with journal rows."""
         write, now = checked_write(table), self._now()
-        await self._run(lambda: table_state.along_with(_nothing(), write, actions, now), write=True)
+        assert write is not None
+        await self._run(
+            lambda: table_state.along_with(table_state.save_table(write, now), None, actions, now),
+            write=True,
+        )
 
     async def append_actions(self, actions: Sequence[TableAction]) -> None:
         """Append decisions to their rounds' journals (a hit or stand: no chips move)."""
@@ -66,8 +70,3 @@ class TableStateStore(ABC):
         """The journal of one round, oldest first."""
         r = checks.whole("round_id", round_id)
         return await self._run(lambda: table_state.round_actions(r), write=False)
-
-
-def _nothing() -> Op[None]:
-    return None
-    yield  # a generator that runs no statement

@@ -10,6 +10,7 @@ ledger because they commit with it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import GeneratorType
 from typing import TypeVar
 
 from db.models import StoredTable, TableAction, TableWrite
@@ -71,7 +72,19 @@ def append_actions(actions: Sequence[TableAction]) -> Op[None]:
 def along_with(
     op: Op[T], table: TableWrite | None, actions: Sequence[TableAction], now: int
 ) -> Op[T]:
-    """``op``, then the table's document and journal rows, in ``op``'s transaction."""
+    """``op``, then the table's document and journal rows, in ``op``'s transaction.
+
+    It keeps ``op``'s name: the store's metrics name a transaction by its operation.
+    """
+    composed = _along_with(op, table, actions, now)
+    if isinstance(composed, GeneratorType) and isinstance(op, GeneratorType):
+        composed.__name__ = op.__name__
+    return composed
+
+
+def _along_with(
+    op: Op[T], table: TableWrite | None, actions: Sequence[TableAction], now: int
+) -> Op[T]:
     result = yield from op
     if table is not None:
         yield from save_table(table, now)
