@@ -27,8 +27,8 @@ from bot.metrics import BotMetrics, MetricsServer
 from bot.tables import ShoeFactory, TableError, TableService
 from cogs.table.card_emojis import CardEmojis
 from cogs.table.messages import TableMessages
+from cogs.table.notices import announce_voided
 from cogs.table.refusals import answer_refusal
-from cogs.table.render import voided_embed
 
 log = logging.getLogger(__name__)
 
@@ -272,7 +272,7 @@ class BlackjackBot(commands.Bot):
         log.info(
             "%d table(s) resumed, %d round(s) refunded", len(report.resumed), len(report.voided)
         )
-        await self.announce_voided(report.voided)
+        await announce_voided(self, report.voided)
 
     async def recovered(self, shard_id: int) -> None:
         """Return once this process has resumed the tables of one of its shards."""
@@ -307,20 +307,6 @@ class BlackjackBot(commands.Bot):
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.send_message(refusal, ephemeral=True)
         return False
-
-    async def announce_voided(self, voided: Sequence[db.VoidResult]) -> None:
-        """Edit each voided round's table message, where it still exists, to say what happened."""
-        for result in voided:
-            if result.message_id is None:
-                continue
-            channel = self.get_partial_messageable(result.channel_id, guild_id=result.guild_id)
-            try:
-                await channel.get_partial_message(result.message_id).edit(
-                    embed=voided_embed(result), view=None
-                )
-            except discord.HTTPException as error:
-                # Deleted message, deleted channel, lost access: nothing left to tell there.
-                log.info("round %s: its message could not be edited (%s)", result.round_id, error)
 
     async def sync_commands(self) -> None:
         """Sync to DEV_GUILD_ID at once when set (development), else globally."""

@@ -36,7 +36,7 @@ from db.models import (
 )
 from db.observer import StoreObserver, is_failure
 from db.ops import chips, reports, rounds, settings, shoes
-from db.ops.table_state import along_with, owned_round_ids
+from db.ops.table_state import along_with
 from db.statements import Op
 from db.table_store import TableStateStore, checked_write
 
@@ -251,22 +251,6 @@ class Store(TableStateStore, ABC):
         if self.observer is not None and not result.already_closed:
             self.observer.round_voided(sum(result.refunds.values()))
         return result
-
-    async def recover(
-        self, guild_ids: Sequence[int] | None = None, reason: str = "the bot restarted"
-    ) -> list[VoidResult]:
-        """Void every open round (of ``guild_ids``, if given) that no open table is playing.
-
-        Call at start-up: these are rounds of a database from before durable tables,
-        or a round opened just before a stop and not yet in its table's document.
-        Each round is its own transaction; a round voided meanwhile is left out.
-        """
-        wanted = None if guild_ids is None else [checks.snowflake("guild_id", g) for g in guild_ids]
-        ids = await self._run(lambda: rounds.open_round_ids(wanted), write=False)
-        owned = await self._run(owned_round_ids, write=False)
-        ids = [round_id for round_id in ids if round_id not in owned]
-        results = [await self.void_round(round_id, reason) for round_id in ids]
-        return [result for result in results if not result.already_closed]
 
     async def get_round(self, round_id: int) -> RoundRecord | None:
         """The round, or None."""

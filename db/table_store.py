@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from db import checks
-from db.models import StoredTable, TableAction, TableWrite
-from db.ops import table_state
+from db.models import StoredTable, TableAction, TableWrite, VoidResult
+from db.ops import rounds, table_state
 from db.statements import Op
 
 T = TypeVar("T")
@@ -37,6 +37,27 @@ class TableStateStore(ABC):
 
     @abstractmethod
     def _now(self) -> int: ...
+
+    @abstractmethod
+    async def void_round(
+        self, round_id: int, reason: str, *, table: TableWrite | None = None
+    ) -> VoidResult: ...
+
+    async def recover(
+        self, guild_ids: Sequence[int] | None = None, reason: str = "the bot restarted"
+    ) -> list[VoidResult]:
+        """Void every open round (of ``guild_ids``, if given) that no open table is playing.
+
+        Call at start-up: these are rounds of a database from before durable tables,
+        or a round opened just before a stop and not yet in its table's document.
+        Each round is its own transaction; a round voided meanwhile is left out.
+        """
+        wanted = None if guild_ids is None else [checks.snowflake("guild_id", g) for g in guild_ids]
+        ids = await self._run(lambda: rounds.open_round_ids(wanted), write=False)
+        owned = await self._run(table_state.owned_round_ids, write=False)
+        ids = [round_id for round_id in ids if round_id not in owned]
+        results = [await self.void_round(round_id, reason) for round_id in ids]
+        return [result for result in results if not result.already_closed]
 
     async def save_table(self, table: TableWrite, actions: Sequence[TableAction] = ()) -> None:
         """Replace the table's document (a closed table stays closed), with journal rows."""

@@ -15,7 +15,8 @@ from bot.engine import MAX_BET_CEILING, PRESETS
 from bot.tables import NoTableHere, Player, Reply, TableError
 from bot.tables.registry import CLOSED
 from cogs.table.buttons import CUSTOM_ID_TEMPLATE, ButtonRef, parse_custom_id
-from cogs.table.messages import OLD_MESSAGE_EDITS, missing_permissions
+from cogs.table.messages import OLD_MESSAGE_EDITS
+from cogs.table.notices import missing_permissions
 from cogs.table.refusals import answer_refusal
 from cogs.table.render import RenderedTable, hint_text
 from cogs.table.rules_text import fairness_text, house_edge_pct, rules_text

@@ -33,6 +33,7 @@ from bot.tables.errors import TableError
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec
 from cogs.table.card_art import Faces
+from cogs.table.notices import tell_host
 from cogs.table.render import RenderedTable, jump_link, moved_text, render_table
 
 log = logging.getLogger(__name__)
@@ -44,14 +45,6 @@ MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 #: Too many edits of a message older than an hour: the table needs a fresh message.
 OLD_MESSAGE_EDITS = 30046
-#: What the bot needs in a table's channel, with the names Discord's settings use.
-NEEDED_PERMISSIONS: tuple[tuple[str, str], ...] = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("read_message_history", "Read Message History"),
-)
-
 Close = Callable[[str, str], Awaitable[None]]
 #: The service's ``attach_message(table_id, message_id)``: the table moved to a new message.
 Moved = Callable[[str, int], Awaitable[None]]
@@ -59,11 +52,6 @@ Moved = Callable[[str, int], Awaitable[None]]
 ViewFactory = Callable[[RenderedTable], discord.ui.View]
 #: A server's card faces (card emojis) if it shows pictures, None for text cards.
 FacesFor = Callable[[int], Awaitable[Faces | None]]
-
-
-def missing_permissions(permissions: discord.Permissions) -> list[str]:
-    """The names of the permissions a table needs that ``permissions`` lacks."""
-    return [shown for name, shown in NEEDED_PERMISSIONS if not getattr(permissions, name)]
 
 
 @dataclass
@@ -383,25 +371,4 @@ class TableMessages:
         if self._close is not None:
             await self._close(table_id, reason)
         if error.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
-            await self._tell_host(table)
-
-    async def _tell_host(self, table: _Table) -> None:
-        """Name the missing permission to the host, in the channel if the bot may still post."""
-        channel = self._client.get_channel(table.channel_id)
-        missing: list[str] = []
-        if isinstance(channel, discord.abc.GuildChannel | discord.Thread):
-            missing = missing_permissions(channel.permissions_for(channel.guild.me))
-        needed = ", ".join(missing) or ", ".join(shown for _, shown in NEEDED_PERMISSIONS)
-        if {"View Channel", "Send Messages"} & set(missing):
-            log.info("cannot tell the host in %s: missing %s", table.channel_id, needed)
-            return
-        text = (
-            f"<@{table.host_id}> The blackjack table here closed and its round was refunded: "
-            f"I am missing {needed} in this channel. Give me that, then /blackjack start."
-        )
-        try:
-            await self._client.get_partial_messageable(table.channel_id).send(
-                text, allowed_mentions=discord.AllowedMentions(users=True)
-            )
-        except discord.HTTPException:
-            log.info("could not tell the host of the closed table in %s", table.channel_id)
+            await tell_host(self._client, table.channel_id, table.host_id)
