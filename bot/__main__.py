@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -38,10 +39,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Exit statuses as a shell reports a signal: 128 + SIGINT, 128 + SIGPIPE.
+INTERRUPTED = 130
+BROKEN_PIPE = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv) or ["run"])
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        # Ctrl-C in a tool: what it printed so far stands; no traceback.
+        print("\nStopped (Ctrl-C).", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (``verify ... | head``): nothing more to say to it.
+        # Point stdout at /dev/null so the interpreter's final flush cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE
     return code
 
 

@@ -8,15 +8,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+#: Relative to the folder the bot starts in, as is ``.env``.
 DEFAULT_DATABASE_URL = "sqlite:///data/blackjack.sqlite3"
 #: Metrics are for the host's Prometheus, not the internet: loopback unless told otherwise.
 DEFAULT_METRICS_HOST = "127.0.0.1"
 LOG_FORMATS = ("text", "json")
+DOTENV = Path(".env")
 
 TOKEN_HELP = (
     "Create an application at https://discord.com/developers/applications, open "
     "its Bot page, press 'Reset Token', and put the token in DISCORD_TOKEN (in the "
-    "environment or in a .env file beside README.md; see .env.example)."
+    "environment or in a .env file in the folder you start the bot from; see .env.example)."
 )
 
 
@@ -67,7 +69,7 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
-def environment(dotenv: Path | None = Path(".env")) -> dict[str, str]:
+def environment(dotenv: Path | None = DOTENV) -> dict[str, str]:
     """The process environment over the ``.env`` file: a real variable always wins."""
     merged = read_dotenv(dotenv) if dotenv is not None else {}
     merged.update(os.environ)
@@ -88,7 +90,10 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
     """Build a Config from settings; raises ConfigError with the fix for a bad one."""
     token = env.get("DISCORD_TOKEN", "").strip()
     if require_token and not token:
-        raise ConfigError(f"DISCORD_TOKEN is not set. {TOKEN_HELP}")
+        raise ConfigError(
+            f"DISCORD_TOKEN is not set (looked in the environment and in {DOTENV.resolve()}). "
+            f"{TOKEN_HELP}"
+        )
 
     level_name = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     level = logging.getLevelName(level_name)

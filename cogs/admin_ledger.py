@@ -12,12 +12,15 @@ from typing import Any, Final
 
 import discord
 
+from bot.shown_names import shown_name
 from bot.tables.results import signed
 from cogs.table.render import chips
 from db import Store
 from db.models import LedgerEntry, LedgerPage
 
 PER_PAGE: Final = 10
+#: How much of an admin's reason a ledger line shows.
+REASON_LIMIT: Final = 100
 LEDGER_COLOUR: Final = 0x95A5A6
 NOT_ALLOWED: Final = "Only members with the Manage Server permission can use /blackjack-admin."
 #: How each kind of row reads.
@@ -34,14 +37,6 @@ KIND_NAMES: Final[dict[str, str]] = {
 }
 
 
-def harmless(text: str) -> str:
-    """A name or reason as plain text: no markdown, no mentions.
-
-    (Until the shared name-escaping function lands: discord.py's escapes.)
-    """
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
-
-
 def entry_line(entry: LedgerEntry) -> str:
     """``#id`` when · what · amount → balance, with the round or the admin and reason."""
     what = KIND_NAMES.get(entry.kind, entry.kind)
@@ -54,13 +49,13 @@ def entry_line(entry: LedgerEntry) -> str:
     if entry.actor_id is not None:
         line += f" · by <@{entry.actor_id}>"
     if entry.reason:
-        line += f" · “{harmless(entry.reason[:100])}”"
+        line += f" · “{shown_name(entry.reason, REASON_LIMIT)}”"
     return line
 
 
 def ledger_title(member_name: str) -> str:
     """The embed's title, naming the member harmlessly."""
-    return f"Ledger · {harmless(member_name)}"
+    return f"Ledger · {shown_name(member_name)}"
 
 
 def ledger_embed(page: LedgerPage, title: str) -> discord.Embed:

@@ -138,6 +138,7 @@ class Store(TableStateStore, ABC):
         *,
         table: TableWrite | None = None,
         actions: Sequence[TableAction] = (),
+        headroom: int = 0,
     ) -> int:
         """Take a stake for an open round of this guild; the new balance.
 
@@ -145,14 +146,16 @@ class Store(TableStateStore, ABC):
         InsufficientChips (balance, amount) or RoundClosed / UnknownRound, writing nothing.
         ``table`` and ``actions`` (the table's new document, the decision that costs the
         stake) commit in the same transaction, so the table never disagrees with the ledger.
+        ``headroom`` is the most the stake could win: if the balance before the stake
+        plus that would pass MAX_BALANCE, BalanceLimitExceeded, writing nothing.
         """
         g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
         n, r = checks.amount("amount", amount), checks.whole("round_id", round_id)
         if kind not in STAKE_KINDS:
             raise ValueError(f"kind must be one of {', '.join(STAKE_KINDS)}, not {kind!r}")
-        now, write = self._now(), checked_write(table)
+        room, now, write = checks.whole("headroom", headroom), self._now(), checked_write(table)
         return await self._run(
-            lambda: along_with(rounds.stake(g, u, n, kind, r, now), write, actions, now),
+            lambda: along_with(rounds.stake(g, u, n, kind, r, now, room), write, actions, now),
             write=True,
         )
 

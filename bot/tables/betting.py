@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import db
 from bot.bet_amount import BetAmountError, needs_balance, parse_bet, short_of_chips
+from bot.tables.chip_limit import at_the_limit, best_win
 from bot.tables.errors import BetRefused, NotEnoughChips, StaleButton, WrongPhase
 from bot.tables.players import Player
 from bot.tables.refusals import EARLIER_ROUND
 from bot.tables.registry import TableRegistry
 from bot.tables.snapshot import Reply, TablePhase
 from bot.tables.table import SeatState, Table
+
+
+def spots_allowed(max_spots: int) -> str:
+    """The refusal for a number of hands the table does not allow."""
+    if max_spots == 1:
+        return "You can play one hand at this table."
+    return f"You can play 1 to {max_spots} hands at this table."
 
 
 class TableBetting(TableRegistry):
@@ -52,7 +60,7 @@ class TableBetting(TableRegistry):
             hands = f" on {seat.spots} hands" if seat.spots > 1 else ""
             raise BetRefused(f"You already bet {seat.bet:,}{hands} this round.")
         if not isinstance(spots, int) or not 1 <= spots <= table.rules.max_spots:
-            raise BetRefused(f"You can play 1 to {table.rules.max_spots} hands at this table.")
+            raise BetRefused(spots_allowed(table.rules.max_spots))
         if seat is None:
             self._check_room(table)
         # A plain number needs no balance read: the debit below checks the balance anyway.
@@ -81,13 +89,16 @@ class TableBetting(TableRegistry):
                 stake * spots,
                 "bet",
                 table.round_id,
+                headroom=best_win(rules, stake, spots),
                 table=self._write(table),
             )
-        except db.InsufficientChips as error:
+        except (db.BalanceLimitExceeded, db.InsufficientChips) as error:
             seat.bet = seat.spots = 0  # nothing changed after all
             table.idle_since = idle_since
             if seated is None:
                 table.seats.remove(seat)
+            if isinstance(error, db.BalanceLimitExceeded):
+                raise BetRefused(at_the_limit(error, f"a bet of {stake * spots:,}")) from None
             if not needs_balance(amount):  # the words parse_bet gives with the balance read
                 raise BetRefused(short_of_chips(error.amount, error.balance)) from None
             raise NotEnoughChips(error.amount, error.balance, "That bet") from None

@@ -63,6 +63,7 @@ def table_document(table: Table) -> str:
             "deadline": table.deadline,
             "events": table.events,
             "last_results": list(table.last_results),
+            "last_summary": list(table.last_summary),
             "shuffle_notice": list(table.shuffle_notice),
             "last_bets": [[user, bet, spots] for user, (bet, spots) in table.last_bets.items()],
             "message_at": table.message_at,
@@ -133,6 +134,7 @@ def restore_table(stored: db.StoredTable, previous: db.ShoeRecord | None) -> Tab
         table.message_at = data["message_at"]
         table.events = [str(line) for line in data["events"]]
         table.last_results = tuple(data["last_results"])
+        table.last_summary = tuple(data["last_summary"])
         table.shuffle_notice = tuple(data["shuffle_notice"])
         table.last_bets = {int(u): (int(b), int(s)) for u, b, s in data["last_bets"]}
     except (KeyError, TypeError, ValueError) as error:

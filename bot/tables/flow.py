@@ -16,6 +16,7 @@ import db
 from bot.clock import Clock
 from bot.engine import Rules, Shoe, Verdict
 from bot.log_context import bind
+from bot.tables import chip_limit
 from bot.tables.durable import table_write
 from bot.tables.journal import (
     TIMEOUT,
@@ -41,6 +42,16 @@ ShoeFactory = Callable[[Rules], Shoe]
 def fresh_shoe(rules: Rules) -> Shoe:
     """A new shoe for ``rules``, seeded from the operating system's CSPRNG."""
     return Shoe.fresh(rules.decks, rules.penetration)
+
+
+def duration_text(seconds: float) -> str:
+    """A configured time as people say it: ``30 s``, ``1 min``, ``2 min 30 s``, ``1 h 5 min``."""
+    whole = max(1, round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
+    parts.append(f"{secs} s" if secs else "")
+    return " ".join(part for part in parts if part)
 
 
 class TableFlow:
@@ -141,8 +152,8 @@ class TableFlow:
             table.round_id = None
         idle = self._clock.now() - table.idle_since
         if idle >= table.timers.idle_close_s:
-            minutes = max(1, round(table.timers.idle_close_s / 60))
-            await self._close(table, f"Closed after {minutes} min without bets.")
+            idle_for = duration_text(table.timers.idle_close_s)
+            await self._close(table, f"Closed after {idle_for} without bets.")
             return
         await self._open_betting(table)
 
@@ -211,15 +222,21 @@ class TableFlow:
                 seat.last_net = settlement.player(seat.pid).net
                 table.last_bets[seat.player.user_id] = (seat.bet, seat.spots)
             seat.deadline = None
-        table.last_results = result_lines(settlement, self._names(table))
         table.events = []
         table.round = None
-        await self._store.settle_round(
+
+        def settled(unpaid: dict[str, int]) -> db.TableWrite:
+            names = self._names(table)
+            table.last_results = result_lines(settlement, names, unpaid)
+            table.last_summary = result_lines(settlement, names, unpaid, detailed=False)
+            return self._write(table, between_rounds=True)
+
+        await self._pay(
             table.round_id,
             payouts_of(settlement),
             hand_results(settlement, bets),
             round_.to_json(),
-            table=self._write(table, between_rounds=True),
+            settled,
         )
         table.round_id = None
         await self._next_round(table)
@@ -229,6 +246,36 @@ class TableFlow:
         if table.shoe.cut_card_reached:
             await self._new_shoe(table)
         await self._open_betting(table)
+
+    async def _pay(
+        self,
+        round_id: int,
+        payouts: dict[int, int],
+        hands: list[db.HandResult],
+        state_json: str,
+        settled: Callable[[dict[str, int]], db.TableWrite],
+    ) -> dict[str, int]:
+        """Settle the round; a player the ceiling stops is paid up to it, nobody else changes.
+
+        ``settled(unpaid)``: the table's document afterwards, committed with the payouts.
+
+        The chips that did not fit, per player id (empty unless chips reached a
+        player from elsewhere during the round: bets are checked against the ceiling).
+        """
+        unpaid: dict[str, int] = {}
+        while True:
+            try:
+                write = settled(unpaid)
+                await self._store.settle_round(round_id, payouts, hands, state_json, table=write)
+                return unpaid
+            except db.BalanceLimitExceeded as error:
+                who = error.user_id
+                if who is None or str(who) in unpaid:
+                    raise
+                room = max(0, error.limit - error.balance)
+                unpaid[str(who)] = payouts[who] - room
+                log.warning("round %s: %s is paid %s short of the chip limit", round_id, who, room)
+                payouts, hands = chip_limit.capped(payouts, hands, who, room)
 
     async def _new_shoe(self, table: Table) -> None:
         """Retire the shoe (reveal its seed), start a new one, announce action and standing."""

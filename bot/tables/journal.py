@@ -16,6 +16,7 @@ import json
 
 import db
 from bot.engine import Action, Event, Round, RoundPhase, Verdict, shoe_from_dict
+from bot.shown_names import shown_name
 from bot.tables.results import event_lines
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
@@ -30,8 +31,8 @@ class JournalError(ValueError):
 
 
 def names(table: Table) -> dict[str, str]:
-    """Each seated player's engine id and name (for event lines)."""
-    return {seat.pid: seat.player.name for seat in table.seats}
+    """Each seated player's engine id and name as the table's texts show it."""
+    return {seat.pid: shown_name(seat.player.name) for seat in table.seats}
 
 
 # -- the steps, shared by the live table and the replay ----------------------------------------
@@ -50,7 +51,7 @@ def begin_round(table: Table, round_: Round) -> None:
     """The table's side of a deal: the round is on, last round's results are cleared."""
     table.round = round_
     table.shuffle_notice = ()
-    table.last_results = ()
+    table.last_results = table.last_summary = ()
     for seat in table.seats:
         seat.last_net = None
     table.insurance_offered = round_.phase is RoundPhase.INSURANCE

@@ -1,4 +1,5 @@
-"""Keeping each table's message current: coalesced edits, and closing a table whose message is gone.
+"""Keeping each table's message current: coalesced edits, a deleted table posted again, and
+closing a table the bot can no longer show.
 
 The table service calls :meth:`TableMessages.publish` after every change. A click
 answers with its own type-7 response, so while a click is being answered the
@@ -13,9 +14,7 @@ table went out puts an older table back: the message is then *uncertain* and the
 newest snapshot is sent once more. Answers whose requests do not overlap, in
 version order, need no extra edit.
 
-Discord caps edits to messages older than an hour (30046). At a round boundary a
-message older than ``max_age_s`` is replaced by a fresh one, and a 30046 answer
-replaces it at once, mid-round too; the old message becomes a pointer to the new.
+Discord caps edits to messages older than an hour (30046): see :meth:`TableMessages._move`.
 """
 
 from __future__ import annotations
@@ -46,8 +45,8 @@ MISSING_PERMISSIONS = 50013
 #: Too many edits of a message older than an hour: the table needs a fresh message.
 OLD_MESSAGE_EDITS = 30046
 Close = Callable[[str, str], Awaitable[None]]
-#: The service's ``attach_message(table_id, message_id)``: the table moved to a new message.
-Moved = Callable[[str, int], Awaitable[None]]
+#: The service's ``attach_message(table_id, message_id)``: where a re-posted table now is.
+Attach = Callable[[str, int], Awaitable[None]]
 #: Turns a rendered table into the view sent with it (the table cog's DynamicItem buttons).
 ViewFactory = Callable[[RenderedTable], discord.ui.View]
 #: A server's card faces (card emojis) if it shows pictures, None for text cards.
@@ -90,14 +89,15 @@ class TableMessages:
         self._view_factory: ViewFactory = RenderedTable.view
         self._tables: dict[str, _Table] = {}
         self._close: Close | None = None
-        self._moved: Moved | None = None
         self._faces_for: FacesFor | None = None
+        self._attach: Attach | None = None
 
-    def bind(self, close: Close, moved: Moved | None = None) -> None:
-        """The service's ``close(table_id, reason)``, called when a message is lost, and
-        ``attach_message(table_id, message_id)``, called when the table moves."""
+    def bind(self, close: Close, attach: Attach | None = None) -> None:
+        """The service's ``close(table_id, reason)``, called when a message is lost, and its
+        ``attach_message``, called when the table gets a new message (a deleted one posted
+        again, or a fresh one before the old is an hour old)."""
         self._close = close
-        self._moved = moved
+        self._attach = attach
 
     def _entry(self, snapshot: TableSnapshot) -> _Table:
         table = self._tables.get(snapshot.table_id)
@@ -293,6 +293,8 @@ class TableMessages:
             try:
                 await self._show(table_id, table, snapshot)
             except (discord.NotFound, discord.Forbidden) as error:
+                if error.code == UNKNOWN_MESSAGE and await self._post_again(table_id, table):
+                    continue
                 await self._lost(table_id, table, error)
                 break
             except discord.HTTPException:
@@ -329,10 +331,9 @@ class TableMessages:
             await self._move(table_id, table, snapshot)
 
     async def _move(self, table_id: str, table: _Table, snapshot: TableSnapshot) -> None:
-        """Post the table afresh, remember the new message (durably), point the old one to it.
-
-        The old message may refuse the pointer edit too (30046); a click on its buttons
-        is answered with the link anyway (:meth:`moved_from`).
+        """Post the table afresh (at a round boundary past ``max_age_s``, or at once on a
+        30046), remember the new message durably, and point the old one to it; if the old
+        one refuses that edit too, a click on it is answered with the link (``moved_from``).
         """
         old = table.message_id
         assert old is not None
@@ -342,9 +343,9 @@ class TableMessages:
         table.message_id, table.posted_at = new.id, self._clock.now()
         table.shown = max(table.shown, snapshot.version)
         log.info("table %s moved from message %s to %s", table_id, old, new.id)
-        if self._moved is not None:
+        if self._attach is not None:
             with contextlib.suppress(TableError):  # closed meanwhile: nothing to remember
-                await self._moved(table_id, new.id)
+                await self._attach(table_id, new.id)
         link = jump_link(table.guild_id, table.channel_id, new.id)
         try:
             await channel.get_partial_message(old).edit(
@@ -359,6 +360,31 @@ class TableMessages:
         await channel.get_partial_message(message_id).edit(
             embed=rendered.embed, view=self.view_for(snapshot.table_id, rendered)
         )
+
+    async def _post_again(self, table_id: str, table: _Table) -> bool:
+        """Someone deleted the message of an open table: post the table again, below.
+
+        The players' bets and hands stay as they are (a bet just taken is not refunded
+        by a table closing under it). False if the table is closing or cannot be posted.
+        """
+        snapshot = table.latest
+        if snapshot is None or snapshot.phase is TablePhase.CLOSED or self._attach is None:
+            return False
+        rendered = render_table(snapshot)
+        channel = self._client.get_partial_messageable(table.channel_id)
+        try:
+            message = await channel.send(
+                embed=rendered.embed, view=self.view_for(table_id, rendered)
+            )
+        except discord.HTTPException:
+            log.info("could not post table %s again", table_id, exc_info=True)
+            return False
+        log.info("table %s's message was deleted: posted it again", table_id)
+        table.message_id, table.posted_at = message.id, self._clock.now()
+        table.shown = table.sent = max(table.shown, snapshot.version)
+        with contextlib.suppress(TableError):  # closed meanwhile: its last edit follows
+            await self._attach(table_id, message.id)
+        return True
 
     async def _lost(self, table_id: str, table: _Table, error: discord.HTTPException) -> None:
         """The message was deleted or the bot lost access: close the table, tell the host."""

@@ -7,13 +7,13 @@ client ticks them, the bot never edits a message just to move a clock.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import discord
 
+from bot.shown_names import shown_name
 from bot.tables.results import signed
 from bot.tables.snapshot import DealerView, HandView, SeatView, TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec, table_buttons
@@ -42,6 +42,9 @@ COLOURS: Final[dict[TablePhase, int]] = {
 CURRENT_MARK: Final = "▶"
 #: Lines of recent events shown under the seats (the newest last).
 EVENT_LINES: Final = 4
+LAST_ROUND: Final = "Last round"
+#: Kept free for the shuffle notice and the latest events when the last round is long.
+EXTRAS_ROOM: Final = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +96,6 @@ def total_text(total: int, soft: bool, status: str) -> str:
     return f"soft {total}" if soft and total < 21 else str(total)
 
 
-@functools.lru_cache(maxsize=4096)
-def escape(name: str) -> str:
-    """A player's name with Markdown made literal, so names cannot restyle the table."""
-    # Cached: every render escapes every seated name again, with a dozen regex passes.
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
-
-
 _STATUS_SHOWN: Final[dict[str, str]] = {"playing": "", "standing": "stood", "bust": ""}
 
 
@@ -128,7 +124,7 @@ def hand_line(hand: HandView, deadline: float | None = None, faces: Faces | None
 
 def seat_name(seat: SeatView) -> str:
     """The field title for a seat: the name, and what the seat is waiting for."""
-    name = escape(seat.name)
+    name = shown_name(seat.name)
     if seat.leaving:
         name += " (leaving)"
     return name
@@ -262,10 +258,15 @@ def _compose(
     if snapshot.shuffle_notice:
         extras.append(("Shuffled", snapshot.shuffle_notice))
     if snapshot.last_results:
-        extras.append(("Last round", snapshot.last_results))
+        extras.append((LAST_ROUND, snapshot.last_results))
     if snapshot.events:
         extras.append(("Latest", snapshot.events[-EVENT_LINES:]))
     for name, lines in extras:
+        if name == LAST_ROUND:
+            added = add_last_round(embed, snapshot, faces if RESULTS in pictures else None)
+            if added is not None:
+                shown[RESULTS] = added
+                continue
         room = EMBED_TOTAL_LIMIT - embed_size(embed) - len(name)
         if room < 20 or len(embed.fields) >= FIELD_LIMIT:
             break
@@ -308,6 +309,47 @@ def hint_text(snapshot: TableSnapshot, user_id: int, advice: str, faces: Faces |
         return advice
     up = card_row(snapshot.dealer.cards[:1], faces)
     return f"Your hand {card_row(hand.cards, faces)} against {up}\n{advice}"
+
+
+def add_last_round(
+    embed: discord.Embed, snapshot: TableSnapshot, faces: Faces | None = None
+) -> int | None:
+    """Every player's result: every hand over as many fields as it takes (with ``faces``,
+    its cards as pictures first, then as text), else one line each.
+
+    The number of pictures shown, or None if nothing fits (the caller then clips what it
+    can into one field).
+    """
+    results = [escape_line(line) for line in snapshot.last_results]
+    choices = [results, [escape_line(line) for line in snapshot.last_summary]]
+    if faces is not None:
+        choices.insert(0, [cards_in_line(line, faces) for line in results])
+    for lines in choices:
+        chunks = field_chunks(lines)
+        size = sum(len(LAST_ROUND) + len(chunk) for chunk in chunks)
+        fits = len(embed.fields) + len(chunks) < FIELD_LIMIT
+        if chunks and fits and embed_size(embed) + size <= EMBED_TOTAL_LIMIT - EXTRAS_ROOM:
+            for chunk in chunks:
+                embed.add_field(name=LAST_ROUND, value=chunk, inline=False)
+            return sum(picture_count(chunk) for chunk in chunks)
+    return None
+
+
+def field_chunks(lines: Sequence[str]) -> list[str]:
+    """Whole lines packed into field values of at most FIELD_VALUE_LIMIT each."""
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in (clip(line, FIELD_VALUE_LIMIT) for line in lines):
+        cost = len(line) + (1 if current else 0)
+        if current and size + cost > FIELD_VALUE_LIMIT:
+            chunks.append("\n".join(current))
+            current, size, cost = [], 0, len(line)
+        current.append(line)
+        size += cost
+    if current:
+        chunks.append("\n".join(current))
+    return chunks
 
 
 def escape_line(line: str) -> str:

@@ -58,15 +58,17 @@ async def test_a_failed_command_logs_one_json_line_with_its_guild_and_channel(
 
 async def test_a_table_closing_logs_its_table_and_round(bot: BlackjackBot, world: World) -> None:
     fake = world.fake
-    fake.expect_errors(10008)
+    fake.expect_errors(50001)
     table = await world.start(world.alice)
     await world.click(world.bob, table, "Join")
     await world.bet(world.alice, "100")
     (bet,) = await world.store.ledger(world.guild.id, world.alice.id, 1)
     table_id = world.table().table_id
-    fake.delete_message(table)
+    # (A deleted message is posted again; a channel the bot can no longer see closes it.)
+    fake.deny_bot(world.channel, "view_channel")
+    await fake.sync()
     with json_log("cogs") as lines:
-        await world.bet(world.bob, "200")  # the edit finds the message gone: the table closes
+        await world.bet(world.bob, "200")  # the edit is refused: the table closes
     (closing,) = [line for line in lines if line["message"].startswith("closing table")]
     assert closing["logger"] == "cogs.table.messages"
     assert closing["level"] == "INFO"

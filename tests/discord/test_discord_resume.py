@@ -121,20 +121,17 @@ async def test_a_table_whose_state_cannot_be_used_is_refunded_and_its_message_sa
 @pytest.mark.parametrize(
     ("while_down", "code", "reason"),
     [
-        ("delete message", 10008, "the table message was deleted"),
         ("delete channel", 10003, "the table message was deleted"),
         ("deny view_channel", 50001, "the bot lost a permission it needs in this channel"),
     ],
 )
-async def test_a_table_whose_message_or_channel_is_gone_is_refunded(
+async def test_a_table_whose_channel_is_gone_or_out_of_reach_is_refunded(
     world: World, config: Config, while_down: str, code: int, reason: str
 ) -> None:
     fake = world.fake
     fake.expect_errors(code)
-    table = await first_run(world, config)
-    if while_down == "delete message":
-        fake.delete_message(table)
-    elif while_down == "delete channel":
+    await first_run(world, config)
+    if while_down == "delete channel":
         fake.delete_channel(world.channel)
     else:
         fake.deny_bot(world.channel, "view_channel")
@@ -145,6 +142,25 @@ async def test_a_table_whose_message_or_channel_is_gone_is_refunded(
         assert await world.balance(world.alice) == START_CHIPS
         (voided,) = await world.store.round_history(world.guild.id, limit=1)
         assert (voided.status, voided.void_reason) == ("void", reason)
+    await check_invariants(config.database_url)
+
+
+async def test_a_table_whose_message_was_deleted_while_down_is_posted_again_and_plays_on(
+    world: World, config: Config
+) -> None:
+    fake = world.fake
+    fake.expect_errors(10008)
+    table = await first_run(world, config)
+    fake.delete_message(table)
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as bot:
+        world.bot = bot
+        await world.settle()
+        assert bot.tables.table_in(world.channel.id) is not None  # resumed, not refunded
+        again = fake.last_message(world.channel)
+        assert again is not table
+        assert BACK in embed_text(again)
+        assert "## Alice\nBet 100" in embed_text(again)
+        assert await world.balance(world.alice) == START_CHIPS - 100
     await check_invariants(config.database_url)
 
 
