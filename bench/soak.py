@@ -5,9 +5,12 @@
     .venv/bin/python bench/soak.py --backend postgres    # on a throwaway PostgreSQL server
 
 At the end it asserts (and prints) that every account's balance equals the sum
-of its ledger, that no round is left open, that the chips held equal the chips
-granted less what the house won, and that no bet, payout or refund was
-recorded twice. Exit status 1 if any of that fails.
+of its ledger, that every open round belongs to an open table (which resumes
+it), that the chips held equal the chips granted less what the house won, that
+no bet, payout or refund was recorded twice, that no round was voided (a kill
+cannot void a round: the table resumes), and that every settled round paid what
+the engine pays when it replays the round from its shoe seed and recorded
+decisions. Exit status 1 if any of that fails.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "deploy")]
 
+from replay_rounds import check_settled_rounds  # noqa: E402
 from soak_run import GAME_ROUTES, soak  # noqa: E402
 from table_players import Casino, bot_process, describe  # noqa: E402
 
@@ -50,15 +54,26 @@ async def run(args: argparse.Namespace, url: str) -> int:
             max_wait=15.0 if args.faults else 5.0,
             progress=progress,
         )
-    print(describe(report.economy, report.lines()))
+    try:
+        replayed = await check_settled_rounds(url)
+    except AssertionError as error:
+        print(describe(report.economy, report.lines()))
+        print(f"FAILED: a settled round's payouts differ from its replay: {error}")
+        return 1
+    print(describe(report.economy, [*report.lines(), ("rounds replayed", replayed)]))
     try:
         report.economy.assert_consistent()
         await check_invariants(url)
         assert report.exit_code == 0, f"the last run exited with {report.exit_code}"
+        voided = report.economy.totals["void_rounds"]
+        assert voided == 0, f"{voided} round(s) voided"
     except AssertionError as error:
         print(f"FAILED: {error}")
         return 1
-    print("OK: every balance is its ledger, no round open, chips held = granted - house won")
+    print(
+        "OK: every balance is its ledger, every open round has its table, chips held ="
+        " granted - house won, no round voided, every settled round replays to its payouts"
+    )
     return 0
 
 

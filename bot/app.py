@@ -1,4 +1,5 @@
-"""The Discord bot: a ``commands.Bot`` that opens the store, recovers, loads the cogs and syncs.
+"""The Discord bot: a ``commands.Bot`` that opens the store, resumes its tables, loads the cogs
+and syncs.
 
 ``python -m bot`` builds one with :func:`build_bot` and runs it. Tests build one
 with the fake Discord's ManualClock (and, if they like, their own store and a
@@ -26,8 +27,8 @@ from bot.metrics import BotMetrics, MetricsServer
 from bot.tables import ShoeFactory, TableError, TableService
 from cogs.table.card_emojis import CardEmojis
 from cogs.table.messages import TableMessages
+from cogs.table.notices import announce_voided
 from cogs.table.refusals import answer_refusal
-from cogs.table.render import voided_embed
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +41,12 @@ EXTENSIONS: Final = ("cogs.table", "cogs.economy", "cogs.admin")
 
 #: What a click or command gets once a graceful stop has begun.
 RESTARTING: Final = "The bot is restarting; nothing was changed. Try again in a minute."
-#: What it gets before this process has refunded the rounds a previous run left open.
+#: What it gets before this process has resumed the tables a previous run left open.
 STARTING: Final = "The bot is still starting up; nothing was changed. Try again in a moment."
-#: Seconds a graceful stop gives interactions in flight, then the tables (voids and
-#: edits); with discord.py's own close this stays inside Docker's 10 s default.
-IN_FLIGHT_BUDGET_S: Final = 3.0
-TABLES_BUDGET_S: Final = 5.0
+#: Seconds a graceful stop gives interactions in flight, then the tables (steps in
+#: flight), then edits due; with discord.py's own close this stays inside 5 s.
+IN_FLIGHT_BUDGET_S: Final = 2.0
+TABLES_BUDGET_S: Final = 1.0
 #: Seconds an interaction waits for its shard's start-up recovery before it is refused.
 RECOVERY_WAIT_S: Final = 2.0
 
@@ -151,7 +152,9 @@ class BlackjackBot(commands.Bot):
         self._given_store = store
         self._shoe_factory = shoe_factory
         self._extensions = tuple(extensions)
-        self.table_messages = TableMessages(self)
+        self.table_messages = TableMessages(
+            self, clock=self.clock, max_age_s=config.table_message_max_age_s
+        )
         #: The card pictures (application emojis), uploaded in the background at start-up.
         self.card_emojis = CardEmojis(enabled=config.card_pictures)
         self.table_messages.use_faces(self.card_emojis.faces_for)
@@ -161,7 +164,7 @@ class BlackjackBot(commands.Bot):
         self.stopping = False
         self._closing: asyncio.Future[None] | None = None
         self._in_flight: set[asyncio.Task[Any]] = set()
-        # A process running only some shards refunds each shard's rounds once it knows
+        # A process running only some shards resumes each shard's tables once it knows
         # that shard's guilds (its READY); until then its interactions wait.
         self._recovered: dict[int, asyncio.Event] = {
             shard: asyncio.Event() for shard in owned_shards(config) or ()
@@ -186,7 +189,7 @@ class BlackjackBot(commands.Bot):
         return datetime.fromtimestamp(self.clock.now(), UTC)
 
     async def setup_hook(self) -> None:
-        """Open and migrate the store, void rounds a crash left open, load cogs, sync commands."""
+        """Open and migrate the store, resume the tables left open, load the cogs, sync."""
         if self._store is None:
             self._store = await db.open_store(self.config.database_url, clock=self.store_time)
         self._store.observer = self.metrics
@@ -199,11 +202,12 @@ class BlackjackBot(commands.Bot):
         )
         self.table_messages.bind(self._tables.close, self._tables.attach_message)
         self.card_emojis.start(self, self._store.get_guild_settings)
+        self._tables.shard_count = self.config.shard_count or 1
+        await self._tables.check_shard_count()
         if not self._recovered:
-            # This process runs every shard: every open round is its own, voided before
-            # it connects. (A subset of shards recovers after READY: on_connect.)
-            voided = await self._tables.recover()
-            await self.announce_voided(voided)
+            # This process runs every shard: every open table is its own, resumed before
+            # it connects. (A subset of shards resumes after READY: on_connect.)
+            await self.resume_tables(None)
         for extension in self._extensions:
             await self.load_extension(extension)
         await self.sync_commands()
@@ -235,16 +239,16 @@ class BlackjackBot(commands.Bot):
         self.metrics.refresh((len(t.seats) for t in tables), latencies)
 
     async def on_connect(self) -> None:
-        """READY: refund the open rounds of this shard's guilds (once per process)."""
+        """READY: resume the open tables of this shard's guilds (once per process)."""
         if not isinstance(self, commands.AutoShardedBot):
             await self.recover_shard(self.shard_id or 0)
 
     async def recover_shard(self, shard_id: int) -> None:
-        """Void the rounds a previous run left open in the guilds of one of our shards.
+        """Resume the tables a previous run left open in the guilds of one of our shards.
 
         Only for a process running a subset of shards: another process may be
         dealing in the other shards' guilds on the same database. It runs once per
-        shard: a later READY (a new session) must not void this process's own rounds.
+        shard: a later READY (a new session) must not touch this process's own tables.
         """
         done = self._recovered.get(shard_id)
         if done is None or done.is_set() or self._tables is None:
@@ -252,20 +256,29 @@ class BlackjackBot(commands.Bot):
         count = self.shard_count or 1
         guild_ids = [g.id for g in self.guilds if shard_of(g.id, count) == shard_id]
         try:
-            voided = await self.store.recover(guild_ids)
+            await self.resume_tables(guild_ids)
         except Exception:
-            log.exception(
-                "shard %s: refunding open rounds failed; retried at its next READY", shard_id
-            )
+            log.exception("shard %s: resuming tables failed; retried at its next READY", shard_id)
             return
         done.set()
+        log.info("shard %s: tables resumed in %d guild(s)", shard_id, len(guild_ids))
+
+    async def resume_tables(self, guild_ids: Sequence[int] | None) -> None:
+        """Resume the open tables of these guilds (all when None): each message says it is
+        back; a table that cannot resume is refunded and its message says why."""
+        report = await self.tables.resume(guild_ids)
+        for table in report.resumed:
+            self.table_messages.adopt(table.snapshot, table.message_id, table.message_at)
         log.info(
-            "shard %s: %d open round(s) refunded in %d guild(s)",
-            shard_id,
-            len(voided),
-            len(guild_ids),
+            "%d table(s) resumed, %d round(s) refunded", len(report.resumed), len(report.voided)
         )
-        await self.announce_voided(voided)
+        await announce_voided(self, report.voided)
+
+    async def recovered(self, shard_id: int) -> None:
+        """Return once this process has resumed the tables of one of its shards."""
+        done = self._recovered.get(shard_id)
+        if done is not None:
+            await done.wait()
 
     async def admit(self, interaction: discord.Interaction[Any]) -> bool:
         """The gate before any command or click: False (after a polite answer) to refuse it.
@@ -295,20 +308,6 @@ class BlackjackBot(commands.Bot):
             await interaction.response.send_message(refusal, ephemeral=True)
         return False
 
-    async def announce_voided(self, voided: Sequence[db.VoidResult]) -> None:
-        """Edit each voided round's table message, where it still exists, to say what happened."""
-        for result in voided:
-            if result.message_id is None:
-                continue
-            channel = self.get_partial_messageable(result.channel_id, guild_id=result.guild_id)
-            try:
-                await channel.get_partial_message(result.message_id).edit(
-                    embed=voided_embed(result), view=None
-                )
-            except discord.HTTPException as error:
-                # Deleted message, deleted channel, lost access: nothing left to tell there.
-                log.info("round %s: its message could not be edited (%s)", result.round_id, error)
-
     async def sync_commands(self) -> None:
         """Sync to DEV_GUILD_ID at once when set (development), else globally."""
         if self.config.dev_guild_id is not None:
@@ -326,19 +325,25 @@ class BlackjackBot(commands.Bot):
         await asyncio.shield(self._closing)
 
     async def _stop_gracefully(self) -> None:
-        """Refuse new actions, let those in flight answer, void and refund open rounds (the
-        table messages say so), disconnect, close the store.
+        """Refuse new actions, let those in flight answer, stop the tables' timers (every
+        table stays open in the store and resumes at the next start), disconnect, close
+        the store.
 
-        Each step has a budget so the process exits well inside 10 s; a round left
-        open by a step that ran out of time is voided at the next start.
+        Each step has a budget so the process exits well inside 5 s; every step of a
+        table is durable when it ends, so nothing is lost to a step cut short.
         """
         await self._finish_in_flight()
         await self.card_emojis.stop()
         if self._tables is not None:
             try:
-                await asyncio.wait_for(self._close_tables(), TABLES_BUDGET_S)
+                await asyncio.wait_for(self._tables.suspend(), TABLES_BUDGET_S)
             except Exception:
-                log.exception("shutting the tables down failed")
+                log.exception("stopping the tables' timers failed")
+            try:
+                # Edits still due only make a message current; the state is stored already.
+                await asyncio.wait_for(self.table_messages.idle(), TABLES_BUDGET_S)
+            except TimeoutError:
+                log.info("stopping with table edits unsent; the next start shows every table")
         await self._finish_in_flight()  # the polite refusals sent meanwhile
         await super().close()
         if self._metrics_server is not None:
@@ -347,11 +352,6 @@ class BlackjackBot(commands.Bot):
         if self._store is not None and self._given_store is None:
             await self._store.close()
             self._store = None
-
-    async def _close_tables(self) -> None:
-        assert self._tables is not None
-        await self._tables.shutdown()
-        await self.table_messages.idle()
 
     async def _finish_in_flight(self) -> None:
         running = [t for t in self._in_flight if t is not asyncio.current_task() and not t.done()]
@@ -376,7 +376,7 @@ class ShardedBlackjackBot(BlackjackBot, commands.AutoShardedBot):
             await asyncio.sleep(5.0)  # Discord's identify limit is in real time
 
     async def on_shard_connect(self, shard_id: int) -> None:
-        """A shard's READY: refund the open rounds of its guilds (once per process)."""
+        """A shard's READY: resume the open tables of its guilds (once per process)."""
         await self.recover_shard(shard_id)
 
 

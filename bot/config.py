@@ -36,6 +36,9 @@ class Config:
     gateway_url: str | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: A table message older than this is replaced at a round boundary: Discord caps
+    #: edits to messages older than an hour (error 30046).
+    table_message_max_age_s: int = 3000
     #: Upload the card pictures as application emojis and deal with them (``CARD_PICTURES``,
     #: on unless ``off``). Off in a Config built in code: tests that pin the text look.
     card_pictures: bool = False
@@ -123,6 +126,9 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
             raise ConfigError(f"SHARD_IDS must be below SHARD_COUNT ({shard_count})")
     if shard_count is not None and shard_count < 1:
         raise ConfigError("SHARD_COUNT must be 1 or more")
+    max_age = _int_setting(env, "TABLE_MESSAGE_MAX_AGE_S")
+    if max_age is not None and not 60 <= max_age <= 3540:
+        raise ConfigError("TABLE_MESSAGE_MAX_AGE_S must be 60 to 3540 (under Discord's hour)")
 
     log_format = env.get("LOG_FORMAT", "").strip().lower() or "text"
     if log_format not in LOG_FORMATS:
@@ -141,6 +147,7 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
         gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        table_message_max_age_s=3000 if max_age is None else max_age,
         card_pictures=_switch(env, "CARD_PICTURES", default=True),
         log_format=log_format,
         metrics_port=metrics_port,

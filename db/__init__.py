@@ -37,6 +37,9 @@ from db.models import (
     RoundRecord,
     SettleResult,
     ShoeRecord,
+    StoredTable,
+    TableAction,
+    TableWrite,
     VoidResult,
 )
 from db.store import Clock, Store
@@ -65,6 +68,9 @@ __all__ = [
     "StoreError",
     "StoreOpener",
     "StoreVersionError",
+    "StoredTable",
+    "TableAction",
+    "TableWrite",
     "UnknownRound",
     "UnknownShoe",
     "VoidResult",

@@ -235,6 +235,49 @@ class LedgerEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class TableWrite:
+    """A table's stored document, written with the change that produced it.
+
+    The store does not read ``state_json``: it is the table service's (opaque JSON text).
+    """
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    #: The round being bet on or played, or None between rounds.
+    round_id: int | None
+    #: SHARD_COUNT of the writing process (1 unsharded).
+    shard_count: int
+    state_json: str
+    #: False once the table has closed: it is never resumed.
+    is_open: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TableAction:
+    """One decision of a round, appended to the table's journal ('deal' comes first)."""
+
+    table_id: str
+    round_id: int
+    player: str
+    action: str
+    #: Opaque JSON text (the deal's shoe and bets), or None.
+    detail: str | None
+    #: Unix time of the decision, in seconds.
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable(TableWrite):
+    """An open table as stored, with the journal of its current round (oldest first)."""
+
+    actions: tuple[TableAction, ...] = ()
+    #: The channel's most recently retired shoe (for /blackjack fairness), or None.
+    previous_shoe: ShoeRecord | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LedgerPage:
     """A page of one account's ledger, newest first, and whether there is more either way."""
 

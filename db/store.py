@@ -29,12 +29,16 @@ from db.models import (
     RoundRecord,
     SettleResult,
     ShoeRecord,
+    TableAction,
+    TableWrite,
     VoidResult,
     to_micros,
 )
 from db.observer import StoreObserver, is_failure
 from db.ops import chips, reports, rounds, settings, shoes
+from db.ops.table_state import along_with
 from db.statements import Op
+from db.table_store import TableStateStore, checked_write
 
 T = TypeVar("T")
 Clock = Callable[[], datetime]
@@ -45,8 +49,8 @@ def system_clock() -> datetime:
     return datetime.now(UTC)
 
 
-class Store(ABC):
-    """Chips, ledger, rounds, shoes and guild settings, in one database."""
+class Store(TableStateStore, ABC):
+    """Chips, ledger, rounds, shoes, guild settings and durable tables, in one database."""
 
     def __init__(self, clock: Clock | None = None) -> None:
         self._clock = clock or system_clock
@@ -132,12 +136,16 @@ class Store(ABC):
         kind: str,
         round_id: int,
         *,
+        table: TableWrite | None = None,
+        actions: Sequence[TableAction] = (),
         headroom: int = 0,
     ) -> int:
         """Take a stake for an open round of this guild; the new balance.
 
         ``kind`` is 'bet', 'double', 'split' or 'insurance'. Raises
         InsufficientChips (balance, amount) or RoundClosed / UnknownRound, writing nothing.
+        ``table`` and ``actions`` (the table's new document, the decision that costs the
+        stake) commit in the same transaction, so the table never disagrees with the ledger.
         ``headroom`` is the most the stake could win: if the balance before the stake
         plus that would pass MAX_BALANCE, BalanceLimitExceeded, writing nothing.
         """
@@ -145,8 +153,11 @@ class Store(ABC):
         n, r = checks.amount("amount", amount), checks.whole("round_id", round_id)
         if kind not in STAKE_KINDS:
             raise ValueError(f"kind must be one of {', '.join(STAKE_KINDS)}, not {kind!r}")
-        room, now = checks.whole("headroom", headroom), self._now()
-        return await self._run(lambda: rounds.stake(g, u, n, kind, r, now, room), write=True)
+        room, now, write = checks.whole("headroom", headroom), self._now(), checked_write(table)
+        return await self._run(
+            lambda: along_with(rounds.stake(g, u, n, kind, r, now, room), write, actions, now),
+            write=True,
+        )
 
     async def adjust(
         self, guild_id: int, user_id: int, amount: int, actor_id: int, reason: str
@@ -201,6 +212,8 @@ class Store(ABC):
         payouts: Mapping[int, int],
         hand_results: Sequence[HandResult],
         state_json: str,
+        *,
+        table: TableWrite | None = None,
     ) -> SettleResult:
         """Credit every nonzero payout ('payout' rows), record the hands, mark the round settled.
 
@@ -209,6 +222,7 @@ class Store(ABC):
         ``wagered`` must add up to the player's stakes in the round and their
         ``payout`` to ``payouts[player]``; otherwise ValueError, nothing written.
         A second call for a closed round changes nothing: ``already_settled=True``.
+        ``table`` (the table's document after settlement) commits in the same transaction.
         """
         r, state = checks.whole("round_id", round_id), checks.json_text("state_json", state_json)
         paid = {
@@ -216,34 +230,30 @@ class Store(ABC):
             for u, n in payouts.items()
         }
         hands = [_checked_hand(h) for h in hand_results]
-        now = self._now()
+        now, write = self._now(), checked_write(table)
         result = await self._run(
-            lambda: rounds.settle_round(r, paid, hands, state, now), write=True
+            lambda: along_with(rounds.settle_round(r, paid, hands, state, now), write, (), now),
+            write=True,
         )
         if self.observer is not None and not result.already_settled:
             self.observer.round_settled(sum(h.wagered for h in hands), sum(paid.values()))
         return result
 
-    async def void_round(self, round_id: int, reason: str) -> VoidResult:
-        """Refund every stake of an open round ('refund' rows) and mark it void, exactly once."""
+    async def void_round(
+        self, round_id: int, reason: str, *, table: TableWrite | None = None
+    ) -> VoidResult:
+        """Refund every stake of an open round ('refund' rows) and mark it void, exactly once.
+
+        ``table`` (the table's document afterwards) commits in the same transaction.
+        """
         r, why, now = checks.whole("round_id", round_id), checks.text("reason", reason), self._now()
-        result = await self._run(lambda: rounds.void_round(r, why, now), write=True)
+        write = checked_write(table)
+        result = await self._run(
+            lambda: along_with(rounds.void_round(r, why, now), write, (), now), write=True
+        )
         if self.observer is not None and not result.already_closed:
             self.observer.round_voided(sum(result.refunds.values()))
         return result
-
-    async def recover(
-        self, guild_ids: Sequence[int] | None = None, reason: str = "the bot restarted"
-    ) -> list[VoidResult]:
-        """Void every round still open (of ``guild_ids``, if given); what each void did.
-
-        Call at start-up, before any table opens. Each round is its own
-        transaction; a round voided meanwhile by someone else is left out.
-        """
-        wanted = None if guild_ids is None else [checks.snowflake("guild_id", g) for g in guild_ids]
-        ids = await self._run(lambda: rounds.open_round_ids(wanted), write=False)
-        results = [await self.void_round(round_id, reason) for round_id in ids]
-        return [result for result in results if not result.already_closed]
 
     async def get_round(self, round_id: int) -> RoundRecord | None:
         """The round, or None."""

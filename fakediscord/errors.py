@@ -15,6 +15,9 @@ class DiscordError(Exception):
     message: str
     errors: dict[str, Any] | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    #: Sent through Discord's edge (a ``Via`` header): a 429 without one is not a rate
+    #: limit to wait out, so discord.py raises it at once (as it does for 30046).
+    via: bool = True
 
     def __post_init__(self) -> None:
         super().__init__(f"{self.status} {self.code} {self.message}")
@@ -142,6 +145,16 @@ def cannot_edit_others_message() -> DiscordError:
 def empty_message() -> DiscordError:
     """400, 50006."""
     return DiscordError(400, 50006, "Cannot send an empty message")
+
+
+def old_message_edit_limit() -> DiscordError:
+    """429, 30046: too many edits of a message older than an hour (no Retry-After to wait)."""
+    return DiscordError(
+        429,
+        30046,
+        "Maximum number of edits to messages older than 1 hour reached. Try again later",
+        via=False,
+    )
 
 
 def server_error() -> DiscordError:

@@ -76,8 +76,23 @@ def new_message(
     return message
 
 
+#: Discord caps edits to a message older than an hour (its age on the fake's clock).
+OLD_MESSAGE_AGE_S = 3600.0
+
+
+def check_edit_age(fake: FakeDiscord, message: FakeMessage) -> None:
+    """Past an hour, a message takes ``fake.old_message_edits`` more edits, then 30046."""
+    if fake.clock.now() - message.timestamp <= OLD_MESSAGE_AGE_S:
+        return
+    if message.old_edits >= fake.old_message_edits:
+        raise errors.old_message_edit_limit()
+    message.old_edits += 1
+
+
 def apply_edit(fake: FakeDiscord, message: FakeMessage, payload: dict[str, Any]) -> None:
-    """Apply the fields present in an edit payload; refuse an edit that empties the message."""
+    """Apply the fields present in an edit payload; refuse an edit that empties the message
+    or one past the old-message cap (checked first: a refused edit changes nothing)."""
+    check_edit_age(fake, message)
     content = payload.get("content", message.content)
     embeds = payload.get("embeds", message.embeds)
     components = payload.get("components", message.components)

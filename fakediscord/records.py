@@ -30,6 +30,8 @@ class FakeMessage:
     application_id: int | None = None
     interaction_metadata: dict[str, Any] | None = None
     edits: int = 0
+    #: Edits made after the message was an hour old (Discord caps them: 30046).
+    old_edits: int = 0
 
     @property
     def ephemeral(self) -> bool:

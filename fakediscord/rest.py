@@ -169,7 +169,8 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
     except DiscordError as exc:
         record.status, record.error_code, record.response = exc.status, exc.code, exc.body()
         fake.changed()
-        return json_response(exc.status, exc.body(), {"Via": VIA, **exc.headers})
+        edge = {"Via": VIA} if exc.via else {}
+        return json_response(exc.status, exc.body(), {**edge, **exc.headers})
     except Exception as exc:  # a bug in the fake: fail the test fast, never a retried 5xx
         body = {"code": 0, "message": f"fakediscord internal error: {exc!r}"}
         record.status, record.error_code, record.response = 400, 0, body

@@ -66,6 +66,8 @@ class FakeDiscord(World):
         self.max_concurrency = max_concurrency
         #: More guilds than this on one session closes its IDENTIFY with 4011.
         self.max_guilds_per_shard = max_guilds_per_shard
+        #: Edits a message older than an hour still takes before 30046 (a small allowance).
+        self.old_message_edits = 3
         super().__init__()
         self.commands: dict[int | None, list[FakeCommand]] = {}
         self.sync_count = 0

@@ -21,6 +21,7 @@ import discord.http
 from bot.config import TOKEN_HELP, Config, ConfigError, environment, load_config
 from bot.endpoints import apply_endpoints
 from bot.log_setup import setup_logging
+from bot.tables.resume import ShardCountChanged
 from db.errors import StoreError
 
 #: Exit status for a setting that must be fixed before the bot can start.
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     except discord.PrivilegedIntentsRequired:
         print("error: Discord refused the bot's intents.", file=sys.stderr)
         return CONFIG_EXIT
-    except StoreError as error:
+    except (StoreError, ShardCountChanged) as error:
         print(f"error: {error}", file=sys.stderr)
         return CONFIG_EXIT
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def serve(config: Config) -> None:
-    """Run the bot; SIGTERM and SIGINT close it gracefully (open rounds are refunded)."""
+    """Run the bot; SIGTERM and SIGINT stop it gracefully (its tables resume at the next start)."""
     from bot.app import build_bot  # imports discord.ui and the cogs: only when running
 
     bot = build_bot(config)

@@ -56,6 +56,7 @@ from bot.engine.shoe import (
     StackedShoe,
     commitment,
     continuation_seed,
+    shoe_from_dict,
     shuffled_order,
 )
 from bot.engine.simulate import Tally, play_rounds, play_worker, split_rounds, stake_for
@@ -114,6 +115,7 @@ __all__ = [
     "play_rounds",
     "play_worker",
     "preset",
+    "shoe_from_dict",
     "shuffled_order",
     "split_rounds",
     "stake_for",

@@ -32,6 +32,12 @@ class Standing:
         """Total won (positive) or lost (negative) so far."""
         return self._standing.get(player_id, 0)
 
+    def restore(self, totals: dict[str, tuple[int, int]]) -> None:
+        """Take back tallies saved from ``action`` and ``standing`` (a table resuming)."""
+        for player, (action, net) in totals.items():
+            self._action[player] = action
+            self._standing[player] = net
+
     @property
     def players(self) -> tuple[str, ...]:
         """Players in the order they first played."""

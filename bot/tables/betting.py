@@ -74,8 +74,15 @@ class TableBetting(TableRegistry):
             )
         except BetAmountError as error:
             raise BetRefused(str(error)) from None
+        seated, idle_since = seat, table.idle_since
+        if seat is None:
+            seat = SeatState(player)
+            table.seats.append(seat)
+        seat.bet, seat.spots = stake, spots
+        table.idle_since = self._clock.now()
         try:
-            # The store's conditional debit: two tables cannot spend the same chips.
+            # The store's conditional debit (two tables cannot spend the same chips), with
+            # the table's new document in the same transaction.
             balance = await self._store.stake(
                 table.guild_id,
                 player.user_id,
@@ -83,18 +90,18 @@ class TableBetting(TableRegistry):
                 "bet",
                 table.round_id,
                 headroom=best_win(rules, stake, spots),
+                table=self._write(table),
             )
-        except db.BalanceLimitExceeded as error:
-            raise BetRefused(at_the_limit(error, f"a bet of {stake * spots:,}")) from None
-        except db.InsufficientChips as error:
+        except (db.BalanceLimitExceeded, db.InsufficientChips) as error:
+            seat.bet = seat.spots = 0  # nothing changed after all
+            table.idle_since = idle_since
+            if seated is None:
+                table.seats.remove(seat)
+            if isinstance(error, db.BalanceLimitExceeded):
+                raise BetRefused(at_the_limit(error, f"a bet of {stake * spots:,}")) from None
             if not needs_balance(amount):  # the words parse_bet gives with the balance read
                 raise BetRefused(short_of_chips(error.amount, error.balance)) from None
             raise NotEnoughChips(error.amount, error.balance, "That bet") from None
-        if seat is None:
-            seat = SeatState(player)
-            table.seats.append(seat)
-        seat.bet, seat.spots = stake, spots
-        table.idle_since = self._clock.now()
         if all(s.spots for s in table.seats):
             await self._deal(table)
         hands = f" on {spots} hands" if spots > 1 else ""

@@ -14,17 +14,20 @@ from collections.abc import Awaitable, Callable
 
 import db
 from bot.clock import Clock
-from bot.engine import Action, Round, RoundPhase, Rules, Shoe, Verdict
+from bot.engine import Rules, Shoe, Verdict
 from bot.log_context import bind
-from bot.shown_names import shown_name
 from bot.tables import chip_limit
-from bot.tables.results import (
-    event_lines,
-    hand_results,
-    payouts_of,
-    result_lines,
-    shuffle_notice,
+from bot.tables.durable import table_write
+from bot.tables.journal import (
+    TIMEOUT,
+    apply_decision,
+    begin_round,
+    deal_round,
+    decision,
+    set_deadlines,
 )
+from bot.tables.journal import names as seat_names
+from bot.tables.results import hand_results, payouts_of, result_lines, shuffle_notice
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from bot.tables.snapshot_builder import build_snapshot
 from bot.tables.table import Table
@@ -71,6 +74,10 @@ class TableFlow:
         self._retired_decks: dict[str, int] = {}
         #: Tables closed in this process, so their old buttons say so (not "restarted").
         self._closed_ids: set[str] = set()
+        #: SHARD_COUNT of this process (1 unsharded), stored with each table.
+        self.shard_count = 1
+        #: Set by a graceful stop: no timer starts any more.
+        self._suspended = False
 
     # ----------------------------------------------------------- snapshots
 
@@ -91,8 +98,15 @@ class TableFlow:
             log.exception("publishing table %s v%s failed", snapshot.table_id, snapshot.version)
 
     def _names(self, table: Table) -> dict[str, str]:
-        """Each seated player's name as the table's texts show it (see ``shown_name``)."""
-        return {seat.pid: shown_name(seat.player.name) for seat in table.seats}
+        return seat_names(table)
+
+    def _write(self, table: Table, *, between_rounds: bool = False) -> db.TableWrite:
+        """The table's stored document, to commit with the change that produced it."""
+        return table_write(table, self.shard_count, between_rounds=between_rounds)
+
+    async def _save(self, table: Table) -> None:
+        """Make a change that moves no chips durable (a join, a leave, a new round)."""
+        await self._store.save_table(self._write(table))
 
     # ----------------------------------------------------------- betting
 
@@ -119,6 +133,7 @@ class TableFlow:
         for seat in table.seats:
             seat.bet = seat.spots = 0
             seat.deadline = None
+        await self._save(table)
 
     def _remove_leavers(self, table: Table) -> None:
         table.seats = [seat for seat in table.seats if not seat.leaving]
@@ -132,7 +147,8 @@ class TableFlow:
             await self._deal(table)
             return
         if table.round_id is not None:
-            await self._store.void_round(table.round_id, "nobody bet")
+            write = self._write(table, between_rounds=True)
+            await self._store.void_round(table.round_id, "nobody bet", table=write)
             table.round_id = None
         idle = self._clock.now() - table.idle_since
         if idle >= table.timers.idle_close_s:
@@ -144,67 +160,33 @@ class TableFlow:
     # ----------------------------------------------------------- the deal
 
     async def _deal(self, table: Table) -> None:
-        """Deal to every player who bet, in seat order."""
-        assert table.round_id is not None
-        bets = [(seat.pid, [seat.bet] * seat.spots) for seat in table.seats if seat.spots]
-        round_ = Round.deal(table.rules, table.shoe, bets)
-        table.round = round_
-        table.shuffle_notice = ()
-        table.last_results = table.last_summary = ()
-        for seat in table.seats:
-            seat.last_net = None
-        table.insurance_offered = round_.phase is RoundPhase.INSURANCE
-        table.events = event_lines(round_.events, self._names(table))
-        await self._store.save_round_state(table.round_id, round_.to_json())
+        """Deal to every player who bet, in seat order (the deal is the journal's first row)."""
+        round_, row = deal_round(table, self._clock.now())
+        await self._store.append_actions([row])
+        begin_round(table, round_)
         await self._after_play(table, set())
 
     async def _after_play(self, table: Table, acted: set[str]) -> None:
-        """Set phases and deadlines after the round changed; settle it when it is over.
-
-        ``acted``: players whose timer restarts (they just acted); a player whose
-        decision is new (play started after insurance) gets a fresh timer too.
-        """
+        """Set phases and deadlines after the round changed; settle it when it is over."""
         round_ = table.round
         assert round_ is not None
         if round_.is_finished:
             await self._settle(table)
             return
-        now = self._clock.now()
-        new_phase = (
-            TablePhase.INSURANCE if round_.phase is RoundPhase.INSURANCE else TablePhase.PLAYING
-        )
-        phase_started = new_phase is not table.phase
-        table.phase = new_phase
-        to_act = set(round_.players_to_act())
-        if phase_started:
-            table.deadline = (
-                now + table.timers.action_s if new_phase is TablePhase.INSURANCE else None
-            )
-        for seat in table.seats:
-            if seat.pid not in to_act:
-                seat.deadline = None
-            elif phase_started or seat.pid in acted or seat.deadline is None:
-                seat.deadline = now + table.timers.action_s
+        set_deadlines(table, acted, self._clock.now())
 
-    async def _apply(self, table: Table, verdict: Verdict) -> None:
-        """Apply a judged (legal) and paid-for action, and save the round."""
+    async def _apply(self, table: Table, row: db.TableAction, verdict: Verdict) -> None:
+        """Apply a judged (legal), paid-for, journaled decision; settle if it ends the round."""
+        apply_decision(table, row, verdict)
         round_ = table.round
         assert round_ is not None
-        assert table.round_id is not None
-        pid = verdict.player_id
-        events = round_.play(verdict)
-        table.events.extend(event_lines(events, self._names(table)))
-        # The saved round is the durable point a restarted bot resumes the round from, so
-        # it is written before the click is answered. (Until resuming is built, start-up
-        # only voids open rounds, and nothing reads it back.)
-        await self._store.save_round_state(table.round_id, round_.to_json())
-        await self._after_play(table, {pid})
+        if round_.is_finished:
+            await self._settle(table)
 
     async def _action_timed_out(self, table: Table) -> None:
         """Players past their deadline: insurance declined, or every hand stood."""
         round_ = table.round
         assert round_ is not None
-        assert table.round_id is not None
         now = self._clock.now()
         late = [
             seat.pid for seat in table.seats if seat.deadline is not None and seat.deadline <= now
@@ -215,40 +197,23 @@ class TableFlow:
             and table.deadline <= now
         ):
             late = [pid for pid in round_.players_to_act() if pid not in late] + late
-        for pid in late:
-            if round_.is_finished:
-                break
-            if round_.phase is RoundPhase.INSURANCE:
-                # Timing out of the insurance question declines it; play goes on as usual.
-                if Action.NO_INSURANCE in round_.legal_actions(pid):
-                    events = round_.act(pid, Action.NO_INSURANCE)
-                else:
-                    events = []
-            else:
-                events = round_.stand_all(pid)
-            table.events.extend(event_lines(events, self._names(table)))
-        await self._store.save_round_state(table.round_id, round_.to_json())
-        for seat in table.seats:
-            if seat.pid in late:
-                seat.deadline = None
-        await self._after_play(table, set())
+        rows = [decision(table, pid, TIMEOUT, now) for pid in late]
+        await self._store.append_actions(rows)
+        for row in rows:
+            apply_decision(table, row)
+        if round_.is_finished:
+            await self._settle(table)
 
     # ----------------------------------------------------------- settlement
 
     async def _settle(self, table: Table) -> None:
-        """Pay the finished round in one transaction, then shuffle if due and bet again."""
+        """Pay the finished round in one transaction with the table's new document, then
+        shuffle if due and bet again."""
         round_ = table.round
         assert round_ is not None
         assert table.round_id is not None
         settlement = round_.settlement()
         bets = {seat.pid: seat.bet for seat in table.seats if seat.spots}
-        unpaid = await self._pay(
-            table.round_id,
-            payouts_of(settlement),
-            hand_results(settlement, bets),
-            round_.to_json(),
-        )
-        table.round_id = None
         # Idle time counts from the end of the last round played, not from its bets.
         table.idle_since = self._clock.now()
         for seat in table.seats:
@@ -256,13 +221,28 @@ class TableFlow:
                 seat.standing.record(settlement)
                 seat.last_net = settlement.player(seat.pid).net
                 table.last_bets[seat.player.user_id] = (seat.bet, seat.spots)
-        names = self._names(table)
-        table.last_results = result_lines(settlement, names, unpaid)
-        table.last_summary = result_lines(settlement, names, unpaid, detailed=False)
+            seat.deadline = None
         table.events = []
         table.round = None
-        for seat in table.seats:
-            seat.deadline = None
+
+        def settled(unpaid: dict[str, int]) -> db.TableWrite:
+            names = self._names(table)
+            table.last_results = result_lines(settlement, names, unpaid)
+            table.last_summary = result_lines(settlement, names, unpaid, detailed=False)
+            return self._write(table, between_rounds=True)
+
+        await self._pay(
+            table.round_id,
+            payouts_of(settlement),
+            hand_results(settlement, bets),
+            round_.to_json(),
+            settled,
+        )
+        table.round_id = None
+        await self._next_round(table)
+
+    async def _next_round(self, table: Table) -> None:
+        """After a settlement: a new shoe when the cut card came out, then betting."""
         if table.shoe.cut_card_reached:
             await self._new_shoe(table)
         await self._open_betting(table)
@@ -273,8 +253,11 @@ class TableFlow:
         payouts: dict[int, int],
         hands: list[db.HandResult],
         state_json: str,
+        settled: Callable[[dict[str, int]], db.TableWrite],
     ) -> dict[str, int]:
         """Settle the round; a player the ceiling stops is paid up to it, nobody else changes.
+
+        ``settled(unpaid)``: the table's document afterwards, committed with the payouts.
 
         The chips that did not fit, per player id (empty unless chips reached a
         player from elsewhere during the round: bets are checked against the ceiling).
@@ -282,7 +265,8 @@ class TableFlow:
         unpaid: dict[str, int] = {}
         while True:
             try:
-                await self._store.settle_round(round_id, payouts, hands, state_json)
+                write = settled(unpaid)
+                await self._store.settle_round(round_id, payouts, hands, state_json, table=write)
                 return unpaid
             except db.BalanceLimitExceeded as error:
                 who = error.user_id
@@ -309,15 +293,20 @@ class TableFlow:
     # ----------------------------------------------------------- closing
 
     async def _close(self, table: Table, reason: str) -> None:
-        """Void and refund an open round (once), mark the table closed, stop its timer."""
-        if table.round_id is not None:
-            round_id, table.round_id = table.round_id, None
-            await self._store.void_round(round_id, reason)
+        """Void and refund an open round (once), mark the table closed, stop its timer.
+
+        The table's document is marked closed in the refund's transaction: it never resumes.
+        """
+        round_id, table.round_id = table.round_id, None
         table.phase = TablePhase.CLOSED
         table.closed_reason = reason
         table.deadline = None
         for seat in table.seats:
             seat.deadline = None
+        if round_id is not None:
+            await self._store.void_round(round_id, reason, table=self._write(table))
+        else:
+            await self._store.close_table(table.table_id)
         self._tables.pop(table.table_id, None)
         self._closed_ids.add(table.table_id)
         if self._by_channel.get(table.channel_id) == table.table_id:
@@ -342,7 +331,7 @@ class TableFlow:
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         table.timer, table.timer_due = None, due
-        if due is not None:
+        if due is not None and not self._suspended:
             table.timer = asyncio.create_task(
                 self._timer(table, due), name=f"table {table.table_id} timer"
             )

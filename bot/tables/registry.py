@@ -22,8 +22,8 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 RESTARTED = (
-    "This table closed when the bot restarted; its round was refunded. "
-    "Start a new one with /blackjack start."
+    "This table is no longer open: it could not resume after the bot restarted, and any "
+    "round in play was refunded. Start a new one with /blackjack start."
 )
 CLOSED = "This table has closed. Start a new one with /blackjack start."
 BROKEN = "Something went wrong at this table: it closed, and any open round was refunded."

@@ -29,9 +29,11 @@ from bot.tables.errors import (
 )
 from bot.tables.flow import Publish, ShoeFactory
 from bot.tables.hints import hint_sentence
+from bot.tables.journal import decision
 from bot.tables.players import Player
 from bot.tables.refusals import judged, player_in_round
-from bot.tables.snapshot import Reply, TablePhase, TableSnapshot
+from bot.tables.resume import ResumableFlow
+from bot.tables.snapshot import Reply, TablePhase
 from bot.tables.table import SeatState, Table, Timers
 from bot.tables.table_rules import table_rules
 
@@ -42,7 +44,7 @@ _COST_KINDS = {Action.DOUBLE: "double", Action.SPLIT: "split", Action.INSURANCE:
 _COST_WORDS = {Action.DOUBLE: "Doubling", Action.SPLIT: "Splitting", Action.INSURANCE: "Insurance"}
 
 
-class TableService(TableBetting):
+class TableService(TableBetting, ResumableFlow):
     """Live blackjack tables, one per channel.
 
     Every call that changes a table answers with one shape, a ``Reply``: the table as
@@ -118,8 +120,10 @@ class TableService(TableBetting):
         async with table.lock:
             self._check_open(table)
             table.message_id = message_id
+            table.message_at = self._clock.now()
             if table.round_id is not None:
                 await self._store.set_round_message(table.round_id, message_id)
+            await self._save(table)
 
     # ----------------------------------------------------------- seats
 
@@ -138,10 +142,12 @@ class TableService(TableBetting):
                 raise TableError("You are already seated at this table.")
             if seat is not None:
                 seat.leaving = False  # joining again cancels a pending leave
+                await self._save(table)
                 return
             self._check_room(table)
             await self._store.ensure_account(table.guild_id, player.user_id)
             table.seats.append(SeatState(player))
+            await self._save(table)
 
         _, snapshot = await self._mutate(table, seat_player)
         return Reply(snapshot)
@@ -164,11 +170,14 @@ class TableService(TableBetting):
                 raise TableError("You are already leaving when this round ends.")
             seat.leaving = True
             if seat.spots or table.in_round(seat):
+                await self._save(table)
                 return "You'll leave when this round ends."
             self._remove_leavers(table)
             if not table.seats:
                 await self._close(table, "Everyone left the table.")
-            elif table.phase is TablePhase.BETTING and all(s.spots for s in table.seats):
+                return "You left."
+            await self._save(table)
+            if table.phase is TablePhase.BETTING and all(s.spots for s in table.seats):
                 await self._deal(table)  # everyone still seated has bet
             return "You left."
 
@@ -192,16 +201,26 @@ class TableService(TableBetting):
             assert table.round_id is not None
             verdict = judged(round_, pid, action)  # the one legality check of this press
             cost, checked = verdict.cost, verdict.action
-            if cost and checked is not None:
+            assert checked is not None
+            # Journaled before the click is answered; with its stake when it costs chips.
+            row = decision(table, pid, checked, self._clock.now())
+            if cost:
                 try:
                     await self._store.stake(
-                        table.guild_id, player.user_id, cost, _COST_KINDS[checked], table.round_id
+                        table.guild_id,
+                        player.user_id,
+                        cost,
+                        _COST_KINDS[checked],
+                        table.round_id,
+                        actions=[row],
                     )
                 except db.InsufficientChips as error:
                     raise NotEnoughChips(
                         error.amount, error.balance, _COST_WORDS[checked]
                     ) from None
-            await self._apply(table, verdict)
+            else:
+                await self._store.append_actions([row])
+            await self._apply(table, row, verdict)
 
         _, snapshot = await self._mutate(table, press)
         return Reply(snapshot)
@@ -249,23 +268,3 @@ class TableService(TableBetting):
             return
         with contextlib.suppress(StaleButton):  # closed meanwhile: its round is voided
             await self._mutate(table, lambda: self._close(table, reason))
-
-    async def recover(self) -> list[db.VoidResult]:
-        """At start-up, before any table opens: void and refund rounds a previous run left open."""
-        return await self._store.recover()
-
-    async def shutdown(self) -> None:
-        """Cancel every timer; void and refund every open round (a graceful stop)."""
-        timers: list[asyncio.Task[None]] = []
-        snapshots: list[TableSnapshot] = []
-        for table in list(self._tables.values()):
-            async with table.lock:
-                if table.closed:
-                    continue
-                if table.timer is not None and table.timer is not asyncio.current_task():
-                    timers.append(table.timer)
-                await self._close(table, "The bot is shutting down; the round was refunded.")
-                snapshots.append(self._changed(table))  # cancels the timer
-        await asyncio.gather(*timers, return_exceptions=True)
-        for snapshot in snapshots:
-            await self._emit(snapshot)

@@ -70,6 +70,8 @@ class Table:
     #: When betting (or the insurance decision) ends.
     deadline: float | None = None
     message_id: int | None = None
+    #: When the table message was posted (Discord caps edits to messages over an hour old).
+    message_at: float | None = None
     events: list[str] = field(default_factory=list)
     last_results: tuple[str, ...] = ()
     last_summary: tuple[str, ...] = ()

@@ -12,9 +12,11 @@ from discord.ext import commands
 
 from bot.engine import MAX_BET_CEILING, PRESETS
 from bot.tables import NoTableHere, Player, Reply, TableError
+from bot.tables.registry import CLOSED
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.deadline import BUSY, Answer
-from cogs.table.messages import missing_permissions
+from cogs.table.discord_codes import OLD_MESSAGE_EDITS
+from cogs.table.notices import missing_permissions
 from cogs.table.refusals import answer_refusal
 from cogs.table.render import RenderedTable, hint_text
 from cogs.table.rules_text import fairness_text, house_edge_pct, rules_text
@@ -81,6 +83,11 @@ class TableCog(commands.Cog, name="Table"):
             await interaction.response.send_message(BUSY, ephemeral=True)
             return
         player = player_of(interaction)
+        message_id = interaction.message.id if interaction.message is not None else None
+        moved = messages.moved_from(ref.table_id, message_id)
+        if moved is not None:  # a button of a message the table has left
+            await interaction.response.send_message(moved, ephemeral=True)
+            return
         async with Answer(interaction, self.bot.clock) as answer, messages.holding(ref.table_id):
             if ref.action == "hint":
                 reply = await tables.hint(ref.table_id, ref.round_no, player)
@@ -90,8 +97,16 @@ class TableCog(commands.Cog, name="Table"):
             reply = await self._apply(ref, player)
             rendered = await messages.render(reply.snapshot)
             view = messages.view_for(ref.table_id, rendered)
-            async with messages.answering(reply.snapshot):
-                await answer.table(rendered.embed, view)
+            try:
+                async with messages.answering(reply.snapshot):
+                    await answer.table(rendered.embed, view)
+            except discord.HTTPException as error:
+                if error.code != OLD_MESSAGE_EDITS:
+                    raise
+                # Too many edits of an old message: the round goes on in a fresh one.
+                where = await messages.move_now(ref.table_id, reply.snapshot)
+                await answer.text(where or CLOSED)
+                return
             messages.shown(reply.snapshot)
         if reply.note:
             await interaction.followup.send(reply.note, ephemeral=True)

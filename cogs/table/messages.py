@@ -13,6 +13,8 @@ once, Discord may apply them in either order, and an answer sent after a newer
 table went out puts an older table back: the message is then *uncertain* and the
 newest snapshot is sent once more. Answers whose requests do not overlap, in
 version order, need no extra edit.
+
+Discord caps edits to messages older than an hour (30046): see :meth:`TableMessages._move`.
 """
 
 from __future__ import annotations
@@ -25,27 +27,17 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.clock import Clock, SystemClock
 from bot.tables.errors import TableError
 from bot.tables.snapshot import TablePhase, TableSnapshot
+from cogs.table import discord_codes as codes
 from cogs.table.buttons import ButtonSpec
 from cogs.table.card_art import Faces
 from cogs.table.deadline import overloaded
-from cogs.table.render import RenderedTable, render_table
+from cogs.table.notices import tell_host
+from cogs.table.render import RenderedTable, jump_link, moved_text, render_table
 
 log = logging.getLogger(__name__)
-
-#: Discord error codes that mean the table message can never be edited again.
-UNKNOWN_MESSAGE = 10008
-UNKNOWN_CHANNEL = 10003
-MISSING_ACCESS = 50001
-MISSING_PERMISSIONS = 50013
-#: What the bot needs in a table's channel, with the names Discord's settings use.
-NEEDED_PERMISSIONS: tuple[tuple[str, str], ...] = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("embed_links", "Embed Links"),
-    ("read_message_history", "Read Message History"),
-)
 
 Close = Callable[[str, str], Awaitable[None]]
 #: The service's ``attach_message(table_id, message_id)``: where a re-posted table now is.
@@ -56,16 +48,14 @@ ViewFactory = Callable[[RenderedTable], discord.ui.View]
 FacesFor = Callable[[int], Awaitable[Faces | None]]
 
 
-def missing_permissions(permissions: discord.Permissions) -> list[str]:
-    """The names of the permissions a table needs that ``permissions`` lacks."""
-    return [shown for name, shown in NEEDED_PERMISSIONS if not getattr(permissions, name)]
-
-
 @dataclass
 class _Table:
     channel_id: int
     host_id: int
+    guild_id: int = 0
     message_id: int | None = None
+    #: When the message was posted (the bot's clock); None if unknown.
+    posted_at: float | None = None
     latest: TableSnapshot | None = None
     shown: int = -1
     holds: int = 0
@@ -85,8 +75,12 @@ class _Table:
 class TableMessages:
     """Where each table's message is, and the edits that keep it up to date."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(
+        self, client: discord.Client, *, clock: Clock | None = None, max_age_s: float = 3000.0
+    ) -> None:
         self._client = client
+        self._clock = clock or SystemClock()
+        self._max_age_s = max_age_s
         self._view_factory: ViewFactory = RenderedTable.view
         self._tables: dict[str, _Table] = {}
         self._close: Close | None = None
@@ -95,9 +89,18 @@ class TableMessages:
 
     def bind(self, close: Close, attach: Attach | None = None) -> None:
         """The service's ``close(table_id, reason)``, called when a message is lost, and its
-        ``attach_message``, called when a deleted table message is posted again."""
+        ``attach_message``, called when the table gets a new message (a deleted one posted
+        again, or a fresh one before the old is an hour old)."""
         self._close = close
         self._attach = attach
+
+    def _entry(self, snapshot: TableSnapshot) -> _Table:
+        table = self._tables.get(snapshot.table_id)
+        if table is None:
+            table = self._tables[snapshot.table_id] = _Table(
+                snapshot.channel_id, snapshot.host_id, snapshot.guild_id
+            )
+        return table
 
     def use_views(self, view_factory: ViewFactory) -> None:
         """How the table cog turns a rendered table into a view (its DynamicItem buttons)."""
@@ -116,21 +119,25 @@ class TableMessages:
 
     async def publish(self, snapshot: TableSnapshot) -> None:
         """The service's publish callback: remember the newest snapshot and schedule an edit."""
-        table = self._tables.get(snapshot.table_id)
-        if table is None:
-            table = self._tables[snapshot.table_id] = _Table(snapshot.channel_id, snapshot.host_id)
+        table = self._entry(snapshot)
         if table.latest is None or snapshot.version > table.latest.version:
             table.latest = snapshot
         self._kick(snapshot.table_id, table)
 
     def attach(self, snapshot: TableSnapshot, message_id: int) -> None:
         """The table message was posted showing ``snapshot``."""
-        table = self._tables.setdefault(
-            snapshot.table_id, _Table(snapshot.channel_id, snapshot.host_id)
-        )
-        table.message_id = message_id
+        table = self._entry(snapshot)
+        table.message_id, table.posted_at = message_id, self._clock.now()
         self.shown(snapshot)
         # A change published before the message existed (a join right after /blackjack start).
+        self._kick(snapshot.table_id, table)
+
+    def adopt(self, snapshot: TableSnapshot, message_id: int, posted_at: float | None) -> None:
+        """A resumed table: its message (posted by an earlier run) is edited to ``snapshot``."""
+        table = self._entry(snapshot)
+        table.message_id, table.posted_at = message_id, posted_at
+        if table.latest is None or snapshot.version > table.latest.version:
+            table.latest = snapshot
         self._kick(snapshot.table_id, table)
 
     def shown(self, snapshot: TableSnapshot) -> None:
@@ -166,6 +173,25 @@ class TableMessages:
         """Answer "busy" now: too many interactions wait for this table."""
         table = self._tables.get(table_id)
         return overloaded(0 if table is None else table.holds)
+
+    def moved_from(self, table_id: str, message_id: int | None) -> str | None:
+        """For a click on an old message of the table: where the table is now."""
+        table = self._tables.get(table_id)
+        if table is None or table.message_id is None or message_id in (None, table.message_id):
+            return None
+        return moved_text(jump_link(table.guild_id, table.channel_id, table.message_id))
+
+    async def move_now(self, table_id: str, snapshot: TableSnapshot) -> str | None:
+        """Discord refused an update of the old message (30046): post the table afresh.
+
+        Where the table is now, or None if no new message could be posted.
+        """
+        table = self._tables.get(table_id)
+        if table is None or table.message_id is None:
+            return None
+        old = table.message_id
+        await self._move(table_id, table, snapshot)
+        return self.moved_from(table_id, old)
 
     def message_of(self, table_id: str) -> tuple[int, int] | None:
         """The table's (channel id, message id), once posted."""
@@ -265,9 +291,9 @@ class TableMessages:
             table.uncertain = False  # this edit sends the newest: it settles any doubt
             table.sent = max(table.sent, snapshot.version)
             try:
-                await self._edit(table.channel_id, table.message_id, snapshot)
+                await self._show(table_id, table, snapshot)
             except (discord.NotFound, discord.Forbidden) as error:
-                if error.code == UNKNOWN_MESSAGE and await self._post_again(table_id, table):
+                if error.code == codes.UNKNOWN_MESSAGE and await self._post_again(table_id, table):
                     continue
                 await self._lost(table_id, table, error)
                 break
@@ -282,6 +308,51 @@ class TableMessages:
             and not self._due(table)
         ):
             self._tables.pop(table_id, None)
+
+    def _too_old(self, table: _Table, snapshot: TableSnapshot) -> bool:
+        """At a round boundary (betting open), whether the message is due for replacing."""
+        return (
+            snapshot.phase is TablePhase.BETTING
+            and table.posted_at is not None
+            and self._clock.now() - table.posted_at >= self._max_age_s
+        )
+
+    async def _show(self, table_id: str, table: _Table, snapshot: TableSnapshot) -> None:
+        """Edit the message to ``snapshot``, or move the table to a fresh one when due."""
+        assert table.message_id is not None
+        if self._too_old(table, snapshot):
+            await self._move(table_id, table, snapshot)
+            return
+        try:
+            await self._edit(table.channel_id, table.message_id, snapshot)
+        except discord.HTTPException as error:
+            if error.code != codes.OLD_MESSAGE_EDITS:
+                raise
+            await self._move(table_id, table, snapshot)
+
+    async def _move(self, table_id: str, table: _Table, snapshot: TableSnapshot) -> None:
+        """Post the table afresh (at a round boundary past ``max_age_s``, or at once on a
+        30046), remember the new message durably, and point the old one to it; if the old
+        one refuses that edit too, a click on it is answered with the link (``moved_from``).
+        """
+        old = table.message_id
+        assert old is not None
+        channel = self._client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        rendered = render_table(snapshot)
+        new = await channel.send(embed=rendered.embed, view=self.view_for(table_id, rendered))
+        table.message_id, table.posted_at = new.id, self._clock.now()
+        table.shown = max(table.shown, snapshot.version)
+        log.info("table %s moved from message %s to %s", table_id, old, new.id)
+        if self._attach is not None:
+            with contextlib.suppress(TableError):  # closed meanwhile: nothing to remember
+                await self._attach(table_id, new.id)
+        link = jump_link(table.guild_id, table.channel_id, new.id)
+        try:
+            await channel.get_partial_message(old).edit(
+                content=moved_text(link), embed=None, view=None
+            )
+        except discord.HTTPException as error:
+            log.info("table %s: its old message keeps its buttons (%s)", table_id, error)
 
     async def _edit(self, channel_id: int, message_id: int, snapshot: TableSnapshot) -> None:
         rendered = await self.render(snapshot)
@@ -309,7 +380,7 @@ class TableMessages:
             log.info("could not post table %s again", table_id, exc_info=True)
             return False
         log.info("table %s's message was deleted: posted it again", table_id)
-        table.message_id = message.id
+        table.message_id, table.posted_at = message.id, self._clock.now()
         table.shown = table.sent = max(table.shown, snapshot.version)
         with contextlib.suppress(TableError):  # closed meanwhile: its last edit follows
             await self._attach(table_id, message.id)
@@ -318,33 +389,12 @@ class TableMessages:
     async def _lost(self, table_id: str, table: _Table, error: discord.HTTPException) -> None:
         """The message was deleted or the bot lost access: close the table, tell the host."""
         table.lost = True
-        if error.code in (UNKNOWN_MESSAGE, UNKNOWN_CHANNEL):
+        if error.code in (codes.UNKNOWN_MESSAGE, codes.UNKNOWN_CHANNEL):
             reason = "the table message was deleted"
         else:
             reason = "the bot lost a permission it needs in this channel"
         log.info("closing table %s: %s (Discord error %s)", table_id, reason, error.code)
         if self._close is not None:
             await self._close(table_id, reason)
-        if error.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
-            await self._tell_host(table)
-
-    async def _tell_host(self, table: _Table) -> None:
-        """Name the missing permission to the host, in the channel if the bot may still post."""
-        channel = self._client.get_channel(table.channel_id)
-        missing: list[str] = []
-        if isinstance(channel, discord.abc.GuildChannel | discord.Thread):
-            missing = missing_permissions(channel.permissions_for(channel.guild.me))
-        needed = ", ".join(missing) or ", ".join(shown for _, shown in NEEDED_PERMISSIONS)
-        if {"View Channel", "Send Messages"} & set(missing):
-            log.info("cannot tell the host in %s: missing %s", table.channel_id, needed)
-            return
-        text = (
-            f"<@{table.host_id}> The blackjack table here closed and its round was refunded: "
-            f"I am missing {needed} in this channel. Give me that, then /blackjack start."
-        )
-        try:
-            await self._client.get_partial_messageable(table.channel_id).send(
-                text, allowed_mentions=discord.AllowedMentions(users=True)
-            )
-        except discord.HTTPException:
-            log.info("could not tell the host of the closed table in %s", table.channel_id)
+        if error.code in (codes.MISSING_ACCESS, codes.MISSING_PERMISSIONS):
+            await tell_host(self._client, table.channel_id, table.host_id)

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.tables import TableAlreadyOpen, TableError
+from cogs.table.render import jump_link
 
 
 async def answer_refusal(interaction: discord.Interaction[Any], error: TableError) -> None:
@@ -37,5 +38,4 @@ def _open_table_text(interaction: discord.Interaction[Any], error: TableAlreadyO
     if where is None:
         return f"{error} Use it: /bet to play."
     channel_id, message_id = where
-    link = f"https://discord.com/channels/{error.snapshot.guild_id}/{channel_id}/{message_id}"
-    return f"{error} It's here: {link}"
+    return f"{error} It's here: {jump_link(error.snapshot.guild_id, channel_id, message_id)}"

@@ -360,6 +360,16 @@ def escape_line(line: str) -> str:
 # ---------------------------------------------------------------------------- after a restart
 
 
+def jump_link(guild_id: int, channel_id: int, message_id: int) -> str:
+    """A link that opens the message in Discord."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
+def moved_text(link: str) -> str:
+    """What an old table message says, and what a click on its buttons is told."""
+    return f"This table moved to a new message: {link}"
+
+
 def voided_embed(result: VoidResult) -> discord.Embed:
     """What an old table message says once recovery voided its round and refunded the stakes."""
     embed = discord.Embed(

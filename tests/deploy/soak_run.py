@@ -5,7 +5,8 @@ kills and prints the figures. The moment of each kill is drawn from a seeded
 random generator: after a random number of player actions, at one of three
 points of the next one (as it is sent, once the bot's first request for it has
 reached Discord, or once it was answered, while the table's edits and timers
-run). Waiting is always on the fake's state, never a sleep.
+run). Waiting is always on the fake's state, never a sleep. After each restart
+the players go on at the same table message: it resumes.
 """
 
 from __future__ import annotations
@@ -109,8 +110,8 @@ async def soak(
             except NoResponse:
                 table.unanswered += 1
         await process.kill()
-        await process.start()  # it refunds the round the kill left open, then connects
-        table.forget()
+        await process.start()  # it resumes the table the kill left, round and all
+        table.resumed()
         if progress is not None:
             progress(kill + 1)
     for _ in range(schedule.randint(1, max_steps)):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from replay_rounds import check_settled_rounds
 from soak_run import GAME_ROUTES, SoakReport, soak
 from table_players import Casino, bot_process
 
@@ -17,12 +18,13 @@ CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 
 
 def assert_nothing_lost(report: SoakReport) -> None:
-    """Every balance is its ledger, no round is open, chips = granted - house won, none twice."""
+    """Every balance is its ledger, every open round has its table, chips = granted - house
+    won, none twice, nothing voided, and every settled round pays what its replay pays."""
     report.economy.assert_consistent()
     totals = report.economy.totals
     assert report.exit_code == 0  # the last run stopped gracefully
     assert totals["settled_rounds"] >= 1  # rounds were played to the end between kills
-    assert totals["void_rounds"] >= 1  # and the kills left rounds that were refunded
+    assert totals["void_rounds"] == 0  # every round a kill interrupted resumed instead
     assert totals["granted"] == 3 * 1000  # three players, each granted the starting chips once
 
 
@@ -34,6 +36,7 @@ async def test_five_kills_at_random_moments_lose_and_create_no_chip(
     report = await soak(fake_discord, bot_process(fake_discord, url), casino, url, kills=5, seed=7)
     assert report.kills == 5
     assert_nothing_lost(report)
+    assert await check_settled_rounds(url) == report.economy.totals["settled_rounds"]
     await check_invariants(url)
 
 
@@ -56,4 +59,5 @@ async def test_kills_with_discord_answering_429_and_500_move_no_chip_twice(
     assert report.injected_500 >= 1
     assert report.unanswered == 0  # every action was answered, after retries where needed
     assert_nothing_lost(report)
+    assert await check_settled_rounds(url) == report.economy.totals["settled_rounds"]
     await check_invariants(url)

@@ -3,8 +3,8 @@
 Balances are per guild, so one person playing in a guild of each shard has two
 accounts, each written by one process only. What can go wrong across processes
 is the shared database: both write rounds and ledger rows at once, and a
-process that restarts must refund only the rounds of its own guilds, never a
-round the other process is still dealing.
+process that restarts must resume only the tables of its own guilds, never touch
+a table the other process is still dealing.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from __future__ import annotations
 import asyncio
 import random
 
-from table_players import Casino, Table, bot_process, read_economy
+from table_players import Casino, Table, bot_process, read_economy, stop_all
 
 import db
+from bot.tables.resume import BACK
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMember
 from tests.db.invariants import check_invariants
@@ -39,7 +40,7 @@ async def until_mid_round(table: Table) -> None:
     raise AssertionError("no round came to a decision in 300 steps")
 
 
-async def test_two_processes_deal_on_one_database_and_a_restart_refunds_only_its_own_guilds(
+async def test_two_processes_deal_on_one_database_and_a_restart_resumes_only_its_own_guilds(
     pg_server: PostgresServer,
 ) -> None:
     url = pg_server.create_database("two_processes")
@@ -67,39 +68,37 @@ async def test_two_processes_deal_on_one_database_and_a_restart_refunds_only_its
             lost = await open_round_of(url, casinos[0])
             kept = await open_round_of(url, casinos[1])
 
-            # The first process dies and comes back: it refunds its own guild's round only.
+            # The first process dies and comes back: it resumes its own guild's table only.
             await first.kill()
             await first.start()
             lost_message = tables[0].message
+            kept_message = tables[1].message
             assert lost_message is not None
-            await fake.wait_for(lambda: (lost_message.embed or {}).get("title") == "Round voided")
+            assert kept_message is not None
+            await fake.wait_for(lambda: BACK in embed_text(lost_message))
+            assert BACK not in embed_text(kept_message)
             async with db.open_store(url) as store:
-                voided = await store.get_round(lost.round_id)
+                resumed = await store.get_round(lost.round_id)
                 still = await store.get_round(kept.round_id)
-            assert voided is not None
-            assert (voided.status, voided.void_reason) == ("void", "the bot restarted")
+            assert resumed is not None
+            assert resumed.status == "open"
             assert still is not None
             assert still.status == "open"
 
-            # The second process's round goes on and settles.
-            kept_message = tables[1].message
-            assert kept_message is not None
-            while tables[1].mid_round:
-                await tables[1].step()
-            async with db.open_store(url) as store:
-                settled = await store.get_round(kept.round_id)
-            assert settled is not None
-            assert settled.status == "settled", embed_text(kept_message)
+            # Both rounds go on and settle, each in its own process.
+            for table, in_play in ((tables[0], lost), (tables[1], kept)):
+                assert table.message is not None
+                while table.mid_round:
+                    await table.step()
+                async with db.open_store(url) as store:
+                    settled = await store.get_round(in_play.round_id)
+                assert settled is not None
+                assert settled.status == "settled", embed_text(table.message)
 
-            # And the restarted process deals again in its guild.
-            tables[0].forget()
+            # And the restarted process deals again in its guild, at the same table.
             await until_mid_round(tables[0])
         finally:
-            await first.stop()
-            await second.stop()
-        assert first.process is not None
-        assert second.process is not None
-        assert (first.process.returncode, second.process.returncode) == (0, 0)
+            await stop_all(first, second)
     fake.assert_clean()
 
     await check_invariants(url)

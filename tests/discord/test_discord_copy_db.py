@@ -33,7 +33,7 @@ async def play_two_rounds(world: World, url: str, shoes: ShoeQueue) -> None:
         await world.click(world.bob, table, "Stand")
         assert "Place your bets" in embed_text(table)
         await world.say(world.admin, "blackjack-admin grant", member=world.carol, amount=500)
-        await world.bet(world.alice, "30")  # open when the bot stops: voided and refunded
+        await world.bet(world.alice, "30")  # open when the bot stops: it resumes at the next start
 
 
 def sqlite_rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
@@ -67,7 +67,8 @@ async def test_copy_db_moves_every_row_and_the_next_ledger_row_gets_a_new_id(
     before = sqlite_rows(source_path)
     assert {"accounts", "ledger", "rounds", "shoes", "hand_results"} <= before.keys()
     assert [r[2] for r in before["rounds"]] == [world.channel.id, world.channel.id]
-    assert sorted(r[5] for r in before["rounds"]) == ["settled", "void"]
+    assert sorted(r[5] for r in before["rounds"]) == ["open", "settled"]
+    assert {"live_tables", "table_actions"} <= before.keys()  # the table moves with its chips
     assert await postgres_rows(target, list(before)) == before
     await check_invariants(target)
     async with db.open_store(target) as store:

@@ -9,6 +9,7 @@ from discord_world import World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
+from bot.tables.resume import BACK
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
 
@@ -53,7 +54,7 @@ async def test_changes_during_an_edit_are_coalesced_into_one_edit_of_the_newest(
     assert world.running.table_messages.shown_version(latest.table_id) == latest.version
 
 
-async def test_a_graceful_stop_refunds_the_round_and_says_so_on_the_table(
+async def test_a_graceful_stop_leaves_the_table_as_it_was_and_the_next_start_resumes_it(
     world: World, tmp_path: Path
 ) -> None:
     fake = world.fake
@@ -64,10 +65,14 @@ async def test_a_graceful_stop_refunds_the_round_and_says_so_on_the_table(
         table = await world.start(world.alice)
         await world.click(world.bob, table, "Join")
         await world.bet(world.alice, "100")
-    assert "**Table closed** · The bot is shutting down; the round was refunded." in (
-        embed_text(table)
-    )
-    assert table.buttons() == []
+        shown = embed_text(table)
+    assert embed_text(table) == shown  # nothing voided, nothing edited
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as bot:
+        world.bot = bot
+        await world.settle()
+        assert BACK in embed_text(table)
+        assert "## Alice\nBet 100" in embed_text(table)
+        assert await world.ledger(world.alice) == [("grant", 1000), ("bet", -100)]
     await check_invariants(url)
 
 

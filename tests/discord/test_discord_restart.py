@@ -16,6 +16,7 @@ from discord_world import World, embed_text
 import db
 from bot.app import build_bot
 from bot.config import TOKEN_HELP, Config
+from bot.tables.resume import BACK
 from fakediscord import FakeDiscord
 from fakediscord.harness import REPO_ROOT, BotProcess, running_bot
 from fakediscord.records import FakeMessage
@@ -82,7 +83,7 @@ def mid_round(message: FakeMessage) -> bool:
     return any(marker in text for marker in MID_ROUND)
 
 
-async def test_sigkill_in_the_middle_of_a_round_refunds_it_and_says_so(
+async def test_sigkill_in_the_middle_of_a_round_resumes_it_on_the_same_message(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
@@ -102,6 +103,7 @@ async def test_sigkill_in_the_middle_of_a_round_refunds_it_and_says_so(
             if mid_round(table):
                 break
         assert mid_round(table), embed_text(table)
+        seats_before = embed_text(table).split("## Latest")[0]
 
         await process.kill()
         async with db.open_store(url) as store:
@@ -115,38 +117,31 @@ async def test_sigkill_in_the_middle_of_a_round_refunds_it_and_says_so(
         assert open_round.message_id == table.id
 
         await process.start()
-        await fake.wait_for(lambda: (table.embed or {}).get("title") == "Round voided")
-        text = embed_text(table)
-        assert "This round was voided: the bot restarted. Every stake was refunded." in text
-        assert f"<@{world.alice.id}> 100 back (balance {held[world.alice.id] + 100:,})" in text
-        assert f"<@{world.bob.id}> 200 back (balance {held[world.bob.id] + 200:,})" in text
-        assert table.buttons() == []
+        await fake.wait_for(lambda: BACK in embed_text(table))
+        # The same message, the same round and hands; nothing refunded.
+        assert embed_text(table).split("## Latest")[0] == seats_before
+        assert mid_round(table)
+        async with db.open_store(url) as store:
+            assert (await store.get_round(open_round.round_id)).status == "open"  # type: ignore[union-attr]
+            for member in (world.alice, world.bob):
+                assert await store.balance(world.guild.id, member.id) == held[member.id]
 
         again = await fake.slash(world.alice, "blackjack start", world.channel)
-        assert again.response_type == 4
-        assert again.original is not None
-        assert again.original is not table
-        assert "Place your bets" in embed_text(again.original)
-        second_table = again.original
+        assert (again.response_type, again.ephemeral) == (4, True)  # the table is still here
+        assert str(table.id) in (again.content or "")
 
-    # Leaving the block sent SIGTERM: a graceful stop closes the table and exits 0.
+    # Leaving the block sent SIGTERM: a graceful stop exits 0 and voids nothing.
     assert process.process is not None
     assert process.process.returncode == 0
-    assert "**Table closed** · The bot is shutting down" in embed_text(second_table)
-
+    assert BACK in embed_text(table)
     async with db.open_store(url) as store:
-        voided = await store.get_round(open_round.round_id)
-        assert voided is not None
-        assert (voided.status, voided.void_reason) == ("void", "the bot restarted")
-        for member in (world.alice, world.bob):
-            rows = await store.ledger(world.guild.id, member.id, 1000)
-            assert await store.balance(world.guild.id, member.id) == sum(r.delta for r in rows)
-            assert rows[0].kind == "refund"
-            assert held[member.id] + rows[0].delta == await store.balance(world.guild.id, member.id)
+        still = await store.get_round(open_round.round_id)
+        assert still is not None
+        assert still.status == "open"
     await check_invariants(url)
 
 
-async def test_a_button_from_before_a_restart_says_the_table_closed(
+async def test_a_button_from_before_a_restart_still_works(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
@@ -158,11 +153,9 @@ async def test_a_button_from_before_a_restart_says_the_table_closed(
         old_buttons = copy.deepcopy(table.components)
     async with running_bot(fake, build_bot(config, clock=fake.clock)) as second:
         world.bot = second
-        # A client that never saw the closing edit still shows the old buttons.
+        # A client that never saw the "table is back" edit still shows the old buttons.
         table.components = old_buttons
-        reason = await world.refused(world.alice, table, "Join")
-        assert reason == (
-            "This table closed when the bot restarted; its round was refunded. "
-            "Start a new one with /blackjack start."
-        )
+        joined = await fake.click(world.bob, table, label="Join")
+        assert joined.response_type == 7
+        assert "## Bob" in embed_text(table)
     await check_invariants(config.database_url)

@@ -193,3 +193,26 @@ async def test_an_empty_message_is_refused(table: Table, demo_bot: DemoBot) -> N
     with pytest.raises(discord.HTTPException) as refused:
         await post(demo_bot, table.channel.id, {"content": "   "})
     assert refused.value.code == 50006
+
+
+async def test_a_message_older_than_an_hour_takes_a_few_edits_then_30046(
+    table: Table, demo_bot: DemoBot
+) -> None:
+    fake = table.fake
+    fake.expect_errors(30046)
+    channel = demo_bot.get_channel(table.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    message = await channel.send("fresh")
+    for n in range(5):
+        await message.edit(content=f"within the hour {n}")  # no cap while it is young
+    fake.clock.advance(3601)
+    for n in range(fake.old_message_edits):
+        await message.edit(content=f"old {n}")
+    with pytest.raises(discord.HTTPException) as refused:
+        await message.edit(content="one too many")
+    assert (refused.value.status, refused.value.code) == (429, 30046)
+    assert refused.value.text == (
+        "Maximum number of edits to messages older than 1 hour reached. Try again later"
+    )
+    (stored,) = fake.messages_in(table.channel)
+    assert stored.content == f"old {fake.old_message_edits - 1}"  # the refused edit changed nothing

@@ -76,6 +76,6 @@ async def service(
 
     tables = TableService(store, clock=clock, publish=publish, shoe_factory=shoes)
     yield tables
-    await tables.shutdown()
+    await tables.suspend()
     leaked = [task for task in asyncio.all_tasks() if task.get_name().startswith("table ")]
-    assert not leaked, f"tasks left running after shutdown: {leaked}"
+    assert not leaked, f"tasks left running after a graceful stop: {leaked}"

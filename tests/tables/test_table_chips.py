@@ -37,6 +37,7 @@ from tests.tables.helpers import (
 
 both_backends = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 
+MESSAGE = 900_000_000_000_000_501
 # Alice 5 6 (11) against a dealer 10 up, 7 in the hole.
 ELEVEN = "5s Td 6s 7d 9c " + SPARE
 
@@ -151,7 +152,7 @@ async def test_close_refunds_exactly_once(
         service.close(table.table_id, "The table message was deleted."),
     )
     await service.close(table.table_id, "again")
-    await service.shutdown()
+    await service.suspend()
     assert await ledger_kinds(store, ALICE) == [
         ("grant", START_CHIPS),
         ("bet", -300),
@@ -163,7 +164,7 @@ async def test_close_refunds_exactly_once(
     ]
 
 
-async def test_shutdown_refunds_rounds_in_play_and_stops_every_timer(
+async def test_a_graceful_stop_voids_nothing_and_stops_every_timer(
     service: TableService, store: db.Store, clock: ManualClock, shoes: ShoeQueue
 ) -> None:
     shoes.add(ELEVEN)
@@ -172,28 +173,38 @@ async def test_shutdown_refunds_rounds_in_play_and_stops_every_timer(
     table, _ = await service.bet(CHANNEL, ALICE, "100")
     assert table.phase is TablePhase.PLAYING
     await clock.wait_for_sleepers(2)
-    await service.shutdown()
+    await service.suspend()
     assert clock.sleepers == 0
-    assert service.table_in(CHANNEL) is None
-    assert service.table_in(OTHER_CHANNEL) is None
-    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS
+    # Nothing is voided: the stake stays on the table, which resumes at the next start.
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 100
+    assert [r.status for r in await store.round_history(GUILD, channel_id=CHANNEL)] == ["open"]
+    assert {t.table_id for t in await store.open_tables()} >= {table.table_id}
 
 
 @both_backends
-async def test_recover_refunds_a_round_a_crashed_process_left_open(
+async def test_a_new_process_resumes_the_round_a_crashed_process_left_open(
     service: TableService, store: db.Store, clock: ManualClock, shoes: ShoeQueue
 ) -> None:
     shoes.add(ELEVEN)
-    await service.start(GUILD, CHANNEL, ALICE)
+    started, _ = await service.start(GUILD, CHANNEL, ALICE)
+    await service.attach_message(started.table_id, MESSAGE)
     table, _ = await service.bet(CHANNEL, ALICE, "100")
-    # A new process on the same database (the old one is gone without a word).
+    # The first process is gone without a word (its timers just stop).
+    await service.suspend()
     restarted = TableService(store, clock=clock)
-    voided = await restarted.recover()
-    assert [(v.refunds, v.already_closed) for v in voided] == [({ALICE.user_id: 100}, False)]
-    assert await restarted.recover() == []
-    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS
-    with pytest.raises(StaleButton, match="bot restarted"):
-        await restarted.act(table.table_id, table.round_no, ALICE, Action.HIT)
+    report = await restarted.resume()
+    assert report.voided == []
+    [resumed] = report.resumed
+    snapshot = resumed.snapshot
+    assert resumed.message_id == MESSAGE
+    assert (snapshot.table_id, snapshot.round_no) == (table.table_id, table.round_no)
+    assert snapshot.seats == table.seats  # the same hands, cards and deadlines
+    await restarted.act(table.table_id, table.round_no, ALICE, Action.DOUBLE)  # 5 6 + 9 = 20
+    # The double dealt the last player card, so the dealer played: 10 7 stands on 17.
+    assert restarted.get(table.table_id).last_results
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS + 200
+    assert (await restarted.resume()).resumed == []  # live here already: nothing twice
+    await restarted.suspend()
 
 
 @both_backends

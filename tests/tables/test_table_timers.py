@@ -207,4 +207,4 @@ async def test_a_failing_publish_in_a_timer_does_not_stop_the_table(
         assert service.get(table.table_id).round_no == table.round_no + 2
         assert [s.round_no for s in seen] == [1, 2, 3]
     finally:
-        await service.shutdown()
+        await service.suspend()

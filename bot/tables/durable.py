@@ -1,0 +1,142 @@
+"""A live table as a stored document, and back.
+
+Why the document exists: a table must outlive the process that runs it (a
+deploy, a crash, a host reboot). The store commits the document in the same
+transaction as the ledger rows of the change that produced it, so after any
+stop the stored table and the ledger agree; the cards of a round in play come
+from its journal (journal.py). The document holds everything but the round:
+seats (players, bets, spots, last bets, action and standing), the shoe (seed,
+position, continuation; the commitment is the seed's hash), deadlines as
+absolute times, the settings, and where the table message is.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+import db
+from bot.engine import Rules, Standing, shoe_from_dict
+from bot.tables.players import Player
+from bot.tables.snapshot import TablePhase
+from bot.tables.table import SeatState, Table, Timers
+
+#: The document's format; a document of another format cannot be resumed (it is voided).
+FORMAT: Final = 1
+
+
+class UnreadableTable(ValueError):
+    """A stored table this code cannot resume; the text says why, for the players."""
+
+
+def _seat(seat: SeatState) -> dict[str, Any]:
+    return {
+        "user": seat.player.user_id,
+        "name": seat.player.name,
+        "bet": seat.bet,
+        "spots": seat.spots,
+        "leaving": seat.leaving,
+        "deadline": seat.deadline,
+        "standing": [
+            [p, seat.standing.action(p), seat.standing.standing(p)] for p in seat.standing.players
+        ],
+        "last_net": seat.last_net,
+    }
+
+
+def table_document(table: Table) -> str:
+    """The table as JSON text (the round in play is in its journal, not here)."""
+    return json.dumps(
+        {
+            "format": FORMAT,
+            "table_id": table.table_id,
+            "host": table.host_id,
+            "preset": table.preset,
+            "rules": table.rules.to_dict(),
+            "timers": [table.timers.bet_s, table.timers.action_s, table.timers.idle_close_s],
+            "shoe": table.shoe.to_dict(),
+            "previous_decks": table.previous_decks,
+            "idle_since": table.idle_since,
+            "seats": [_seat(seat) for seat in table.seats],
+            "phase": table.phase.value,
+            "round_no": table.round_no,
+            "deadline": table.deadline,
+            "events": table.events,
+            "last_results": list(table.last_results),
+            "last_summary": list(table.last_summary),
+            "shuffle_notice": list(table.shuffle_notice),
+            "last_bets": [[user, bet, spots] for user, (bet, spots) in table.last_bets.items()],
+            "message_at": table.message_at,
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def table_write(table: Table, shard_count: int, *, between_rounds: bool = False) -> db.TableWrite:
+    """What the store keeps of the table (``between_rounds``: as if its round were closed)."""
+    return db.TableWrite(
+        table_id=table.table_id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        message_id=table.message_id,
+        round_id=None if between_rounds else table.round_id,
+        shard_count=shard_count,
+        state_json=table_document(table),
+        is_open=not table.closed,
+    )
+
+
+def _standing(rows: list[list[Any]]) -> Standing:
+    standing = Standing()
+    standing.restore({str(p): (int(action), int(net)) for p, action, net in rows})
+    return standing
+
+
+def restore_table(stored: db.StoredTable, previous: db.ShoeRecord | None) -> Table:
+    """The table a stored document describes, before its round is replayed.
+
+    UnreadableTable when the document cannot be read or comes from another format.
+    """
+    try:
+        data = json.loads(stored.state_json)
+    except ValueError:
+        raise UnreadableTable("its saved state could not be read") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise UnreadableTable("its saved state is from an incompatible version of the bot")
+    try:
+        table = Table(
+            table_id=stored.table_id,
+            guild_id=stored.guild_id,
+            channel_id=stored.channel_id,
+            host_id=int(data["host"]),
+            preset=str(data["preset"]),
+            rules=Rules.from_dict(data["rules"]),
+            timers=Timers(*(int(t) for t in data["timers"])),
+            shoe=shoe_from_dict(data["shoe"]),
+            previous_shoe=previous,
+            previous_decks=data["previous_decks"],
+            idle_since=float(data["idle_since"]),
+        )
+        for seat_data in data["seats"]:
+            seat = SeatState(Player(int(seat_data["user"]), str(seat_data["name"])))
+            seat.bet, seat.spots = int(seat_data["bet"]), int(seat_data["spots"])
+            seat.leaving = bool(seat_data["leaving"])
+            seat.deadline = seat_data["deadline"]
+            seat.standing = _standing(seat_data["standing"])
+            seat.last_net = seat_data["last_net"]
+            table.seats.append(seat)
+        table.phase = TablePhase(data["phase"])
+        table.round_no = int(data["round_no"])
+        table.round_id = stored.round_id
+        table.deadline = data["deadline"]
+        table.message_id = stored.message_id
+        table.message_at = data["message_at"]
+        table.events = [str(line) for line in data["events"]]
+        table.last_results = tuple(data["last_results"])
+        table.last_summary = tuple(data["last_summary"])
+        table.shuffle_notice = tuple(data["shuffle_notice"])
+        table.last_bets = {int(u): (int(b), int(s)) for u, b, s in data["last_bets"]}
+    except (KeyError, TypeError, ValueError) as error:
+        raise UnreadableTable(f"its saved state could not be read ({error})") from None
+    return table

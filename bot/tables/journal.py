@@ -1,0 +1,148 @@
+"""A round's journal: each decision as one stored row, and the round rebuilt from them.
+
+Why: a hit or a stand moves no chips, yet must survive a crash before its click
+is answered. Rewriting the whole round at every click costs a multi-kilobyte
+write; appending ``(player, action)`` costs one small row. The shoe is a
+function of its seed, so the 'deal' row (the shoe's state and the bets) and
+the decisions after it rebuild the round exactly, card for card.
+
+The steps here are the ones the live table runs too (flow.py calls them), so a
+replayed round has the same hands, event lines and deadlines as the lost one.
+"""
+
+from __future__ import annotations
+
+import json
+
+import db
+from bot.engine import Action, Event, Round, RoundPhase, Verdict, shoe_from_dict
+from bot.shown_names import shown_name
+from bot.tables.results import event_lines
+from bot.tables.snapshot import TablePhase
+from bot.tables.table import Table
+
+DEAL = "deal"
+#: A player's timer ran out: insurance declined, or every hand stood.
+TIMEOUT = "timeout"
+
+
+class JournalError(ValueError):
+    """The journal cannot be replayed (a row this code does not know, or out of order)."""
+
+
+def names(table: Table) -> dict[str, str]:
+    """Each seated player's engine id and name as the table's texts show it."""
+    return {seat.pid: shown_name(seat.player.name) for seat in table.seats}
+
+
+# -- the steps, shared by the live table and the replay ----------------------------------------
+
+
+def deal_round(table: Table, now: float) -> tuple[Round, db.TableAction]:
+    """Deal to every player who bet, in seat order; the round and its journal row."""
+    assert table.round_id is not None
+    bets = [(seat.pid, [seat.bet] * seat.spots) for seat in table.seats if seat.spots]
+    detail = json.dumps({"shoe": table.shoe.to_dict(), "bets": bets}, separators=(",", ":"))
+    round_ = Round.deal(table.rules, table.shoe, bets)
+    return round_, db.TableAction(table.table_id, table.round_id, "", DEAL, detail, now)
+
+
+def begin_round(table: Table, round_: Round) -> None:
+    """The table's side of a deal: the round is on, last round's results are cleared."""
+    table.round = round_
+    table.shuffle_notice = ()
+    table.last_results = table.last_summary = ()
+    for seat in table.seats:
+        seat.last_net = None
+    table.insurance_offered = round_.phase is RoundPhase.INSURANCE
+    table.events = event_lines(round_.events, names(table))
+
+
+def set_deadlines(table: Table, acted: set[str], now: float) -> None:
+    """Phase and deadlines after the unfinished round changed.
+
+    ``acted``: players whose timer restarts (they just acted); a player whose
+    decision is new (play started after insurance) gets a fresh timer too.
+    """
+    round_ = table.round
+    assert round_ is not None
+    new_phase = TablePhase.INSURANCE if round_.phase is RoundPhase.INSURANCE else TablePhase.PLAYING
+    phase_started = new_phase is not table.phase
+    table.phase = new_phase
+    to_act = set(round_.players_to_act())
+    if phase_started:
+        table.deadline = now + table.timers.action_s if new_phase is TablePhase.INSURANCE else None
+    for seat in table.seats:
+        if seat.pid not in to_act:
+            seat.deadline = None
+        elif phase_started or seat.pid in acted or seat.deadline is None:
+            seat.deadline = now + table.timers.action_s
+
+
+def time_out(round_: Round, pid: str) -> list[Event]:
+    """A player's timer ran out: insurance declined, or every hand stood."""
+    if round_.is_finished:
+        return []
+    if round_.phase is RoundPhase.INSURANCE:
+        # Timing out of the insurance question declines it; play goes on as usual.
+        if Action.NO_INSURANCE in round_.legal_actions(pid):
+            return round_.act(pid, Action.NO_INSURANCE)
+        return []
+    return round_.stand_all(pid)
+
+
+# -- journal rows ------------------------------------------------------------------------------
+
+
+def decision(table: Table, pid: str, action: Action | str, now: float) -> db.TableAction:
+    """The journal row of a decision (a button, or TIMEOUT)."""
+    assert table.round_id is not None
+    value = action.value if isinstance(action, Action) else action
+    return db.TableAction(table.table_id, table.round_id, pid, value, None, now)
+
+
+def replay(table: Table, actions: tuple[db.TableAction, ...]) -> None:
+    """Rebuild the table's round from its journal (the table as it was when betting closed).
+
+    JournalError (or the engine's own error) if the rows do not make a round.
+    """
+    if not actions or actions[0].action != DEAL or actions[0].detail is None:
+        raise JournalError("the round's journal does not start with its deal")
+    detail = json.loads(actions[0].detail)
+    dealt = detail["shoe"]
+    if table.shoe.to_dict() | {"position": dealt["position"]} == dealt:
+        table.shoe.position = dealt["position"]  # the same shoe: no second shuffle
+    else:
+        table.shoe = shoe_from_dict(dealt)
+    bets = [(str(pid), [int(stake) for stake in stakes]) for pid, stakes in detail["bets"]]
+    round_ = Round.deal(table.rules, table.shoe, bets)
+    table.phase = TablePhase.BETTING
+    begin_round(table, round_)
+    if not round_.is_finished:
+        set_deadlines(table, set(), actions[0].at)
+    for row in actions[1:]:
+        if round_.is_finished and row.action != TIMEOUT:  # late timeouts change nothing
+            raise JournalError("the journal goes on after the round finished")
+        apply_decision(table, row)
+
+
+def apply_decision(table: Table, row: db.TableAction, verdict: Verdict | None = None) -> None:
+    """Apply one journal row to the table's round (live, or replayed): cards, events, deadlines.
+
+    ``verdict``: the engine's judgement of a live press (not judged twice). A finished
+    round is left for the caller to settle.
+    """
+    round_ = table.round
+    assert round_ is not None
+    if row.action == TIMEOUT:
+        events = time_out(round_, row.player)
+        acted: set[str] = set()
+        for seat in table.seats:
+            if seat.pid == row.player:
+                seat.deadline = None
+    else:
+        events = round_.act(row.player, row.action) if verdict is None else round_.play(verdict)
+        acted = {row.player}
+    table.events.extend(event_lines(events, names(table)))
+    if not round_.is_finished:
+        set_deadlines(table, acted, row.at)

@@ -1,0 +1,164 @@
+"""Tables outlive the process: resumed at start-up, kept open at a graceful stop.
+
+Why: a deploy, a crash or a host reboot used to void every round in play. Each
+table's document and its round's journal are durable (durable.py, journal.py),
+so a new process rebuilds the same table (same id, message, round and cards)
+and the buttons already on its message keep working. Only a table that cannot
+resume (its state unreadable or from another version; its message or channel
+gone, or access lost: found by the first edit) is voided and refunded, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import db
+from bot.tables.durable import UnreadableTable, restore_table
+from bot.tables.flow import TableFlow
+from bot.tables.journal import JournalError, replay
+from bot.tables.snapshot import TablePhase, TableSnapshot
+from bot.tables.table import Table
+
+log = logging.getLogger(__name__)
+
+#: The line a resumed table shows until the next change replaces its events.
+BACK = "The bot restarted: this table is back, with every hand and bet as it was."
+
+
+class ShardCountChanged(RuntimeError):
+    """Open tables were saved under another SHARD_COUNT: starting would move their guilds."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResumedTable:
+    """A table resumed: its snapshot, and its message (to edit: "this table is back")."""
+
+    snapshot: TableSnapshot
+    message_id: int
+    #: When the message was posted, if known (it is replaced before it is an hour old).
+    message_at: float | None
+
+
+@dataclass
+class ResumeReport:
+    """What start-up did with the stored tables of this process's guilds."""
+
+    resumed: list[ResumedTable] = field(default_factory=list)
+    #: Rounds voided and refunded: of tables that could not resume, and rounds no table owns.
+    voided: list[db.VoidResult] = field(default_factory=list)
+
+
+class ResumableFlow(TableFlow):
+    """The table flow with start-up resumption and a graceful stop that voids nothing."""
+
+    async def check_shard_count(self) -> None:
+        """ShardCountChanged if an open table was saved by a process with another SHARD_COUNT.
+
+        Refused rather than handled: a process still running with the old count would
+        keep its tables live while a new process resumed them too.
+        """
+        counts = await self._store.open_table_shard_counts()
+        others = sorted(counts - {self.shard_count})
+        if others:
+            raise ShardCountChanged(
+                f"open tables were saved by processes running SHARD_COUNT={others[0]}, but this"
+                f" one runs SHARD_COUNT={self.shard_count}. Start every process with"
+                f" SHARD_COUNT={others[0]}, or stop every process and let the tables finish"
+                " (or /blackjack stop them) before changing it."
+            )
+
+    async def resume(self, guild_ids: Sequence[int] | None = None) -> ResumeReport:
+        """Void the rounds no table owns, then resume every open table of ``guild_ids``
+        (all when None) that is not live here already."""
+        report = ResumeReport(voided=list(await self._store.recover(guild_ids)))
+        for stored in await self._store.open_tables(guild_ids):
+            if stored.table_id in self._tables or stored.channel_id in self._by_channel:
+                continue
+            try:
+                snapshot = await self._resume_one(stored)
+            except (UnreadableTable, JournalError) as error:
+                reason = (
+                    str(error)
+                    if isinstance(error, UnreadableTable)
+                    else ("its saved round could not be replayed")
+                )
+                log.warning("table %s cannot resume: %s", stored.table_id, reason)
+                report.voided.extend(await self._give_up(stored, reason))
+                continue
+            if snapshot is not None:
+                report.resumed.append(snapshot)
+        return report
+
+    async def _resume_one(self, stored: db.StoredTable) -> ResumedTable | None:
+        table = restore_table(stored, stored.previous_shoe)
+        if stored.message_id is None:
+            raise UnreadableTable("its table message was never posted")
+        if stored.round_id is not None and stored.actions:
+            try:
+                replay(table, stored.actions)
+            except (KeyError, TypeError, ValueError) as error:
+                raise JournalError(str(error)) from None
+        elif table.phase is not TablePhase.BETTING:
+            table.phase = TablePhase.BETTING  # a round not dealt yet is still taking bets
+        if table.previous_shoe is not None and table.previous_decks is not None:
+            self._retired_decks[table.previous_shoe.commitment] = table.previous_decks
+        self._rearm(table)
+        self._tables[table.table_id] = table
+        self._by_channel[table.channel_id] = table.table_id
+        try:
+            async with table.lock:
+                table.events.append(BACK)
+                if table.round_id is None:
+                    await self._next_round(table)  # stopped between settlement and betting
+                elif table.round is not None and table.round.is_finished:
+                    await self._settle(table)  # stopped after the last decision
+                snapshot = self._changed(table)
+            return ResumedTable(snapshot, stored.message_id, table.message_at)
+        except Exception:
+            log.exception("resuming table %s failed; closing it", table.table_id)
+            await self._close_after_error(table)
+            return None
+
+    def _rearm(self, table: Table) -> None:
+        """Deadlines still ahead keep their time; one that passed meanwhile starts afresh."""
+        now = self._clock.now()
+        if table.deadline is not None and table.deadline <= now:
+            full = (
+                table.timers.bet_s if table.phase is TablePhase.BETTING else table.timers.action_s
+            )
+            table.deadline = now + full
+        for seat in table.seats:
+            if seat.deadline is not None and seat.deadline <= now:
+                seat.deadline = now + table.timers.action_s
+
+    async def _give_up(self, stored: db.StoredTable, reason: str) -> list[db.VoidResult]:
+        """Void the table's round (the refund), then mark it closed."""
+        voided: list[db.VoidResult] = []
+        if stored.round_id is not None:
+            result = await self._store.void_round(
+                stored.round_id, f"the table could not resume: {reason}"
+            )
+            if not result.already_closed:
+                voided.append(result)
+        await self._store.close_table(stored.table_id)
+        self._closed_ids.add(stored.table_id)
+        return voided
+
+    async def suspend(self) -> None:
+        """A graceful stop: let steps in flight finish (each durable), stop every timer.
+
+        Nothing is voided: every table resumes at the next start.
+        """
+        self._suspended = True
+        timers: list[asyncio.Task[None]] = []
+        for table in list(self._tables.values()):
+            async with table.lock:
+                timer = table.timer
+                if timer is not None and timer is not asyncio.current_task():
+                    timer.cancel()
+                    timers.append(timer)
+                table.timer, table.timer_due = None, None
+        await asyncio.gather(*timers, return_exceptions=True)

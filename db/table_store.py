@@ -1,0 +1,93 @@
+"""The store's operations on durable tables (a mixin of ``Store``; see db.ops.table_state)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from db import checks
+from db.models import StoredTable, TableAction, TableWrite, VoidResult
+from db.ops import rounds, table_state
+from db.statements import Op
+
+T = TypeVar("T")
+
+
+def checked_write(table: TableWrite | None) -> TableWrite | None:
+    """The write after checking its ids and JSON (ValueError, nothing written)."""
+    if table is None:
+        return None
+    checks.text("table_id", table.table_id)
+    checks.snowflake("guild_id", table.guild_id)
+    checks.snowflake("channel_id", table.channel_id)
+    if table.message_id is not None:
+        checks.snowflake("message_id", table.message_id)
+    if table.round_id is not None:
+        checks.whole("round_id", table.round_id)
+    checks.json_text("state_json", table.state_json)
+    return table
+
+
+class TableStateStore(ABC):
+    """Saving, journaling and reading back the tables the bot has open."""
+
+    @abstractmethod
+    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T: ...
+
+    @abstractmethod
+    def _now(self) -> int: ...
+
+    @abstractmethod
+    async def void_round(
+        self, round_id: int, reason: str, *, table: TableWrite | None = None
+    ) -> VoidResult: ...
+
+    async def recover(
+        self, guild_ids: Sequence[int] | None = None, reason: str = "the bot restarted"
+    ) -> list[VoidResult]:
+        """Void every open round (of ``guild_ids``, if given) that no open table is playing.
+
+        Call at start-up: these are rounds of a database from before durable tables,
+        or a round opened just before a stop and not yet in its table's document.
+        Each round is its own transaction; a round voided meanwhile is left out.
+        """
+        wanted = None if guild_ids is None else [checks.snowflake("guild_id", g) for g in guild_ids]
+        ids = await self._run(lambda: rounds.open_round_ids(wanted), write=False)
+        owned = await self._run(table_state.owned_round_ids, write=False)
+        ids = [round_id for round_id in ids if round_id not in owned]
+        results = [await self.void_round(round_id, reason) for round_id in ids]
+        return [result for result in results if not result.already_closed]
+
+    async def save_table(self, table: TableWrite, actions: Sequence[TableAction] = ()) -> None:
+        """Replace the table's document (a closed table stays closed), with journal rows."""
+        write, now = checked_write(table), self._now()
+        assert write is not None
+        await self._run(
+            lambda: table_state.along_with(table_state.save_table(write, now), None, actions, now),
+            write=True,
+        )
+
+    async def append_actions(self, actions: Sequence[TableAction]) -> None:
+        """Append decisions to their rounds' journals (a hit or stand: no chips move)."""
+        rows = list(actions)
+        await self._run(lambda: table_state.append_actions(rows), write=True)
+
+    async def close_table(self, table_id: str) -> None:
+        """Mark the table closed, so no start-up resumes it."""
+        t, now = checks.text("table_id", table_id), self._now()
+        await self._run(lambda: table_state.close_table(t, now), write=True)
+
+    async def open_tables(self, guild_ids: Sequence[int] | None = None) -> list[StoredTable]:
+        """Every open table (of ``guild_ids``, if given), with its round's journal."""
+        wanted = None if guild_ids is None else [checks.snowflake("guild_id", g) for g in guild_ids]
+        return await self._run(lambda: table_state.open_tables(wanted), write=False)
+
+    async def open_table_shard_counts(self) -> set[int]:
+        """The SHARD_COUNTs the open tables were saved under (empty when none is open)."""
+        return await self._run(table_state.shard_counts, write=False)
+
+    async def round_actions(self, round_id: int) -> list[TableAction]:
+        """The journal of one round, oldest first."""
+        r = checks.whole("round_id", round_id)
+        return await self._run(lambda: table_state.round_actions(r), write=False)

@@ -1,0 +1,80 @@
+"""Every settled round, checked against the engine: replayed from its shoe and its journal.
+
+A round's journal (``table_actions``) holds its deal (the shoe's seed and position,
+and the bets) and every decision after it. Replaying them through the engine
+must give the payouts the ledger credited, chip for chip: that is what proves a
+round resumed after a kill was dealt and paid as its cards dictate.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+import asyncpg
+
+import db
+from bot.engine import Round, Rules, shoe_from_dict
+from bot.tables.journal import DEAL, TIMEOUT, time_out
+from bot.tables.results import payouts_of
+from db import sqlite_path
+from db.statements import numbered
+
+SETTLED = "SELECT id, rules_json FROM rounds WHERE status = 'settled' ORDER BY id"
+PAID = (
+    "SELECT user_id, SUM(delta) FROM ledger WHERE round_id = ? AND kind = 'payout' GROUP BY user_id"
+)
+
+
+def replay_round(rules_json: str, actions: list[db.TableAction]) -> dict[int, int]:
+    """The chips the engine pays each player for the round these journal rows describe."""
+    assert actions, "a dealt round has a journal"
+    assert actions[0].action == DEAL, actions[0]
+    assert actions[0].detail is not None
+    deal = json.loads(actions[0].detail)
+    bets = [(str(pid), [int(s) for s in stakes]) for pid, stakes in deal["bets"]]
+    round_ = Round.deal(Rules.from_dict(json.loads(rules_json)), shoe_from_dict(deal["shoe"]), bets)
+    for row in actions[1:]:
+        if row.action == TIMEOUT:
+            time_out(round_, row.player)
+        else:
+            round_.act(row.player, row.action)
+    assert round_.is_finished, f"round {actions[0].round_id}: the journal leaves it unfinished"
+    return {user: paid for user, paid in payouts_of(round_.settlement()).items() if paid}
+
+
+async def _rows(url: str, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    if url.startswith("sqlite:///"):
+        conn = sqlite3.connect(sqlite_path(url))
+        try:
+            return [tuple(row) for row in conn.execute(sql, tuple(params))]
+        finally:
+            conn.close()
+    pg = await asyncpg.connect(url)
+    try:
+        return [tuple(row) for row in await pg.fetch(numbered(sql), *params)]
+    finally:
+        await pg.close()
+
+
+async def check_settled_rounds(url: str) -> int:
+    """Assert every settled round's payouts equal its replay's; the number of rounds checked.
+
+    A round settled with nobody dealt (everyone left) has no journal and pays nothing.
+    """
+    checked = 0
+    async with db.open_store(url) as store:
+        for round_id, rules_json in await _rows(url, SETTLED):
+            actions = await store.round_actions(int(round_id))
+            if not actions:
+                continue  # everyone left before the deal: nothing was staked or paid
+            paid: dict[int, int] = defaultdict(int)
+            for user_id, amount in await _rows(url, PAID, (round_id,)):
+                paid[int(user_id)] += int(amount)
+            replayed = replay_round(str(rules_json), actions)
+            assert replayed == dict(paid), f"round {round_id}: paid {dict(paid)}, replay {replayed}"
+            checked += 1
+    return checked
