@@ -25,6 +25,8 @@ from bot.engine.ev import (
     hand_state,
     split_value,
 )
+from bot.engine.dealer_odds import full_shoe
+from bot.engine.exact_play import UpCard
 from bot.engine.rules import Rules
 from bot.engine.strategy import Chart, build_chart
 
@@ -48,6 +50,8 @@ def house_edge(rules: Rules, *, infinite: bool = False) -> HouseEdge:
     """The house edge of basic strategy for ``rules`` (its deck count, or an infinite deck)."""
     model = ShoeModel(rules, infinite=infinite)
     chart = build_chart(model)
+    if not infinite:
+        return HouseEdge(rules, -100.0 * exact_player_value(rules, chart), infinite)
     player = 0.0
     for up in range(1, 11):
         round_value = _Rounds(model, chart, up)
@@ -56,6 +60,26 @@ def house_edge(rules: Rules, *, infinite: bool = False) -> HouseEdge:
                 odds = model.pair_odds(up, first, second)
                 player += model.up_odds(up) * odds * round_value.value(first, second)
     return HouseEdge(rules, -100.0 * player, infinite)
+
+
+def exact_player_value(rules: Rules, chart: Chart) -> float:
+    """The player's average result per round playing ``chart``, every card out as dealt."""
+    player = 0.0
+    full = full_shoe(rules.decks)
+    in_shoe = sum(full)
+    for up in range(1, 11):
+        position = UpCard(rules, up, chart.hit_rule(up))
+
+        def choose(section: str, row: int, legal: set[Action], up: int = up) -> Action:
+            return chart.choose(section, row, up, legal)
+
+        for first in range(1, 11):
+            for second in range(first, 11):
+                odds = position.odds(first, second)
+                if odds:
+                    value = position.round_value(first, second, choose)
+                    player += full[up - 1] / in_shoe * odds * value
+    return player
 
 
 class _Rounds:

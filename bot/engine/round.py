@@ -169,7 +169,8 @@ class Round(RoundState):
     def _start_play(self) -> None:
         dealer = self.dealer
         rules = self.rules
-        if rules.dealer_peeks and dealer.cards[0].rank in (1, 10, 11, 12, 13):
+        up_rank = dealer.cards[0].rank
+        if rules.dealer_peeks and (up_rank == 1 or (up_rank >= 10 and not rules.peek_ace_only)):
             if dealer.natural:
                 self._log.append((EV_DEALER_NATURAL, "", 0, tuple(dealer.cards), 21, 0, ""))
                 self._settle()

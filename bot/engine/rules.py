@@ -38,6 +38,9 @@ class Rules:
     #: US hole card: the dealer checks for blackjack before anyone acts. Without the
     #: peek (European no-hole-card), a dealer blackjack also takes doubles and splits.
     dealer_peeks: bool = True
+    #: With the peek: the dealer checks only under an ace, not under a ten (a dealer
+    #: blackjack under a ten then shows at the end and takes doubles and splits).
+    peek_ace_only: bool = False
     #: Insurance (and even money) offered when the dealer shows an ace; pays 2:1.
     insurance: bool = True
     double_on: DoubleOn = "any"
@@ -72,6 +75,7 @@ class Rules:
             "dealer_hits_soft_17",
             "naturals",
             "dealer_peeks",
+            "peek_ace_only",
             "insurance",
             "double_after_split",
             "resplit_aces",
@@ -139,6 +143,8 @@ class Rules:
                 problems.append("without naturals the dealer has no blackjack to peek for")
             if self.insurance:
                 problems.append("without naturals there is no dealer blackjack to insure")
+        if self.peek_ace_only and not self.dealer_peeks:
+            problems.append("peek_ace_only needs dealer_peeks (it narrows the peek to an ace)")
         if self.hit_stand_only:
             offered = []
             if self.double_on != "none":

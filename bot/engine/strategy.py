@@ -30,6 +30,7 @@ from bot.engine.ev import (
     hand_state,
     split_value,
 )
+from bot.engine.exact_play import UpCard
 from bot.engine.rules import Rules
 
 #: Up cards in chart order (value 1 is the ace).
@@ -194,14 +195,19 @@ def build_chart(model: ShoeModel) -> Chart:
     rules = model.rules
     orders: dict[Cell, tuple[Action, ...]] = {}
     for up in UP_CARDS:
+        # A finite shoe is valued exactly (every card out as dealt); an infinite deck's
+        # per-round model is exact as it is.
+        exact = None if model.infinite else UpCard(rules, up)
         for total in range(4, 22):
-            orders[("hard", total, up)] = _rank(_row_values(model, up, _hard_hands(total), total))
+            orders[("hard", total, up)] = _rank(
+                _row_values(model, exact, up, _hard_hands(total), total)
+            )
         for total in range(12, 22):
             hands = [(1, total - 11)] if total > 12 else [(1, 1)]
-            orders[("soft", total, up)] = _rank(_row_values(model, up, hands, total))
+            orders[("soft", total, up)] = _rank(_row_values(model, exact, up, hands, total))
         for value in PAIR_ROWS:
             orders[("pair", value, up)] = _rank(
-                _row_values(model, up, [(value, value)], 0, pair=True)
+                _row_values(model, exact, up, [(value, value)], 0, pair=True)
             )
     return Chart(rules, orders)
 
@@ -219,7 +225,13 @@ def _rank(values: dict[Action, float]) -> tuple[Action, ...]:
 
 
 def _row_values(
-    model: ShoeModel, up: int, hands: list[tuple[int, int]], total: int, *, pair: bool = False
+    model: ShoeModel,
+    exact: UpCard | None,
+    up: int,
+    hands: list[tuple[int, int]],
+    total: int,
+    *,
+    pair: bool = False,
 ) -> dict[Action, float]:
     """Each action's value averaged over ``hands`` (weighted by their odds)."""
     if not hands:
@@ -228,10 +240,14 @@ def _row_values(
     sums: dict[Action, float] = {}
     weight = 0.0
     for first, second in hands:
-        w = model.pair_odds(up, first, second)
-        play = model.situation(up, first, second).play()
-        hand_total, soft = hand_state((first, second))
-        values = option_values(model, play, up, hand_total, soft, pair=first if pair else None)
+        if exact is not None:
+            w = exact.odds(first, second)
+            values = exact.options((first, second), pair=pair)
+        else:
+            w = model.pair_odds(up, first, second)
+            play = model.situation(up, first, second).play()
+            hand_total, soft = hand_state((first, second))
+            values = option_values(model, play, up, hand_total, soft, pair=first if pair else None)
         weight += w
         for action, value in values.items():
             sums[action] = sums.get(action, 0.0) + w * value
