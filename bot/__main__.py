@@ -2,7 +2,7 @@
 
 With no subcommand it starts the Discord bot. The subcommands are small tools
 that use the same engine: ``play`` (a terminal table), ``verify`` (check a
-revealed shoe seed), ``strategy``, ``edge``, ``simulate``, and ``check`` (the health
+revealed shoe seed), ``strategy``, ``edge``, ``ev``, ``simulate``, and ``check`` (the health
 check).
 """
 
@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("bot.cli.verify", "print a seed's commitment and the shoe it shuffles to"),
     "strategy": ("bot.cli.strategy", "print basic strategy for a set of rules"),
     "edge": ("bot.cli.edge", "compute the house edge of basic strategy"),
+    "ev": ("bot.cli.ev", "what each action is worth for one exact hand (decision values)"),
     "simulate": ("bot.cli.simulate", "simulate rounds and measure the house edge"),
     "check": ("bot.cli.check", "check configuration and database, for health checks"),
 }

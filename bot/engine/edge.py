@@ -26,7 +26,7 @@ from bot.engine.ev import (
     split_value,
 )
 from bot.engine.dealer_odds import full_shoe
-from bot.engine.exact_play import UpCard
+from bot.engine.exact_play import UpCard, exact_shoe
 from bot.engine.rules import Rules
 from bot.engine.strategy import Chart, build_chart
 
@@ -50,7 +50,7 @@ def house_edge(rules: Rules, *, infinite: bool = False) -> HouseEdge:
     """The house edge of basic strategy for ``rules`` (its deck count, or an infinite deck)."""
     model = ShoeModel(rules, infinite=infinite)
     chart = build_chart(model)
-    if not infinite:
+    if exact_shoe(model):
         return HouseEdge(rules, -100.0 * exact_player_value(rules, chart), infinite)
     player = 0.0
     for up in range(1, 11):

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Final
 
-from bot.engine.dealer_odds import BLACKJACK, BUST, blackjack_card, dealer_must_hit
+from bot.engine.dealer_odds import BLACKJACK, BUST, blackjack_card, final_odds
 from bot.engine.rules import Rules
 
 #: A continuation policy for hands of three or more cards: hit this (total, soft)?
@@ -70,15 +70,9 @@ def step(total: int, soft: bool, card: int) -> tuple[int, bool]:
 
 
 class DealerTable:
-    """The dealer's odds against one up card for every set of removed cards (memoised).
+    """The dealer's odds against one up card for every set of removed cards (memoised)."""
 
-    Past the hole card, how the dealer's hand ends depends only on its (hard total,
-    ace) and the cards gone, the player's and the dealer's alike: one memo keyed by
-    both serves every player hand (a 2,6 against a dealer's 3,5 leaves what a 3,5
-    leaves against a 2,6).
-    """
-
-    __slots__ = ("_draws", "_memo", "peeked", "rules", "shoe", "up")
+    __slots__ = ("_memo", "peeked", "rules", "shoe", "up")
 
     def __init__(self, rules: Rules, up: int, shoe: Sequence[int]) -> None:
         self.rules = rules
@@ -87,67 +81,15 @@ class DealerTable:
         self.shoe = tuple(shoe)
         self.peeked = dealer_checks(rules, up)
         self._memo: dict[int, list[float]] = {}
-        self._draws: dict[int, list[float]] = {}
 
     def odds(self, key: int, left: Sequence[int]) -> list[float]:
         """Odds (``OUTCOMES`` order) with the cards of ``key`` removed (``left`` is what
         they leave), after the peek when the dealer checks."""
         found = self._memo.get(key)
-        if found is not None:
-            return found
-        up, rules = self.up, self.rules
-        shoe = list(left)
-        hole = blackjack_card(up) if rules.naturals else 0
-        in_shoe = sum(shoe)
-        count_left = in_shoe - shoe[hole - 1] if self.peeked else in_shoe
-        result = [0.0] * 7
-        for index in range(10):
-            count = shoe[index]
-            if not count:
-                continue
-            value = index + 1
-            if value == hole:
-                if not self.peeked:
-                    result[BLACKJACK] += count / in_shoe
-                continue
-            p = count / count_left
-            shoe[index] = count - 1
-            sub = self._settle(up + value, up == 1 or value == 1, key + STEP[index], shoe, in_shoe - 1)
-            shoe[index] = count
-            for k in range(7):
-                result[k] += p * sub[k]
-        self._memo[key] = result
-        return result
-
-    def _settle(self, hard: int, ace: bool, key: int, shoe: list[int], left: int) -> list[float]:
-        total, soft = (hard + 10, True) if ace and hard <= 11 else (hard, False)
-        if total > 21:
-            return _BUST
-        if not dealer_must_hit(total, soft, self.rules):
-            return _FINAL[total]
-        state = key * 64 + hard * 2 + ace
-        found = self._draws.get(state)
-        if found is not None:
-            return found
-        result = [0.0] * 7
-        for index in range(10):
-            count = shoe[index]
-            if not count:
-                continue
-            p = count / left
-            shoe[index] = count - 1
-            sub = self._settle(hard + index + 1, ace or index == 0, key + STEP[index], shoe, left - 1)
-            shoe[index] = count
-            for k in (0, 1, 2, 3, 4, 6):
-                result[k] += p * sub[k]
-        self._draws[state] = result
-        return result
-
-
-_BUST: Final = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
-_FINAL: Final = {
-    total: [1.0 if k == total - 17 else 0.0 for k in range(7)] for total in range(17, 22)
-}
+        if found is None:
+            found = final_odds(self.up, left, self.rules, after_peek=self.peeked)
+            self._memo[key] = found
+        return found
 
 
 class HandValues:

@@ -16,12 +16,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Final
 
 from bot.engine.actions import Action
 from bot.engine.dealer_odds import blackjack_card, full_shoe
+from bot.engine.ev import ShoeModel
 from bot.engine.exact import DealerTable, HandValues, HitRule, hand_key, hand_total, split
 from bot.engine.legality import DOUBLE_TOTALS
 from bot.engine.rules import Rules
+
+#: The most decks whose chart and edge are valued exactly. Above it the shoe is deep
+#: enough for the per-round model of ``bot.engine.ev`` (only the up card and the two
+#: first cards out): within 0.003 points of the exact edge at four decks, less at
+#: more, and an exact chart there takes minutes in Python, not seconds.
+EXACT_MAX_DECKS: Final = 2
+
+
+def exact_shoe(model: ShoeModel) -> bool:
+    """Whether the chart and edge of ``model`` come from the exact values here."""
+    return not model.infinite and model.rules.decks <= EXACT_MAX_DECKS
+
 
 #: Chooses an action for a hand from those allowed: (section, row, legal) -> action.
 Choose = Callable[[str, int, set[Action]], Action]
@@ -224,11 +238,31 @@ def take(values: HandValues, action: Action, key: int, total: int, soft: bool) -
     raise ValueError(f"cannot value {action} here")  # pragma: no cover
 
 
-def decision_values(rules: Rules, cards: Sequence[int], up: int) -> dict[Action, float]:
+def decision_values(
+    rules: Rules, cards: Sequence[int], up: int, *, pair: bool | None = None
+) -> dict[Action, float]:
     """What each action the rules offer is worth for the hand ``cards`` (values, 1 = ace)
     against ``up``, every later card played at its best; per unit of the bet, after the
-    peek when the dealer checks. A pair splits when ``split_by`` allows it."""
+    peek when the dealer checks. ``pair`` (default: two equal values) offers the split."""
     if len(cards) < 2 or not 1 <= up <= 10 or any(not 1 <= card <= 10 for card in cards):
         raise ValueError("a hand is two or more card values 1 (ace) to 10 against an up card")
-    pair = len(cards) == 2 and cards[0] == cards[1]
+    if pair is None:
+        pair = len(cards) == 2 and cards[0] == cards[1]
     return UpCard(rules, up).options(cards, pair=pair)
+
+
+#: Action names in the sentence of ``decision_words``.
+_NAMES: Final = {
+    Action.HIT: "Hit",
+    Action.STAND: "Stand",
+    Action.DOUBLE: "Double",
+    Action.SPLIT: "Split",
+    Action.SURRENDER: "Surrender",
+}
+
+
+def decision_words(values: dict[Action, float]) -> str:
+    """ "Hit −0.535, Stand −0.541: hit": each action's value, best first, then the best."""
+    ranked = sorted(values, key=lambda action: -values[action])
+    parts = ", ".join(f"{_NAMES[a]} {values[a]:+.3f}".replace("-", "\u2212") for a in ranked)
+    return f"{parts}: {_NAMES[ranked[0]].lower()}"

@@ -30,7 +30,7 @@ from bot.engine.ev import (
     hand_state,
     split_value,
 )
-from bot.engine.exact_play import UpCard
+from bot.engine.exact_play import UpCard, exact_shoe
 from bot.engine.rules import Rules
 
 #: Up cards in chart order (value 1 is the ace).
@@ -195,9 +195,7 @@ def build_chart(model: ShoeModel) -> Chart:
     rules = model.rules
     orders: dict[Cell, tuple[Action, ...]] = {}
     for up in UP_CARDS:
-        # A finite shoe is valued exactly (every card out as dealt); an infinite deck's
-        # per-round model is exact as it is.
-        exact = None if model.infinite else UpCard(rules, up)
+        exact = UpCard(rules, up) if exact_shoe(model) else None
         for total in range(4, 22):
             orders[("hard", total, up)] = _rank(
                 _row_values(model, exact, up, _hard_hands(total), total)

@@ -33,7 +33,7 @@ from bot.tables.errors import (
 )
 from bot.tables.fairness import Fairness, fairness_of
 from bot.tables.flow import Publish, ShoeFactory, TableFlow
-from bot.tables.hints import hint_sentence
+from bot.tables.advice import Advice
 from bot.tables.players import Player
 from bot.tables.refusals import EARLIER_ROUND, legal_action, player_in_round
 from bot.tables.snapshot import TablePhase, TableSnapshot
@@ -66,6 +66,7 @@ class TableService(TableFlow):
     ) -> None:
         super().__init__(store, clock, publish, shoe_factory)
         self._opening = asyncio.Lock()
+        self.advice = Advice()  # charts, edges and Hint figures off the event loop
 
     # ----------------------------------------------------------- reading
 
@@ -167,6 +168,7 @@ class TableService(TableFlow):
                 idle_since=self._clock.now(),
             )
             table.seats.append(SeatState(host))
+            self.advice.warm(rules)
             async with table.lock:
                 await self._open_betting(table)
                 self._tables[table.table_id] = table
@@ -359,8 +361,8 @@ class TableService(TableFlow):
             if not legal:
                 raise NothingToDo("You have no decision to make right now.")
             index = round_.current_hand_index(pid)
-            hand = round_.hands(pid)[index or 0]
-            return hint_sentence(table.rules, hand.cards, round_.dealer_up_card, legal)
+            cards = list(round_.hands(pid)[index or 0].cards)
+        return await self.advice.hint(table.rules, cards, round_.dealer_up_card, legal)
 
     # ----------------------------------------------------------- closing
 
@@ -406,5 +408,6 @@ class TableService(TableFlow):
                 await self._close(table, "The bot is shutting down; the round was refunded.")
                 snapshots.append(self._changed(table))  # cancels the timer
         await asyncio.gather(*timers, return_exceptions=True)
+        self.advice.close()
         for snapshot in snapshots:
             await self._emit(snapshot)
