@@ -44,7 +44,11 @@ def rules_lines(rules: Rules) -> list[str]:
         lines.append("A two-card 21 is just 21: every win pays 1:1.")
     if rules.naturals:
         lines.append(
-            "The dealer checks for blackjack before you act."
+            (
+                "The dealer checks for blackjack under an ace (not a ten) before you act."
+                if rules.peek_ace_only
+                else "The dealer checks for blackjack before you act."
+            )
             if rules.dealer_peeks
             else "No hole-card check: a dealer blackjack also takes doubles and splits."
         )
@@ -91,7 +95,9 @@ def rules_text(preset: str, rules: Rules, edge_pct: float) -> str:
     who = "the house" if edge_pct >= 0 else "you"
     edge = (
         f"House edge with perfect basic strategy: **{abs(edge_pct):.2f}%** of your bet "
-        f"in favour of {who}. Press Hint at the table for the basic-strategy play."
+        f"in favour of {who}, for a fresh shoe every round"
+        + (" (dealt to a cut card it differs a little)" if rules.penetration else "")
+        + ". Press Hint at the table for what each choice is worth."
     )
     return "\n".join([heading, *(f"• {line}" for line in rules_lines(rules)), "", edge])
 
