@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.actions import Action
+from bot.engine.dealer_odds import full_shoe
 from bot.engine.ev import (
     DOUBLE_TOTALS,
     HandValue,
@@ -25,7 +26,6 @@ from bot.engine.ev import (
     hand_state,
     split_value,
 )
-from bot.engine.dealer_odds import full_shoe
 from bot.engine.exact_play import UpCard, exact_shoe
 from bot.engine.rules import Rules
 from bot.engine.strategy import Chart, build_chart

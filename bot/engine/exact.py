@@ -27,10 +27,10 @@ draw are not (the one approximation here: see ``split``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import Final
 
 from bot.engine.dealer_odds import BLACKJACK, BUST, blackjack_card, final_odds
+from bot.engine.ev import split_counts
 from bot.engine.rules import Rules
 
 #: A continuation policy for hands of three or more cards: hit this (total, soft)?
@@ -39,7 +39,7 @@ HitRule = Callable[[int, bool], bool]
 SplitHand = Callable[["HandValues", int, int, bool], float]
 
 #: Composition keys count each value in base 32 (no value reaches 32 cards in a hand).
-STEP: Final = tuple(32**index for index in range(10))
+STEP: Final[tuple[int, ...]] = tuple(32**index for index in range(10))
 
 
 def dealer_checks(rules: Rules, up: int) -> bool:
@@ -254,9 +254,8 @@ def split(values: HandValues, pair: int, rank_tens: bool, finish: SplitHand) -> 
         share = 0.25 if rank_tens and pair == 10 else 1.0
         matching = share * left[pair - 1]
         total = sum(left)
-        match = (share * probs[pair - 1],) + tuple(
-            max(matching - n, 0.0) / (total - n) for n in range(1, limit - 1)
-        )
+        later = (max(matching - n, 0.0) / (total - n) for n in range(1, limit - 1))
+        match = (share * probs[pair - 1], *later)
         other, stuck = split_counts(match, limit)
         weight = 0.0
         value = 0.0
@@ -278,33 +277,6 @@ def split(values: HandValues, pair: int, rank_tens: bool, finish: SplitHand) -> 
         return result
     finally:
         values.leave((pair,))
-
-
-@cache
-def split_counts(match: tuple[float, ...], max_hands: int) -> tuple[float, float]:
-    """Expected hands ending (with a card they cannot be resplit with, with a resplit card).
-
-    ``match[n]`` is the chance of drawing a resplit card after ``n`` resplits.
-    A pair split into two hands; each hand takes a card and is resplit while
-    fewer than ``max_hands`` hands exist. The second figure counts hands left
-    holding a pair because the limit was reached.
-    """
-
-    @cache
-    def hands(pending: int, made: int) -> tuple[float, float]:
-        if pending == 0:
-            return 0.0, 0.0
-        q = match[made - 2]
-        done_other, done_pair = hands(pending - 1, made)
-        if made < max_hands:
-            split_other, split_pair = hands(pending + 1, made + 1)
-            return (
-                q * split_other + (1 - q) * (done_other + 1),
-                q * split_pair + (1 - q) * done_pair,
-            )
-        return done_other + (1 - q), done_pair + q
-
-    return hands(2, 2)
 
 
 def hand_key(values: HandValues, cards: Sequence[int]) -> int:

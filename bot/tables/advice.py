@@ -16,9 +16,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from bot.engine import Action, Card, Rules
-from bot.engine.exact_play import decision_values, decision_words
 from bot.engine.advisor import Advisor
 from bot.engine.ev import ShoeModel
+from bot.engine.exact_play import decision_values, decision_words
 from bot.engine.strategy import build_chart, strategy_rules
 from bot.strategy_cache import StrategyCache, rules_key
 from bot.tables.hints import card_name, hand_name, hint_sentence

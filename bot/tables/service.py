@@ -18,6 +18,7 @@ import db
 from bot.bet_amount import BetAmountError, needs_balance, parse_bet, short_of_chips
 from bot.clock import Clock
 from bot.engine import Action, Rules
+from bot.tables.advice import Advice
 from bot.tables.errors import (
     BetRefused,
     NoTableHere,
@@ -33,7 +34,6 @@ from bot.tables.errors import (
 )
 from bot.tables.fairness import Fairness, fairness_of
 from bot.tables.flow import Publish, ShoeFactory, TableFlow
-from bot.tables.advice import Advice
 from bot.tables.players import Player
 from bot.tables.refusals import EARLIER_ROUND, legal_action, player_in_round
 from bot.tables.snapshot import TablePhase, TableSnapshot
