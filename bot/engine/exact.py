@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from bot.engine.dealer_odds import BLACKJACK, BUST, blackjack_card, final_odds
-from bot.engine.ev import split_counts
+from bot.engine.ev import split_counts, step
 from bot.engine.rules import Rules
 
 #: A continuation policy for hands of three or more cards: hit this (total, soft)?
@@ -57,16 +57,6 @@ def stand_value(odds: Sequence[float], total: int) -> float:
     won = bust + sum(odds[: total - 17])
     lost = sum(odds[total - 16 : 5]) + odds[BLACKJACK]
     return won - lost
-
-
-def step(total: int, soft: bool, card: int) -> tuple[int, bool]:
-    """(total, soft) after drawing ``card``; a total over 21 is a bust."""
-    if soft:
-        new = total + card
-        return (new, True) if new <= 21 else (new - 10, False)
-    if card == 1 and total <= 10:
-        return total + 11, True
-    return total + card, False
 
 
 class DealerTable:
