@@ -21,6 +21,8 @@ from discord.ext import commands
 import db
 from bot.clock import Clock, SystemClock
 from bot.config import Config
+from bot.strategy_cache import cache_directory
+from bot.tables.advice import Advice
 from bot.tables.flow import ShoeFactory
 from bot.tables.service import TableService
 from cogs.table.messages import TableMessages
@@ -170,6 +172,7 @@ class BlackjackBot(commands.Bot):
             clock=self.clock,
             publish=self.table_messages.publish,
             shoe_factory=self._shoe_factory,
+            advice=Advice(cache_directory(self.config.database_url)),
         )
         self.table_messages.bind(self._tables.close)
         if not self._recovered:

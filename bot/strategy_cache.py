@@ -27,6 +27,17 @@ def rules_key(rules: Rules) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
+def cache_directory(database_url: str) -> Path | None:
+    """Where the bot keeps charts: beside its SQLite file, else under ./data (None for a
+    database in memory: nothing is kept)."""
+    if database_url.startswith("sqlite:///"):
+        path = database_url.removeprefix("sqlite:///").split("?")[0]
+        if not path or ":memory:" in path:
+            return None
+        return Path(path).parent / "strategy"
+    return Path("data") / "strategy"
+
+
 class StrategyCache:
     """Chart and edge per rule set: in memory, and as files under ``directory``."""
 

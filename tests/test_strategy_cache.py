@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.engine import preset
-from bot.strategy_cache import StrategyCache, rules_key
+from bot.strategy_cache import StrategyCache, cache_directory, rules_key
 
 
 def test_a_new_cache_reads_what_an_earlier_one_computed(tmp_path: Path) -> None:
@@ -27,3 +27,9 @@ def test_an_unreadable_file_is_computed_again(tmp_path: Path) -> None:
     rules = preset("vegas-shoe")
     (tmp_path / f"strategy-{rules_key(rules)}.json").write_text("{not json", encoding="utf-8")
     assert StrategyCache(tmp_path).cached(rules) is None
+
+
+def test_the_bot_keeps_charts_beside_its_sqlite_file() -> None:
+    assert cache_directory("sqlite:///var/bj/chips.sqlite3") == Path("var/bj/strategy")
+    assert cache_directory("sqlite:///:memory:") is None
+    assert cache_directory("postgresql://db/bj") == Path("data/strategy")

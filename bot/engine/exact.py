@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from bot.engine.dealer_odds import BLACKJACK, BUST, blackjack_card, final_odds
+from bot.engine.dealer_graph import DealerGraph
+from bot.engine.dealer_odds import BLACKJACK, BUST, blackjack_card
 from bot.engine.ev import split_counts, step
 from bot.engine.rules import Rules
 
@@ -62,7 +63,7 @@ def stand_value(odds: Sequence[float], total: int) -> float:
 class DealerTable:
     """The dealer's odds against one up card for every set of removed cards (memoised)."""
 
-    __slots__ = ("_memo", "peeked", "rules", "shoe", "up")
+    __slots__ = ("_graph", "_memo", "peeked", "rules", "shoe", "up")
 
     def __init__(self, rules: Rules, up: int, shoe: Sequence[int]) -> None:
         self.rules = rules
@@ -71,14 +72,14 @@ class DealerTable:
         self.shoe = tuple(shoe)
         self.peeked = dealer_checks(rules, up)
         self._memo: dict[int, list[float]] = {}
+        self._graph = DealerGraph(rules, up, shoe)
 
     def odds(self, key: int, left: Sequence[int]) -> list[float]:
         """Odds (``OUTCOMES`` order) with the cards of ``key`` removed (``left`` is what
         they leave), after the peek when the dealer checks."""
         found = self._memo.get(key)
         if found is None:
-            found = final_odds(self.up, left, self.rules, after_peek=self.peeked)
-            self._memo[key] = found
+            found = self._memo[key] = self._graph.odds(left, after_peek=self.peeked)
         return found
 
 

@@ -10,10 +10,13 @@ the infinite-deck chart, and says so.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Sequence
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+import queue
+import threading
+from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import Executor, Future
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
 
 from bot.engine import Action, Card, Rules
 from bot.engine.advisor import Advisor
@@ -27,12 +30,46 @@ from bot.tables.hints import card_name, hand_name, hint_sentence
 NOT_READY = "(infinite-deck chart: this table's exact figures are still being worked out)"
 
 
+P = ParamSpec("P")
+T = TypeVar("T")
+_Job = tuple[Future[Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+
+
+class DaemonWorker(Executor):
+    """One daemon thread running jobs in turn: a chart still being worked out never
+    holds up the bot's exit (a ThreadPoolExecutor's threads are joined at exit)."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        future: Future[T] = Future()
+        self._jobs.put((future, fn, args, kwargs))
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="strategy", daemon=True)
+            self._thread.start()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            future, fn, args, kwargs = self._jobs.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException as exc:
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+
+
 class Advice:
     """Charts, edges and decision values for the tables, from one worker thread."""
 
     def __init__(self, directory: Path | None = None, *, worker: Executor | None = None) -> None:
         self.cache = StrategyCache(directory)
-        self._worker = worker or ThreadPoolExecutor(max_workers=1, thread_name_prefix="strategy")
+        self._worker = worker or DaemonWorker()
         self._pending: dict[str, Future[object]] = {}
 
     def warm(self, rules: Rules) -> None:

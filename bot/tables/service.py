@@ -63,10 +63,11 @@ class TableService(TableFlow):
         clock: Clock,
         publish: Publish | None = None,
         shoe_factory: ShoeFactory | None = None,
+        advice: Advice | None = None,
     ) -> None:
         super().__init__(store, clock, publish, shoe_factory)
         self._opening = asyncio.Lock()
-        self.advice = Advice()  # charts, edges and Hint figures off the event loop
+        self.advice = advice or Advice()  # charts, edges and Hint figures off the event loop
 
     # ----------------------------------------------------------- reading
 
