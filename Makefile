@@ -20,11 +20,13 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-## ruff (lint and format check), mypy --strict and hadolint on the Dockerfile.
+## ruff (lint and format check), mypy --strict, the import-linter contracts (layers, the
+## engine's one door, no cycles: pyproject.toml) and hadolint on the Dockerfile.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/hadolint Dockerfile
 
 format: $(STAMP)

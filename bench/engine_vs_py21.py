@@ -108,9 +108,7 @@ def build_compiled(work: Path) -> Path:
 def profile(rounds: int) -> None:
     """Where the pure engine's time goes: cProfile of the simulator's loop."""
     sys.path.insert(0, str(ROOT))
-    from bot.engine.rules import preset
-    from bot.engine.simulate import play_rounds
-    from bot.engine.strategy import advisor_for
+    from bot.engine import advisor_for, play_rounds, preset
 
     rules = preset("vegas-shoe")
     advisor_for(rules)

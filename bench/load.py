@@ -58,8 +58,12 @@ from load_kit import (  # noqa: E402
 import db  # noqa: E402
 from bot.app import BlackjackBot, build_bot  # noqa: E402
 from bot.config import Config  # noqa: E402
-from bot.engine import Action, Card, cards  # noqa: E402
-from bot.engine.strategy import advise  # noqa: E402
+from bot.engine import (  # noqa: E402
+    Action,
+    Card,
+    advise,
+    cards,
+)
 from bot.tables.snapshot import SeatView, TableSnapshot  # noqa: E402
 from cogs.table.buttons import custom_id, parse_custom_id  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402

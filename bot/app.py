@@ -22,10 +22,10 @@ import db
 from bot.clock import Clock, SystemClock
 from bot.config import Config
 from bot.strategy_cache import cache_directory
+from bot.tables import ShoeFactory, TableError, TableService
 from bot.tables.advice import Advice
-from bot.tables.flow import ShoeFactory
-from bot.tables.service import TableService
 from cogs.table.messages import TableMessages
+from cogs.table.refusals import answer_refusal
 from cogs.table.render import voided_embed
 
 log = logging.getLogger(__name__)
@@ -95,8 +95,14 @@ class BlackjackTree(app_commands.CommandTree[Any]):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        """A failed check has already answered; anything else is a bug: log it, apologise."""
+        """A table's refusal is answered to the caller; a failed check has already answered;
+        anything else is a bug: log it, apologise."""
         if isinstance(error, app_commands.CheckFailure):
+            return
+        if isinstance(error, app_commands.CommandInvokeError) and isinstance(
+            error.original, TableError
+        ):
+            await answer_refusal(interaction, error.original)
             return
         log.error("command %s failed", interaction.command, exc_info=error)
         text = "Something went wrong on my side; nothing was changed. Please try again."

@@ -11,10 +11,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from bot.engine.actions import Action
-from bot.engine.edge import house_edge
-from bot.engine.rules import Rules
-from bot.engine.strategy import Chart, chart_for, strategy_rules
+from bot.engine import Action, Chart, Rules, chart_for, house_edge, strategy_rules
 
 #: Bump when the computation changes, so old files are not read as new ones.
 VERSION = 1

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.rules import MAX_BET_CEILING, PRESETS
+from bot.engine import MAX_BET_CEILING, PRESETS
 from cogs.table.render import chips
 from db.errors import BalanceLimitExceeded, InsufficientChips
 from db.models import MAX_BALANCE, GuildSettings

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
-from bot.engine.edge import house_edge
+from bot.engine import house_edge
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

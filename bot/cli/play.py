@@ -11,15 +11,23 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from bot.engine.actions import Action
-from bot.engine.cards import Card, cards
-from bot.engine.errors import IllegalAction
-from bot.engine.hand import Hand
-from bot.engine.round import Round
-from bot.engine.round_state import RoundPhase
-from bot.engine.rules import PRESETS, Rules, RulesError, preset
-from bot.engine.shoe import Shoe, ShoeExhausted, StackedShoe
-from bot.engine.standing import Standing
+from bot.engine import (
+    PRESETS,
+    Action,
+    Card,
+    Hand,
+    IllegalAction,
+    Round,
+    RoundPhase,
+    Rules,
+    RulesError,
+    Shoe,
+    ShoeExhausted,
+    StackedShoe,
+    Standing,
+    cards,
+    preset,
+)
 
 PLAYER = "you"
 #: Answer -> action, for the play prompt.

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any, NoReturn
 
-from bot.engine.rules import PRESETS, Rules, RulesError, preset
+from bot.engine import PRESETS, Rules, RulesError, preset
 
 #: flag value -> Rules field value, for the flags that are not plain numbers or switches.
 _SOFT17 = {"hit": True, "stand": False}

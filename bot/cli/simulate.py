@@ -20,11 +20,17 @@ from multiprocessing.context import ForkContext, SpawnContext
 from multiprocessing.process import BaseProcess
 from typing import Any, TextIO
 
-import bot.engine.round
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
-from bot.engine.rules import PRESETS, Rules
-from bot.engine.simulate import Tally, play_worker, split_rounds, stake_for
-from bot.engine.strategy import advisor_for
+from bot.engine import (
+    BUILD,
+    PRESETS,
+    Rules,
+    Tally,
+    advisor_for,
+    play_worker,
+    split_rounds,
+    stake_for,
+)
 
 MAX_WORKERS = 64
 #: Seconds a run goes before the progress bar appears, and between two redraws.
@@ -48,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def engine_build() -> str:
     """``"compiled"`` when the Round runs as a mypyc extension module, else ``"pure"``."""
-    return "pure" if bot.engine.round.__file__.endswith(".py") else "compiled"
+    return BUILD
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bot.engine.shoe import SEED_BYTES, commitment, continuation_seed, shuffled_order
+from bot.engine import SEED_BYTES, commitment, continuation_seed, shuffled_order
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

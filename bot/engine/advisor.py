@@ -7,17 +7,12 @@ lookup remembered per cell.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Final
+from collections.abc import Collection, Mapping, Sequence
+from typing import Final
 
 from bot.engine.actions import Action
-from bot.engine.cards import Card
+from bot.engine.cards import RANK_VALUES, Card
 
-if TYPE_CHECKING:
-    from bot.engine.strategy import Chart
-
-#: Blackjack value of each rank (index 0 unused).
-_VALUE: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 #: Rows of the flat table: hard totals at their total, soft at 22 + total, pairs at 44 + value.
 _SOFT: Final = 22
 _PAIR: Final = 44
@@ -30,10 +25,14 @@ class Advisor:
 
     __slots__ = ("_by_rank", "_memo", "_orders")
 
-    def __init__(self, chart: Chart) -> None:
-        self._by_rank = chart.rules.split_by == "rank"
+    def __init__(
+        self, chart_orders: Mapping[tuple[str, int, int], tuple[Action, ...]], *, by_rank: bool
+    ) -> None:
+        """``chart_orders``: a chart's cells, (section, row, up card) -> actions in order of
+        preference (``Chart.orders``); ``by_rank``: pairs split by rank, not value."""
+        self._by_rank = by_rank
         orders: list[tuple[Action, ...]] = [()] * (_ROWS * 11)
-        for (section, row, up), order in chart.orders.items():
+        for (section, row, up), order in chart_orders.items():
             base = _PAIR if section == "pair" else _SOFT if section == "soft" else 0
             orders[(base + row) * 11 + up] = order
         self._orders = orders
@@ -43,16 +42,16 @@ class Advisor:
         self, hand_cards: Sequence[Card], dealer_up: Card, legal: Collection[Action]
     ) -> Action:
         """The first action of the hand's cell that ``legal`` allows (see ``strategy.advise``)."""
-        up = _VALUE[dealer_up[0]]
+        up = RANK_VALUES[dealer_up[0]]
         if len(hand_cards) == 2:
             first, second = hand_cards[0][0], hand_cards[1][0]
-            if first == second or (not self._by_rank and _VALUE[first] == _VALUE[second]):
-                return self._choose((_PAIR + _VALUE[first]) * 11 + up, legal)
+            if first == second or (not self._by_rank and RANK_VALUES[first] == RANK_VALUES[second]):
+                return self._choose((_PAIR + RANK_VALUES[first]) * 11 + up, legal)
         hard = 0
         ace = False
         for card in hand_cards:
             rank = card[0]
-            hard += _VALUE[rank]
+            hard += RANK_VALUES[rank]
             ace = ace or rank == 1
         if ace and hard <= 11:
             return self._choose((_SOFT + max(hard + 10, 12)) * 11 + up, legal)

@@ -6,7 +6,9 @@ from typing import Final, NamedTuple
 
 SUITS: Final = ("♠", "♥", "♦", "♣")
 RANK_NAMES: Final = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-RANKS: Final = tuple(range(1, 14))
+#: The blackjack value of each rank, the ace counted as 1 (index 0 unused): the one
+#: place a rank's value is written. Hands add 10 for a soft ace.
+RANK_VALUES: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 
 class Card(NamedTuple):
@@ -18,11 +20,7 @@ class Card(NamedTuple):
     @property
     def value(self) -> int:
         """Blackjack value with the ace counted as 1 (hands add 10 when soft)."""
-        return 10 if self.rank >= 10 else self.rank
-
-    @property
-    def is_ace(self) -> bool:
-        return self.rank == 1
+        return RANK_VALUES[self.rank]
 
     @property
     def rank_name(self) -> str:
@@ -36,13 +34,6 @@ class Card(NamedTuple):
     def index(self) -> int:  # type: ignore[override]  # a card's index, not tuple.index
         """0-51, rank-major: the card's position in a fresh, ordered deck."""
         return (self.rank - 1) * 4 + self.suit
-
-    @classmethod
-    def from_index(cls, index: int) -> Card:
-        """The shared card object at ``index`` (0-51) of an ordered deck."""
-        if not 0 <= index < 52:
-            raise ValueError(f"card index must be 0-51, not {index}")
-        return DECK[index]
 
     @classmethod
     def parse(cls, text: str) -> Card:

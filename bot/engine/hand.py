@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine.cards import Card
+from bot.engine.cards import RANK_VALUES, Card
 
 
 class Hand:
@@ -69,12 +69,9 @@ class Hand:
         """Take one card and update the totals."""
         self.cards.append(card)
         self.natural = False  # a natural has exactly two cards
-        rank = card.rank
-        if rank == 1:
+        if card.rank == 1:
             self._aces += 1
-            hard = self._hard + 1
-        else:
-            hard = self._hard + (10 if rank > 10 else rank)
+        hard = self._hard + RANK_VALUES[card.rank]
         self._hard = hard
         if self._aces and hard <= 11:
             self.total = hard + 10
@@ -90,7 +87,7 @@ class Hand:
         self.cards = [first, second]
         one, two = first.rank, second.rank
         aces = (one == 1) + (two == 1)
-        hard = (10 if one > 10 else one) + (10 if two > 10 else two)
+        hard = RANK_VALUES[one] + RANK_VALUES[two]
         self._hard = hard
         self._aces = aces
         if aces and hard <= 11:
@@ -117,11 +114,6 @@ class Hand:
         return moved
 
     @property
-    def hard_total(self) -> int:
-        """The total with every ace counted as 1."""
-        return self._hard
-
-    @property
     def is_blackjack(self) -> bool:
         """A two-card 21 on an unsplit hand, at a table where naturals count."""
         return self.natural
@@ -134,7 +126,7 @@ class Hand:
     def is_pair(self) -> bool:
         """Two cards of the same blackjack value."""
         cards = self.cards
-        return len(cards) == 2 and min(cards[0].rank, 10) == min(cards[1].rank, 10)
+        return len(cards) == 2 and RANK_VALUES[cards[0].rank] == RANK_VALUES[cards[1].rank]
 
     def describe(self) -> str:
         """Cards and total, e.g. ``"A♠ 6♥ (soft 17)"``."""

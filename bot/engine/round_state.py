@@ -7,10 +7,10 @@ from typing import Final
 
 from bot.engine.cards import Card
 from bot.engine.errors import NoSuchHand, NoSuchPlayer, RoundNotSettled
-from bot.engine.events import Event, RawEvent
+from bot.engine.events import Event, EventKind, RawEvent
 from bot.engine.hand import Hand
 from bot.engine.rules import BLACKJACK_PAYS, Rules
-from bot.engine.seat import Seat
+from bot.engine.seat import Seat, insurance_payout
 from bot.engine.settlement import Settlement, build_events, build_settlement
 from bot.engine.shoe import Shoe
 
@@ -32,6 +32,8 @@ RATIOS: Final[dict[str, tuple[int, int]]] = {
 # Enum members as constants: ``Enum.MEMBER`` costs a descriptor call in CPython 3.11.
 _SETTLED: Final = RoundPhase.SETTLED
 _PLAYING: Final = RoundPhase.PLAYING
+_EV_CONTINUATION: Final = EventKind.CONTINUATION
+_NO_CARDS: Final[tuple[Card, ...]] = ()
 
 
 class RoundState:
@@ -40,6 +42,7 @@ class RoundState:
     __slots__ = (
         "_live",
         "_log",
+        "_moves",
         "_seat_of",
         "dealer",
         "phase",
@@ -58,6 +61,19 @@ class RoundState:
         self.phase = _PLAYING
         self._log: list[RawEvent] = []
         self._live = 0
+        #: Actions applied so far: a ``Verdict`` is good only for the move it was judged at.
+        self._moves = 0
+
+    def _draw(self) -> Card:
+        """The next card from the shoe (a continuation shoe's, logged, when it runs out)."""
+        shoe = self.shoe
+        continuation = shoe.continuation
+        card = shoe.draw()
+        # Asked of the shoe, not guessed: a lazily shuffled shoe (the simulator's) runs out
+        # of shuffled cards many times a round without continuing.
+        if shoe.continuation != continuation:
+            self._log.append((_EV_CONTINUATION, "", 0, _NO_CARDS, 0, shoe.continuation, ""))
+        return card
 
     def _seat(self, player_id: str) -> Seat:
         seat = self._seat_of.get(player_id)
@@ -93,10 +109,6 @@ class RoundState:
             if not hand.is_finished:
                 return index
         return None
-
-    def current_player_hands(self) -> dict[str, tuple[Hand, ...]]:
-        """Every player's hands, in seat order (for rendering the table)."""
-        return {seat.player_id: tuple(seat.hands) for seat in self.seats}
 
     def players_to_act(self) -> list[str]:
         """Players with a decision to make now, in seat order."""
@@ -143,7 +155,7 @@ class RoundState:
         for hand in seat.hands:
             net += hand.payout - hand.stake
         if seat.insurance:
-            net += 2 * seat.insurance if self.dealer.natural else -seat.insurance
+            net += insurance_payout(seat.insurance, self.dealer.natural) - seat.insurance
         return net
 
     def settlement(self) -> Settlement:
@@ -151,20 +163,3 @@ class RoundState:
         if self.phase is not RoundPhase.SETTLED:
             raise RoundNotSettled("the round is not settled yet")
         return build_settlement(self.seats, self.dealer)
-
-    # ------------------------------------------------------------- serialising
-
-    def to_json(self) -> str:
-        """The whole round (rules, shoe position, hands, events) as JSON."""
-        from bot.engine.serialise import round_to_json
-
-        return round_to_json(self)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RoundState):
-            return NotImplemented
-        from bot.engine.serialise import round_to_dict
-
-        return round_to_dict(self) == round_to_dict(other)
-
-    __hash__ = None  # type: ignore[assignment]

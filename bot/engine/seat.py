@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from bot.engine.hand import Hand
+
+#: Insurance pays 2:1: the one place the side bet's odds are written.
+INSURANCE_PAYS: Final = 2
 
 
 class Seat:
@@ -24,3 +29,9 @@ class Seat:
 def insurance_cost(seat: Seat) -> int:
     """Half of each of the seat's stakes, rounded down."""
     return sum(hand.stake // 2 for hand in seat.hands)
+
+
+def insurance_payout(stake: int, dealer_blackjack: bool) -> int:
+    """What an insurance bet of ``stake`` returns: the stake and its 2:1 winnings when the
+    dealer has blackjack, else nothing."""
+    return (INSURANCE_PAYS + 1) * stake if dealer_blackjack else 0

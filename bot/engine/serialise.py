@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from bot.engine.cards import DECK, Card
 from bot.engine.events import EventKind, RawEvent
 from bot.engine.hand import Hand
-from bot.engine.round import Round
 from bot.engine.round_state import RoundPhase, RoundState
 from bot.engine.rules import Rules
 from bot.engine.seat import Seat
-from bot.engine.shoe import shoe_from_dict
+from bot.engine.shoe import Shoe, shoe_from_dict
+
+R = TypeVar("R", bound=RoundState)
 
 FORMAT_VERSION = 1
 
@@ -103,13 +105,13 @@ def round_to_json(round_: RoundState) -> str:
     return json.dumps(round_to_dict(round_), ensure_ascii=False, separators=(",", ":"))
 
 
-def round_from_json(text: str) -> Round:
-    """Restore a round from ``round_to_json`` output."""
+def round_from_json(text: str, make: Callable[[Rules, Shoe], R]) -> R:
+    """Restore a round from ``round_to_json`` output into ``make(rules, shoe)`` (a Round)."""
     data = json.loads(text)
     if data.get("version") != FORMAT_VERSION:
         raise ValueError(f"unknown round format version {data.get('version')!r}")
     rules = Rules.from_dict(data["rules"])
-    round_ = Round(rules, shoe_from_dict(data["shoe"]))
+    round_ = make(rules, shoe_from_dict(data["shoe"]))
     round_.phase = RoundPhase(data["phase"])
     for card in _parse(data["dealer"]):
         round_.dealer.add(card)

@@ -8,7 +8,7 @@ from typing import Final, NamedTuple
 from bot.engine.cards import Card
 from bot.engine.events import Event, EventKind, RawEvent
 from bot.engine.hand import Hand
-from bot.engine.seat import Seat
+from bot.engine.seat import Seat, insurance_payout
 
 
 class Outcome(StrEnum):
@@ -167,7 +167,7 @@ def build_settlement(seats: list[Seat], dealer: Hand) -> Settlement:
             returned += hand.payout
         if seat.insurance:
             won = dealer.natural
-            payout = 3 * seat.insurance if won else 0
+            payout = insurance_payout(seat.insurance, won)
             insurance.append(InsuranceResult(seat.player_id, seat.insurance, won, payout))
             staked += seat.insurance
             returned += payout

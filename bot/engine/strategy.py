@@ -310,10 +310,19 @@ def advise(
 @lru_cache(maxsize=64)
 def advisor_for(rules: Rules) -> Advisor:
     """The chart of ``rules`` as a fast lookup: ``advisor_for(rules).advise(hand, up, legal)``."""
-    return Advisor(chart_for(rules))
+    chart = chart_for(rules)
+    return Advisor(chart.orders, by_rank=chart.rules.split_by == "rank")
 
 
 _last_advisor: tuple[Rules, Advisor] | None = None
+
+
+@lru_cache(maxsize=32)
+def infinite_advisor(rules: Rules) -> Advisor:
+    """The infinite-deck chart of ``rules`` as a lookup: a few milliseconds to build, so
+    it can answer while the rules' own chart is still being worked out."""
+    chart = build_chart(ShoeModel(strategy_rules(rules), infinite=True))
+    return Advisor(chart.orders, by_rank=chart.rules.split_by == "rank")
 
 
 __all__ = [
@@ -322,5 +331,6 @@ __all__ = [
     "advisor_for",
     "build_chart",
     "chart_for",
+    "infinite_advisor",
     "strategy_rules",
 ]

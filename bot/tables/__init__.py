@@ -15,9 +15,18 @@ from bot.tables.errors import (
     WrongPhase,
 )
 from bot.tables.fairness import Fairness
+from bot.tables.flow import ShoeFactory
 from bot.tables.players import Player
 from bot.tables.service import TableService
-from bot.tables.snapshot import CardView, DealerView, HandView, SeatView, TablePhase, TableSnapshot
+from bot.tables.snapshot import (
+    CardView,
+    DealerView,
+    HandView,
+    Reply,
+    SeatView,
+    TablePhase,
+    TableSnapshot,
+)
 
 __all__ = [
     "ActionRefused",
@@ -32,7 +41,9 @@ __all__ = [
     "NotSeated",
     "NothingToDo",
     "Player",
+    "Reply",
     "SeatView",
+    "ShoeFactory",
     "StaleButton",
     "TableAlreadyOpen",
     "TableError",

@@ -14,15 +14,17 @@ import queue
 import threading
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Executor, Future
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from bot.engine import Action, Card, Rules
-from bot.engine.advisor import Advisor
-from bot.engine.ev import ShoeModel
-from bot.engine.exact_play import decision_values, decision_words
-from bot.engine.strategy import build_chart, strategy_rules
+from bot.engine import (
+    Action,
+    Card,
+    Rules,
+    decision_values,
+    decision_words,
+    infinite_advisor,
+)
 from bot.strategy_cache import StrategyCache, rules_key
 from bot.tables.hints import card_name, hand_name, hint_sentence
 
@@ -95,7 +97,7 @@ class Advice:
             self.warm(rules)
             if Action.INSURANCE in legal:
                 return hint_sentence(rules, cards, up, legal)
-            infinite = infinite_advisor(strategy_rules(rules)).advise(cards, up, legal)
+            infinite = infinite_advisor(rules).advise(cards, up, legal)
             return (
                 f"Basic strategy: {infinite.value} ({hand_name(cards)} against "
                 f"{card_name(up)}) {NOT_READY}."
@@ -120,9 +122,3 @@ def _legal_values(
         pair=Action.SPLIT in legal,
     )
     return {action: value for action, value in values.items() if action in legal}
-
-
-@lru_cache(maxsize=32)
-def infinite_advisor(rules: Rules) -> Advisor:
-    """The infinite-deck chart of ``rules`` (a few milliseconds: fine on the event loop)."""
-    return Advisor(build_chart(ShoeModel(rules, infinite=True)))

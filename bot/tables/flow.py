@@ -14,9 +14,14 @@ from collections.abc import Awaitable, Callable
 
 import db
 from bot.clock import Clock
-from bot.engine import Action, Round, Rules, Shoe
-from bot.engine.round_state import RoundPhase
-from bot.tables import results
+from bot.engine import Action, Round, RoundPhase, Rules, Shoe, Verdict
+from bot.tables.results import (
+    event_lines,
+    hand_results,
+    payouts_of,
+    result_lines,
+    shuffle_notice,
+)
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from bot.tables.snapshot_builder import build_snapshot
 from bot.tables.table import Table
@@ -135,7 +140,7 @@ class TableFlow:
         for seat in table.seats:
             seat.last_net = None
         table.insurance_offered = round_.phase is RoundPhase.INSURANCE
-        table.events = results.event_lines(round_.events, self._names(table))
+        table.events = event_lines(round_.events, self._names(table))
         await self._store.save_round_state(table.round_id, round_.to_json())
         await self._after_play(table, set())
 
@@ -167,13 +172,17 @@ class TableFlow:
             elif phase_started or seat.pid in acted or seat.deadline is None:
                 seat.deadline = now + table.timers.action_s
 
-    async def _apply(self, table: Table, pid: str, action: Action) -> None:
-        """Apply an already validated and paid-for action, and save the round."""
+    async def _apply(self, table: Table, verdict: Verdict) -> None:
+        """Apply a judged (legal) and paid-for action, and save the round."""
         round_ = table.round
         assert round_ is not None
         assert table.round_id is not None
-        events = round_.act(pid, action)
-        table.events.extend(results.event_lines(events, self._names(table)))
+        pid = verdict.player_id
+        events = round_.play(verdict)
+        table.events.extend(event_lines(events, self._names(table)))
+        # The saved round is the durable point a restarted bot resumes the round from, so
+        # it is written before the click is answered. (Until resuming is built, start-up
+        # only voids open rounds, and nothing reads it back.)
         await self._store.save_round_state(table.round_id, round_.to_json())
         await self._after_play(table, {pid})
 
@@ -203,7 +212,7 @@ class TableFlow:
                     events = []
             else:
                 events = round_.stand_all(pid)
-            table.events.extend(results.event_lines(events, self._names(table)))
+            table.events.extend(event_lines(events, self._names(table)))
         await self._store.save_round_state(table.round_id, round_.to_json())
         for seat in table.seats:
             if seat.pid in late:
@@ -221,8 +230,8 @@ class TableFlow:
         bets = {seat.pid: seat.bet for seat in table.seats if seat.spots}
         await self._store.settle_round(
             table.round_id,
-            results.payouts_of(settlement),
-            results.hand_results(settlement, bets),
+            payouts_of(settlement),
+            hand_results(settlement, bets),
             round_.to_json(),
         )
         table.round_id = None
@@ -233,7 +242,7 @@ class TableFlow:
                 seat.standing.record(settlement)
                 seat.last_net = settlement.player(seat.pid).net
                 table.last_bets[seat.player.user_id] = (seat.bet, seat.spots)
-        table.last_results = results.result_lines(settlement, self._names(table))
+        table.last_results = result_lines(settlement, self._names(table))
         table.events = []
         table.round = None
         for seat in table.seats:
@@ -253,7 +262,7 @@ class TableFlow:
         table.shoe = self._shoe_factory(table.rules)
         await self._store.open_shoe(table.guild_id, table.channel_id, table.shoe.commitment)
         staying = [seat for seat in table.seats if not seat.leaving]
-        table.shuffle_notice = results.shuffle_notice(staying, table.shoe.commitment)
+        table.shuffle_notice = shuffle_notice(staying, table.shoe.commitment)
 
     # ----------------------------------------------------------- closing
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Final
 
-from bot.engine import Action, Card, Hand, Rules
-from bot.engine.strategy import advise
+from bot.engine import Action, Card, Hand, Rules, advise
 
 _VERBS: Final[dict[Action, str]] = {
     Action.HIT: "hit",
@@ -23,7 +22,7 @@ def card_name(card: Card) -> str:
     """The up card with its article: "an ace", "an 8", "a 10", "a 6"."""
     if card.rank == 1:
         return "an ace"
-    value = str(min(card.rank, 10))
+    value = str(card.value)
     return f"an {value}" if value in ("8", "11") else f"a {value}"
 
 
@@ -31,7 +30,7 @@ def hand_name(cards: Sequence[Card]) -> str:
     """How a basic-strategy chart names the hand: "hard 11", "soft 17", "a pair of 8s"."""
     hand = Hand.of(list(cards))
     if len(cards) == 2 and hand.is_pair:
-        rank = "aces" if cards[0].rank == 1 else f"{min(cards[0].rank, 10)}s"
+        rank = "aces" if cards[0].rank == 1 else f"{cards[0].value}s"
         return f"a pair of {rank}"
     return f"{'soft' if hand.is_soft else 'hard'} {hand.total}"
 

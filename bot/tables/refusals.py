@@ -1,14 +1,43 @@
-"""Why a press is refused, in plain words: the checks ``act`` and ``hint`` make first."""
+"""Why a press is refused, in the player's words.
+
+The table checks only what the engine cannot know (the button's round, the phase, the
+seat); whether the action is legal is the engine's one question, ``Round.judge``, and
+its ``Refusal`` is put into a sentence here.
+"""
 
 from __future__ import annotations
 
-from bot.engine import Action, IllegalAction, NotYourTurn, Round
-from bot.engine.round_state import RoundPhase
-from bot.tables.errors import ActionRefused, NothingToDo, NotSeated, StaleButton, WrongPhase
+from typing import Final
+
+from bot.engine import Action, Refusal, Round, Verdict
+from bot.tables.errors import (
+    ActionRefused,
+    NothingToDo,
+    NotSeated,
+    StaleButton,
+    TableError,
+    WrongPhase,
+)
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
 
 EARLIER_ROUND = "That button is from an earlier round."
+
+#: Refusals the table words its own way: nothing for this player to do now, or a choice
+#: to make first. Every other refusal is a rule, said in the engine's words.
+_REFUSED: Final[dict[Refusal, tuple[type[TableError], str]]] = {
+    Refusal.ROUND_OVER: (NothingToDo, "You have no hand left to play this round."),
+    Refusal.NO_HAND_LEFT: (NothingToDo, "You have no hand left to play this round."),
+    Refusal.INSURANCE_DECIDED: (NothingToDo, "You have already decided on insurance."),
+    Refusal.WAITING_FOR_INSURANCE: (
+        NothingToDo,
+        "Waiting for the other players to decide on insurance.",
+    ),
+    Refusal.DECIDE_INSURANCE_FIRST: (
+        ActionRefused,
+        "Decide on insurance first: Insurance or No insurance.",
+    ),
+}
 
 
 def player_in_round(table: Table, round_no: int, user_id: int) -> str:
@@ -25,33 +54,16 @@ def player_in_round(table: Table, round_no: int, user_id: int) -> str:
     return seat.pid
 
 
-def legal_action(round_: Round, pid: str, action: Action | str) -> Action:
-    """``action``, if the rules allow it now; otherwise a TableError that says why."""
-    try:
-        action = Action(action)
-    except ValueError:
-        raise ActionRefused(f"{action!r} is not something you can do at a table.") from None
-    legal = round_.legal_actions(pid)
-    if action in legal:
-        return action
-    insurance = action in (Action.INSURANCE, Action.NO_INSURANCE)
-    if round_.phase is RoundPhase.INSURANCE:
-        if insurance:
-            raise NothingToDo("You have already decided on insurance.")
-        if legal:
-            raise ActionRefused("Decide on insurance first: Insurance or No insurance.")
-        raise NothingToDo("Waiting for the other players to decide on insurance.")
-    if not legal:
-        raise NothingToDo("You have no hand left to play this round.")
-    if insurance:
-        raise ActionRefused("Insurance is only offered before play starts.")
-    try:
-        round_.cost(pid, action)
-    except NotYourTurn as error:
-        raise NothingToDo(sentence(str(error))) from None
-    except IllegalAction as error:
-        raise ActionRefused(sentence(str(error))) from None
-    raise ActionRefused(f"You can't {action.value} now.")
+def judged(round_: Round, pid: str, action: Action | str) -> Verdict:
+    """The engine's verdict on ``action``, if legal; otherwise a TableError that says why."""
+    verdict = round_.judge(pid, action)
+    refusal = verdict.refusal
+    if refusal is None:
+        return verdict
+    if refusal is Refusal.NOT_AN_ACTION:
+        raise ActionRefused(f"{action!r} is not something you can do at a table.")
+    error, words = _REFUSED.get(refusal, (ActionRefused, ""))
+    raise error(words or sentence(verdict.reason))
 
 
 def sentence(text: str) -> str:

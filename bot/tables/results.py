@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 import db
-from bot.engine import Event, Outcome, Settlement
+from bot.engine import Event, Outcome, Settlement, insurance_payout
 from bot.tables.table import SeatState
 from db.models import Outcome as StoredOutcome
 
@@ -48,7 +48,7 @@ def hand_results(settlement: Settlement, bets: dict[str, int]) -> list[db.HandRe
                 share += insurance.stake - spots * share
             wagered += share
             if insurance.won:
-                payout += 3 * share
+                payout += insurance_payout(share, True)
         records.append(
             db.HandResult(
                 user_id=int(hand.player_id),
@@ -85,7 +85,8 @@ def result_lines(settlement: Settlement, names: dict[str, str]) -> tuple[str, ..
             lines.append(f"{name}{which}: {cards} — {hand.text}")
         for insurance in settlement.insurance:
             if insurance.player_id == player.player_id:
-                won = f"wins {2 * insurance.stake:,}" if insurance.won else "loses"
+                winnings = insurance_payout(insurance.stake, True) - insurance.stake
+                won = f"wins {winnings:,}" if insurance.won else "loses"
                 lines.append(f"{name}: insurance of {insurance.stake:,} {won}")
         lines.append(f"{name}: net {signed(player.net)}")
     return tuple(lines)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
-from bot.engine.actions import Action
+from bot.engine import Action
 
 
 class TablePhase(StrEnum):
@@ -116,3 +117,11 @@ class TableSnapshot:
     #: Why the table closed, when phase is CLOSED.
     closed_reason: str = ""
     insurance_offered: bool = False
+
+
+class Reply(NamedTuple):
+    """What a table-service call answers: the table as it now stands, and a note for the
+    caller alone ("" when there is nothing to say), such as "Bet 100. Balance: 900."."""
+
+    snapshot: TableSnapshot
+    note: str = ""

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.engine import Action, Card, Hand, Round
-from bot.engine.cards import DECK
-from bot.engine.round_state import RoundPhase
+from bot.engine import DECK, Action, Card, Hand, Round, RoundPhase
 from bot.tables.snapshot import CardView, DealerView, HandView, SeatView, TablePhase, TableSnapshot
 from bot.tables.table import SeatState, Table
 

@@ -8,8 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.rules import MAX_SPOTS
-from bot.tables import TableError
+from bot.engine import MAX_SPOTS
 from cogs.table.commands import player_of
 
 if TYPE_CHECKING:
@@ -41,10 +40,5 @@ class BettingCog(commands.Cog, name="Betting"):
         channel_id = interaction.channel_id or 0
         table = self.bot.tables.table_in(channel_id)
         async with self.bot.table_messages.busy(None if table is None else table.table_id):
-            try:
-                _, note = await self.bot.tables.bet(
-                    channel_id, player_of(interaction), amount, hands
-                )
-            except TableError as error:
-                note = str(error)
-            await interaction.response.send_message(note, ephemeral=True)
+            reply = await self.bot.tables.bet(channel_id, player_of(interaction), amount, hands)
+            await interaction.response.send_message(reply.note, ephemeral=True)

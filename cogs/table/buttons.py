@@ -7,12 +7,12 @@ routes by its custom id even after a restart.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 import discord
 
-from bot.engine.actions import Action
+from bot.engine import Action
 from bot.tables.snapshot import TablePhase, TableSnapshot
 
 #: Every action a table button can carry in its custom id.
@@ -79,11 +79,16 @@ _PLAY_ACTIONS: Final[dict[str, Action]] = {
 
 @dataclass(frozen=True, slots=True)
 class ButtonRef:
-    """What a table button's custom id says."""
+    """What a table button's custom id says, parsed once: the table, the round, the button,
+    and the engine action it plays (None for hint, join, leave and the bet buttons)."""
 
     table_id: str
     round_no: int
     action: str
+    play: Action | None = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "play", _PLAY_ACTIONS.get(self.action))
 
 
 def custom_id(table_id: str, round_no: int, action: str) -> str:
@@ -168,8 +173,3 @@ def table_buttons(snapshot: TableSnapshot) -> tuple[ButtonSpec, ...]:
 
 
 _ROW_PLAY: Final = ("hit", "stand", "double", "split", "surrender")
-
-
-def play_action(action: str) -> Action | None:
-    """The engine action a button stands for (None for hint, join, leave and the bet buttons)."""
-    return _PLAY_ACTIONS.get(action)

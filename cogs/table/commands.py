@@ -11,18 +11,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.rules import MAX_BET_CEILING, PRESETS
-from bot.tables import (
-    NoTableHere,
-    Player,
-    StaleButton,
-    TableAlreadyOpen,
-    TableError,
-    TableSnapshot,
-)
-from bot.tables.service import CLOSED
-from cogs.table.buttons import CUSTOM_ID_TEMPLATE, ButtonRef, parse_custom_id, play_action
+from bot.engine import MAX_BET_CEILING, PRESETS
+from bot.tables import NoTableHere, Player, Reply, TableError
+from cogs.table.buttons import CUSTOM_ID_TEMPLATE, ButtonRef, parse_custom_id
 from cogs.table.messages import missing_permissions
+from cogs.table.refusals import answer_refusal
 from cogs.table.render import RenderedTable, render_table
 from cogs.table.rules_text import fairness_text, house_edge_pct, rules_text
 
@@ -63,12 +56,15 @@ class TableButton(
         return await bot.admit(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the press to the table cog."""
+        """Hand the press to the table cog; a refusal is answered in the one place."""
         cog = interaction.client.get_cog(TableCog.__cog_name__)
         if not isinstance(cog, TableCog):  # the cog is being reloaded
             await interaction.response.send_message("The table is restarting.", ephemeral=True)
             return
-        await cog.press(interaction, self.ref)
+        try:
+            await cog.press(interaction, self.ref)
+        except TableError as error:
+            await answer_refusal(interaction, error)
 
 
 def table_view(rendered: RenderedTable) -> discord.ui.View:
@@ -97,48 +93,34 @@ class TableCog(commands.Cog, name="Table"):
     # -- buttons -------------------------------------------------------------------------------
 
     async def press(self, interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
-        """One response per press: type 7 with the new table, or an ephemeral reason."""
+        """One response per press: type 7 with the new table, or (raised) a TableError."""
         tables, messages = self.bot.tables, self.bot.table_messages
         player = player_of(interaction)
         async with messages.holding(ref.table_id):
-            note = ""
-            try:
-                if ref.action == "hint":
-                    advice = await tables.hint(ref.table_id, ref.round_no, player)
-                    await interaction.response.send_message(advice, ephemeral=True)
-                    return
-                snapshot = await self._apply(interaction, ref, player)
-                if isinstance(snapshot, tuple):
-                    snapshot, note = snapshot
-            except TableError as error:
-                await interaction.response.send_message(str(error), ephemeral=True)
+            if ref.action == "hint":
+                reply = await tables.hint(ref.table_id, ref.round_no, player)
+                await interaction.response.send_message(reply.note, ephemeral=True)
                 return
-            rendered = render_table(snapshot)
+            reply = await self._apply(ref, player)
+            rendered = render_table(reply.snapshot)
             view = messages.view_for(ref.table_id, rendered)
-            async with messages.answering(snapshot):
+            async with messages.answering(reply.snapshot):
                 await interaction.response.edit_message(embed=rendered.embed, view=view)
-            messages.shown(snapshot)
-        if note:
-            await interaction.followup.send(note, ephemeral=True)
+            messages.shown(reply.snapshot)
+        if reply.note:
+            await interaction.followup.send(reply.note, ephemeral=True)
 
-    async def _apply(
-        self, interaction: discord.Interaction[Any], ref: ButtonRef, player: Player
-    ) -> TableSnapshot | tuple[TableSnapshot, str]:
+    async def _apply(self, ref: ButtonRef, player: Player) -> Reply:
         tables = self.bot.tables
-        action = play_action(ref.action)
-        if action is not None:
-            return await tables.act(ref.table_id, ref.round_no, player, action)
+        if ref.play is not None:
+            return await tables.act(ref.table_id, ref.round_no, player, ref.play)
         if ref.action in ("rebet", "rebet2"):
             factor = 2 if ref.action == "rebet2" else 1
             return await tables.rebet(ref.table_id, ref.round_no, player, factor)
         # Join and Leave belong to the table, not a round: only the table must still be open.
-        current = tables.table_in(interaction.channel_id or 0)
-        if current is None or current.table_id != ref.table_id:
-            tables.get(ref.table_id)  # StaleButton with the service's words if it is unknown
-            raise StaleButton(CLOSED)
         if ref.action == "join":
-            return await tables.join(current.channel_id, player)
-        return await tables.leave(current.channel_id, player)
+            return await tables.join_table(ref.table_id, player)
+        return await tables.leave_table(ref.table_id, player)
 
     # -- commands ------------------------------------------------------------------------------
 
@@ -167,21 +149,14 @@ class TableCog(commands.Cog, name="Table"):
                 ephemeral=True,
             )
             return
-        try:
-            snapshot = await self.bot.tables.start(
-                interaction.guild_id,
-                interaction.channel_id,
-                player_of(interaction),
-                preset=preset,
-                min_bet=min_bet,
-                max_bet=max_bet,
-            )
-        except TableAlreadyOpen as error:
-            await interaction.response.send_message(self._open_table_text(error), ephemeral=True)
-            return
-        except TableError as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
-            return
+        snapshot, _ = await self.bot.tables.start(
+            interaction.guild_id,
+            interaction.channel_id,
+            player_of(interaction),
+            preset=preset,
+            min_bet=min_bet,
+            max_bet=max_bet,
+        )
         rendered = render_table(snapshot)
         try:
             await interaction.response.send_message(embed=rendered.embed, view=table_view(rendered))
@@ -193,22 +168,10 @@ class TableCog(commands.Cog, name="Table"):
         self.bot.table_messages.attach(snapshot, message.id)
         await self.bot.tables.attach_message(snapshot.table_id, message.id)
 
-    def _open_table_text(self, error: TableAlreadyOpen) -> str:
-        where = self.bot.table_messages.message_of(error.snapshot.table_id)
-        if where is None:
-            return f"{error} Use it: /bet to play."
-        channel_id, message_id = where
-        link = f"https://discord.com/channels/{error.snapshot.guild_id}/{channel_id}/{message_id}"
-        return f"{error} It's here: {link}"
-
     @blackjack.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Seat the caller; the table message shows them at once."""
-        try:
-            await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
-        except TableError as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
-            return
+        await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
         await interaction.response.send_message(
             "You sat down. Bet with /bet amount [hands].", ephemeral=True
         )
@@ -216,21 +179,15 @@ class TableCog(commands.Cog, name="Table"):
     @blackjack.command(name="leave", description="Stand up from this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave now, or when this round ends if you have hands in it."""
-        try:
-            _, note = await self.bot.tables.leave(
-                interaction.channel_id or 0, player_of(interaction)
-            )
-        except TableError as error:
-            note = str(error)
-        await interaction.response.send_message(note, ephemeral=True)
+        reply = await self.bot.tables.leave(interaction.channel_id or 0, player_of(interaction))
+        await interaction.response.send_message(reply.note, ephemeral=True)
 
     @blackjack.command(name="rules", description="This table's rules and house edge")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """The rules in plain words; the house edge is computed off the event loop."""
         snapshot = self.bot.tables.table_in(interaction.channel_id or 0)
         if snapshot is None:
-            await interaction.response.send_message(str(NoTableHere()), ephemeral=True)
-            return
+            raise NoTableHere()
         rules = self.bot.tables.rules_of(snapshot.table_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         edge = await asyncio.to_thread(house_edge_pct, rules)
@@ -242,13 +199,9 @@ class TableCog(commands.Cog, name="Table"):
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         """Close the table; a round in progress is voided and every stake refunded."""
         may_manage = interaction.permissions.manage_channels
-        try:
-            await self.bot.tables.stop(
-                interaction.channel_id or 0, player_of(interaction), may_manage_channel=may_manage
-            )
-        except TableError as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
-            return
+        await self.bot.tables.stop(
+            interaction.channel_id or 0, player_of(interaction), may_manage_channel=may_manage
+        )
         await interaction.response.send_message(
             "Table closed. Any round in progress was voided and its stakes refunded.",
             ephemeral=True,
@@ -257,11 +210,7 @@ class TableCog(commands.Cog, name="Table"):
     @blackjack.command(name="fairness", description="Check the shuffle: commitment and last seed")
     async def fairness(self, interaction: discord.Interaction[Any]) -> None:
         """The current shoe's commitment, the previous shoe's seed, and how to verify it."""
-        try:
-            fairness = self.bot.tables.fairness(interaction.channel_id or 0)
-        except TableError as error:
-            await interaction.response.send_message(str(error), ephemeral=True)
-            return
+        fairness = self.bot.tables.fairness(interaction.channel_id or 0)
         await interaction.response.send_message(fairness_text(fairness), ephemeral=True)
 
 

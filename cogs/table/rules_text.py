@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from bot.engine.edge import house_edge
-from bot.engine.rules import MAX_BET_CEILING, PRESET_SOURCES, Rules
+from bot.engine import MAX_BET_CEILING, PRESET_SOURCES, Rules, house_edge
 from bot.tables.fairness import Fairness
 
 _DOUBLE: dict[str, str] = {

@@ -75,7 +75,7 @@ async def test_a_button_from_the_last_round_is_stale_and_changes_nothing(
     shoes.add(ELEVEN)
     await service.start(GUILD, CHANNEL, ALICE)
     dealt, _ = await service.bet(CHANNEL, ALICE, "100")
-    betting = await service.act(dealt.table_id, dealt.round_no, ALICE, Action.STAND)
+    betting = (await service.act(dealt.table_id, dealt.round_no, ALICE, Action.STAND)).snapshot
     assert betting.round_no == dealt.round_no + 1
     before = await chips_of(store, ALICE)
     with pytest.raises(StaleButton, match="earlier round"):
@@ -117,7 +117,7 @@ async def test_stop_by_the_host_refunds_the_open_round(
     await service.bet(CHANNEL, ALICE, "100")
     table, _ = await service.bet(CHANNEL, BOB, "100")
     await service.act(table.table_id, table.round_no, ALICE, Action.DOUBLE)
-    closed = await service.stop(CHANNEL, ALICE, may_manage_channel=False)
+    closed = (await service.stop(CHANNEL, ALICE, may_manage_channel=False)).snapshot
     assert closed.phase is TablePhase.CLOSED
     assert closed.closed_reason == "Stopped by Alice."
     assert published.last == closed
@@ -133,7 +133,7 @@ async def test_stop_by_someone_who_may_manage_the_channel(
     service: TableService, store: db.Store
 ) -> None:
     await service.start(GUILD, CHANNEL, ALICE)
-    closed = await service.stop(CHANNEL, CAROL, may_manage_channel=True)
+    closed = (await service.stop(CHANNEL, CAROL, may_manage_channel=True)).snapshot
     assert closed.phase is TablePhase.CLOSED
     assert closed.closed_reason == "Stopped by Carol."
 
@@ -223,8 +223,8 @@ async def test_one_player_at_two_tables_cannot_double_with_the_same_chips(
 ) -> None:
     shoes.add(ELEVEN)
     shoes.add(ELEVEN)
-    first = await service.start(GUILD, CHANNEL, ALICE)
-    second = await service.start(GUILD, OTHER_CHANNEL, BOB)
+    first = (await service.start(GUILD, CHANNEL, ALICE)).snapshot
+    second = (await service.start(GUILD, OTHER_CHANNEL, BOB)).snapshot
     # A second player at each table keeps each round open after Alice's double.
     await service.join(CHANNEL, CAROL)
     await service.join(OTHER_CHANNEL, ALICE)

@@ -34,8 +34,8 @@ async def test_a_failure_in_a_timer_closes_that_table_refunded_and_spares_the_ot
 ) -> None:
     shoes.add("Ts")  # one card: the deal runs the stacked shoe dry
     shoes.add("5s Td 6s 7d " + SPARE)
-    broken = await service.start(GUILD, CHANNEL, ALICE)
-    other = await service.start(GUILD, OTHER_CHANNEL, BOB)
+    broken = (await service.start(GUILD, CHANNEL, ALICE)).snapshot
+    other = (await service.start(GUILD, OTHER_CHANNEL, BOB)).snapshot
     await service.join(CHANNEL, BOB)
     await service.bet(CHANNEL, ALICE, "100")  # Bob sits out: the bet timer deals
     await tick(clock, 30)
@@ -53,7 +53,7 @@ async def test_a_failure_in_a_timer_closes_that_table_refunded_and_spares_the_ot
     table, _ = await service.bet(OTHER_CHANNEL, BOB, "100")
     assert table.table_id == other.table_id
     assert table.phase is TablePhase.PLAYING
-    table = await service.act(table.table_id, table.round_no, BOB, Action.STAND)
+    table = (await service.act(table.table_id, table.round_no, BOB, Action.STAND)).snapshot
     assert table.phase is TablePhase.BETTING
 
 
@@ -72,7 +72,7 @@ async def test_the_table_message_is_stored_on_every_round(
     service: TableService, store: db.Store, shoes: ShoeQueue
 ) -> None:
     shoes.add("5s Td 6s 7d " + SPARE)
-    table = await service.start(GUILD, CHANNEL, ALICE)
+    table = (await service.start(GUILD, CHANNEL, ALICE)).snapshot
     await service.attach_message(table.table_id, 700_000_000_000_000_001)
     table, _ = await service.bet(CHANNEL, ALICE, "100")
     await service.act(table.table_id, table.round_no, ALICE, Action.STAND)

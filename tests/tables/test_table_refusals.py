@@ -67,7 +67,7 @@ async def betting(service: TableService, store: db.Store) -> TableSnapshot:
     for player in (ALICE, BOB, CAROL, DAVE):
         await store.ensure_account(GUILD, player.user_id)
     await service.start(GUILD, CHANNEL, ALICE)
-    return await service.join(CHANNEL, BOB)
+    return (await service.join(CHANNEL, BOB)).snapshot
 
 
 async def test_bets_that_cannot_be_placed_are_refused(
@@ -144,7 +144,7 @@ async def test_seat_and_table_refusals(
 
 async def test_a_full_table_seats_nobody_more(service: TableService, store: db.Store) -> None:
     # The classic preset seats one player.
-    table = await service.start(GUILD, CHANNEL, ALICE, preset="classic")
+    table = (await service.start(GUILD, CHANNEL, ALICE, preset="classic")).snapshot
     await store.ensure_account(GUILD, BOB.user_id)
     await refused(service, store, table, lambda: service.join(CHANNEL, BOB), TableFull, "full")
     await refused(
@@ -165,7 +165,7 @@ async def test_bad_table_limits_and_presets_open_no_table(service: TableService)
 
 
 async def test_a_presets_fixed_limits_win_over_the_guilds(service: TableService) -> None:
-    table = await service.start(GUILD, CHANNEL, ALICE, preset="reno-1972")
+    table = (await service.start(GUILD, CHANNEL, ALICE, preset="reno-1972")).snapshot
     assert (table.min_bet, table.max_bet) == (2, 2)
     assert service.rules_of(table.table_id).max_bet == 2
 
@@ -198,7 +198,7 @@ async def test_plays_the_rules_do_not_allow_are_refused_with_the_reason(
     ]
     for call, error, says in cases:
         await refused(service, store, table, call, error, says)
-    table = await service.act(t, n, BOB, Action.HIT)  # 4 -> 21 stands by itself
+    table = (await service.act(t, n, BOB, Action.HIT)).snapshot  # 4 -> 21 stands by itself
     await refused(
         service,
         store,
@@ -223,7 +223,7 @@ async def test_a_seated_player_sitting_out_has_nothing_to_do(
     shoes.add("5s 9d 6s 7h " + SPARE)
     await service.start(GUILD, CHANNEL, ALICE)
     table, _ = await service.bet(CHANNEL, ALICE, "100")
-    table = await service.join(CHANNEL, BOB)
+    table = (await service.join(CHANNEL, BOB)).snapshot
     t, n = table.table_id, table.round_no
     await refused(
         service,

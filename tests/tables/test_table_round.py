@@ -27,7 +27,7 @@ async def test_full_round_for_three_players(
     service: TableService, store: db.Store, shoes: ShoeQueue, published: Published
 ) -> None:
     shoes.add(THREE_PLAYER_ROUND)
-    table = await service.start(GUILD, CHANNEL, ALICE)
+    table = (await service.start(GUILD, CHANNEL, ALICE)).snapshot
     assert table.phase is TablePhase.BETTING
     await service.join(CHANNEL, BOB)
     await service.join(CHANNEL, CAROL)
@@ -47,7 +47,7 @@ async def test_full_round_for_three_players(
         assert seat.deadline is not None
     round_no = snap.round_no
     for player in (ALICE, BOB, CAROL):
-        snap = await service.act(snap.table_id, round_no, player, Action.NO_INSURANCE)
+        snap = (await service.act(snap.table_id, round_no, player, Action.NO_INSURANCE)).snapshot
     assert snap.phase is TablePhase.PLAYING
     assert "Dealer checks the hole card: no blackjack" in snap.events
     alice, bob, carol = snap.seats
@@ -57,13 +57,13 @@ async def test_full_round_for_three_players(
     assert Action.SPLIT in alice.legal
     assert Action.SURRENDER in bob.legal
 
-    snap = await service.act(snap.table_id, round_no, ALICE, Action.SPLIT)
+    snap = (await service.act(snap.table_id, round_no, ALICE, Action.SPLIT)).snapshot
     alice = snap.seats[0]
     assert [[c.text for c in h.cards] for h in alice.hands] == [["8♠", "3♠"], ["8♥", "10♦"]]
     assert alice.hands[0].is_current
-    snap = await service.act(snap.table_id, round_no, ALICE, Action.DOUBLE)
-    snap = await service.act(snap.table_id, round_no, BOB, Action.SURRENDER)
-    snap = await service.act(snap.table_id, round_no, ALICE, Action.STAND)
+    snap = (await service.act(snap.table_id, round_no, ALICE, Action.DOUBLE)).snapshot
+    snap = (await service.act(snap.table_id, round_no, BOB, Action.SURRENDER)).snapshot
+    snap = (await service.act(snap.table_id, round_no, ALICE, Action.STAND)).snapshot
 
     # The last decision brought the dealer in; the round is paid and betting is open again.
     assert snap.phase is TablePhase.BETTING

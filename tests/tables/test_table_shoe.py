@@ -27,14 +27,14 @@ async def test_reaching_the_cut_card_reshuffles_and_announces_action_and_standin
 ) -> None:
     # Exactly one round's cards: Alice 10 7 stands; the dealer 10 8 stands. The cut card is out.
     shoes.add("Ts Td 7s 8d")
-    first = await service.start(GUILD, CHANNEL, ALICE)
+    first = (await service.start(GUILD, CHANNEL, ALICE)).snapshot
     assert service.fairness(CHANNEL).previous_seed is None
     assert service.fairness(CHANNEL).verify_command == ""
     old_seed = (bytes([100]) * 32).hex()
     assert first.commitment == commitment(bytes.fromhex(old_seed))
 
     table, _ = await service.bet(CHANNEL, ALICE, "100")
-    table = await service.act(table.table_id, table.round_no, ALICE, Action.STAND)
+    table = (await service.act(table.table_id, table.round_no, ALICE, Action.STAND)).snapshot
     assert table.phase is TablePhase.BETTING
     assert table.commitment != first.commitment
     assert table.shuffle_notice == (
@@ -67,12 +67,12 @@ async def test_the_hint_says_what_each_choice_is_worth(
     shoes.add("5s 6d 6s 7d " + SPARE)
     await service.start(GUILD, CHANNEL, ALICE)
     table, _ = await service.bet(CHANNEL, ALICE, "100")
-    hint = await service.hint(table.table_id, table.round_no, ALICE)
+    hint = (await service.hint(table.table_id, table.round_no, ALICE)).note
     # Pressed before the table's exact figures are ready: the infinite-deck chart, said so.
     assert hint == f"Basic strategy: double (hard 11 against a 6) {NOT_READY}."
     gate.set()
     await service.advice.settle()
-    hint = await service.hint(table.table_id, table.round_no, ALICE)
+    hint = (await service.hint(table.table_id, table.round_no, ALICE)).note
     # Then what each legal choice is worth for these exact cards (six decks, S17, peek).
     assert hint.endswith(": double (hard 11 against a 6).")
     assert hint.startswith("Double +0.")
@@ -91,12 +91,12 @@ async def test_insurance_and_even_money_pay_two_to_one_against_a_dealer_blackjac
     await service.bet(CHANNEL, ALICE, "100")
     table, _ = await service.bet(CHANNEL, BOB, "100")
     assert table.phase is TablePhase.INSURANCE
-    hint = await service.hint(table.table_id, table.round_no, ALICE)
+    hint = (await service.hint(table.table_id, table.round_no, ALICE)).note
     assert hint.startswith("Basic strategy: no insurance")
-    table = await service.act(table.table_id, table.round_no, ALICE, Action.INSURANCE)
+    table = (await service.act(table.table_id, table.round_no, ALICE, Action.INSURANCE)).snapshot
     assert table.seats[0].insurance == 50
     assert table.seats[1].insurance is None  # still deciding
-    table = await service.act(table.table_id, table.round_no, BOB, Action.INSURANCE)
+    table = (await service.act(table.table_id, table.round_no, BOB, Action.INSURANCE)).snapshot
     assert table.phase is TablePhase.BETTING
     assert table.last_results == (
         "Dealer has blackjack: A♦ K♦",
@@ -124,7 +124,7 @@ async def test_every_change_is_published_in_order_with_names_not_ids(
     await service.join(CHANNEL, BOB)
     await service.bet(CHANNEL, ALICE, "100")
     table, _ = await service.bet(CHANNEL, BOB, "100")
-    table = await service.act(table.table_id, table.round_no, ALICE, Action.HIT)
+    table = (await service.act(table.table_id, table.round_no, ALICE, Action.HIT)).snapshot
     assert [s.version for s in published.snapshots] == [1, 2, 3, 4, 5]
     assert published.last == table
     assert table.events[:2] == (

@@ -48,7 +48,7 @@ async def test_bet_timer_ends_betting_and_deals_for_those_who_bet(
 async def test_nobody_bets_the_round_is_voided_and_the_table_closes_after_idle_time(
     service: TableService, store: db.Store, clock: ManualClock, published: Published
 ) -> None:
-    table = await service.start(GUILD, CHANNEL, ALICE)
+    table = (await service.start(GUILD, CHANNEL, ALICE)).snapshot
     await tick(clock, 30)
     again = service.get(table.table_id)
     assert again.phase is TablePhase.BETTING
@@ -72,7 +72,7 @@ async def test_a_round_played_restarts_the_idle_time(
     service: TableService, clock: ManualClock, shoes: ShoeQueue
 ) -> None:
     shoes.add("Ts Td 7s 8d " + SPARE)
-    table = await service.start(GUILD, CHANNEL, ALICE)
+    table = (await service.start(GUILD, CHANNEL, ALICE)).snapshot
     await tick(clock, 290)
     await service.bet(CHANNEL, ALICE, "100")
     table = service.get(table.table_id)
@@ -99,7 +99,9 @@ async def test_an_idle_players_hands_stand_at_the_action_timer(
     assert [seat.deadline for seat in table.seats] == [start + 30, start + 30]
 
     await tick(clock, 10)
-    table = await service.act(table.table_id, table.round_no, ALICE, Action.HIT)  # 16 + 5 = 21
+    table = (
+        await service.act(table.table_id, table.round_no, ALICE, Action.HIT)
+    ).snapshot  # 16 + 5 = 21
     table = service.get(table.table_id)
     assert table.seats[1].deadline == start + 30  # Bob has not acted: his timer runs on
     await tick(clock, 20)
@@ -121,7 +123,7 @@ async def test_acting_restarts_that_players_timer(
     table, _ = await service.bet(CHANNEL, BOB, "100")
     start = clock.now()
     await tick(clock, 20)
-    table = await service.act(table.table_id, table.round_no, ALICE, Action.HIT)
+    table = (await service.act(table.table_id, table.round_no, ALICE, Action.HIT)).snapshot
     assert table.seats[0].deadline == start + 50
     await tick(clock, 10)  # Bob times out; Alice still has 20 s
     table = service.get(table.table_id)
@@ -199,7 +201,7 @@ async def test_a_failing_publish_in_a_timer_does_not_stop_the_table(
 
     service = TableService(store, clock=clock, publish=publish, shoe_factory=shoes)
     try:
-        table = await service.start(GUILD, CHANNEL, ALICE)
+        table = (await service.start(GUILD, CHANNEL, ALICE)).snapshot
         await tick(clock, 30)
         await tick(clock, 30)
         assert service.get(table.table_id).round_no == table.round_no + 2
