@@ -14,8 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from bot.engine import Rules, chart_for, house_edge
-from bot.engine import exact, exact_play, strategy
+from bot.engine import Rules, chart_for, exact, exact_play, house_edge, strategy
 from bot.engine.dealer_odds import final_odds
 
 RULE_SETS = {
