@@ -28,7 +28,7 @@ from bot.engine.ev import (
 )
 from bot.engine.exact_play import UpCard, exact_shoe
 from bot.engine.rules import Rules
-from bot.engine.strategy import Chart, build_chart
+from bot.engine.strategy import Chart, build_chart, chart_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,8 @@ class HouseEdge:
 def house_edge(rules: Rules, *, infinite: bool = False) -> HouseEdge:
     """The house edge of basic strategy for ``rules`` (its deck count, or an infinite deck)."""
     model = ShoeModel(rules, infinite=infinite)
-    chart = build_chart(model)
+    # A finite shoe's chart is the cached one the advisor plays (worked out once).
+    chart = build_chart(model) if infinite else chart_for(rules)
     if exact_shoe(model):
         return HouseEdge(rules, -100.0 * exact_player_value(rules, chart), infinite)
     player = 0.0
