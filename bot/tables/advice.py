@@ -85,6 +85,16 @@ class Advice:
         for pending in list(self._pending.values()):
             await asyncio.wrap_future(pending)
 
+    async def edge(self, rules: Rules) -> float:
+        """The house edge of ``rules`` (fresh shoe), worked out in the worker if need be."""
+        found = self.cache.cached(rules)
+        if found is None:
+            self.warm(rules)
+            await asyncio.wrap_future(self._pending[rules_key(rules)])
+            found = self.cache.cached(rules)
+            assert found is not None
+        return found[1]
+
     def ready(self, rules: Rules) -> bool:
         """Whether the chart and edge of ``rules`` are at hand."""
         return self.cache.cached(rules) is not None

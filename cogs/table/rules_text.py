@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from bot.engine import MAX_BET_CEILING, PRESET_SOURCES, Rules, house_edge
+from bot.engine import PRESET_SOURCES, Rules
 from bot.tables.fairness import Fairness
 
 _DOUBLE: dict[str, str] = {
@@ -13,17 +11,6 @@ _DOUBLE: dict[str, str] = {
     "10-11": "on a first-two-card total of 10 or 11",
     "none": "never",
 }
-
-
-def house_edge_pct(rules: Rules) -> float:
-    """The house edge of basic strategy in percent (about a second, so cached per rule set)."""
-    # Bet limits and seat counts do not change the edge: one cache entry per game.
-    return _edge(rules.replace(min_bet=1, max_bet=MAX_BET_CEILING, max_spots=1, max_players=1))
-
-
-@lru_cache(maxsize=64)
-def _edge(rules: Rules) -> float:
-    return house_edge(rules).house_edge_pct
 
 
 def rules_lines(rules: Rules) -> list[str]:
