@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
 from bot.engine import decision_values, decision_words
@@ -42,10 +43,13 @@ def run(args: argparse.Namespace) -> int:
         cards = [card_value(rank) for rank in ranks]
         up = card_value(args.up)
     except argparse.ArgumentTypeError as exc:
-        print(f"python -m bot: error: {exc}")
+        print(f"python -m bot: error: {exc}", file=sys.stderr)
         return 2
     if len(cards) < 2 or sum(cards) > 21:
-        print("python -m bot: error: a hand to decide is two or more cards totalling 21 or less")
+        print(
+            "python -m bot: error: a hand to decide is two or more cards totalling 21 or less",
+            file=sys.stderr,
+        )
         return 2
     # Split by rank: a ten and a king are not a pair.
     pair = len(ranks) == 2 and (ranks[0] == ranks[1] or rules.split_by == "value")

@@ -109,7 +109,22 @@ def test_ev_prints_every_legal_action_best_first(capsys: pytest.CaptureFixture[s
 
 def test_ev_refuses_a_card_it_does_not_know(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ev", "--hand", "8,X", "--up", "T"]) == 2
-    assert "'X' is not a card" in capsys.readouterr().out
+    assert "'X' is not a card" in capsys.readouterr().err
+    assert main(["ev", "--hand", "T,9,5", "--up", "T"]) == 2
+    assert "totalling 21 or less" in capsys.readouterr().err
+
+
+def test_ev_takes_the_single_deck_peek_under_an_ace_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Under a ten the single-deck dealer does not check: a blackjack still to come
+    # costs the hand, so both values are lower than after a peek.
+    assert main(["ev", "--hand", "10,6", "--up", "T", "--preset", "single-deck"]) == 0
+    no_peek = capsys.readouterr().out.strip()
+    assert no_peek == "Hit \u22120.547, Stand \u22120.580, Double \u22121.094: hit"
+    flags = ["--preset", "single-deck", "--no-peek-ace-only"]
+    assert main(["ev", "--hand", "10,6", "--up", "T", *flags]) == 0
+    assert capsys.readouterr().out.strip().startswith("Hit \u22120.507, Stand \u22120.543")
 
 
 def test_decision_words_rank_the_values() -> None:
