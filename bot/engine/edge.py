@@ -26,7 +26,7 @@ from bot.engine.ev import (
     hand_state,
     split_value,
 )
-from bot.engine.exact_play import UpCard, exact_shoe
+from bot.engine.exact_play import UpCard, exact_shoe, first_decision
 from bot.engine.rules import Rules
 from bot.engine.strategy import Chart, build_chart, chart_for
 
@@ -119,18 +119,7 @@ class _Rounds:
     def _first_decision(self, play: Play, first: int, second: int, *, pair: bool) -> float:
         rules = self.rules
         total, soft = hand_state((first, second))
-        legal = {Action.HIT, Action.STAND}
-        if not rules.hit_stand_only:
-            if total in self.doubles:
-                legal.add(Action.DOUBLE)
-            if rules.surrender == "late":
-                legal.add(Action.SURRENDER)
-            if pair:
-                legal.add(Action.SPLIT)
-        if pair or (first == second and rules.split_by == "none"):
-            section, row = "pair", first
-        else:
-            section, row = ("soft" if soft else "hard"), total
+        section, row, legal = first_decision(rules, first, second, pair=pair)
         action = self.chart.choose(section, row, self.up, legal)
         if action == Action.SPLIT:
             return split_value(self.model, self.up, first, play, self.finish)

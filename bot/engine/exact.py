@@ -165,18 +165,7 @@ class HandValues:
         """Value of doubling: twice the stake, exactly one more card."""
         found = self._double.get(key)
         if found is None:
-            value = 0.0
-            left = self.left
-            for index, p in enumerate(self.probs()):
-                if not p:
-                    continue
-                new, _ = step(total, soft, index + 1)
-                if new > 21:
-                    value -= p
-                    continue
-                left[index] -= 1
-                value += p * self.stand(key + STEP[index], new)
-                left[index] += 1
+            value = self._one_card(key, total, soft, lambda k, t, _: self.stand(k, t))
             found = self._double[key] = 2.0 * value
         return found
 
@@ -184,20 +173,26 @@ class HandValues:
         """Value of hitting, then playing on by ``hits`` (or at best)."""
         found = self._hit.get(key)
         if found is None:
-            value = 0.0
-            left = self.left
-            for index, p in enumerate(self.probs()):
-                if not p:
-                    continue
-                new, new_soft = step(total, soft, index + 1)
-                if new > 21:
-                    value -= p
-                    continue
-                left[index] -= 1
-                value += p * self.go_on(key + STEP[index], new, new_soft)
-                left[index] += 1
-            found = self._hit[key] = value
+            found = self._hit[key] = self._one_card(key, total, soft, self.go_on)
         return found
+
+    def _one_card(
+        self, key: int, total: int, soft: bool, then: Callable[[int, int, bool], float]
+    ) -> float:
+        """Value of drawing one card, then ``then(key, total, soft)`` of the new hand."""
+        value = 0.0
+        left = self.left
+        for index, p in enumerate(self.probs()):
+            if not p:
+                continue
+            new, new_soft = step(total, soft, index + 1)
+            if new > 21:
+                value -= p
+                continue
+            left[index] -= 1
+            value += p * then(key + STEP[index], new, new_soft)
+            left[index] += 1
+        return value
 
     def go_on(self, key: int, total: int, soft: bool) -> float:
         """Value of a hand of three or more cards: stand or hit, by ``hits`` or at best."""

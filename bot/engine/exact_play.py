@@ -160,18 +160,7 @@ class UpCard:
     def _first(self, first: int, second: int, pair: bool, choose: Choose) -> float:
         rules = self.rules
         total, soft = hand_total((first, second))
-        legal = {Action.HIT, Action.STAND}
-        if not rules.hit_stand_only:
-            if total in self.doubles:
-                legal.add(Action.DOUBLE)
-            if rules.surrender == "late":
-                legal.add(Action.SURRENDER)
-            if pair:
-                legal.add(Action.SPLIT)
-        if pair or (first == second and rules.split_by == "none"):
-            section, row = "pair", first
-        else:
-            section, row = ("soft" if soft else "hard"), total
+        section, row, legal = first_decision(rules, first, second, pair=pair)
         action = choose(section, row, legal)
         if action == Action.SPLIT:
 
@@ -202,6 +191,24 @@ class UpCard:
         else:
             section, row = ("soft" if soft else "hard"), total
         return take(values, choose(section, row, legal), key, total, soft)
+
+
+def first_decision(
+    rules: Rules, first: int, second: int, *, pair: bool
+) -> tuple[str, int, set[Action]]:
+    """The chart cell (section, row) of a first two-card hand and what it may do."""
+    total, soft = hand_total((first, second))
+    legal = {Action.HIT, Action.STAND}
+    if not rules.hit_stand_only:
+        if total in DOUBLE_TOTALS[rules.double_on]:
+            legal.add(Action.DOUBLE)
+        if rules.surrender == "late":
+            legal.add(Action.SURRENDER)
+        if pair:
+            legal.add(Action.SPLIT)
+    if pair or (first == second and rules.split_by == "none"):
+        return "pair", first, legal
+    return ("soft" if soft else "hard"), total, legal
 
 
 @lru_cache(maxsize=80)
