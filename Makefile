@@ -1,16 +1,19 @@
-# The two commands a newcomer needs: `make run` and `make test`.
+# The commands a newcomer needs: `make setup` (once), `make run` and `make test`.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format clean
+.PHONY: setup run test lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ".[dev,postgres]"
 	touch $(STAMP)
+
+## Create .venv and install the project with its dev and PostgreSQL extras (once).
+setup: $(STAMP)
 
 ## Start the bot (reads DISCORD_TOKEN etc. from the environment or .env).
 run: $(STAMP)

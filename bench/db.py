@@ -1,10 +1,13 @@
 """Store speed: stakes and settlements per second, one writer and 50 concurrent tables.
 
     .venv/bin/python bench/db.py [--backend sqlite|postgres|both] [--rounds N] [--tables N]
+                                 [--metrics]
 
 The headline figure is the median time of one settled round of 5 players on
 SQLite: open the round, 5 stakes, settle with 5 payouts (goal: under 2 ms).
 PostgreSQL runs on a throwaway server started like the tests' (fsync on).
+``--metrics`` also times rounds with and without the bot's metrics observing the
+store (bot/metrics.py), in alternating blocks, and prints the ratio.
 """
 
 from __future__ import annotations
@@ -91,7 +94,27 @@ async def tables(store: db.Store, table_count: int, rounds: int) -> Timings:
     return Timings(times, wall, len(times) * PLAYERS, len(times))
 
 
-async def run_backend(name: str, url: str, rounds: int, table_count: int) -> None:
+async def metrics_overhead(store: db.Store, rounds: int, blocks: int = 10) -> str:
+    """Rounds on one table without and with the metrics observer, alternating blocks."""
+    from bot.metrics import BotMetrics
+
+    plain: list[float] = []
+    observed: list[float] = []
+    for _ in range(blocks):
+        for observer, into in ((None, plain), (BotMetrics(), observed)):
+            store.observer = observer
+            into.extend((await tables(store, 1, max(1, rounds // blocks))).rounds)
+    store.observer = None
+    bare, watched = statistics.median(plain) * 1000, statistics.median(observed) * 1000
+    return (
+        f"{'5-player rounds, metrics on / off':<34} round p50 {watched:7.3f} / {bare:7.3f} ms"
+        f"  ratio {watched / bare:.3f}  ({len(plain)} rounds each, {blocks} blocks alternating)"
+    )
+
+
+async def run_backend(
+    name: str, url: str, rounds: int, table_count: int, with_metrics: bool = False
+) -> None:
     async with db.open_store(url) as store:
         await tables(store, 1, 50)  # warm up caches and prepared statements
         print(f"-- {name}")
@@ -103,6 +126,8 @@ async def run_backend(name: str, url: str, rounds: int, table_count: int) -> Non
                 f"5-player rounds, {table_count} tables at once"
             )
         )
+        if with_metrics:
+            print(await metrics_overhead(store, rounds))
 
 
 async def main() -> None:
@@ -110,11 +135,14 @@ async def main() -> None:
     parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--rounds", type=int, default=2000, help="rounds per measurement")
     parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--metrics", action="store_true", help="also time the metrics' cost")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bj-bench-") as folder:
         if args.backend in ("sqlite", "both"):
             url = f"sqlite:///{folder}/bench.sqlite3"
-            await run_backend("SQLite (WAL, synchronous=NORMAL)", url, args.rounds, args.tables)
+            await run_backend(
+                "SQLite (WAL, synchronous=NORMAL)", url, args.rounds, args.tables, args.metrics
+            )
         if args.backend in ("postgres", "both"):
             if find_postgres_bin() is None:
                 print("-- PostgreSQL: skipped, server binaries not installed")
@@ -122,9 +150,8 @@ async def main() -> None:
             server = PostgresServer.start(durable=True)
             try:
                 url = server.create_database("bench")
-                await run_backend(
-                    "PostgreSQL (unix socket, fsync on)", url, args.rounds, args.tables
-                )
+                name = "PostgreSQL (unix socket, fsync on)"
+                await run_backend(name, url, args.rounds, args.tables, args.metrics)
             finally:
                 server.stop()
 

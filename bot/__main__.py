@@ -2,14 +2,15 @@
 
 With no subcommand it starts the Discord bot. The subcommands are small tools
 that use the same engine: ``play`` (a terminal table), ``verify`` (check a
-revealed shoe seed), ``strategy``, ``edge``, ``ev``, ``simulate``, and ``check`` (the health
-check).
+revealed shoe seed), ``strategy``, ``edge``, ``ev``, ``simulate``, ``check`` (the
+health check), ``backup`` and ``copy-db`` (for hosts).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -23,6 +24,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "ev": ("bot.cli.ev", "what each action is worth for one exact hand (decision values)"),
     "simulate": ("bot.cli.simulate", "simulate rounds and measure the house edge"),
     "check": ("bot.cli.check", "check configuration and database, for health checks"),
+    "backup": ("bot.cli.backup", "copy the SQLite database consistently, while the bot runs"),
+    "copy-db": ("bot.cli.copy_db", "copy the SQLite database into an empty PostgreSQL one"),
 }
 
 
@@ -37,10 +40,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Exit statuses as a shell reports a signal: 128 + SIGINT, 128 + SIGPIPE.
+INTERRUPTED = 130
+BROKEN_PIPE = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv) or ["run"])
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        # Ctrl-C in a tool: what it printed so far stands; no traceback.
+        print("\nStopped (Ctrl-C).", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (``verify ... | head``): nothing more to say to it.
+        # Point stdout at /dev/null so the interpreter's final flush cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE
     return code
 
 

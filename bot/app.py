@@ -21,9 +21,12 @@ from discord.ext import commands
 import db
 from bot.clock import Clock, SystemClock
 from bot.config import Config
+from bot.log_context import bind
+from bot.metrics import BotMetrics, MetricsServer
 from bot.strategy_cache import cache_directory
 from bot.tables import ShoeFactory, TableError, TableService
 from bot.tables.advice import Advice
+from cogs.table.card_emojis import CardEmojis
 from cogs.table.messages import TableMessages
 from cogs.table.refusals import answer_refusal
 from cogs.table.render import voided_embed
@@ -97,6 +100,12 @@ class BlackjackTree(app_commands.CommandTree[Any]):
     ) -> None:
         """A table's refusal is answered to the caller; a failed check has already answered;
         anything else is a bug: log it, apologise."""
+        client = interaction.client
+        if isinstance(client, BlackjackBot):
+            if isinstance(error, app_commands.CheckFailure):
+                client.metrics.refused(interaction)
+            elif not isinstance(getattr(error, "original", None), TableError):
+                client.metrics.failed(interaction)
         if isinstance(error, app_commands.CheckFailure):
             return
         if isinstance(error, app_commands.CommandInvokeError) and isinstance(
@@ -104,7 +113,8 @@ class BlackjackTree(app_commands.CommandTree[Any]):
         ):
             await answer_refusal(interaction, error.original)
             return
-        log.error("command %s failed", interaction.command, exc_info=error)
+        name = interaction.command.qualified_name if interaction.command else "?"
+        log.error("command %s failed", name, exc_info=error, extra={"command": name})
         text = "Something went wrong on my side; nothing was changed. Please try again."
         with contextlib.suppress(discord.HTTPException):
             if interaction.response.is_done():
@@ -125,7 +135,9 @@ class BlackjackBot(commands.Bot):
         shoe_factory: ShoeFactory | None = None,
         extensions: Sequence[str] = EXTENSIONS,
     ) -> None:
+        metrics = BotMetrics(clock=(clock or SystemClock()).now)
         super().__init__(
+            http_trace=metrics.http_trace(),
             command_prefix=commands.when_mentioned,
             intents=intents(),
             help_command=None,
@@ -135,10 +147,16 @@ class BlackjackBot(commands.Bot):
         )
         self.config = config
         self.clock: Clock = clock or SystemClock()
+        #: Prometheus metrics, served on METRICS_PORT when it is set.
+        self.metrics = metrics
+        self._metrics_server: MetricsServer | None = None
         self._given_store = store
         self._shoe_factory = shoe_factory
         self._extensions = tuple(extensions)
         self.table_messages = TableMessages(self)
+        #: The card pictures (application emojis), uploaded in the background at start-up.
+        self.card_emojis = CardEmojis(enabled=config.card_pictures)
+        self.table_messages.use_faces(self.card_emojis.faces_for)
         self._store: db.Store | None = store
         self._tables: TableService | None = None
         #: Set once a graceful stop begins: new clicks and commands are refused politely.
@@ -173,6 +191,8 @@ class BlackjackBot(commands.Bot):
         """Open and migrate the store, void rounds a crash left open, load cogs, sync commands."""
         if self._store is None:
             self._store = await db.open_store(self.config.database_url, clock=self.store_time)
+        self._store.observer = self.metrics
+        await self.serve_metrics()
         self._tables = TableService(
             self._store,
             clock=self.clock,
@@ -180,7 +200,8 @@ class BlackjackBot(commands.Bot):
             shoe_factory=self._shoe_factory,
             advice=Advice(cache_directory(self.config.database_url)),
         )
-        self.table_messages.bind(self._tables.close)
+        self.table_messages.bind(self._tables.close, self._tables.attach_message)
+        self.card_emojis.start(self, self._store.get_guild_settings)
         if not self._recovered:
             # This process runs every shard: every open round is its own, voided before
             # it connects. (A subset of shards recovers after READY: on_connect.)
@@ -189,6 +210,32 @@ class BlackjackBot(commands.Bot):
         for extension in self._extensions:
             await self.load_extension(extension)
         await self.sync_commands()
+
+    async def serve_metrics(self) -> None:
+        """With METRICS_PORT set: the Prometheus endpoint, and the event-loop lag sampled."""
+        if self.config.metrics_port is None or self._metrics_server is not None:
+            return
+        self._metrics_server = MetricsServer(self.metrics, self._read_metrics)
+        await self._metrics_server.start(self.config.metrics_host, self.config.metrics_port)
+        self.metrics.start_lag_monitor()
+        log.info(
+            "metrics on http://%s:%s/metrics", self.config.metrics_host, self._metrics_server.port
+        )
+
+    @property
+    def metrics_port(self) -> int | None:
+        """The port the metrics endpoint listens on (METRICS_PORT=0 picks a free one)."""
+        return None if self._metrics_server is None else self._metrics_server.port
+
+    def _read_metrics(self) -> None:
+        """At each scrape: the open tables and each shard's gateway latency."""
+        tables = self._tables.open_tables() if self._tables is not None else []
+        latencies = (
+            self.latencies
+            if isinstance(self, commands.AutoShardedBot)
+            else [(self.shard_id or 0, self.latency)]
+        )
+        self.metrics.refresh((len(t.seats) for t in tables), latencies)
 
     async def on_connect(self) -> None:
         """READY: refund the open rounds of this shard's guilds (once per process)."""
@@ -233,6 +280,8 @@ class BlackjackBot(commands.Bot):
         if task is not None and task not in self._in_flight:
             self._in_flight.add(task)
             task.add_done_callback(self._in_flight.discard)
+        bind(guild_id=interaction.guild_id, channel_id=interaction.channel_id)
+        self.metrics.track(interaction, task)
         refusal = None
         if self.stopping:
             refusal = RESTARTING
@@ -244,6 +293,7 @@ class BlackjackBot(commands.Bot):
                 refusal = None if done.is_set() else STARTING
         if refusal is None:
             return True
+        self.metrics.refused(interaction)
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.send_message(refusal, ephemeral=True)
         return False
@@ -286,6 +336,7 @@ class BlackjackBot(commands.Bot):
         open by a step that ran out of time is voided at the next start.
         """
         await self._finish_in_flight()
+        await self.card_emojis.stop()
         if self._tables is not None:
             try:
                 await asyncio.wait_for(self._close_tables(), TABLES_BUDGET_S)
@@ -293,6 +344,9 @@ class BlackjackBot(commands.Bot):
                 log.exception("shutting the tables down failed")
         await self._finish_in_flight()  # the polite refusals sent meanwhile
         await super().close()
+        if self._metrics_server is not None:
+            await self._metrics_server.stop()
+            await self.metrics.stop()
         if self._store is not None and self._given_store is None:
             await self._store.close()
             self._store = None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from bot.shown_names import shown_name
+
 _SUFFIXES = {"": 1, "k": 1_000, "m": 1_000_000, "b": 1_000_000_000}
 _NUMBER = re.compile(r"^(\d+(?:\.\d+)?)\s*([kmb]?)$")
 #: Longest text we even try to read; anything longer is not a bet.
@@ -27,6 +29,11 @@ def _word(text: str) -> str:
 def needs_balance(text: str) -> bool:
     """Whether ``text`` names an amount only the balance can tell (``half``, ``max``, ``all``)."""
     return _word(text) in _BALANCE_WORDS
+
+
+def bet_range(low: int, high: int) -> str:
+    """A table's bet limits in words: ``bets from 10 to 500``, or ``a bet of exactly 2``."""
+    return f"a bet of exactly {low:,}" if low == high else f"bets from {low:,} to {high:,}"
 
 
 def short_of_chips(needed: int, balance: int) -> str:
@@ -81,23 +88,28 @@ def _check_limits(amount: int, min_bet: int, max_bet: int, spots: int) -> int:
 
 
 def _parse_number(original: str, word: str) -> int:
-    shown = original.strip()[:_MAX_TEXT]
+    if not word:
+        raise BetAmountError(
+            "Type an amount of chips: a number like 500, 2.5k or 1m, or half, max or all."
+        )
+    # What the player typed, echoed back harmless (it is shown in Discord Markdown).
+    shown = f"'{shown_name(original.strip()[:_MAX_TEXT])}'"
     if len(word) > _MAX_TEXT:
-        raise BetAmountError(f"{shown!r}… is not an amount of chips.")
+        raise BetAmountError(f"{shown}… is not an amount of chips.")
     if word.startswith("-"):
         raise BetAmountError("A bet must be a positive number of chips.")
     match = _NUMBER.match(word)
     if match is None:
         raise BetAmountError(
-            f"{shown!r} is not an amount of chips. Use a number like 500, 2.5k or 1m, "
+            f"{shown} is not an amount of chips. Use a number like 500, 2.5k or 1m, "
             "or half, max or all."
         )
     try:
         value = Decimal(match.group(1)) * _SUFFIXES[match.group(2)]
     except InvalidOperation:  # pragma: no cover - the pattern admits only plain decimals
-        raise BetAmountError(f"{shown!r} is not an amount of chips.") from None
+        raise BetAmountError(f"{shown} is not an amount of chips.") from None
     if value != value.to_integral_value():
-        raise BetAmountError(f"{shown!r} is not a whole number of chips.")
+        raise BetAmountError(f"{shown} is not a whole number of chips.")
     amount = int(value)
     if amount <= 0:
         raise BetAmountError("A bet must be a positive number of chips.")

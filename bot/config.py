@@ -8,12 +8,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+#: Relative to the folder the bot starts in, as is ``.env``.
 DEFAULT_DATABASE_URL = "sqlite:///data/blackjack.sqlite3"
+#: Metrics are for the host's Prometheus, not the internet: loopback unless told otherwise.
+DEFAULT_METRICS_HOST = "127.0.0.1"
+LOG_FORMATS = ("text", "json")
+DOTENV = Path(".env")
 
 TOKEN_HELP = (
     "Create an application at https://discord.com/developers/applications, open "
     "its Bot page, press 'Reset Token', and put the token in DISCORD_TOKEN (in the "
-    "environment or in a .env file beside README.md; see .env.example)."
+    "environment or in a .env file in the folder you start the bot from; see .env.example)."
 )
 
 
@@ -31,6 +36,14 @@ class Config:
     gateway_url: str | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: Upload the card pictures as application emojis and deal with them (``CARD_PICTURES``,
+    #: on unless ``off``). Off in a Config built in code: tests that pin the text look.
+    card_pictures: bool = False
+    #: ``text`` (readable) or ``json`` (one object a line, for log collectors).
+    log_format: str = "text"
+    #: Serve Prometheus metrics on this port (None: no endpoint).
+    metrics_port: int | None = None
+    metrics_host: str = DEFAULT_METRICS_HOST
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -53,7 +66,7 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
-def environment(dotenv: Path | None = Path(".env")) -> dict[str, str]:
+def environment(dotenv: Path | None = DOTENV) -> dict[str, str]:
     """The process environment over the ``.env`` file: a real variable always wins."""
     merged = read_dotenv(dotenv) if dotenv is not None else {}
     merged.update(os.environ)
@@ -74,7 +87,10 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
     """Build a Config from settings; raises ConfigError with the fix for a bad one."""
     token = env.get("DISCORD_TOKEN", "").strip()
     if require_token and not token:
-        raise ConfigError(f"DISCORD_TOKEN is not set. {TOKEN_HELP}")
+        raise ConfigError(
+            f"DISCORD_TOKEN is not set (looked in the environment and in {DOTENV.resolve()}). "
+            f"{TOKEN_HELP}"
+        )
 
     level_name = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     level = logging.getLevelName(level_name)
@@ -108,6 +124,14 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
     if shard_count is not None and shard_count < 1:
         raise ConfigError("SHARD_COUNT must be 1 or more")
 
+    log_format = env.get("LOG_FORMAT", "").strip().lower() or "text"
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}")
+    metrics_port = _int_setting(env, "METRICS_PORT")
+    if metrics_port is not None and not 0 <= metrics_port <= 65_535:
+        raise ConfigError(f"METRICS_PORT must be a port number (0 to 65535), not {metrics_port}")
+    metrics_host = env.get("METRICS_HOST", "").strip() or DEFAULT_METRICS_HOST
+
     return Config(
         token=token,
         database_url=database_url,
@@ -117,7 +141,22 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
         gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        card_pictures=_switch(env, "CARD_PICTURES", default=True),
+        log_format=log_format,
+        metrics_port=metrics_port,
+        metrics_host=metrics_host,
     )
+
+
+def _switch(env: Mapping[str, str], name: str, *, default: bool) -> bool:
+    text = env.get(name, "").strip().lower()
+    if not text:
+        return default
+    if text in ("1", "on", "yes", "true"):
+        return True
+    if text in ("0", "off", "no", "false"):
+        return False
+    raise ConfigError(f"{name} must be on or off, not {text!r}")
 
 
 def _parse_shard_ids(text: str) -> tuple[int, ...]:

@@ -1,4 +1,4 @@
-"""``/blackjack-admin config|grant|take``: the server's table settings and chip adjustments.
+"""``/blackjack-admin config|grant|take|ledger``: settings, chip adjustments, a member's ledger.
 
 Hidden by default from members without Manage Server (``default_permissions``),
 and checked again here, since a server can re-grant the command in its settings
@@ -14,9 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import MAX_BET_CEILING, PRESETS
+from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
 from cogs.table.render import chips
 from db.errors import BalanceLimitExceeded, InsufficientChips
-from db.models import MAX_BALANCE, GuildSettings
+from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -35,6 +36,7 @@ def settings_text(settings: GuildSettings) -> str:
             f"idle table closes after {settings.idle_close_s} s",
             f"New players start with {chips(settings.starting_chips)} chips; "
             f"/daily gives {chips(settings.daily_amount)}",
+            f"Cards: {settings.card_style}",
         ]
     )
 
@@ -52,10 +54,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         """Only people with Manage Server; everyone else is told so, ephemerally."""
         if interaction.permissions.manage_guild:
             return True
-        await interaction.response.send_message(
-            "Only members with the Manage Server permission can use /blackjack-admin.",
-            ephemeral=True,
-        )
+        await interaction.response.send_message(NOT_ALLOWED, ephemeral=True)
         return False
 
     @app_commands.command(name="config", description="Show or change this server's table settings")
@@ -68,9 +67,11 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         idle_close="Seconds without a bet before a table closes itself",
         starting_chips="Chips a new player starts with",
         daily_amount="Chips /daily gives",
+        cards="Show cards as pictures (the bot's card emojis) or as text",
     )
     @app_commands.choices(
-        default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS]
+        default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS],
+        cards=[app_commands.Choice(name=style, value=style) for style in CARD_STYLES],
     )
     async def config(
         self,
@@ -83,6 +84,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         idle_close: app_commands.Range[int, 30, TIMER_MAX] | None = None,
         starting_chips: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
         daily_amount: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
+        cards: str | None = None,
     ) -> None:
         """With no options, show the settings; otherwise change the given ones (all or none)."""
         assert interaction.guild_id is not None
@@ -95,6 +97,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             "idle_close_s": idle_close,
             "starting_chips": starting_chips,
             "daily_amount": daily_amount,
+            "card_style": cards,
         }
         changes = {name: value for name, value in given.items() if value is not None}
         try:
@@ -102,8 +105,11 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         except ValueError as error:
             await interaction.response.send_message(f"Nothing changed: {error}.", ephemeral=True)
             return
+        self.bot.card_emojis.style_changed(interaction.guild_id, settings.card_style)
         heading = "Settings changed." if changes else "Settings of this server:"
         note = "\nOpen tables keep their rules; new tables use these." if changes else ""
+        if cards is not None:
+            note += "\nCards change on open tables too, at their next update."
         await interaction.response.send_message(
             f"{heading}\n{settings_text(settings)}{note}", ephemeral=True
         )
@@ -132,6 +138,13 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         """Debit ``amount``; refused (never clamped) if the member has fewer chips."""
         await self._adjust(interaction, member, -amount, reason or "take")
 
+    @app_commands.command(name="ledger", description="A member's recent chip movements")
+    @app_commands.describe(member="Whose ledger")
+    async def ledger(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+        """The member's ledger rows, newest first, with round ids; Older / Newer page it."""
+        embed, view = await ledger_page(interaction, member.id, ledger_title(member.display_name))
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
     async def _adjust(
         self, interaction: discord.Interaction[Any], member: discord.Member, delta: int, why: str
     ) -> None:
@@ -158,4 +171,5 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
 
 async def setup(bot: BlackjackBot) -> None:
     """discord.py extension entry point."""
+    bot.add_dynamic_items(LedgerButton)
     await bot.add_cog(AdminCog(bot))

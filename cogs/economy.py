@@ -9,8 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.shown_names import shown_name
+from bot.tables.chip_limit import at_the_limit
 from bot.tables.results import signed
 from cogs.table.render import chips, timestamp
+from db.errors import BalanceLimitExceeded
 from db.models import LeaderboardPage, PlayerStats
 
 if TYPE_CHECKING:
@@ -22,7 +25,8 @@ LEADERBOARD_COLOUR = 0xF1C40F
 
 def leaderboard_embed(board: LeaderboardPage, guild_name: str) -> discord.Embed:
     """One page of the leaderboard, and the reader's own place under it."""
-    embed = discord.Embed(title=f"Leaderboard · {guild_name}", colour=LEADERBOARD_COLOUR)
+    title = f"Leaderboard · {shown_name(guild_name)}"
+    embed = discord.Embed(title=title, colour=LEADERBOARD_COLOUR)
     if board.entries:
         embed.description = "\n".join(
             f"`#{entry.rank}` <@{entry.user_id}> · {chips(entry.balance)}"
@@ -69,6 +73,11 @@ class PageButton(
         """Rebuild from a click."""
         return cls(int(match["page"]), match["direction"])
 
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """The bot's gate: a press during a graceful stop is refused."""
+        admitted: bool = await interaction.client.admit(interaction)
+        return admitted
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Edit the leaderboard message to the page this button names."""
         cog = interaction.client.get_cog(EconomyCog.__cog_name__)
@@ -88,7 +97,7 @@ def page_view(board: LeaderboardPage) -> discord.ui.View:
 
 def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
     """A player's lifetime record in this server."""
-    embed = discord.Embed(title=f"Stats · {name}", colour=LEADERBOARD_COLOUR)
+    embed = discord.Embed(title=f"Stats · {shown_name(name)}", colour=LEADERBOARD_COLOUR)
     rows = [
         ("Hands", chips(stats.hands)),
         ("Wins", chips(stats.wins)),
@@ -150,7 +159,12 @@ class EconomyCog(commands.Cog, name="Economy"):
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         """Credit the daily amount once a period."""
         assert interaction.guild_id is not None
-        result = await self.bot.store.claim_daily(interaction.guild_id, interaction.user.id)
+        try:
+            result = await self.bot.store.claim_daily(interaction.guild_id, interaction.user.id)
+        except BalanceLimitExceeded as error:
+            text = at_the_limit(error, f"the daily {chips(error.amount)} chips")
+            await interaction.response.send_message(text, ephemeral=True)
+            return
         when = timestamp(result.next_claim_at.timestamp())
         if result.claimed:
             text = (

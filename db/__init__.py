@@ -32,6 +32,7 @@ from db.models import (
     LeaderboardEntry,
     LeaderboardPage,
     LedgerEntry,
+    LedgerPage,
     PlayerStats,
     RoundRecord,
     SettleResult,
@@ -53,6 +54,7 @@ __all__ = [
     "LeaderboardEntry",
     "LeaderboardPage",
     "LedgerEntry",
+    "LedgerPage",
     "PlayerStats",
     "RoundClosed",
     "RoundRecord",
@@ -96,16 +98,17 @@ def sqlite_path(url: str) -> str:
 class StoreOpener:
     """What ``open_store`` returns: await it for the Store, or ``async with`` it to close after."""
 
-    def __init__(self, url: str, clock: Clock | None) -> None:
+    def __init__(self, url: str, clock: Clock | None, migrate: bool = True) -> None:
         self._url = url
         self._clock = clock
+        self._migrate = migrate
         self._store: Store | None = None
 
     def __await__(self) -> Generator[Any, None, Store]:
-        return _open(self._url, self._clock).__await__()
+        return _open(self._url, self._clock, self._migrate).__await__()
 
     async def __aenter__(self) -> Store:
-        self._store = await _open(self._url, self._clock)
+        self._store = await _open(self._url, self._clock, self._migrate)
         return self._store
 
     async def __aexit__(
@@ -118,25 +121,27 @@ class StoreOpener:
             await self._store.close()
 
 
-def open_store(url: str, *, clock: Clock | None = None) -> StoreOpener:
+def open_store(url: str, *, clock: Clock | None = None, migrate: bool = True) -> StoreOpener:
     """Open the store at ``url`` (``sqlite:///...`` or ``postgresql://...``) and migrate it.
 
     ``store = await open_store(url)`` (close it with ``await store.close()``), or
     ``async with open_store(url) as store: ...``. A bad URL or an unreachable
     server raises StoreConfigError naming DATABASE_URL; a database migrated by
     newer code raises StoreVersionError. ``clock`` (returning timezone-aware
-    datetimes) replaces the system clock, for tests.
+    datetimes) replaces the system clock, for tests. ``migrate=False`` (the health
+    check) changes nothing: no file or folder is created and no migration runs; a
+    missing SQLite file raises StoreConfigError.
     """
-    return StoreOpener(url, clock)
+    return StoreOpener(url, clock, migrate)
 
 
-async def _open(url: str, clock: Clock | None) -> Store:
+async def _open(url: str, clock: Clock | None, migrate: bool = True) -> Store:
     if not isinstance(url, str):
         raise StoreConfigError(f"DATABASE_URL must be text, not {type(url).__name__}")
     if url.startswith("sqlite:///"):
         from db.sqlite import SQLiteStore
 
-        return await SQLiteStore.open(sqlite_path(url), clock)
+        return await SQLiteStore.open(sqlite_path(url), clock, migrate=migrate)
     if url.startswith(("postgresql://", "postgres://")):
         from db.postgres import PostgresStore
 
@@ -144,7 +149,7 @@ async def _open(url: str, clock: Clock | None) -> Store:
             urlsplit(url).port  # noqa: B018 -- raises on a malformed port
         except ValueError as exc:
             raise StoreConfigError(f"DATABASE_URL {_redacted(url)!r}: {exc}") from exc
-        return await PostgresStore.open(url, _redacted(url), clock)
+        return await PostgresStore.open(url, _redacted(url), clock, migrate=migrate)
     scheme = url.split(":", 1)[0] if ":" in url else url
     raise StoreConfigError(
         f"DATABASE_URL must start with sqlite:/// or postgresql://, not {scheme!r}:"

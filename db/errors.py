@@ -25,15 +25,19 @@ class InsufficientChips(StoreError):
 
 
 class BalanceLimitExceeded(StoreError):
-    """A credit that would take a balance over ``db.MAX_BALANCE``. Nothing was written."""
+    """A credit (or a stake's best win) that would take a balance over ``db.MAX_BALANCE``.
 
-    def __init__(self, balance: int, amount: int, limit: int) -> None:
+    Nothing was written. ``user_id`` names the account, when one is known.
+    """
+
+    def __init__(self, balance: int, amount: int, limit: int, user_id: int | None = None) -> None:
         super().__init__(
             f"a balance of {balance} plus {amount} would pass the limit of {limit} chips"
         )
         self.balance = balance
         self.amount = amount
         self.limit = limit
+        self.user_id = user_id
 
 
 class UnknownRound(StoreError):

@@ -30,6 +30,8 @@ LEDGER_KINDS: Final[tuple[str, ...]] = (
 Outcome = Literal["win", "blackjack", "push", "loss", "surrender"]
 OUTCOMES: Final[tuple[str, ...]] = ("win", "blackjack", "push", "loss", "surrender")
 RoundStatus = Literal["open", "settled", "void"]
+#: How a server's tables show cards: the bot's card emojis, or text ("A♠ 10♥").
+CARD_STYLES: Final[tuple[str, ...]] = ("pictures", "text")
 
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -70,6 +72,8 @@ class GuildSettings:
     bet_timer_s: int = 30
     action_timer_s: int = 30
     idle_close_s: int = 300
+    #: How tables show cards: "pictures" (the bot's card emojis) or "text" ("A♠ 10♥").
+    card_style: str = "pictures"
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,3 +232,12 @@ class LedgerEntry:
     actor_id: int | None
     reason: str | None
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerPage:
+    """A page of one account's ledger, newest first, and whether there is more either way."""
+
+    entries: list[LedgerEntry]
+    has_older: bool
+    has_newer: bool

@@ -47,9 +47,16 @@ class PostgresStore(Store):
 
     @classmethod
     async def open(
-        cls, dsn: str, shown: str, clock: Clock | None = None, max_connections: int = 10
+        cls,
+        dsn: str,
+        shown: str,
+        clock: Clock | None = None,
+        max_connections: int = 10,
+        *,
+        migrate: bool = True,
     ) -> PostgresStore:
-        """Connect a pool to ``dsn`` and migrate; ``shown`` is the URL without its password."""
+        """Connect a pool to ``dsn`` and migrate (unless not ``migrate``); ``shown`` is the URL
+        without its password."""
         try:
             pool = await asyncpg.create_pool(
                 dsn,
@@ -64,6 +71,8 @@ class PostgresStore(Store):
                 " fix DATABASE_URL or start the server"
             ) from exc
         store = cls(pool, clock)
+        if not migrate:
+            return store
         try:
             await store._migrate("postgresql")
         except BaseException:
@@ -71,7 +80,7 @@ class PostgresStore(Store):
             raise
         return store
 
-    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T:
+    async def _transact(self, op: Callable[[], Op[T]], *, write: bool) -> T:
         for attempt in range(_RETRIES):
             try:
                 async with self._pool.acquire() as conn:

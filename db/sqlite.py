@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import sqlite3
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Final, TypeVar
+from urllib.request import pathname2url
 
 import aiosqlite
 
@@ -52,6 +55,13 @@ def _transaction(conn: sqlite3.Connection, factory: Callable[[], Op[T]], write: 
     return result
 
 
+def _existing(path: str) -> str:
+    """A URI that opens ``path`` only if it exists (``:memory:`` stays in memory)."""
+    if path == ":memory:":
+        return "file::memory:"
+    return f"file:{pathname2url(str(Path(path).resolve()))}?mode=rw"
+
+
 def _configure(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA journal_mode = WAL")
     # In WAL mode, NORMAL loses no committed transaction when the process dies
@@ -70,14 +80,25 @@ class SQLiteStore(Store):
         self.path = path
 
     @classmethod
-    async def open(cls, path: str, clock: Clock | None = None) -> SQLiteStore:
-        """Open (creating the file and its folder if needed) and migrate."""
+    async def open(
+        cls, path: str, clock: Clock | None = None, *, migrate: bool = True
+    ) -> SQLiteStore:
+        """Open (creating the file and its folder if needed) and migrate.
+
+        Not ``migrate``: open an existing file as it is, creating nothing.
+        """
         if not callable(getattr(aiosqlite.Connection, "_execute", None)):
             raise RuntimeError(
                 f"aiosqlite {aiosqlite.__version__} no longer has Connection._execute,"
                 " which db.sqlite uses to run a transaction on the database thread"
             )
-        if path != ":memory:":
+        if not migrate and path != ":memory:" and not await asyncio.to_thread(os.path.isfile, path):
+            where = await asyncio.to_thread(os.path.abspath, path)
+            raise StoreConfigError(
+                f"no SQLite database at {where!r} (the bot creates it when it first starts):"
+                " check DATABASE_URL and the folder you run from"
+            )
+        if migrate and path != ":memory:":
             try:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -86,8 +107,11 @@ class SQLiteStore(Store):
                     " fix DATABASE_URL"
                 ) from exc
         try:
+            # Without migrating, open read-write but never create (a URI with mode=rw).
+            target, uri = (path, False) if migrate else (_existing(path), True)
             db = await aiosqlite.connect(
-                path,
+                target,
+                uri=uri,
                 isolation_level=None,
                 timeout=BUSY_TIMEOUT_MS / 1000,
                 cached_statements=256,
@@ -99,7 +123,8 @@ class SQLiteStore(Store):
         store = cls(db, path, clock)
         try:
             await store._call(_configure)
-            await store._migrate("sqlite")
+            if migrate:
+                await store._migrate("sqlite")
         except BaseException:
             await db.close()
             raise
@@ -115,7 +140,7 @@ class SQLiteStore(Store):
         result: T = await self._db._execute(partial(function, conn))  # type: ignore[no-untyped-call]
         return result
 
-    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T:
+    async def _transact(self, op: Callable[[], Op[T]], *, write: bool) -> T:
         return await self._call(partial(_transaction, factory=op, write=write))
 
     async def close(self) -> None:

@@ -1,12 +1,13 @@
 """The ``Store`` interface: every operation the table service and the cogs call.
 
 Each public method checks its arguments first (ValueError, nothing touched),
-then runs one transaction on the backend. Backends supply ``_run`` and
+then runs one transaction on the backend. Backends supply ``_transact`` and
 ``close``; the operations themselves live in ``db.ops`` and are shared.
 """
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -23,6 +24,7 @@ from db.models import (
     HandResult,
     LeaderboardPage,
     LedgerEntry,
+    LedgerPage,
     PlayerStats,
     RoundRecord,
     SettleResult,
@@ -30,6 +32,7 @@ from db.models import (
     VoidResult,
     to_micros,
 )
+from db.observer import StoreObserver, is_failure
 from db.ops import chips, reports, rounds, settings, shoes
 from db.statements import Op
 
@@ -47,12 +50,36 @@ class Store(ABC):
 
     def __init__(self, clock: Clock | None = None) -> None:
         self._clock = clock or system_clock
+        #: Told of every transaction and round closed, when set (the bot's metrics).
+        self.observer: StoreObserver | None = None
 
     # -- backend -------------------------------------------------------------
 
     @abstractmethod
-    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T:
+    async def _transact(self, op: Callable[[], Op[T]], *, write: bool) -> T:
         """Run the operation ``op()`` in one transaction and return its result."""
+
+    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T:
+        """Every operation's one way in: the backend's transaction, timed for the observer."""
+        observer = self.observer
+        if observer is None:
+            return await self._transact(op, write=write)
+        name = "unknown"
+
+        def named() -> Op[T]:
+            nonlocal name
+            generator = op()
+            name = getattr(generator, "__name__", name)
+            return generator
+
+        started, failed = time.perf_counter(), False
+        try:
+            return await self._transact(named, write=write)
+        except BaseException as error:
+            failed = is_failure(error)
+            raise
+        finally:
+            observer.transaction(name, time.perf_counter() - started, failed)
 
     @abstractmethod
     async def close(self) -> None:
@@ -98,19 +125,28 @@ class Store(ABC):
         return await self._run(lambda: chips.balance(g, u, now), write=True)
 
     async def stake(
-        self, guild_id: int, user_id: int, amount: int, kind: str, round_id: int
+        self,
+        guild_id: int,
+        user_id: int,
+        amount: int,
+        kind: str,
+        round_id: int,
+        *,
+        headroom: int = 0,
     ) -> int:
         """Take a stake for an open round of this guild; the new balance.
 
         ``kind`` is 'bet', 'double', 'split' or 'insurance'. Raises
         InsufficientChips (balance, amount) or RoundClosed / UnknownRound, writing nothing.
+        ``headroom`` is the most the stake could win: if the balance before the stake
+        plus that would pass MAX_BALANCE, BalanceLimitExceeded, writing nothing.
         """
         g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
         n, r = checks.amount("amount", amount), checks.whole("round_id", round_id)
         if kind not in STAKE_KINDS:
             raise ValueError(f"kind must be one of {', '.join(STAKE_KINDS)}, not {kind!r}")
-        now = self._now()
-        return await self._run(lambda: rounds.stake(g, u, n, kind, r, now), write=True)
+        room, now = checks.whole("headroom", headroom), self._now()
+        return await self._run(lambda: rounds.stake(g, u, n, kind, r, now, room), write=True)
 
     async def adjust(
         self, guild_id: int, user_id: int, amount: int, actor_id: int, reason: str
@@ -181,12 +217,20 @@ class Store(ABC):
         }
         hands = [_checked_hand(h) for h in hand_results]
         now = self._now()
-        return await self._run(lambda: rounds.settle_round(r, paid, hands, state, now), write=True)
+        result = await self._run(
+            lambda: rounds.settle_round(r, paid, hands, state, now), write=True
+        )
+        if self.observer is not None and not result.already_settled:
+            self.observer.round_settled(sum(h.wagered for h in hands), sum(paid.values()))
+        return result
 
     async def void_round(self, round_id: int, reason: str) -> VoidResult:
         """Refund every stake of an open round ('refund' rows) and mark it void, exactly once."""
         r, why, now = checks.whole("round_id", round_id), checks.text("reason", reason), self._now()
-        return await self._run(lambda: rounds.void_round(r, why, now), write=True)
+        result = await self._run(lambda: rounds.void_round(r, why, now), write=True)
+        if self.observer is not None and not result.already_closed:
+            self.observer.round_voided(sum(result.refunds.values()))
+        return result
 
     async def recover(
         self, guild_ids: Sequence[int] | None = None, reason: str = "the bot restarted"
@@ -279,6 +323,23 @@ class Store(ABC):
         g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
         n = checks.positive("limit", limit, limit=1000)
         return await self._run(lambda: reports.ledger_entries(g, u, n), write=False)
+
+    async def ledger_page(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        per_page: int = 10,
+        before_id: int | None = None,
+        after_id: int | None = None,
+    ) -> LedgerPage:
+        """A page of the account's ledger, newest first: the newest page, or the one just
+        older than ``before_id`` or just newer than ``after_id`` (ledger row ids)."""
+        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
+        n = checks.positive("per_page", per_page, limit=100)
+        b = None if before_id is None else checks.whole("before_id", before_id)
+        a = None if after_id is None else checks.whole("after_id", after_id)
+        return await self._run(lambda: reports.ledger_page(g, u, n, b, a), write=False)
 
     # -- guild settings ------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import errors
+from .emojis import check_message_emojis
 from .limits import IS_COMPONENTS_V2, SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, validate_message
 from .models import PERMISSIONS, FakeChannel, FakeUser
 from .records import FakeMessage
@@ -71,6 +72,7 @@ def new_message(
         **extra,
     )
     fake.messages[message.id] = message
+    check_message_emojis(fake, message)
     return message
 
 
@@ -89,6 +91,7 @@ def apply_edit(fake: FakeDiscord, message: FakeMessage, payload: dict[str, Any])
         message.flags = keep | (payload["flags"] & EDIT_FLAGS)
     message.edited_timestamp = fake.clock.now()
     message.edits += 1
+    check_message_emojis(fake, message)
 
 
 def _rich(embed: dict[str, Any]) -> dict[str, Any]:

@@ -329,6 +329,8 @@ class FakeGuild:
     members: dict[int, FakeMember] = field(default_factory=dict)
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     created_at: float = 0.0
+    #: The guild's custom emojis: id to name.
+    emojis: dict[int, str] = field(default_factory=dict)
 
     @property
     def everyone(self) -> FakeRole:

@@ -73,7 +73,18 @@ def guild_create(fake: FakeDiscord, guild: FakeGuild, intents: int) -> dict[str,
         "application_id": None,
         "features": [],
         "roles": [r.to_dict() for r in guild.roles],
-        "emojis": [],
+        "emojis": [
+            {
+                "id": str(emoji_id),
+                "name": name,
+                "roles": [],
+                "require_colons": True,
+                "managed": False,
+                "animated": False,
+                "available": True,
+            }
+            for emoji_id, name in guild.emojis.items()
+        ],
         "stickers": [],
         "joined_at": iso(guild.created_at),
         "large": False,

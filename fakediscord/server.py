@@ -10,8 +10,8 @@ from typing import Any
 
 from aiohttp import web
 
+from . import emojis, payloads, rest
 from . import messages as _messages  # noqa: F401  (registers the channel routes)
-from . import payloads, rest
 from . import webhooks as _webhooks  # noqa: F401  (registers the interaction routes)
 from .clock import ManualClock
 from .faults import Faults
@@ -66,6 +66,10 @@ class FakeDiscord(World):
         self.commands: dict[int | None, list[FakeCommand]] = {}
         self.sync_count = 0
         self.interactions: dict[int, FakeInteraction] = {}
+        #: The application's emojis, by id.
+        self.app_emojis: dict[int, emojis.FakeEmoji] = {}
+        #: Custom emojis the bot sent that it may not use (Discord shows them as text).
+        self.foreign_emojis: list[emojis.ForeignEmoji] = []
         self.interactions_by_token: dict[str, FakeInteraction] = {}
         self.requests: list[RecordedRequest] = []
         self.expected_codes: set[int] = set()
@@ -83,6 +87,7 @@ class FakeDiscord(World):
         """Listen on 127.0.0.1 on a free port."""
         app = web.Application()
         app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_get("/emojis/{file}", self._cdn)
         app.router.add_route("*", "/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
         await self._runner.setup()
@@ -96,6 +101,18 @@ class FakeDiscord(World):
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         return await rest.handle(self, request)
+
+    async def _cdn(self, request: web.Request) -> web.StreamResponse:
+        return await emojis.serve_image(self, request)
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT``: the CDN paths (``/emojis/{id}.png``) hang off it."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def emoji_url(self, emoji_id: int, extension: str = "png") -> str:
+        """Where the fake's CDN serves an application emoji's image."""
+        return f"{self.base_url}/emojis/{emoji_id}.{extension}"
 
     async def close(self) -> None:
         """Stop the server (open websockets are closed with 1001, like a Discord restart)."""
@@ -118,7 +135,7 @@ class FakeDiscord(World):
     @property
     def api_base(self) -> str:
         """``http://127.0.0.1:PORT/api/v10`` (``DISCORD_API_BASE``)."""
-        return f"http://127.0.0.1:{self.port}{rest.API_PREFIX}"
+        return f"{self.base_url}{rest.API_PREFIX}"
 
     @property
     def gateway_url(self) -> str:
@@ -327,11 +344,15 @@ class FakeDiscord(World):
         ]
 
     def assert_clean(self) -> None:
-        """Fail if the bot hit an unknown route or got an error the test did not expect."""
+        """Fail if the bot hit an unknown route, got an error the test did not expect, or sent
+        a custom emoji it may not use."""
         bad = self.unexpected_errors()
         if bad:
             lines = [f"{r.method} {r.path} -> {r.status} {r.response}" for r in bad]
             raise AssertionError("unexpected Discord errors:\n  " + "\n  ".join(lines))
+        if self.foreign_emojis:
+            shown = ", ".join(f"{e.markup} in message {e.message_id}" for e in self.foreign_emojis)
+            raise AssertionError(f"custom emojis the bot may not use (shown as text): {shown}")
 
     # -- payloads ---------------------------------------------------------------------------
     def application_payload(self) -> dict[str, Any]:

@@ -167,6 +167,12 @@ class World:
         self.dispatch("THREAD_CREATE", {**thread.to_dict(), "newly_created": True})
         return thread
 
+    def add_guild_emoji(self, guild: FakeGuild, name: str) -> int:
+        """A custom emoji of ``guild`` (the bot may use it while it is a member); its id."""
+        emoji_id = self.snowflake()
+        guild.emojis[emoji_id] = name
+        return emoji_id
+
     def bot_member(self, guild: FakeGuild) -> FakeMember:
         """The bot's own membership in ``guild``."""
         return guild.members[self.bot_user.id]

@@ -23,10 +23,18 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(edge.to_dict()))
         return 0
     who = "house" if edge.house_edge_pct >= 0 else "player"
+    decks = f"{rules.decks} deck{'s' if rules.decks > 1 else ''}"
+    if rules.penetration == 0:
+        dealt = f"{decks}, a fresh shoe every round."
+    else:
+        # The computation always deals each round from a full shoe (bot.engine.edge).
+        dealt = (
+            f"{decks}, computed for a full shoe each round; these rules deal to a cut card "
+            f"at {rules.penetration:.0%} (simulate measures that)."
+        )
     print(
         f"House edge of basic strategy: {edge.house_edge_pct:.3f}% of the first bet "
-        f"({who}'s advantage), {rules.decks} deck{'s' if rules.decks > 1 else ''}, "
-        "a fresh shoe every round."
+        f"({who}'s advantage), {dealt}"
     )
     if rules.penetration:
         print(

@@ -7,10 +7,13 @@ clear message and the same question again; end of input leaves the table cleanly
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from bot.bet_amount import bet_range
+from bot.cli.rule_flags import DEFAULT_PRESET
 from bot.engine import (
     PRESETS,
     Action,
@@ -28,6 +31,7 @@ from bot.engine import (
     cards,
     preset,
 )
+from bot.rules_words import rules_lines
 
 PLAYER = "you"
 #: Answer -> action, for the play prompt.
@@ -52,13 +56,39 @@ PROMPT_NAMES: dict[Action, str] = {
 }
 
 
+#: The engine's sentences say "alice hits"; at the terminal the player is "you".
+_SECOND_PERSON: dict[str, str] = {
+    "is": "are",
+    "has": "have",
+    "hits": "hit",
+    "stands": "stand",
+    "doubles": "double",
+    "splits": "split",
+    "surrenders": "surrender",
+    "takes": "take",
+    "declines": "decline",
+}
+_YOU_VERB = re.compile(r"^you( \(hand \d+\))? (\w+)")
+
+
+def second_person(text: str) -> str:
+    """``you hits: 5♣ → 17`` -> ``you hit: 5♣ → 17``; ``you is dealt`` -> ``you are dealt``."""
+    text = text.replace(" and gets back ", " and get back ")
+    return _YOU_VERB.sub(
+        lambda m: f"you{m.group(1) or ''} {_SECOND_PERSON.get(m.group(2), m.group(2))}", text
+    )
+
+
 class EndOfInput(Exception):
     """Stdin is closed: leave the table."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--preset", default="classic", choices=sorted(PRESETS), help="table rules (default classic)"
+        "--preset",
+        default=DEFAULT_PRESET,
+        choices=sorted(PRESETS),
+        help=f"table rules (default {DEFAULT_PRESET})",
     )
     parser.add_argument("--hands", type=int, default=1, help="hands to play each round, 1 to 7")
     parser.add_argument("--seed", help="64 hex digits: the first shoe's seed (for a replay)")
@@ -130,8 +160,16 @@ class Session:
     """One player's session at the terminal table."""
 
     def __init__(
-        self, rules: Rules, hands: int, chips: int, out: TextIO, inp: TextIO, shoe: Shoe
+        self,
+        rules: Rules,
+        hands: int,
+        chips: int,
+        out: TextIO,
+        inp: TextIO,
+        shoe: Shoe,
+        preset: str = DEFAULT_PRESET,
     ) -> None:
+        self.preset = preset
         self.rules = rules
         self.hands = hands
         self.chips = chips
@@ -156,7 +194,9 @@ class Session:
         return line.strip().lower()
 
     def play(self) -> int:
-        self.say(f"Blackjack: {self.hands} hand(s) per round. You have {self.chips} chips.")
+        hands = "one hand" if self.hands == 1 else f"{self.hands} hands"
+        self.say(f"Blackjack ({self.preset}): {hands} a round. You have {self.chips} chips.")
+        self.say("\n".join(f"  {line}" for line in rules_lines(self.rules)))
         self.announce_shoe()
         try:
             while True:
@@ -167,14 +207,24 @@ class Session:
                 if bet is None:
                     break
                 self.play_round(bet)
-        except EndOfInput:
+        except (EndOfInput, KeyboardInterrupt):
             self.say()
         except ShoeExhausted:
             self.say("The stacked shoe has no more cards.")
         self.say(f"You leave the table with {self.chips} chips.")
         if self.standing.players:
             self.say(self.standing.announcement())
+        self.reveal_seed(self.shoe, "This shoe's seed is")
         return 0
+
+    def reveal_seed(self, shoe: Shoe, heading: str) -> None:
+        """The seed of a shoe that is done with, and the command that checks it."""
+        if isinstance(shoe, StackedShoe):
+            return  # a stacked test shoe has no seed
+        seed = shoe.seed.hex()
+        self.say(
+            f"{heading} {seed} (check it: python -m bot verify --seed {seed} --decks {shoe.decks})."
+        )
 
     def announce_shoe(self) -> None:
         if not isinstance(self.shoe, StackedShoe):
@@ -185,11 +235,7 @@ class Session:
     def new_shoe_if_due(self) -> None:
         if not self.shoe.cut_card_reached or isinstance(self.shoe, StackedShoe):
             return
-        old = self.shoe
-        self.say(
-            f"The cut card is out. The old shoe's seed was {old.seed.hex()} "
-            f"(check it: python -m bot verify --seed {old.seed.hex()} --decks {old.decks})."
-        )
+        self.reveal_seed(self.shoe, "The cut card is out. The old shoe's seed was")
         if self.standing.players:
             self.say(self.standing.announcement())
         self.shoe = Shoe.fresh(self.rules.decks, self.rules.penetration)
@@ -199,19 +245,20 @@ class Session:
         rules = self.rules
         low, high = rules.min_bet, min(rules.max_bet, self.chips // self.hands)
         while True:
+            limits = str(low) if low == high else f"{low}-{high}"
             answer = self.ask(
-                f"Bet per hand ({low}-{high}, Enter for {min(self.last_bet, high)}, q to quit): "
+                f"Bet per hand ({limits}, Enter for {min(self.last_bet, high)}, q to quit): "
             )
             if answer in ("q", "quit"):
                 return None
             if answer == "":
                 return min(self.last_bet, high)
             if not answer.isdigit():
-                self.say(f"Please type a whole number of chips from {low} to {high}, or q.")
+                self.say(f"Please type a whole number of chips ({bet_range(low, high)}), or q.")
                 continue
             bet = int(answer)
             if not low <= bet <= high:
-                self.say(f"The bet must be from {low} to {high} chips per hand.")
+                self.say(f"You can place {bet_range(low, high)} chips per hand.")
                 continue
             self.last_bet = bet
             return bet
@@ -230,12 +277,12 @@ class Session:
                 else:
                     self.decide(round_)
                 self.show_events(round_, seen)
-        except EndOfInput:
+        except (EndOfInput, KeyboardInterrupt):
             # Leaving mid-round stands every hand, like a table's action timer would.
             self.say()
             seen = len(round_.events)
             round_.stand_all(PLAYER)
-            self.show_events(round_, seen)
+            self.show_events(round_, seen, left=True)
             self.finish_round(round_)
             raise
         self.finish_round(round_)
@@ -249,12 +296,20 @@ class Session:
         self.say(f"Round over: net {result.net:+d}. You have {self.chips} chips.")
         self.say()
 
-    def show_events(self, round_: Round, start: int) -> None:
+    def show_events(self, round_: Round, start: int, *, left: bool = False) -> None:
+        """The round's new sentences, said to you; ``left``: you left, nothing timed out."""
         for event in round_.events[start:]:
-            self.say(f"  {event.text}")
+            text = second_person(event.text)
+            if left:
+                text = text.replace("(timed out)", "(you left the table)")
+            self.say(f"  {text}")
 
     def decide_insurance(self, round_: Round) -> None:
         cost = round_.cost(PLAYER, Action.INSURANCE)
+        if cost > self.chips:
+            self.say(f"The dealer shows an ace. Insurance costs {cost}: you have {self.chips}.")
+            round_.act(PLAYER, Action.NO_INSURANCE)
+            return
         while True:
             answer = self.ask(f"The dealer shows an ace. Insurance for {cost}? [y/n]: ")
             if answer in ("y", "yes"):
@@ -273,7 +328,8 @@ class Session:
         index = round_.current_hand_index(PLAYER)
         assert index is not None  # the round is in play, so some hand is unfinished
         hand = round_.hands(PLAYER)[index]
-        legal = round_.legal_actions(PLAYER)
+        # Double and split are offered only when your chips cover them.
+        legal = {a for a in round_.legal_actions(PLAYER) if round_.cost(PLAYER, a) <= self.chips}
         options = ", ".join(PROMPT_NAMES[a] for a in PROMPT_NAMES if a in legal)
         while True:
             answer = self.ask(f"Hand {index + 1} ({hand.describe()}): {options}? ")
@@ -283,14 +339,13 @@ class Session:
                 continue
             if action not in legal:
                 try:
-                    round_.cost(PLAYER, action)
+                    cost = round_.cost(PLAYER, action)
                 except IllegalAction as refusal:
                     self.say(f"You can't {action.value} now: {refusal}.")
+                else:
+                    self.say(f"You have only {self.chips} chips: {action.value} costs {cost}.")
                 continue
             cost = round_.cost(PLAYER, action)
-            if cost > self.chips:
-                self.say(f"You have only {self.chips} chips: {action.value} costs {cost}.")
-                continue
             self.chips -= cost
             round_.act(PLAYER, action)
             return
@@ -319,5 +374,5 @@ def run(args: argparse.Namespace) -> int:
             return 2
     else:
         shoe = Shoe.fresh(rules.decks, rules.penetration)
-    session = Session(rules, args.hands, args.chips, sys.stdout, sys.stdin, shoe)
+    session = Session(rules, args.hands, args.chips, sys.stdout, sys.stdin, shoe, args.preset)
     return session.play()

@@ -3,23 +3,49 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Any, NoReturn
 
 from bot.engine import PRESETS, Rules, RulesError, preset
 
+#: The preset every command line tool starts from (play, strategy, edge, simulate), the
+#: same as a new server's tables.
+DEFAULT_PRESET = "vegas-shoe"
 #: flag value -> Rules field value, for the flags that are not plain numbers or switches.
 _SOFT17 = {"hit": True, "stand": False}
+#: Rules field -> the flag that sets it, so a refusal names what the user typed.
+_FLAG_OF = {
+    "decks": "--decks",
+    "dealer_hits_soft_17": "--soft17",
+    "blackjack_pays": "--blackjack-pays",
+    "double_after_split": "--das",
+    "surrender": "--surrender",
+    "double_on": "--double",
+    "max_hands": "--max-hands",
+    "resplit_aces": "--resplit-aces",
+    "hit_split_aces": "--hit-split-aces",
+    "dealer_peeks": "--peek",
+    "penetration": "--penetration",
+}
+_FIELD = re.compile(r"\b(" + "|".join(_FLAG_OF) + r")\b")
 
 
-def add_rule_flags(parser: argparse.ArgumentParser, *, default_preset: str = "vegas-shoe") -> None:
+def in_flag_words(message: str) -> str:
+    """A Rules refusal with each field named by its flag (``max_hands`` -> ``--max-hands``)."""
+    return _FIELD.sub(lambda match: _FLAG_OF[match.group(1)], message)
+
+
+def add_rule_flags(
+    parser: argparse.ArgumentParser, *, default_preset: str = DEFAULT_PRESET
+) -> None:
     """Add ``--preset`` and one flag per rule; a flag left out keeps the preset's value."""
     group = parser.add_argument_group("rules", "start from a preset; each flag overrides one rule")
     group.add_argument(
         "--preset",
         default=default_preset,
         choices=sorted(PRESETS),
-        help="the rule set to start from",
+        help=f"the rule set to start from (default {default_preset})",
     )
     group.add_argument("--decks", type=int, metavar="N", help="decks in the shoe, 1 to 8")
     group.add_argument(
@@ -111,7 +137,7 @@ def rules_or_exit(args: argparse.Namespace) -> Rules:
     try:
         return rules_from_args(args)
     except RulesError as exc:
-        _exit_with(str(exc))
+        _exit_with(in_flag_words(str(exc)))
 
 
 def _exit_with(message: str) -> NoReturn:

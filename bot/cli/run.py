@@ -1,7 +1,8 @@
 """``python -m bot`` / ``python -m bot run``: start the Discord bot.
 
 Settings come from the environment and ``.env`` (see .env.example). A missing or
-rejected token prints how to get one and exits with status 2, without a traceback.
+rejected token prints how to get one and exits with status 2, without a traceback; a
+Discord that cannot be reached says so in one line and exits with status 1.
 """
 
 from __future__ import annotations
@@ -13,14 +14,19 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
+import discord.http
 
 from bot.config import TOKEN_HELP, Config, ConfigError, environment, load_config
 from bot.endpoints import apply_endpoints
+from bot.log_setup import setup_logging
 from db.errors import StoreError
 
 #: Exit status for a setting that must be fixed before the bot can start.
 CONFIG_EXIT = 2
+#: Exit status when Discord cannot be reached (no network, DNS, Discord down).
+NETWORK_EXIT = 1
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return CONFIG_EXIT
-    discord.utils.setup_logging(level=config.log_level, root=True)
+    setup_logging(config.log_level, config.log_format)
     try:
         asyncio.run(serve(config))
     except discord.LoginFailure:
@@ -48,6 +54,13 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as error:
         print(f"error: {error}", file=sys.stderr)
         return CONFIG_EXIT
+    except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
+        print(
+            f"error: cannot reach Discord at {discord.http.Route.BASE} ({error}). "
+            "Check the network connection, then start the bot again.",
+            file=sys.stderr,
+        )
+        return NETWORK_EXIT
     except KeyboardInterrupt:
         pass
     return 0

@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import queue
 import secrets
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -33,6 +34,8 @@ from bot.engine import (
 )
 
 MAX_WORKERS = 64
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
 #: Seconds a run goes before the progress bar appears, and between two redraws.
 BAR_DELAY = 1.0
 BAR_EVERY = 0.1
@@ -47,7 +50,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", metavar="HEX", help="the run's seed in hex (default: a random one, printed)"
     )
     parser.add_argument(
-        "--workers", type=int, default=1, metavar="W", help="processes to split the rounds over"
+        "--workers",
+        type=int,
+        default=1,
+        metavar="W",
+        help="processes to split the rounds over; each worker deals its own shoes, so a seed "
+        "repeats its result only with the same number of workers",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -73,8 +81,25 @@ def run(args: argparse.Namespace) -> int:
 
     advisor_for(rules)  # build the chart before the clock starts (and before workers fork)
     bar = ProgressBar(args.hands, sys.stderr) if sys.stderr.isatty() else None
+    played = [0]
+
+    def progress(done: int) -> None:
+        played[0] = done
+        if bar:
+            bar.update(done)
+
     start = time.perf_counter()
-    tally = simulate(rules, args.hands, seed, args.workers, bar.update if bar else None)
+    try:
+        tally = simulate(rules, args.hands, seed, args.workers, progress)
+    except KeyboardInterrupt:
+        if bar:
+            bar.close()
+        print(
+            f"Stopped (Ctrl-C) after about {played[0]:,} of {args.hands:,} rounds: "
+            f"no result. The seed was {seed_hex}.",
+            file=sys.stderr,
+        )
+        return INTERRUPTED
     seconds = time.perf_counter() - start
     if bar:
         bar.close()
@@ -112,11 +137,10 @@ def simulate(
         )
         for index, share in enumerate(shares)
     ]
-    for process in processes:
-        process.start()
     done = [0] * workers
     tallies: dict[int, Tally] = {}
     try:
+        _start_deaf_to_ctrl_c(processes)
         while len(tallies) < workers:
             try:
                 kind, index, payload = messages.get(timeout=0.5)
@@ -131,8 +155,15 @@ def simulate(
                 raise RuntimeError(f"simulation worker {index} failed: {payload}")
             else:
                 tallies[index] = Tally(*payload)
+    except KeyboardInterrupt:
+        for process in processes:
+            if process.pid is not None:
+                process.terminate()
+        raise
     finally:
         for process in processes:
+            if process.pid is None:
+                continue  # never started
             process.join(timeout=5)
             if process.is_alive():
                 process.terminate()
@@ -140,6 +171,23 @@ def simulate(
     for index in range(1, workers):
         total = total.merge(tallies[index])
     return total
+
+
+def _start_deaf_to_ctrl_c(processes: Sequence[BaseProcess]) -> None:
+    """Start the workers with SIGINT blocked: they inherit the blocked signal (through fork
+    and exec alike) and never see Ctrl-C, which the terminal sends to the whole process
+    group; the parent alone answers it, and stops them. A Ctrl-C pressed meanwhile waits
+    for the parent (delivered when it unblocks), it is not lost."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no process groups to worry about
+        for process in processes:
+            process.start()
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for process in processes:
+            process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _worker(

@@ -11,6 +11,9 @@ import sys
 
 from bot.engine import SEED_BYTES, commitment, continuation_seed, shuffled_order
 
+#: A round runs a shoe dry rarely; a few continuations are plenty, thousands a mistake.
+MAX_CONTINUATIONS = 100
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", required=True, help=f"the revealed seed, {SEED_BYTES} bytes hex")
@@ -19,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--continuations",
         type=int,
         default=0,
-        help="also print this many continuation shoes (used when a round ran the shoe dry)",
+        help="also print this many continuation shoes (used when a round ran the shoe dry), "
+        f"0 to {MAX_CONTINUATIONS}",
     )
 
 
@@ -36,13 +40,19 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if not 0 <= args.continuations <= MAX_CONTINUATIONS:
+        print(
+            f"error: --continuations must be 0 to {MAX_CONTINUATIONS}, not {args.continuations}",
+            file=sys.stderr,
+        )
+        return 2
     if not 1 <= args.decks <= 8:
         print(f"error: --decks must be 1 to 8, not {args.decks}", file=sys.stderr)
         return 2
     print(f"seed:       {seed.hex()}")
     print(f"commitment: {commitment(seed)}  (sha256 of the seed)")
     print(f"decks:      {args.decks}")
-    for number in range(max(0, args.continuations) + 1):
+    for number in range(args.continuations + 1):
         shoe_seed = continuation_seed(seed, number)
         order = shuffled_order(shoe_seed, args.decks)
         title = "shoe order" if number == 0 else f"continuation {number} (seed {shoe_seed.hex()})"

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import db
 from bot.bet_amount import BetAmountError, needs_balance, parse_bet, short_of_chips
+from bot.tables.chip_limit import at_the_limit, best_win
 from bot.tables.errors import BetRefused, NotEnoughChips, StaleButton, WrongPhase
 from bot.tables.players import Player
 from bot.tables.refusals import EARLIER_ROUND
 from bot.tables.registry import TableRegistry
 from bot.tables.snapshot import Reply, TablePhase
 from bot.tables.table import SeatState, Table
+
+
+def spots_allowed(max_spots: int) -> str:
+    """The refusal for a number of hands the table does not allow."""
+    if max_spots == 1:
+        return "You can play one hand at this table."
+    return f"You can play 1 to {max_spots} hands at this table."
 
 
 class TableBetting(TableRegistry):
@@ -52,7 +60,7 @@ class TableBetting(TableRegistry):
             hands = f" on {seat.spots} hands" if seat.spots > 1 else ""
             raise BetRefused(f"You already bet {seat.bet:,}{hands} this round.")
         if not isinstance(spots, int) or not 1 <= spots <= table.rules.max_spots:
-            raise BetRefused(f"You can play 1 to {table.rules.max_spots} hands at this table.")
+            raise BetRefused(spots_allowed(table.rules.max_spots))
         if seat is None:
             self._check_room(table)
         # A plain number needs no balance read: the debit below checks the balance anyway.
@@ -69,8 +77,15 @@ class TableBetting(TableRegistry):
         try:
             # The store's conditional debit: two tables cannot spend the same chips.
             balance = await self._store.stake(
-                table.guild_id, player.user_id, stake * spots, "bet", table.round_id
+                table.guild_id,
+                player.user_id,
+                stake * spots,
+                "bet",
+                table.round_id,
+                headroom=best_win(rules, stake, spots),
             )
+        except db.BalanceLimitExceeded as error:
+            raise BetRefused(at_the_limit(error, f"a bet of {stake * spots:,}")) from None
         except db.InsufficientChips as error:
             if not needs_balance(amount):  # the words parse_bet gives with the balance read
                 raise BetRefused(short_of_chips(error.amount, error.balance)) from None

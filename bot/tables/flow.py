@@ -15,6 +15,9 @@ from collections.abc import Awaitable, Callable
 import db
 from bot.clock import Clock
 from bot.engine import Action, Round, RoundPhase, Rules, Shoe, Verdict
+from bot.log_context import bind
+from bot.shown_names import shown_name
+from bot.tables import chip_limit
 from bot.tables.results import (
     event_lines,
     hand_results,
@@ -36,6 +39,16 @@ ShoeFactory = Callable[[Rules], Shoe]
 def fresh_shoe(rules: Rules) -> Shoe:
     """A new shoe for ``rules``, seeded from the operating system's CSPRNG."""
     return Shoe.fresh(rules.decks, rules.penetration)
+
+
+def duration_text(seconds: float) -> str:
+    """A configured time as people say it: ``30 s``, ``1 min``, ``2 min 30 s``, ``1 h 5 min``."""
+    whole = max(1, round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
+    parts.append(f"{secs} s" if secs else "")
+    return " ".join(part for part in parts if part)
 
 
 class TableFlow:
@@ -78,7 +91,8 @@ class TableFlow:
             log.exception("publishing table %s v%s failed", snapshot.table_id, snapshot.version)
 
     def _names(self, table: Table) -> dict[str, str]:
-        return {seat.pid: seat.player.name for seat in table.seats}
+        """Each seated player's name as the table's texts show it (see ``shown_name``)."""
+        return {seat.pid: shown_name(seat.player.name) for seat in table.seats}
 
     # ----------------------------------------------------------- betting
 
@@ -122,8 +136,8 @@ class TableFlow:
             table.round_id = None
         idle = self._clock.now() - table.idle_since
         if idle >= table.timers.idle_close_s:
-            minutes = max(1, round(table.timers.idle_close_s / 60))
-            await self._close(table, f"Closed after {minutes} min without bets.")
+            idle_for = duration_text(table.timers.idle_close_s)
+            await self._close(table, f"Closed after {idle_for} without bets.")
             return
         await self._open_betting(table)
 
@@ -136,7 +150,7 @@ class TableFlow:
         round_ = Round.deal(table.rules, table.shoe, bets)
         table.round = round_
         table.shuffle_notice = ()
-        table.last_results = ()
+        table.last_results = table.last_summary = ()
         for seat in table.seats:
             seat.last_net = None
         table.insurance_offered = round_.phase is RoundPhase.INSURANCE
@@ -228,7 +242,7 @@ class TableFlow:
         assert table.round_id is not None
         settlement = round_.settlement()
         bets = {seat.pid: seat.bet for seat in table.seats if seat.spots}
-        await self._store.settle_round(
+        unpaid = await self._pay(
             table.round_id,
             payouts_of(settlement),
             hand_results(settlement, bets),
@@ -242,7 +256,9 @@ class TableFlow:
                 seat.standing.record(settlement)
                 seat.last_net = settlement.player(seat.pid).net
                 table.last_bets[seat.player.user_id] = (seat.bet, seat.spots)
-        table.last_results = result_lines(settlement, self._names(table))
+        names = self._names(table)
+        table.last_results = result_lines(settlement, names, unpaid)
+        table.last_summary = result_lines(settlement, names, unpaid, detailed=False)
         table.events = []
         table.round = None
         for seat in table.seats:
@@ -250,6 +266,32 @@ class TableFlow:
         if table.shoe.cut_card_reached:
             await self._new_shoe(table)
         await self._open_betting(table)
+
+    async def _pay(
+        self,
+        round_id: int,
+        payouts: dict[int, int],
+        hands: list[db.HandResult],
+        state_json: str,
+    ) -> dict[str, int]:
+        """Settle the round; a player the ceiling stops is paid up to it, nobody else changes.
+
+        The chips that did not fit, per player id (empty unless chips reached a
+        player from elsewhere during the round: bets are checked against the ceiling).
+        """
+        unpaid: dict[str, int] = {}
+        while True:
+            try:
+                await self._store.settle_round(round_id, payouts, hands, state_json)
+                return unpaid
+            except db.BalanceLimitExceeded as error:
+                who = error.user_id
+                if who is None or str(who) in unpaid:
+                    raise
+                room = max(0, error.limit - error.balance)
+                unpaid[str(who)] = payouts[who] - room
+                log.warning("round %s: %s is paid %s short of the chip limit", round_id, who, room)
+                payouts, hands = chip_limit.capped(payouts, hands, who, room)
 
     async def _new_shoe(self, table: Table) -> None:
         """Retire the shoe (reveal its seed), start a new one, announce action and standing."""
@@ -307,6 +349,7 @@ class TableFlow:
 
     async def _timer(self, table: Table, due: float) -> None:
         await self._clock.sleep_until(due)
+        bind(table_id=table.table_id, round_id=table.round_id)
         try:
             async with table.lock:
                 if table.closed or table.timer is not asyncio.current_task():

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from bot.engine import Rules
+from bot.log_context import bind
 from bot.tables.errors import NoTableHere, StaleButton, TableError, TableFull
 from bot.tables.fairness import Fairness, fairness_of
 from bot.tables.flow import TableFlow
@@ -37,6 +38,10 @@ class TableRegistry(TableFlow):
         """The open table in this channel, or None."""
         table_id = self._by_channel.get(channel_id)
         return None if table_id is None else self._tables[table_id].snapshot
+
+    def open_tables(self) -> list[TableSnapshot]:
+        """Every open table's latest snapshot."""
+        return [t.snapshot for t in self._tables.values() if t.snapshot is not None]
 
     def get(self, table_id: str) -> TableSnapshot:
         """The table's latest snapshot; StaleButton if the id is unknown or closed."""
@@ -79,9 +84,11 @@ class TableRegistry(TableFlow):
         change). Anything else is a bug or a lost database: the table closes and
         refunds its round rather than stay half-changed.
         """
+        bind(guild_id=table.guild_id, channel_id=table.channel_id, table_id=table.table_id)
         try:
             async with table.lock:
                 self._check_open(table)
+                bind(round_id=table.round_id)
                 result = await change()
                 snapshot = self._changed(table)
         except TableError:

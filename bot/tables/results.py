@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 import db
 from bot.engine import Event, Outcome, Settlement, insurance_payout
+from bot.shown_names import shown_name
 from bot.tables.table import SeatState
 from db.models import Outcome as StoredOutcome
 
@@ -66,8 +67,19 @@ def signed(amount: int) -> str:
     return f"{amount:+,}" if amount else "±0"
 
 
-def result_lines(settlement: Settlement, names: dict[str, str]) -> tuple[str, ...]:
-    """The dealer's hand, each hand's outcome and payout, each insurance bet, net per player."""
+def result_lines(
+    settlement: Settlement,
+    names: dict[str, str],
+    unpaid: Mapping[str, int] | None = None,
+    *,
+    detailed: bool = True,
+) -> tuple[str, ...]:
+    """The dealer's hand, each hand's outcome and payout, each insurance bet, net per player.
+
+    ``unpaid``: chips a player was not paid because of the chip limit (see chip_limit).
+    Not ``detailed``: the dealer's hand and one net line per player, for a table too
+    full to show every hand.
+    """
     dealer_cards = " ".join(str(card) for card in settlement.dealer_cards)
     if settlement.dealer_blackjack:
         dealer = f"Dealer has blackjack: {dealer_cards}"
@@ -79,16 +91,26 @@ def result_lines(settlement: Settlement, names: dict[str, str]) -> tuple[str, ..
     for player in settlement.players:
         name = names.get(player.player_id, player.player_id)
         hands = settlement.hands_of(player.player_id)
+        if not detailed:
+            count = f" on {len(hands)} hands" if len(hands) > 1 else ""
+            lines.append(f"{name}: net {signed(player.net)}{count}")
+            hands = ()
         for hand in hands:
             which = f" (hand {hand.hand_index + 1})" if len(hands) > 1 else ""
             cards = " ".join(str(card) for card in hand.cards)
             lines.append(f"{name}{which}: {cards} — {hand.text}")
         for insurance in settlement.insurance:
-            if insurance.player_id == player.player_id:
+            if detailed and insurance.player_id == player.player_id:
                 winnings = insurance_payout(insurance.stake, True) - insurance.stake
                 won = f"wins {winnings:,}" if insurance.won else "loses"
                 lines.append(f"{name}: insurance of {insurance.stake:,} {won}")
-        lines.append(f"{name}: net {signed(player.net)}")
+        if detailed:
+            lines.append(f"{name}: net {signed(player.net)}")
+        if unpaid and unpaid.get(player.player_id):
+            lines.append(
+                f"{name}: {unpaid[player.player_id]:,} not paid: "
+                f"it would pass the chip limit of {db.MAX_BALANCE:,}"
+            )
     return tuple(lines)
 
 
@@ -97,16 +119,22 @@ def shuffle_notice(seats: Iterable[SeatState], commitment: str) -> tuple[str, ..
     lines = [f"Shuffle: a new shoe (commitment {commitment[:16]}…)."]
     for seat in seats:
         action, standing = seat.standing.action(seat.pid), seat.standing.standing(seat.pid)
-        lines.append(f"{seat.player.name}: action {action:,}, standing {signed(standing)}")
+        name = shown_name(seat.player.name)
+        lines.append(f"{name}: action {action:,}, standing {signed(standing)}")
     return tuple(lines)
 
 
 def event_lines(events: Sequence[Event], names: dict[str, str]) -> list[str]:
-    """The round's event sentences, with players' display names instead of their ids."""
+    """The round's event sentences, with players' shown names instead of their ids.
+
+    A sentence that starts with a name keeps the name as written ("alice hits"); only
+    the dealer's and the shoe's sentences get a capital.
+    """
     lines = []
     for event in events:
         text = event.text
         if event.player:
-            text = text.replace(event.player, names.get(event.player, event.player), 1)
-        lines.append(text[:1].upper() + text[1:])
+            lines.append(text.replace(event.player, names.get(event.player, event.player), 1))
+        else:
+            lines.append(text[:1].upper() + text[1:])
     return lines

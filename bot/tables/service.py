@@ -16,6 +16,7 @@ from typing import TypeVar
 import db
 from bot.clock import Clock
 from bot.engine import Action
+from bot.shown_names import shown_name
 from bot.tables.advice import Advice
 from bot.tables.betting import TableBetting
 from bot.tables.errors import (
@@ -237,7 +238,7 @@ class TableService(TableBetting):
                 raise NotAllowed(
                     "Only the host or someone with Manage Channels can stop this table."
                 )
-            await self._close(table, f"Stopped by {by.name}.")
+            await self._close(table, f"Stopped by {shown_name(by.name)}.")
 
         _, snapshot = await self._mutate(table, stop_table)
         return Reply(snapshot)

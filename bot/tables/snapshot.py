@@ -110,6 +110,8 @@ class TableSnapshot:
     events: tuple[str, ...] = ()
     #: Results of the round that just ended, shown while the next betting is open.
     last_results: tuple[str, ...] = ()
+    #: The same, one line per player: shown when every hand does not fit the message.
+    last_summary: tuple[str, ...] = ()
     #: Set when the shoe was just reshuffled: the announcement (action and standing).
     shuffle_notice: tuple[str, ...] = ()
     #: SHA-256 of the current shoe's seed.

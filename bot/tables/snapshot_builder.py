@@ -133,6 +133,7 @@ def build_snapshot(table: Table, version: int) -> TableSnapshot:
         deadline=None if table.closed else deadline,
         events=tuple(table.events[-RECENT_EVENTS:]),
         last_results=table.last_results,
+        last_summary=table.last_summary,
         shuffle_notice=table.shuffle_notice,
         commitment=table.shoe.commitment,
         closed_reason=table.closed_reason,

@@ -72,6 +72,7 @@ class Table:
     message_id: int | None = None
     events: list[str] = field(default_factory=list)
     last_results: tuple[str, ...] = ()
+    last_summary: tuple[str, ...] = ()
     shuffle_notice: tuple[str, ...] = ()
     insurance_offered: bool = False
     closed_reason: str = ""

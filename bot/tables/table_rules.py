@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import db
+from bot.bet_amount import bet_range
 from bot.engine import Rules, RulesError, preset
 from bot.tables.errors import BetRefused, TableError
 from bot.tables.refusals import sentence
@@ -25,7 +26,7 @@ def table_rules(
     for asked, what in ((min_bet, "minimum"), (max_bet, "maximum")):
         if asked is not None and not low <= asked <= high:
             raise BetRefused(
-                f"The {name} table takes bets from {low:,} to {high:,}; "
+                f"The {name} table takes {bet_range(low, high)}; "
                 f"a {what} of {asked:,} is outside that."
             )
     chosen_min = min_bet if min_bet is not None else min(max(settings.min_bet, low), high)

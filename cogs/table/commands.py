@@ -15,7 +15,7 @@ from bot.tables import NoTableHere, Player, Reply, TableError
 from cogs.table.buttons import CUSTOM_ID_TEMPLATE, ButtonRef, parse_custom_id
 from cogs.table.messages import missing_permissions
 from cogs.table.refusals import answer_refusal
-from cogs.table.render import RenderedTable, render_table
+from cogs.table.render import RenderedTable, hint_text
 from cogs.table.rules_text import fairness_text, rules_text
 
 if TYPE_CHECKING:
@@ -98,10 +98,12 @@ class TableCog(commands.Cog, name="Table"):
         async with messages.holding(ref.table_id):
             if ref.action == "hint":
                 reply = await tables.hint(ref.table_id, ref.round_no, player)
-                await interaction.response.send_message(reply.note, ephemeral=True)
+                faces = await self.bot.card_emojis.faces_for(interaction.guild_id or 0)
+                text = hint_text(reply.snapshot, player.user_id, reply.note, faces)
+                await interaction.response.send_message(text, ephemeral=True)
                 return
             reply = await self._apply(ref, player)
-            rendered = render_table(reply.snapshot)
+            rendered = await messages.render(reply.snapshot)
             view = messages.view_for(ref.table_id, rendered)
             async with messages.answering(reply.snapshot):
                 await interaction.response.edit_message(embed=rendered.embed, view=view)
@@ -156,7 +158,7 @@ class TableCog(commands.Cog, name="Table"):
             min_bet=min_bet,
             max_bet=max_bet,
         )
-        rendered = render_table(snapshot)
+        rendered = await self.bot.table_messages.render(snapshot)
         try:
             await interaction.response.send_message(embed=rendered.embed, view=table_view(rendered))
             message = await interaction.original_response()

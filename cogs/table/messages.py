@@ -1,4 +1,5 @@
-"""Keeping each table's message current: coalesced edits, and closing a table whose message is gone.
+"""Keeping each table's message current: coalesced edits, a deleted table posted again, and
+closing a table the bot can no longer show.
 
 The table service calls :meth:`TableMessages.publish` after every change. A click
 answers with its own type-7 response, so while a click is being answered the
@@ -24,8 +25,10 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.tables.errors import TableError
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec
+from cogs.table.card_art import Faces
 from cogs.table.render import RenderedTable, render_table
 
 log = logging.getLogger(__name__)
@@ -44,8 +47,12 @@ NEEDED_PERMISSIONS: tuple[tuple[str, str], ...] = (
 )
 
 Close = Callable[[str, str], Awaitable[None]]
+#: The service's ``attach_message(table_id, message_id)``: where a re-posted table now is.
+Attach = Callable[[str, int], Awaitable[None]]
 #: Turns a rendered table into the view sent with it (the table cog's DynamicItem buttons).
 ViewFactory = Callable[[RenderedTable], discord.ui.View]
+#: A server's card faces (card emojis) if it shows pictures, None for text cards.
+FacesFor = Callable[[int], Awaitable[Faces | None]]
 
 
 def missing_permissions(permissions: discord.Permissions) -> list[str]:
@@ -82,14 +89,27 @@ class TableMessages:
         self._view_factory: ViewFactory = RenderedTable.view
         self._tables: dict[str, _Table] = {}
         self._close: Close | None = None
+        self._faces_for: FacesFor | None = None
+        self._attach: Attach | None = None
 
-    def bind(self, close: Close) -> None:
-        """The service's ``close(table_id, reason)``, called when a message is lost."""
+    def bind(self, close: Close, attach: Attach | None = None) -> None:
+        """The service's ``close(table_id, reason)``, called when a message is lost, and its
+        ``attach_message``, called when a deleted table message is posted again."""
         self._close = close
+        self._attach = attach
 
     def use_views(self, view_factory: ViewFactory) -> None:
         """How the table cog turns a rendered table into a view (its DynamicItem buttons)."""
         self._view_factory = view_factory
+
+    def use_faces(self, faces_for: FacesFor) -> None:
+        """Where each server's card faces come from (text cards until this is called)."""
+        self._faces_for = faces_for
+
+    async def render(self, snapshot: TableSnapshot) -> RenderedTable:
+        """The table message for ``snapshot``, with cards as its server shows them."""
+        faces = None if self._faces_for is None else await self._faces_for(snapshot.guild_id)
+        return render_table(snapshot, faces)
 
     # -- what the service and the cogs tell us ---------------------------------------------
 
@@ -241,6 +261,8 @@ class TableMessages:
             try:
                 await self._edit(table.channel_id, table.message_id, snapshot)
             except (discord.NotFound, discord.Forbidden) as error:
+                if error.code == UNKNOWN_MESSAGE and await self._post_again(table_id, table):
+                    continue
                 await self._lost(table_id, table, error)
                 break
             except discord.HTTPException:
@@ -256,11 +278,36 @@ class TableMessages:
             self._tables.pop(table_id, None)
 
     async def _edit(self, channel_id: int, message_id: int, snapshot: TableSnapshot) -> None:
-        rendered = render_table(snapshot)
+        rendered = await self.render(snapshot)
         channel = self._client.get_partial_messageable(channel_id)
         await channel.get_partial_message(message_id).edit(
             embed=rendered.embed, view=self.view_for(snapshot.table_id, rendered)
         )
+
+    async def _post_again(self, table_id: str, table: _Table) -> bool:
+        """Someone deleted the message of an open table: post the table again, below.
+
+        The players' bets and hands stay as they are (a bet just taken is not refunded
+        by a table closing under it). False if the table is closing or cannot be posted.
+        """
+        snapshot = table.latest
+        if snapshot is None or snapshot.phase is TablePhase.CLOSED or self._attach is None:
+            return False
+        rendered = render_table(snapshot)
+        channel = self._client.get_partial_messageable(table.channel_id)
+        try:
+            message = await channel.send(
+                embed=rendered.embed, view=self.view_for(table_id, rendered)
+            )
+        except discord.HTTPException:
+            log.info("could not post table %s again", table_id, exc_info=True)
+            return False
+        log.info("table %s's message was deleted: posted it again", table_id)
+        table.message_id = message.id
+        table.shown = table.sent = max(table.shown, snapshot.version)
+        with contextlib.suppress(TableError):  # closed meanwhile: its last edit follows
+            await self._attach(table_id, message.id)
+        return True
 
     async def _lost(self, table_id: str, table: _Table, error: discord.HTTPException) -> None:
         """The message was deleted or the bot lost access: close the table, tell the host."""

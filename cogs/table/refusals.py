@@ -17,6 +17,9 @@ from bot.tables import TableAlreadyOpen, TableError
 
 async def answer_refusal(interaction: discord.Interaction[Any], error: TableError) -> None:
     """Say why nothing happened, ephemerally (as a followup if the click was answered)."""
+    metrics = getattr(interaction.client, "metrics", None)
+    if metrics is not None:
+        metrics.refused(interaction)  # a polite no, not a failure
     text = str(error)
     if isinstance(error, TableAlreadyOpen):
         text = _open_table_text(interaction, error)

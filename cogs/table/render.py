@@ -7,16 +7,17 @@ client ticks them, the bot never edits a message just to move a clock.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import discord
 
+from bot.shown_names import shown_name
 from bot.tables.results import signed
-from bot.tables.snapshot import CardView, DealerView, HandView, SeatView, TablePhase, TableSnapshot
+from bot.tables.snapshot import DealerView, HandView, SeatView, TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec, table_buttons
+from cogs.table.card_art import Faces, card_row, cards_in_line, hidden_card, picture_count
 from cogs.table.embed_limits import (
     DESCRIPTION_LIMIT,
     EMBED_TOTAL_LIMIT,
@@ -38,10 +39,12 @@ COLOURS: Final[dict[TablePhase, int]] = {
     TablePhase.CLOSED: 0x95A5A6,  # grey: nothing more will happen
 }
 
-HIDDEN_CARD: Final = "??"
 CURRENT_MARK: Final = "▶"
 #: Lines of recent events shown under the seats (the newest last).
 EVENT_LINES: Final = 4
+LAST_ROUND: Final = "Last round"
+#: Kept free for the shuffle notice and the latest events when the last round is long.
+EXTRAS_ROOM: Final = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +82,6 @@ def chips(amount: int) -> str:
     return f"{amount:,}"
 
 
-def card_text(cards: Iterable[CardView]) -> str:
-    """``A♠ 10♥``: plain text, short enough for a phone."""
-    return " ".join(card.text for card in cards)
-
-
 def timestamp(unix: float) -> str:
     """A relative Discord timestamp that counts down on the reader's client."""
     return f"<t:{int(unix)}:R>"
@@ -98,21 +96,15 @@ def total_text(total: int, soft: bool, status: str) -> str:
     return f"soft {total}" if soft and total < 21 else str(total)
 
 
-@functools.lru_cache(maxsize=4096)
-def escape(name: str) -> str:
-    """A player's name with Markdown made literal, so names cannot restyle the table."""
-    # Cached: every render escapes every seated name again, with a dozen regex passes.
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
-
-
 _STATUS_SHOWN: Final[dict[str, str]] = {"playing": "", "standing": "stood", "bust": ""}
 
 
-def hand_line(hand: HandView, deadline: float | None = None) -> str:
-    """One hand: marker, cards, total, stake, then its status or its result."""
+def hand_line(hand: HandView, deadline: float | None = None, faces: Faces | None = None) -> str:
+    """One hand: marker, cards (text, or pictures with ``faces``), total, stake, then its
+    status or its result."""
     marker = CURRENT_MARK if hand.is_current else "•"
     parts = [
-        f"{marker} {card_text(hand.cards)}",
+        f"{marker} {card_row(hand.cards, faces)}",
         f"**{total_text(hand.total, hand.soft, hand.status)}**",
         chips(hand.stake),
     ]
@@ -132,18 +124,18 @@ def hand_line(hand: HandView, deadline: float | None = None) -> str:
 
 def seat_name(seat: SeatView) -> str:
     """The field title for a seat: the name, and what the seat is waiting for."""
-    name = escape(seat.name)
+    name = shown_name(seat.name)
     if seat.leaving:
         name += " (leaving)"
     return name
 
 
-def seat_lines(seat: SeatView, phase: TablePhase) -> list[str]:
+def seat_lines(seat: SeatView, phase: TablePhase, faces: Faces | None = None) -> list[str]:
     """The lines under a seat's name."""
     lines: list[str] = []
     if seat.hands:
         current_deadline = seat.deadline if seat.legal else None
-        lines += [hand_line(hand, current_deadline) for hand in seat.hands]
+        lines += [hand_line(hand, current_deadline, faces) for hand in seat.hands]
     elif seat.bet:
         spots = f" on {seat.spots} hands" if seat.spots > 1 else ""
         lines.append(f"Bet {chips(seat.bet)}{spots}")
@@ -158,11 +150,12 @@ def seat_lines(seat: SeatView, phase: TablePhase) -> list[str]:
     return lines
 
 
-def dealer_line(dealer: DealerView) -> str:
-    """``**Dealer** A♠ ?? · shows 11`` or ``**Dealer** A♠ K♥ · **BJ**``."""
-    cards = card_text(dealer.cards)
+def dealer_line(dealer: DealerView, faces: Faces | None = None) -> str:
+    """``**Dealer** A♠ ?? · shows 11`` or ``**Dealer** A♠ K♥ · **BJ**`` (or in pictures)."""
+    cards = card_row(dealer.cards, faces)
     if dealer.hole_hidden:
-        return f"**Dealer** {cards} {HIDDEN_CARD} · shows {dealer.total}"
+        gap = " " if faces is None else ""
+        return f"**Dealer** {cards}{gap}{hidden_card(faces)} · shows {dealer.total}"
     total = total_text(dealer.total, dealer.soft, dealer.status)
     status = dealer.status if dealer.status not in ("", "blackjack", "bust", "standing") else ""
     return " · ".join(part for part in (f"**Dealer** {cards}", f"**{total}**", status) if part)
@@ -188,20 +181,56 @@ def phase_lines(snapshot: TableSnapshot) -> list[str]:
 # ---------------------------------------------------------------------------- the table
 
 
-def render_table(snapshot: TableSnapshot) -> RenderedTable:
-    """The table message for ``snapshot``: an embed within every Discord limit, and buttons."""
-    return RenderedTable(embed=table_embed(snapshot), buttons=table_buttons(snapshot))
+def render_table(snapshot: TableSnapshot, faces: Faces | None = None) -> RenderedTable:
+    """The table message for ``snapshot``: an embed within every Discord limit, and buttons.
+
+    ``faces`` (card code to emoji markup) shows the cards as pictures; None, as text.
+    """
+    return RenderedTable(embed=table_embed(snapshot, faces), buttons=table_buttons(snapshot))
 
 
-def table_embed(snapshot: TableSnapshot) -> discord.Embed:
-    """The embed: phase and deadline, dealer, one field per seat, then news and results."""
+#: The parts of the table that show cards: the dealer's row, a seat (by index), the results.
+Section = str | int
+DEALER: Final = "dealer"
+RESULTS: Final = "results"
+
+
+def table_embed(snapshot: TableSnapshot, faces: Faces | None = None) -> discord.Embed:
+    """The embed: phase and deadline, dealer, one field per seat, then news and results.
+
+    Pictures cost about 35 characters a card against 3 for text. When the table does not
+    fit Discord's limits, the older event lines give way first (the news keeps what room
+    is left, newest last), then the busiest section shows its cards as text, and so on.
+    """
+    pictures: set[Section] = set()
+    if faces is not None:
+        pictures = {DEALER, RESULTS, *range(len(snapshot.seats))}
+    while True:
+        embed, shown = _compose(snapshot, faces, pictures)
+        if embed_size(embed) <= EMBED_TOTAL_LIMIT or not shown:
+            return embed
+        busiest = max(shown, key=lambda section: shown[section])
+        pictures.discard(busiest)
+
+
+def _compose(
+    snapshot: TableSnapshot, faces: Faces | None, pictures: set[Section]
+) -> tuple[discord.Embed, dict[Section, int]]:
+    """The embed with ``pictures`` in those sections, and how many pictures each shows."""
+    shown: dict[Section, int] = {}
+
+    def faces_in(section: Section) -> Faces | None:
+        return faces if section in pictures else None
+
     embed = discord.Embed(
         title=clip(f"Blackjack · {snapshot.preset}", TITLE_LIMIT),
         colour=COLOURS[snapshot.phase],
     )
     description = phase_lines(snapshot)
     if snapshot.dealer is not None:
-        description.append(dealer_line(snapshot.dealer))
+        dealer = dealer_line(snapshot.dealer, faces_in(DEALER))
+        shown[DEALER] = picture_count(dealer)
+        description.append(dealer)
     elif snapshot.phase is not TablePhase.CLOSED:
         description.append("**Dealer** waiting for bets")
     embed.description = clip_lines(description, DESCRIPTION_LIMIT)
@@ -212,10 +241,14 @@ def table_embed(snapshot: TableSnapshot) -> discord.Embed:
             FOOTER_LIMIT,
         )
     )
-    for seat in snapshot.seats[: FIELD_LIMIT - 3]:
+    for index, seat in enumerate(snapshot.seats[: FIELD_LIMIT - 3]):
+        under = seat_lines(seat, snapshot.phase, faces_in(index))
+        if index in pictures and len("\n".join(under)) > FIELD_VALUE_LIMIT:
+            under = seat_lines(seat, snapshot.phase)  # a seat too busy for pictures
+        shown[index] = sum(picture_count(line) for line in under)
         embed.add_field(
             name=clip(seat_name(seat), FIELD_NAME_LIMIT),
-            value=clip_lines(seat_lines(seat, snapshot.phase), FIELD_VALUE_LIMIT),
+            value=clip_lines(under, FIELD_VALUE_LIMIT),
             inline=False,
         )
     if not snapshot.seats and snapshot.phase is not TablePhase.CLOSED:
@@ -225,16 +258,98 @@ def table_embed(snapshot: TableSnapshot) -> discord.Embed:
     if snapshot.shuffle_notice:
         extras.append(("Shuffled", snapshot.shuffle_notice))
     if snapshot.last_results:
-        extras.append(("Last round", snapshot.last_results))
+        extras.append((LAST_ROUND, snapshot.last_results))
     if snapshot.events:
         extras.append(("Latest", snapshot.events[-EVENT_LINES:]))
     for name, lines in extras:
+        if name == LAST_ROUND:
+            added = add_last_round(embed, snapshot, faces if RESULTS in pictures else None)
+            if added is not None:
+                shown[RESULTS] = added
+                continue
         room = EMBED_TOTAL_LIMIT - embed_size(embed) - len(name)
         if room < 20 or len(embed.fields) >= FIELD_LIMIT:
             break
-        value = clip_lines([escape_line(line) for line in lines], min(FIELD_VALUE_LIMIT, room))
-        embed.add_field(name=name, value=value, inline=False)
-    return embed
+        limit = min(FIELD_VALUE_LIMIT, room)
+        texts = [escape_line(line) for line in lines]
+        if name == "Latest":
+            value = newest_lines(texts, limit)
+        else:
+            value = clip_lines(texts, limit)
+            if name == "Last round" and RESULTS in pictures:
+                with_pictures = "\n".join(cards_in_line(line, faces) for line in texts)
+                if len(with_pictures) <= limit:
+                    value = with_pictures
+                shown[RESULTS] = picture_count(value)
+        if value:
+            embed.add_field(name=name, value=value, inline=False)
+    return embed, {section: count for section, count in shown.items() if count}
+
+
+def newest_lines(lines: Sequence[str], limit: int) -> str:
+    """The newest lines (the last ones) that fit in ``limit``: older news gives way first."""
+    kept: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        cost = len(line) + (1 if kept else 0)
+        if used + cost > limit:
+            break
+        kept.append(line)
+        used += cost
+    if not kept and lines:
+        return clip(lines[-1], limit)
+    return "\n".join(reversed(kept))
+
+
+def hint_text(snapshot: TableSnapshot, user_id: int, advice: str, faces: Faces | None) -> str:
+    """The Hint's answer: the player's hand against the dealer's up card, then the advice."""
+    seat = next((s for s in snapshot.seats if s.user_id == user_id), None)
+    hand = next((h for h in seat.hands if h.is_current), None) if seat is not None else None
+    if hand is None or snapshot.dealer is None or not snapshot.dealer.cards:
+        return advice
+    up = card_row(snapshot.dealer.cards[:1], faces)
+    return f"Your hand {card_row(hand.cards, faces)} against {up}\n{advice}"
+
+
+def add_last_round(
+    embed: discord.Embed, snapshot: TableSnapshot, faces: Faces | None = None
+) -> int | None:
+    """Every player's result: every hand over as many fields as it takes (with ``faces``,
+    its cards as pictures first, then as text), else one line each.
+
+    The number of pictures shown, or None if nothing fits (the caller then clips what it
+    can into one field).
+    """
+    results = [escape_line(line) for line in snapshot.last_results]
+    choices = [results, [escape_line(line) for line in snapshot.last_summary]]
+    if faces is not None:
+        choices.insert(0, [cards_in_line(line, faces) for line in results])
+    for lines in choices:
+        chunks = field_chunks(lines)
+        size = sum(len(LAST_ROUND) + len(chunk) for chunk in chunks)
+        fits = len(embed.fields) + len(chunks) < FIELD_LIMIT
+        if chunks and fits and embed_size(embed) + size <= EMBED_TOTAL_LIMIT - EXTRAS_ROOM:
+            for chunk in chunks:
+                embed.add_field(name=LAST_ROUND, value=chunk, inline=False)
+            return sum(picture_count(chunk) for chunk in chunks)
+    return None
+
+
+def field_chunks(lines: Sequence[str]) -> list[str]:
+    """Whole lines packed into field values of at most FIELD_VALUE_LIMIT each."""
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in (clip(line, FIELD_VALUE_LIMIT) for line in lines):
+        cost = len(line) + (1 if current else 0)
+        if current and size + cost > FIELD_VALUE_LIMIT:
+            chunks.append("\n".join(current))
+            current, size, cost = [], 0, len(line)
+        current.append(line)
+        size += cost
+    if current:
+        chunks.append("\n".join(current))
+    return chunks
 
 
 def escape_line(line: str) -> str:

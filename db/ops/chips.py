@@ -13,7 +13,7 @@ LEDGER_INSERT = (
 )
 _DEBIT = (
     "UPDATE accounts SET balance = balance - ?"
-    " WHERE guild_id = ? AND user_id = ? AND balance >= ? RETURNING balance"
+    " WHERE guild_id = ? AND user_id = ? AND balance >= ? AND balance <= ? RETURNING balance"
 )
 _CREDIT = (
     "UPDATE accounts SET balance = balance + ?"
@@ -43,17 +43,24 @@ def ensure_account(guild_id: int, user_id: int, now: int) -> Op[Account]:
     return Account(guild_id, user_id, int(rows[0][0]))
 
 
-def debit(guild_id: int, user_id: int, amount: int, now: int) -> Op[int]:
-    """Take ``amount`` if the balance covers it (creating a new player's account first)."""
-    rows = yield Query(_DEBIT, (amount, guild_id, user_id, amount))
+def debit(guild_id: int, user_id: int, amount: int, now: int, headroom: int = 0) -> Op[int]:
+    """Take ``amount`` if the balance covers it (creating a new player's account first).
+
+    ``headroom``: what the debit could bring back on top of the balance before it (a
+    bet's best win); if that would pass ``MAX_BALANCE``, BalanceLimitExceeded instead.
+    """
+    top = max(-1, MAX_BALANCE - headroom)
+    rows = yield Query(_DEBIT, (amount, guild_id, user_id, amount, top))
     if rows:
         return int(rows[0][0])
     account = yield from ensure_account(guild_id, user_id, now)
     if account.created:
-        rows = yield Query(_DEBIT, (amount, guild_id, user_id, amount))
+        rows = yield Query(_DEBIT, (amount, guild_id, user_id, amount, top))
         if rows:
             return int(rows[0][0])
-    raise InsufficientChips(account.balance, amount)
+    if account.balance < amount:
+        raise InsufficientChips(account.balance, amount)
+    raise BalanceLimitExceeded(account.balance, headroom, MAX_BALANCE, user_id)
 
 
 def credit(guild_id: int, user_id: int, amount: int, now: int) -> Op[int]:
@@ -66,7 +73,7 @@ def credit(guild_id: int, user_id: int, amount: int, now: int) -> Op[int]:
         rows = yield Query(_CREDIT, (amount, guild_id, user_id, MAX_BALANCE - amount))
         if rows:
             return int(rows[0][0])
-    raise BalanceLimitExceeded(account.balance, amount, MAX_BALANCE)
+    raise BalanceLimitExceeded(account.balance, amount, MAX_BALANCE, user_id)
 
 
 def balance(guild_id: int, user_id: int, now: int) -> Op[int]:

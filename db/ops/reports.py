@@ -6,6 +6,7 @@ from db.models import (
     LeaderboardEntry,
     LeaderboardPage,
     LedgerEntry,
+    LedgerPage,
     PlayerStats,
     RoundRecord,
     from_micros,
@@ -133,25 +134,62 @@ def round_history(
     return [_round(row) for row in rows]
 
 
+_LEDGER_COLUMNS = (
+    "id, guild_id, user_id, delta, balance_after, kind, round_id, actor_id, reason, created_at"
+)
+
+
+def _ledger_entry(row: Row) -> LedgerEntry:
+    eid, gid, uid, delta, after, kind, rid, actor, reason, at = row
+    return LedgerEntry(
+        entry_id=int(eid),
+        guild_id=int(gid),
+        user_id=int(uid),
+        delta=int(delta),
+        balance_after=int(after),
+        kind=kind,
+        round_id=None if rid is None else int(rid),
+        actor_id=None if actor is None else int(actor),
+        reason=reason,
+        created_at=from_micros(at),
+    )
+
+
 def ledger_entries(guild_id: int, user_id: int, limit: int) -> Op[list[LedgerEntry]]:
     """The account's latest ledger rows, newest first."""
     rows = yield Query(
-        "SELECT id, guild_id, user_id, delta, balance_after, kind, round_id, actor_id, reason,"
-        " created_at FROM ledger WHERE guild_id = ? AND user_id = ? ORDER BY id DESC LIMIT ?",
+        f"SELECT {_LEDGER_COLUMNS} FROM ledger WHERE guild_id = ? AND user_id = ?"
+        " ORDER BY id DESC LIMIT ?",
         (guild_id, user_id, limit),
     )
-    return [
-        LedgerEntry(
-            entry_id=int(eid),
-            guild_id=int(gid),
-            user_id=int(uid),
-            delta=int(delta),
-            balance_after=int(after),
-            kind=kind,
-            round_id=None if rid is None else int(rid),
-            actor_id=None if actor is None else int(actor),
-            reason=reason,
-            created_at=from_micros(at),
+    return [_ledger_entry(row) for row in rows]
+
+
+def ledger_page(
+    guild_id: int, user_id: int, per_page: int, before_id: int | None, after_id: int | None
+) -> Op[LedgerPage]:
+    """``per_page`` rows older than ``before_id``, or newer than ``after_id`` (the newest page
+    when neither, or when fewer than a page are newer), newest first."""
+    account = "FROM ledger WHERE guild_id = ? AND user_id = ?"
+    rows: list[Row] = []
+    if after_id is not None:
+        rows = yield Query(
+            f"SELECT {_LEDGER_COLUMNS} {account} AND id > ? ORDER BY id LIMIT ?",
+            (guild_id, user_id, after_id, per_page),
         )
-        for eid, gid, uid, delta, after, kind, rid, actor, reason, at in rows
-    ]
+        rows.reverse()
+    if len(rows) < per_page:
+        if before_id is None or after_id is not None:
+            before_id = 2**63 - 1  # the newest page
+        rows = yield Query(
+            f"SELECT {_LEDGER_COLUMNS} {account} AND id < ? ORDER BY id DESC LIMIT ?",
+            (guild_id, user_id, before_id, per_page),
+        )
+    if not rows:
+        return LedgerPage([], has_older=False, has_newer=False)
+    newest, oldest = int(rows[0][0]), int(rows[-1][0])
+    found = yield Query(
+        f"SELECT EXISTS (SELECT 1 {account} AND id < ?), EXISTS (SELECT 1 {account} AND id > ?)",
+        (guild_id, user_id, oldest, guild_id, user_id, newest),
+    )
+    return LedgerPage([_ledger_entry(row) for row in rows], bool(found[0][0]), bool(found[0][1]))

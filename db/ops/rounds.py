@@ -73,12 +73,14 @@ def set_round_message(round_id: int, message_id: int) -> Op[None]:
         raise UnknownRound(round_id)
 
 
-def stake(guild_id: int, user_id: int, amount: int, kind: str, round_id: int, now: int) -> Op[int]:
-    """Debit a stake on an open round of the same guild; the new balance."""
+def stake(
+    guild_id: int, user_id: int, amount: int, kind: str, round_id: int, now: int, headroom: int = 0
+) -> Op[int]:
+    """Debit a stake on an open round of the same guild; the new balance (see ``debit``)."""
     # The round row is locked first (as settle and void do) so that a stake can
     # never land on a round that is being closed at the same moment.
     yield from require_open_round(round_id, guild_id, add_staked=amount)
-    new_balance = yield from debit(guild_id, user_id, amount, now)
+    new_balance = yield from debit(guild_id, user_id, amount, now, headroom)
     yield Query(
         LEDGER_INSERT,
         (guild_id, user_id, -amount, new_balance, kind, round_id, None, None, now),

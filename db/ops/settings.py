@@ -7,11 +7,13 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from db import checks
-from db.models import MAX_BALANCE, GuildSettings
+from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
 from db.statements import Op, Query
 
 FIELDS: Final = tuple(f.name for f in dataclasses.fields(GuildSettings))
 _DAY: Final = 86_400
+#: The values a text setting may take (any text up to 64 characters when not listed).
+CHOICES: Final[dict[str, tuple[str, ...]]] = {"card_style": CARD_STYLES}
 
 #: (lowest, highest) for each whole-number setting.
 LIMITS: Final[dict[str, tuple[int, int]]] = {
@@ -34,6 +36,11 @@ def check_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError(f"there is no setting {name!r}; settings are {', '.join(FIELDS)}")
         if name == "default_preset":
             checked[name] = checks.text(name, value, limit=64)
+            continue
+        if name in CHOICES:
+            if value not in CHOICES[name]:
+                raise ValueError(f"{name} must be one of {', '.join(CHOICES[name])}, not {value!r}")
+            checked[name] = value
             continue
         checks.whole(name, value)
         low, high = LIMITS[name]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.bet_amount import BetAmountError, needs_balance, parse_bet
+from bot.bet_amount import BetAmountError, bet_range, needs_balance, parse_bet
 
 
 def bet(text: str, balance: int = 10_000, spots: int = 1) -> int:
@@ -53,10 +53,38 @@ def test_bet_must_be_positive(text: str) -> None:
         bet(text)
 
 
-@pytest.mark.parametrize("text", ["abc", "", "1e3", "5 chips", "k", "1.2.3", "½", "NaN", "inf"])
+@pytest.mark.parametrize("text", ["abc", "1e3", "5 chips", "k", "1.2.3", "½", "NaN", "inf"])
 def test_text_that_is_not_an_amount_is_refused(text: str) -> None:
     with pytest.raises(BetAmountError, match="not an amount"):
         bet(text)
+
+
+@pytest.mark.parametrize("text", ["", "   ", ",", "_"])
+def test_an_empty_amount_says_what_to_type(text: str) -> None:
+    with pytest.raises(BetAmountError) as refused:
+        bet(text)
+    assert str(refused.value) == (
+        "Type an amount of chips: a number like 500, 2.5k or 1m, or half, max or all."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("**all in**", "'\\*\\*all in\\*\\*'"),
+        ("@everyone", "'@\u200beveryone'"),
+        ("<@800000000000000001>", "'\\<@\u200b800000000000000001\\>'"),
+    ],
+)
+def test_text_that_is_not_an_amount_is_echoed_harmless(text: str, shown: str) -> None:
+    with pytest.raises(BetAmountError) as refused:
+        bet(text)
+    assert str(refused.value).startswith(f"{shown} is not an amount of chips.")
+
+
+def test_bet_limits_that_agree_are_one_amount_in_words() -> None:
+    assert bet_range(2, 2) == "a bet of exactly 2"
+    assert bet_range(10, 5_000) == "bets from 10 to 5,000"
 
 
 def test_a_huge_number_is_refused_without_reading_it() -> None:

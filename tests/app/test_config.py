@@ -21,6 +21,9 @@ def test_defaults_use_a_sqlite_file_under_data() -> None:
     assert config.database_url.startswith("sqlite:///data/")
     assert config.log_level == logging.INFO
     assert config.dev_guild_id is None
+    assert config.card_pictures is True
+    assert config.log_format == "text"
+    assert (config.metrics_host, config.metrics_port) == ("127.0.0.1", None)
 
 
 def test_every_setting_is_read() -> None:
@@ -34,6 +37,10 @@ def test_every_setting_is_read() -> None:
             "DISCORD_GATEWAY_URL": "ws://127.0.0.1:1/gateway",
             "SHARD_COUNT": "4",
             "SHARD_IDS": "0-1,3",
+            "CARD_PICTURES": "off",
+            "LOG_FORMAT": "JSON",
+            "METRICS_PORT": "9464",
+            "METRICS_HOST": "0.0.0.0",
         }
     )
     assert config.database_url == "postgresql://u@h/db"
@@ -43,6 +50,9 @@ def test_every_setting_is_read() -> None:
     assert config.gateway_url == "ws://127.0.0.1:1/gateway"
     assert config.shard_count == 4
     assert config.shard_ids == (0, 1, 3)
+    assert config.card_pictures is False
+    assert config.log_format == "json"
+    assert (config.metrics_host, config.metrics_port) == ("0.0.0.0", 9464)
 
 
 @pytest.mark.parametrize(
@@ -54,6 +64,10 @@ def test_every_setting_is_read() -> None:
         ("DISCORD_API_BASE", "127.0.0.1", "DISCORD_API_BASE must start with"),
         ("DISCORD_GATEWAY_URL", "http://x", "DISCORD_GATEWAY_URL must start with"),
         ("SHARD_IDS", "0", "SHARD_IDS needs SHARD_COUNT"),
+        ("CARD_PICTURES", "maybe", "CARD_PICTURES must be on or off"),
+        ("LOG_FORMAT", "xml", "LOG_FORMAT must be text or json"),
+        ("METRICS_PORT", "http", "METRICS_PORT must be a whole number"),
+        ("METRICS_PORT", "70000", "METRICS_PORT must be a port number"),
     ],
 )
 def test_a_bad_setting_names_itself(name: str, value: str, message: str) -> None:
@@ -82,7 +96,8 @@ def test_dotenv_garbage_names_the_line(tmp_path: Path) -> None:
 def test_example_env_file_documents_every_setting() -> None:
     path = Path(__file__).parents[2] / ".env.example"
     text = path.read_text()
-    for name in ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "DEV_GUILD_ID", "SHARD_COUNT"):
+    names = ("DISCORD_TOKEN", "DATABASE_URL", "LOG_LEVEL", "DEV_GUILD_ID", "SHARD_COUNT")
+    for name in (*names, "CARD_PICTURES", "LOG_FORMAT", "METRICS_PORT", "METRICS_HOST"):
         assert f"{name}=" in text
     # A copied .env must not pin the SQLite file to a path inside a container.
     assert "DATABASE_URL" not in read_dotenv(path)

@@ -1,4 +1,4 @@
-"""Leaderboard, player statistics and guild settings."""
+"""Leaderboard, player statistics, ledger pages and guild settings."""
 
 from __future__ import annotations
 
@@ -35,6 +35,26 @@ async def test_a_caller_without_an_account_has_no_place(store: db.Store) -> None
 async def test_bad_leaderboard_pages_are_refused(store: db.Store, page: int, per_page: int) -> None:
     with pytest.raises(ValueError, match="page"):
         await store.leaderboard(G, page, per_page)
+
+
+async def test_ledger_pages_run_newest_first_and_only_this_account(store: db.Store) -> None:
+    for amount in range(1, 8):  # the grant, then 7 admin rows: 8 rows of user 1
+        await store.adjust(G, 1, amount, ADMIN, "seed")
+        await store.adjust(G, 2, amount, ADMIN, "someone else")
+    newest = await store.ledger_page(G, 1, per_page=3)
+    assert [e.delta for e in newest.entries] == [7, 6, 5]
+    assert (newest.has_newer, newest.has_older) == (False, True)
+    middle = await store.ledger_page(G, 1, per_page=3, before_id=newest.entries[-1].entry_id)
+    assert [e.delta for e in middle.entries] == [4, 3, 2]
+    oldest = await store.ledger_page(G, 1, per_page=3, before_id=middle.entries[-1].entry_id)
+    assert [(e.kind, e.delta) for e in oldest.entries] == [("admin", 1), ("grant", 1000)]
+    assert (oldest.has_newer, oldest.has_older) == (True, False)
+    back = await store.ledger_page(G, 1, per_page=3, after_id=oldest.entries[0].entry_id)
+    assert back == middle
+    # Fewer than a page newer than the anchor: the newest full page instead.
+    assert await store.ledger_page(G, 1, per_page=3, after_id=middle.entries[0].entry_id) == newest
+    nobody = await store.ledger_page(G, 3)
+    assert (nobody.entries, nobody.has_older, nobody.has_newer) == ([], False, False)
 
 
 async def test_stats_add_up_every_settled_hand(store: db.Store) -> None:
@@ -97,6 +117,13 @@ async def test_settings_default_until_set_and_keep_other_fields(store: db.Store)
     assert await store.get_guild_settings(G + 1) == db.GuildSettings()
 
 
+async def test_a_server_chooses_text_cards_and_back_to_pictures(store: db.Store) -> None:
+    assert (await store.get_guild_settings(G)).card_style == "pictures"
+    assert (await store.set_guild_settings(G, card_style="text")).card_style == "text"
+    assert (await store.get_guild_settings(G + 1)).card_style == "pictures"
+    assert (await store.set_guild_settings(G, card_style="pictures")).card_style == "pictures"
+
+
 @pytest.mark.parametrize(
     "changes",
     [
@@ -106,6 +133,7 @@ async def test_settings_default_until_set_and_keep_other_fields(store: db.Store)
         {"starting_chips": -1},
         {"bet_timer_s": 2.5},
         {"default_preset": ""},
+        {"card_style": "holograms"},
         {"house_edge": 1},
     ],
 )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from discord_world import START_CHIPS, World, embed_text
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
 
+#: A role id in a reason: shown as text, never as a mention.
+ROLE = 123456789012345678
 REFUSED = "Only members with the Manage Server permission can use /blackjack-admin."
 
 
@@ -17,6 +19,7 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "Bets: 10 to 10,000 a hand",
         "Timers: betting 30 s, acting 30 s, idle table closes after 300 s",
         "New players start with 1,000 chips; /daily gives 250",
+        "Cards: pictures",
     ]
 
 
@@ -105,3 +108,75 @@ async def test_every_admin_command_is_refused_without_manage_server(
     assert take == REFUSED
     assert await world.chips() == before
     assert await world.store.get_guild_settings(world.guild.id) == settings
+
+
+def entry_ids(lines: list[str]) -> list[int]:
+    return [int(line.split("`")[1].lstrip("#")) for line in lines]
+
+
+async def test_ledger_pages_a_members_rows_newest_first_with_round_ids(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    fake, bob, admin = world.fake, world.bob, world.admin
+    shoes.add("Ts 8c 6d 9d Kh " + SPARE)  # Bob 10 6 hits a K: bust
+    table = await world.start(bob)
+    await world.bet(bob, "100")
+    await world.click(bob, table, "Hit")
+    round_id = (await world.store.ledger(world.guild.id, bob.id, 1))[0].round_id
+    for gift in range(1, 13):
+        await world.store.adjust(world.guild.id, bob.id, gift, admin.id, f"gift {gift}")
+
+    reply = await world.slash(admin, "blackjack-admin ledger", member=bob)
+    assert reply.ephemeral
+    message = reply.original
+    assert message is not None
+    assert message.embed is not None
+    assert message.embed["title"] == "Ledger · Bob"
+    first = message.embed["description"].splitlines()
+    assert len(first) == 10
+    assert entry_ids(first) == sorted(entry_ids(first), reverse=True)
+    assert f"admin **+12** → 978 · by <@{admin.id}> · “gift 12”" in first[0]
+    assert labels_enabled(message) == {"Older ▶"}
+
+    older = await fake.click(admin, message, label="Older ▶")
+    assert older.response_type == 7
+    second = message.embed["description"].splitlines()
+    assert len(second) == 4
+    assert entry_ids(second) == sorted(entry_ids(second), reverse=True)
+    assert max(entry_ids(second)) < min(entry_ids(first))
+    assert "“gift 2”" in second[0]
+    assert f"bet **-100** → 900 · round {round_id}" in second[2]
+    assert "starting chips **+1,000** → 1,000" in second[3]
+    assert labels_enabled(message) == {"◀ Newer"}
+    assert message.embed["title"] == "Ledger · Bob"
+
+    await fake.click(admin, message, label="◀ Newer")
+    assert message.embed["description"].splitlines() == first
+    assert labels_enabled(message) == {"Older ▶"}
+
+
+async def test_ledger_is_for_manage_server_only_and_names_are_shown_harmlessly(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake, admin = world.fake, world.admin
+    assert await world.say(world.alice, "blackjack-admin ledger", member=world.bob) == REFUSED
+    rascal = fake.add_member(world.guild, "rascal", nick="**boss** @everyone")
+    await fake.sync()
+    for _ in range(11):
+        await world.store.adjust(world.guild.id, rascal.id, 5, admin.id, f"<@&{ROLE}> ~~gone~~")
+    reply = await world.slash(admin, "blackjack-admin ledger", member=rascal)
+    message = reply.original
+    assert message is not None
+    assert message.embed is not None
+    assert message.embed["title"] == "Ledger · \\*\\*boss\\*\\* @\u200beveryone"
+    # The role mention cannot ping (its < is escaped and @ broken) and ~~ is not struck.
+    assert f"“\\<@\u200b&{ROLE}\\> \\~\\~gone\\~\\~”" in message.embed["description"]
+
+    (admin_role,) = [role for role in world.guild.roles if role.name == "croupier-role"]
+    admin_role.permissions = 0  # Manage Server taken away after the message was sent
+    shown = message.embed["description"]
+    refused = await fake.click(admin, message, label="Older ▶")
+    assert refused.response_type == 4
+    assert refused.ephemeral
+    assert refused.content == REFUSED
+    assert message.embed["description"] == shown

@@ -50,7 +50,7 @@ async def test_a_second_bet_in_the_same_round_is_refused(bot: BlackjackBot, worl
 async def test_too_many_hands_is_refused(bot: BlackjackBot, world: World) -> None:
     await world.start(world.alice, preset="reno-1972")
     before = await world.chips()
-    assert await world.bet(world.alice, "2", hands=3) == "You can play 1 to 1 hands at this table."
+    assert await world.bet(world.alice, "2", hands=3) == "You can play one hand at this table."
     assert await world.chips() == before
 
 
@@ -121,7 +121,7 @@ async def test_a_button_from_an_earlier_round_is_stale(
     assert await world.chips() == before
 
 
-async def test_a_deleted_table_message_closes_the_table_and_refunds_the_round(
+async def test_a_deleted_table_message_is_posted_again_and_the_bet_stands(
     bot: BlackjackBot, world: World
 ) -> None:
     fake = world.fake
@@ -132,15 +132,16 @@ async def test_a_deleted_table_message_closes_the_table_and_refunds_the_round(
     fake.delete_message(table)
     answer = await world.bet(world.bob, "200")
     assert answer.startswith("Bet 200.")
-    # Bob's bet changed the table; its message is gone, so the table closed and refunded.
-    assert bot.tables.table_in(world.channel.id) is None
-    assert await world.balance(world.alice) == START_CHIPS
-    assert await world.balance(world.bob) == START_CHIPS
-    assert (await world.ledger(world.bob))[-2:] == [("bet", -200), ("refund", 200)]
-    assert await world.bet(world.bob, "100") == (
-        "There is no table in this channel. Start one with /blackjack start."
-    )
-    assert await world.start(world.carol) is not None
+    # Bob's bet dealt the cards; the table goes on, on a new message below.
+    assert bot.tables.table_in(world.channel.id) is not None
+    again = fake.last_message(world.channel)
+    assert again is not None
+    assert again.id != table.id
+    assert "Dealer" in embed_text(again)
+    assert await world.balance(world.bob) == START_CHIPS - 200
+    assert [kind for kind, _ in await world.ledger(world.bob)] == ["grant", "bet"]
+    where = bot.table_messages.message_of(bot.tables.table_in(world.channel.id).table_id)
+    assert where == (world.channel.id, again.id)
 
 
 async def test_a_lost_permission_closes_the_table_and_names_it_to_the_host(

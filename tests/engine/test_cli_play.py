@@ -30,11 +30,11 @@ def test_a_piped_session_bets_splits_doubles_and_is_paid() -> None:
     session = play("10\np\nd\nh\ns\nq\n", "--preset", "classic", "--stack", STACK)
     out = session.stdout
     assert session.returncode == 0, session.stderr
-    assert "you is dealt 8♠ 8♥ (16), stake 10" in out
+    assert "you are dealt 8♠ 8♥ (16), stake 10" in out
     assert "s[p]lit" in out
-    assert "you (hand 1) splits: 8♠ 3♦ (11) | 8♥ 2♣ (10)" in out
-    assert "you (hand 1) doubles: 9♠ → 20" in out
-    assert "you (hand 2) hits: K♥ → 20" in out
+    assert "you (hand 1) split: 8♠ 3♦ (11) | 8♥ 2♣ (10)" in out
+    assert "you (hand 1) double: 9♠ → 20" in out
+    assert "you (hand 2) hit: K♥ → 20" in out
     assert "you (hand 1): 20 beats 17: wins 20, 40 back" in out
     assert "you (hand 2): 20 beats 17: wins 10, 20 back" in out
     assert "Round over: net +30. You have 1030 chips." in out
@@ -50,8 +50,8 @@ def test_cards_are_drawn_as_box_art() -> None:
 
 def test_bad_input_gets_a_message_and_the_same_question() -> None:
     out = play("ten\n5\n10\nx\np\ns\n", "--stack", "10♠ 9♦ 8♥ 8♣").stdout
-    assert "Please type a whole number of chips from 10 to 1000, or q." in out
-    assert "The bet must be from 10 to 1000 chips per hand." in out
+    assert "Please type a whole number of chips (bets from 10 to 1,000), or q." in out
+    assert "You can place bets from 10 to 1,000 chips per hand." in out
     assert "Please type one of: [h]it, [s]tand, [d]ouble, su[r]render" in out
     assert "You can't split now: you can split only a pair on your first two cards." in out
     assert out.count("Hand 1 (10♠ 8♥ (18))") == 3
@@ -68,7 +68,7 @@ def test_chips_carry_from_round_to_round() -> None:
 def test_end_of_input_mid_round_stands_and_leaves_cleanly() -> None:
     session = play("10\n", "--stack", "10♠ 9♦ 8♥ 8♣")
     assert session.returncode == 0
-    assert "you stands on 18 (timed out)" in session.stdout
+    assert "you stand on 18 (you left the table)" in session.stdout
     assert "You leave the table with 1010 chips." in session.stdout
     assert session.stderr == ""
 
@@ -85,7 +85,7 @@ def test_a_seeded_session_deals_the_seeded_shoe() -> None:
     out = play("10\ns\n", "--preset", "vegas-shoe", "--seed", seed.hex()).stdout
     order = shuffled_order(seed, 6)
     assert commitment(seed) in out
-    assert f"you is dealt {order[0]} {order[2]}" in out
+    assert f"you are dealt {order[0]} {order[2]}" in out
 
 
 def test_verify_prints_the_commitment_and_the_shoe_order() -> None:

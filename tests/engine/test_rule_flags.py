@@ -86,6 +86,25 @@ def test_a_rejected_combination_prints_no_traceback_from_the_command_line() -> N
         check=False,
     )
     assert done.returncode == 2
-    assert "max_hands must be 2 to 8 when splitting is allowed, not 1" in done.stderr
+    assert "--max-hands must be 2 to 8 when splitting is allowed, not 1" in done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--double", "none", "--das"], "--das needs both doubling and splitting allowed"),
+        (["--max-hands", "9"], "--max-hands must be 2 to 8 when splitting is allowed, not 9"),
+        (["--penetration", "0.1"], "--penetration must be 0 (fresh shoe every round)"),
+    ],
+)
+def test_a_rejected_flag_is_named_as_typed_not_by_its_field(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["edge", *argv])
+    err = capsys.readouterr().err
+    assert said in err
+    for field in ("double_after_split", "max_hands", "penetration must"):
+        assert f" {field}" not in err.replace(said, "")

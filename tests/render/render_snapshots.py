@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -53,37 +54,48 @@ def table(phase: TablePhase = TablePhase.PLAYING, *seats: SeatView, **fields: An
     return replace(base, **fields)
 
 
+def seven_split_seats(
+    hand_cards: str,
+    name_of: Callable[[int], str],
+    hand_fields: Callable[[int], dict[str, Any]],
+    *,
+    first_id: int,
+    **seat_fields: Any,
+) -> tuple[SeatView, ...]:
+    """Seven seats (the most a table has), each holding four split hands of ``hand_cards``."""
+    return tuple(
+        seat(
+            first_id + number,
+            name_of(number),
+            *(hand(hand_cards, 21, **hand_fields(index)) for index in range(4)),
+            **seat_fields,
+        )
+        for number in range(7)
+    )
+
+
 def worst_case() -> TableSnapshot:
     """Seven players with long names, each holding four split hands of many cards."""
-    seats = []
-    for number in range(7):
-        hands = tuple(
-            hand(
-                "2♠ 2♥ A♦ A♣ 2♦ 3♣ 2♣ 3♠ 3♥",
-                21,
-                stake=999_999_999_999,
-                status="doubled",
-                outcome="blackjack",
-                payout=2_499_999_999_997,
-                rounded_down=True,
-                is_current=index == 3,
-            )
-            for index in range(4)
-        )
-        seats.append(
-            seat(
-                1000 + number,
-                f"**{'W' * 28}{number}**",
-                *hands,
-                insurance=499_999_999_999,
-                legal=frozenset(Action),
-                deadline=NOW + 30,
-                leaving=True,
-                action=10**14,
-                standing=-(10**14),
-                net=-(10**13),
-            )
-        )
+    seats = seven_split_seats(
+        "2♠ 2♥ A♦ A♣ 2♦ 3♣ 2♣ 3♠ 3♥",
+        lambda number: f"**{'W' * 28}{number}**",
+        lambda index: {
+            "stake": 999_999_999_999,
+            "status": "doubled",
+            "outcome": "blackjack",
+            "payout": 2_499_999_999_997,
+            "rounded_down": True,
+            "is_current": index == 3,
+        },
+        first_id=1000,
+        insurance=499_999_999_999,
+        legal=frozenset(Action),
+        deadline=NOW + 30,
+        leaving=True,
+        action=10**14,
+        standing=-(10**14),
+        net=-(10**13),
+    )
     long_line = "x" * 300
     return table(
         TablePhase.PLAYING,
@@ -103,4 +115,41 @@ def worst_case() -> TableSnapshot:
         preset="single-deck",
         round_no=10**12,
         table_id="ffffffff",
+    )
+
+
+def picture_faces() -> dict[str, str]:
+    """A faces map as the bot builds it: every shipped card's emoji name, 19-digit ids."""
+    from cogs.table.card_art import markup, wanted_names
+
+    return {
+        code: markup(name, 1_310_000_000_000_000_000 + number)
+        for number, (name, code) in enumerate(sorted(wanted_names().items()))
+    }
+
+
+#: Three cards of a split hand, as a busy table deals them.
+SPLIT_HAND = "8♠ 3♥ 10♣"
+
+
+def busiest_table(hand_cards: str = SPLIT_HAND) -> TableSnapshot:
+    """Seven players, each with four split hands of ``hand_cards``, and every line of news."""
+    seats = seven_split_seats(
+        hand_cards,
+        lambda number: f"Player number {number} with a long name",
+        lambda index: {
+            "stake": 10_000,
+            "status": "doubled" if index else "playing",
+            "is_current": index == 0,
+        },
+        first_id=2000,
+        legal=frozenset({Action.HIT, Action.STAND}),
+        deadline=NOW + 30,
+    )
+    return table(
+        TablePhase.PLAYING,
+        *seats,
+        dealer=DealerView(cards=cards("10♦ 6♣ 5♥"), hole_hidden=False, total=21, soft=False),
+        deadline=NOW + 30,
+        events=tuple(f"Player number {n % 7} hits: 3♥ → 21" for n in range(12)),
     )

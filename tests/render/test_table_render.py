@@ -204,7 +204,7 @@ def test_seven_players_with_four_split_hands_each_stay_inside_discords_limits() 
     assert all(len(field.value or "") <= FIELD_VALUE_LIMIT for field in embed.fields)
     # Every seat and every hand is still on the table; only the extras may be cut.
     assert [field.name for field in embed.fields][:7] == [
-        f"\\*\\*{'W' * 28}{n}\\*\\* (leaving)" for n in range(7)
+        f"\\*\\*{'W' * 28}{n}… (leaving)" for n in range(7)
     ]
     for field in embed.fields[:7]:
         assert (field.value or "").count("2♠ 2♥ A♦") == 4
@@ -246,3 +246,23 @@ def test_a_voided_round_says_stakes_were_refunded_to_whom() -> None:
     assert embed.title == "Round voided"
     assert "the bot restarted" in (embed.description or "")
     assert embed.fields[0].value == "<@1> 500 back (balance 1,000)\n<@2> 100 back (balance 900)"
+
+
+def test_a_last_round_too_long_for_the_message_shows_each_players_net_instead() -> None:
+    names = [f"player{n}" for n in range(7)]
+    details = tuple(
+        f"{name} (hand {h}): {'2♠ ' * 40}— wins 10, 20 back" for name in names for h in range(7)
+    )
+    summary = ("Dealer busts: 9♦ 7♣ K♦ (26)", *(f"{name}: net +70 on 7 hands" for name in names))
+    seats = [seat(n, name, net=70) for n, name in enumerate(names)]
+    snapshot = table(
+        TablePhase.BETTING,
+        *seats,
+        last_results=("Dealer busts: 9♦ 7♣ K♦ (26)", *details),
+        last_summary=summary,
+        events=(),
+    )
+    embed = render_table(snapshot).embed
+    assert embed_size(embed) <= EMBED_TOTAL_LIMIT
+    assert field_named(embed, "Last round") == "\n".join(summary)
+    validate_message({"embeds": [embed.to_dict()]}, allowed_flags=64)

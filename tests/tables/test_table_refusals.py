@@ -155,7 +155,7 @@ async def test_a_full_table_seats_nobody_more(service: TableService, store: db.S
 async def test_bad_table_limits_and_presets_open_no_table(service: TableService) -> None:
     with pytest.raises(TableError, match="No preset called 'poker'"):
         await service.start(GUILD, CHANNEL, ALICE, preset="poker")
-    with pytest.raises(BetRefused, match="takes bets from 2 to 2"):
+    with pytest.raises(BetRefused, match="takes a bet of exactly 2; a minimum of 5"):
         await service.start(GUILD, CHANNEL, ALICE, preset="reno-1972", min_bet=5)
     with pytest.raises(BetRefused, match="from 10 to 10,000; a maximum of 50,000"):
         await service.start(GUILD, CHANNEL, ALICE, max_bet=50_000)

@@ -1,0 +1,56 @@
+"""The chip ceiling (``db.MAX_BALANCE``): what a bet could win at most, and the refusals.
+
+A bet is refused up front when its best outcome could take the balance past the
+ceiling, so settlement never has to pay more than fits. Chips can still reach a
+player from elsewhere while a round is open (a grant, /daily, another table), so
+settlement keeps a last line of defence too: ``capped`` pays that player up to the
+ceiling and leaves every other player's result as dealt.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+
+import db
+from bot.engine import Rules
+
+
+def best_win(rules: Rules, stake: int, spots: int) -> int:
+    """The most ``spots`` hands of ``stake`` each could win (net) under ``rules``.
+
+    Every spot split as far as the rules allow, every hand doubled and won; or a
+    natural paid at the table's rate; plus an insurance bet won. Generous on purpose:
+    it is a bound, not a forecast.
+    """
+    hands = rules.max_hands if rules.split_by != "none" and not rules.hit_stand_only else 1
+    doubled = 2 if rules.double_on != "none" and not rules.hit_stand_only else 1
+    ratio = Fraction(*(int(part) for part in rules.blackjack_pays.split(":")))
+    natural = int(ratio * stake)
+    insurance = stake if rules.insurance and not rules.hit_stand_only else 0
+    return spots * (max(hands * doubled * stake, natural) + insurance)
+
+
+def at_the_limit(error: db.BalanceLimitExceeded, what: str) -> str:
+    """The plain refusal when ``what`` could take a balance past the ceiling."""
+    return (
+        f"You are at the chip limit of {error.limit:,} (balance {error.balance:,}): "
+        f"{what} could take you past it. Nothing changed."
+    )
+
+
+def capped(
+    payouts: Mapping[int, int], hands: Sequence[db.HandResult], user_id: int, room: int
+) -> tuple[dict[int, int], list[db.HandResult]]:
+    """The settlement with ``user_id`` paid ``room`` chips instead (their later hands cut first)."""
+    cut = payouts[user_id] - room
+    changed: list[db.HandResult] = []
+    for hand in reversed(hands):
+        if hand.user_id == user_id and cut > 0:
+            less = min(cut, hand.payout)
+            cut -= less
+            hand = dataclasses.replace(hand, payout=hand.payout - less)
+        changed.append(hand)
+    changed.reverse()
+    return {**payouts, user_id: room}, changed

@@ -1,0 +1,29 @@
+"""What the Store tells an observer (the bot's metrics): transactions, rounds settled and voided."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Protocol
+
+from db.errors import StoreConfigError, StoreError, StoreVersionError
+
+
+class StoreObserver(Protocol):
+    """Told of every transaction and of each round closed (the bot's metrics)."""
+
+    def transaction(self, operation: str, seconds: float, failed: bool) -> None:
+        """A transaction of ``operation`` ended; ``failed``: it raised something unexpected."""
+
+    def round_settled(self, wagered: int, paid: int) -> None:
+        """A round was settled by this call: its stakes and its payouts (stakes returned too)."""
+
+    def round_voided(self, refunded: int) -> None:
+        """A round was voided by this call and ``refunded`` chips went back."""
+
+
+def is_failure(error: BaseException) -> bool:
+    """Not an answer (no chips, round closed, ...) nor a cancelled caller: a database error."""
+    if isinstance(error, asyncio.CancelledError):
+        return False
+    answer = isinstance(error, StoreError)
+    return not answer or isinstance(error, StoreConfigError | StoreVersionError)

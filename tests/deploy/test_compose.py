@@ -1,0 +1,142 @@
+"""docker-compose.yml: ``--profile postgres`` puts the bot on the postgres service by itself.
+
+No Docker engine runs here, so this reads the compose file as Compose would
+(profiles, ``${VAR:-default}`` interpolation, ``$$`` escapes) and runs the bot
+service's real entrypoint script with the real ``sh``; only name resolution of
+the ``postgres`` service is stood in for, by a ``getent`` on PATH that answers
+as Docker's DNS would with and without the profile.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bot.config import load_config
+from tests.bot_command import ROOT
+from tests.pgserver import PostgresServer
+
+SQLITE_IN_VOLUME = "sqlite:////data/blackjack.sqlite3"
+_VARIABLE = re.compile(r"\$\$|\$\{(\w+)(?::-([^}]*))?\}")
+
+
+def compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return loaded
+
+
+def interpolate(value: str, dotenv: dict[str, str]) -> str:
+    """Compose's interpolation of ``${NAME}``, ``${NAME:-default}`` and ``$$``."""
+
+    def one(match: re.Match[str]) -> str:
+        if match[0] == "$$":
+            return "$"
+        return dotenv.get(match[1]) or (match[2] or "")
+
+    return _VARIABLE.sub(one, value)
+
+
+def enabled(profiles: set[str]) -> set[str]:
+    """The services ``docker compose [--profile P]... up`` starts."""
+    return {
+        name
+        for name, service in compose()["services"].items()
+        if not service.get("profiles") or profiles & set(service["profiles"])
+    }
+
+
+def container_env(tmp_path: Path, *, postgres_up: bool, dotenv: dict[str, str]) -> dict[str, str]:
+    """The bot container's environment: the image's, then .env's, then compose's."""
+    service = compose()["services"]["bot"]
+    stub = tmp_path / "bin"
+    stub.mkdir(exist_ok=True)
+    getent = stub / "getent"
+    answer = 0 if postgres_up else 2  # 2: getent's "not found"
+    getent.write_text(f'#!/bin/sh\n[ "$2" = postgres ] && exit {answer}\nexit 2\n')
+    getent.chmod(0o755)
+    environment = {k: interpolate(str(v), dotenv) for k, v in service["environment"].items()}
+    return {
+        "PATH": f"{stub}{os.pathsep}{os.environ['PATH']}",
+        "DATABASE_URL": SQLITE_IN_VOLUME,  # the Dockerfile's ENV
+        **dotenv,  # env_file: .env
+        **environment,
+    }
+
+
+def entrypoint(tmp_path: Path, *, postgres_up: bool, dotenv: dict[str, str]) -> str:
+    """The DATABASE_URL the bot process starts with."""
+    service = compose()["services"]["bot"]
+    argv = [interpolate(part, {}) for part in service["entrypoint"]]
+    shown = [sys.executable, "-c", "import os; print(os.environ['DATABASE_URL'])"]
+    result = subprocess.run(
+        [*argv, *shown],
+        env=container_env(tmp_path, postgres_up=postgres_up, dotenv=dotenv),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return result.stdout.strip()
+
+
+def test_the_postgres_profile_adds_the_server_and_keeps_one_bot() -> None:
+    assert enabled(set()) == {"bot"}
+    assert enabled({"postgres"}) == {"bot", "postgres"}
+    waits = compose()["services"]["bot"]["depends_on"]["postgres"]
+    assert waits == {"condition": "service_healthy", "required": False}
+
+
+def test_with_the_profile_the_bot_uses_the_postgres_service_without_editing_env(
+    tmp_path: Path,
+) -> None:
+    url = entrypoint(tmp_path, postgres_up=True, dotenv={})
+    server = compose()["services"]["postgres"]["environment"]
+    user, password, name = (
+        server["POSTGRES_USER"],
+        interpolate(server["POSTGRES_PASSWORD"], {}),
+        server["POSTGRES_DB"],
+    )
+    assert url == f"postgresql://{user}:{password}@postgres:5432/{name}"
+    assert load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": url}).database_url == url
+    secret = {"POSTGRES_PASSWORD": "s3cret"}
+    assert entrypoint(tmp_path, postgres_up=True, dotenv=secret).startswith(
+        "postgresql://blackjack:s3cret@postgres:5432/"
+    )
+
+
+def test_without_the_profile_the_bot_keeps_its_sqlite_file(tmp_path: Path) -> None:
+    assert entrypoint(tmp_path, postgres_up=False, dotenv={}) == SQLITE_IN_VOLUME
+
+
+@pytest.mark.parametrize("postgres_up", [True, False])
+def test_a_database_url_in_env_always_wins(tmp_path: Path, postgres_up: bool) -> None:
+    mine = {"DATABASE_URL": "postgresql://me:pw@db.example:5432/chips"}
+    url = entrypoint(tmp_path, postgres_up=postgres_up, dotenv=mine)
+    assert url == mine["DATABASE_URL"]
+
+
+def test_the_health_check_checks_the_database_the_bot_uses(
+    tmp_path: Path, pg_server: PostgresServer
+) -> None:
+    check = compose()["services"]["bot"]["healthcheck"]["test"]
+    assert check[0] == "CMD"
+    argv = [interpolate(part, {}) for part in check[1:]]
+    assert argv[-4:] == ["python", "-m", "bot", "check"]
+    argv[-4] = sys.executable
+    env = container_env(tmp_path, postgres_up=True, dotenv={"DISCORD_TOKEN": "x"})
+    # The test's server stands in for the postgres service's address.
+    env["COMPOSE_POSTGRES_URL"] = pg_server.create_database("compose")
+    env["PYTHONPATH"] = str(ROOT)
+    checked = subprocess.run(
+        argv, env=env, cwd=tmp_path, capture_output=True, text=True, check=False, timeout=60
+    )
+    assert checked.returncode == 0, checked.stderr
+    assert "migrations: ok" in checked.stdout
+    assert not list(tmp_path.glob("**/*.sqlite3"))  # it checked PostgreSQL, not a new file

@@ -1,0 +1,145 @@
+"""The Prometheus endpoint, scraped while a real round is played through the fake Discord."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+from discord_world import SPARE, ShoeQueue, World
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.app import BlackjackBot, build_bot
+from bot.config import Config
+from fakediscord import FakeDiscord
+from fakediscord.harness import running_bot
+from tests.db.invariants import check_invariants
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+
+
+@pytest.fixture
+async def bot(
+    fake_discord: FakeDiscord, world: World, tmp_path: Path, shoes: ShoeQueue
+) -> AsyncIterator[BlackjackBot]:
+    """The bot with METRICS_PORT=0 (any free port on 127.0.0.1)."""
+    url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
+    config = Config(token=fake_discord.token, database_url=url, metrics_port=0)
+    running = build_bot(config, clock=fake_discord.clock, shoe_factory=shoes)
+    async with running_bot(fake_discord, running) as connected:
+        world.bot = connected
+        yield connected
+    await check_invariants(url)
+
+
+async def scrape(bot: BlackjackBot) -> Samples:
+    """Every sample of the endpoint, by name and labels."""
+    assert bot.metrics_port is not None
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"http://127.0.0.1:{bot.metrics_port}/metrics") as response,
+    ):
+        assert response.status == 200
+        assert response.headers["Content-Type"].startswith("text/plain; version=")
+        text = await response.text()
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    """The sum of the samples of ``name`` whose labels include ``labels``."""
+    wanted = set(labels.items())
+    return sum(v for (n, have), v in samples.items() if n == name and wanted <= set(have))
+
+
+def moved(before: Samples, after: Samples, name: str, **labels: str) -> float:
+    return value(after, name, **labels) - value(before, name, **labels)
+
+
+async def test_a_round_moves_the_metrics_as_it_is_played(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add("Ts 9h 8c 6d 9s 9d Kh " + SPARE)  # Alice 10 6 hits a K: bust; Bob 18 beats 17
+    before = await scrape(bot)
+    assert value(before, "blackjack_tables_open") == 0
+    assert value(before, "blackjack_event_loop_lag_seconds_count") >= 1
+
+    table = await world.start(world.alice)  # command
+    await world.click(world.bob, table, "Join")  # click
+    await world.bet(world.alice, "100")  # command
+    await world.bet(world.bob, "40")  # command
+    await world.click(world.alice, table, "Hit")  # click
+    await world.click(world.bob, table, "Stand")  # click: the round settles
+    after = await scrape(bot)
+
+    answered = "blackjack_interactions_total"
+    assert moved(before, after, answered, kind="command", outcome="answered") == 3
+    assert moved(before, after, answered, kind="component", outcome="answered") == 3
+    latency = "blackjack_interaction_answer_seconds_count"
+    assert moved(before, after, latency, kind="command") == 3
+    assert moved(before, after, latency, kind="component") == 3
+    assert value(after, "blackjack_tables_open") == 1
+    assert value(after, "blackjack_players_seated") == 2
+    assert moved(before, after, "blackjack_rounds_total", result="settled") == 1
+    assert moved(before, after, "blackjack_wagered_chips_total") == 140
+    assert moved(before, after, "blackjack_paid_chips_total") == 80
+    assert value(after, "blackjack_house_result_chips") == 60
+    transactions = "blackjack_db_transaction_duration_seconds_count"
+    assert moved(before, after, transactions, operation="stake") == 2
+    assert moved(before, after, transactions, operation="settle_round") == 1
+    assert moved(before, after, "blackjack_db_transaction_errors_total", operation="stake") == 0
+    callbacks = moved(
+        before,
+        after,
+        "blackjack_discord_requests_total",
+        method="POST",
+        route="/interactions/:id/:token/callback",
+    )
+    sent = world.fake.requests_to(CALLBACK)
+    assert callbacks == len(sent) == 6
+    status = str(sent[0].status)
+    assert value(after, "blackjack_discord_requests_total", status=status) >= 6
+    assert world.fake.token not in str(after)
+    assert value(after, "blackjack_gateway_latency_seconds", shard="0") == pytest.approx(
+        bot.latency
+    )
+
+
+async def test_deferrals_refusals_failures_and_rate_limits_are_counted_apart(
+    bot: BlackjackBot, world: World, tmp_path: Path
+) -> None:
+    before = await scrape(bot)
+    table = await world.start(world.alice)  # answered
+    await world.refused(world.carol, table, "Leave")  # a table's refusal: Carol has no seat
+    assert "house edge" in (await world.say(world.bob, "blackjack rules")).lower()  # deferred
+    refused = await world.say(world.alice, "blackjack-admin config")
+    assert refused.startswith("Only members with the Manage Server permission")
+    with sqlite3.connect(tmp_path / "chips.sqlite3") as conn:
+        conn.execute("DROP TABLE daily_claims")  # the database breaks under the bot
+    failed = await world.say(world.alice, "daily")
+    assert failed.startswith("Something went wrong on my side")
+    world.fake.faults.rate_limit(CALLBACK, times=1, retry_after=0.05)
+    await world.say(world.alice, "balance")
+    after = await scrape(bot)
+
+    counted = "blackjack_interactions_total"
+    assert moved(before, after, counted, kind="command", outcome="refused") == 1
+    assert moved(before, after, counted, kind="command", outcome="failed") == 1
+    assert moved(before, after, counted, kind="command", outcome="answered") == 2
+    assert moved(before, after, counted, kind="command", outcome="deferred") == 1
+    assert moved(before, after, counted, kind="component", outcome="refused") == 1
+    assert moved(before, after, counted, kind="component", outcome="answered") == 0
+    errors = "blackjack_db_transaction_errors_total"
+    assert moved(before, after, errors, operation="claim_daily") == 1
+    route = "/interactions/:id/:token/callback"
+    assert (
+        moved(before, after, "blackjack_discord_rate_limits_total", route=route, scope="user") == 1
+    )
+    waited = moved(before, after, "blackjack_discord_rate_limit_wait_seconds_total", route=route)
+    assert waited == pytest.approx(0.05)
