@@ -57,8 +57,10 @@ async def test_a_backup_taken_during_writes_passes_check_and_the_invariants(
     assert rows_before <= rows_in_copy <= rows_after  # as of one moment of the live file
 
 
-def test_a_backup_never_overwrites_a_file(tmp_path: Path) -> None:
+async def test_a_backup_never_overwrites_a_file(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    async with db.open_store(url):  # the bot's first start creates it (check creates nothing)
+        pass
     assert bot_command(tmp_path, "check", "--no-token", DATABASE_URL=url).returncode == 0
     existing = tmp_path / "keep.txt"
     existing.write_text("mine")
