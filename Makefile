@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test lint format clean
+.PHONY: setup run playground test lint format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ setup: $(STAMP)
 ## Start the bot (reads DISCORD_TOKEN etc. from the environment or .env).
 run: $(STAMP)
 	$(BIN)/python -m bot $(ARGS)
+
+## The bot on a local Discord, in a browser: http://127.0.0.1:8765 (no Discord account).
+playground: $(STAMP)
+	$(BIN)/python -m bot playground $(ARGS)
 
 ## Run the whole test suite.
 test: $(STAMP)

@@ -1,40 +1,50 @@
-"""Load and latency: T blackjack tables of 5 players through the fake Discord, against a floor.
+"""Load and latency: T blackjack tables of 5 players through the fake Discord, against two floors.
 
     .venv/bin/python bench/load.py [--tables 200] [--rounds 6] [--paced-rounds 2]
-        [--paced-rate N] [--database-url URL] [--profile FILE] [--profile-floor FILE]
+        [--paced-rate N] [--overload-rounds 2] [--database-url URL] [--processes N]
+        [--in-process] [--profile FILE] [--profile-floor FILE]
 
-Everything runs in this process and event loop: the fake Discord (aiohttp server
-and gateway), the bot (discord.py, the table service, SQLite in a temporary
-folder unless ``--database-url`` names another database), and the driver.
+The fake Discord (aiohttp server and gateway) and the driver run in this process; the
+bot under test runs in a process of its own (``bench/load_bot.py``), so the throughput
+and CPU per interaction are the bot's own. ``--in-process`` runs the bot in this
+process and event loop instead, for ``--profile``.
 
-1. The floor: a minimal bot whose one button is answered with one type-7 edit and
-   nothing else, pressed by the same 5 players a table, each pressing again as soon
-   as answered: the throughput discord.py (and the fake) allow.
+1. The floor: a minimal bot whose one button is answered with one type-7 edit
+   (``"Presses: n"``) and nothing else, pressed by the same 5 players a table, each
+   pressing again as soon as answered: the throughput discord.py allows.
 2. The blackjack bot, closed loop: every player acts as soon as the table lets them
-   (``/bet``, then each decision by basic strategy, No insurance when asked, on the
-   table message's buttons) for ``--rounds`` rounds: its throughput.
+   (``/bet``, then each decision by basic strategy, No insurance when asked, read from
+   the table message as a player would) for ``--rounds`` rounds: its throughput.
 3. The blackjack bot, open loop: ``--paced-rounds`` more rounds, with interactions
    leaving at most ``--paced-rate`` a second (default: half the floor's rate, the
    throughput goal): the bot's own time at a load it is meant to carry.
+4. Overload: ``--overload-rounds`` more rounds offered at twice the closed loop's rate:
+   every interaction must be answered within 3 s, and afterwards every table message
+   must show its table's newest state (and the chips add up).
+5. The rich floor: the minimal bot again, each press answered with the table message's
+   embed and as many buttons (as seen at the end of step 2).
 
 The bot's own time is measured inside the bot: from discord.py beginning to read
 the gateway frame that carries INTERACTION_CREATE, to aiohttp having sent the
-headers of the bot's callback request. The bot's ManualClock is never advanced:
-no timer fires (players do everything) and the 3 s window cannot close on a
-clock the driver moves; the real times measured here are checked against 3 s.
+headers of the bot's callback request. The fake's ManualClock is never advanced, so
+its 3 s window cannot close; the real times measured here are checked against 3 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
+import json
 import math
+import os
+import re
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,13 +52,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
+from load_bot import BotControl, make_bot  # noqa: E402
 from load_kit import (  # noqa: E402
     FLOOR_BUTTON,
     BenchDiscord,
-    FloorBot,
     Latency,
     Measure,
-    MemoryProbe,
     Pacer,
     percentile,
     profile_summary,
@@ -56,20 +65,14 @@ from load_kit import (  # noqa: E402
 )
 
 import db  # noqa: E402
-from bot.app import BlackjackBot, build_bot  # noqa: E402
-from bot.config import Config  # noqa: E402
-from bot.engine import (  # noqa: E402
-    Action,
-    Card,
-    advise,
-    cards,
-)
-from bot.tables.snapshot import SeatView, TableSnapshot  # noqa: E402
+from bot.engine import Action, Card, advise, preset  # noqa: E402
 from cogs.table.buttons import custom_id, parse_custom_id  # noqa: E402
+from cogs.table.render import CURRENT_MARK  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402
 from fakediscord.interactions import FakeInteraction, InteractionRejected  # noqa: E402
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember  # noqa: E402
 from fakediscord.records import FakeMessage  # noqa: E402
+from tests.db.invariants import check_invariants  # noqa: E402
 
 PLAYERS = 5
 BUTTON_OF = {
@@ -81,8 +84,24 @@ BUTTON_OF = {
     Action.INSURANCE: "insurance",
     Action.NO_INSURANCE: "no_insurance",
 }
-#: Real seconds after which a missing answer is a failure (Discord's window is 3 s).
-MAX_WAIT = 30.0
+ACTION_OF = {name: action for action, name in BUTTON_OF.items()}
+#: The tables' rules (every bench guild keeps the default preset and bet limits).
+RULES = preset("vegas-shoe")
+#: Real seconds after which a missing answer or a table that stopped moving is a failure
+#: (Discord's window is 3 s; this only turns a hang into an error on a crowded machine).
+MAX_WAIT = 120.0
+#: Real seconds a waiting player looks at the table again even without an edit.
+RECHECK = 5.0
+#: Real seconds a player told "busy" waits before trying again.
+BUSY_RETRY = 1.0
+#: Guild settings for the bench: no bet is ever refused for chips, and no timer fires
+#: while a round waits for a busy bot (players do everything).
+BENCH_SETTINGS = {
+    "starting_chips": 1_000_000,
+    "bet_timer_s": 3600,
+    "action_timer_s": 3600,
+    "idle_close_s": 86_400,
+}
 
 
 @dataclass
@@ -105,12 +124,14 @@ class Tally:
         self.round_trips.append(time.perf_counter() - began)
         self.interactions += 1
         self.kinds[kind] += 1
+        if reply.response_type == 6:
+            self.kinds["deferred (type 6)"] += 1
         if reply.errors:
             raise AssertionError(f"{reply.describe()} got {reply.errors}")
         return reply
 
 
-# -- the blackjack driver --------------------------------------------------------------------
+# -- the blackjack driver: a player reading the table message --------------------------------
 
 
 def message_state(message: FakeMessage) -> tuple[int, str]:
@@ -128,92 +149,160 @@ def message_state(message: FakeMessage) -> tuple[int, str]:
     return round_no, "betting"
 
 
-def my_seat(snapshot: TableSnapshot | None, user_id: int, round_no: int) -> SeatView | None:
-    """The player's seat in the service's snapshot, if it is of this round."""
-    if snapshot is None or snapshot.round_no != round_no:
+DEALER_UP = re.compile(r"\*\*Dealer\*\*\s+(\S+)")
+#: A card shown as the bot's card picture (an application emoji): ``<:BJ_10S_3281EA:id>``.
+CARD_EMOJI = re.compile(r"<:BJ_([0-9]{1,2}|[AJQK])([SHDC])_\w+:\d+>", re.IGNORECASE)
+
+
+def card_texts(text: str) -> str:
+    """The line with every card picture replaced by its text (``10S``)."""
+    return CARD_EMOJI.sub(lambda m: f" {m[1]}{m[2]} ", text)
+
+
+def without_pictures(embed: dict[str, Any]) -> dict[str, Any]:
+    """The embed with each card picture written as plain text of the same length, for the
+    rich floor: another application may not use the blackjack bot's emojis."""
+    text = json.dumps(embed)
+    return dict(json.loads(CARD_EMOJI.sub(lambda m: "(" + m[0][1:-1] + ")", text)))
+
+
+def seat_value(message: FakeMessage, name: str) -> str | None:
+    """The lines of the player's seat on the table message."""
+    embed = message.embed or {}
+    return next((f["value"] for f in embed.get("fields", ()) if f["name"] == name), None)
+
+
+def decide(message: FakeMessage, name: str, refused: set[Action]) -> Action | None:
+    """What the player does now by basic strategy (never insurance); None: nothing to do.
+
+    Legal actions are guessed from the cards (the message only shows every player's
+    buttons); an action the bot refused is in ``refused`` and not guessed again.
+    """
+    _, phase = message_state(message)
+    value = seat_value(message, name)
+    if value is None or phase == "betting":
         return None
-    return next((s for s in snapshot.seats if s.user_id == user_id), None)
-
-
-def decide(bot: BlackjackBot, snapshot: TableSnapshot, seat: SeatView) -> Action:
-    """Basic strategy for the player's current hand (never insurance)."""
-    if Action.NO_INSURANCE in seat.legal:
-        return Action.NO_INSURANCE
-    hand = next(h for h in seat.hands if h.is_current)
-    assert snapshot.dealer is not None
-    return advise(
-        bot.tables.rules_of(snapshot.table_id),
-        [Card.parse(c.text) for c in hand.cards],
-        Card.parse(snapshot.dealer.cards[0].text),
-        seat.legal,
-        is_split_hand=len(seat.hands) > seat.spots,
-    )
+    lines = card_texts(value).splitlines()
+    hands = [line for line in lines if line.startswith((CURRENT_MARK, "•"))]
+    if phase == "insurance":
+        decided = any(line.startswith(("Insured", "No insurance")) for line in lines)
+        return None if decided or not hands else Action.NO_INSURANCE
+    current = next((line for line in hands if line.startswith(CURRENT_MARK)), None)
+    found = DEALER_UP.search(card_texts((message.embed or {}).get("description", "")))
+    if current is None or found is None:
+        return None
+    cards = [Card.parse(text) for text in current[1:].split(" · ", 1)[0].split()]
+    legal = [Action.HIT, Action.STAND]
+    if len(cards) == 2:
+        legal.append(Action.DOUBLE)
+        if cards[0].value == cards[1].value:
+            legal.append(Action.SPLIT)
+        if len(hands) == 1:
+            legal.append(Action.SURRENDER)
+    legal = [a for a in legal if a not in refused]
+    split_hand = len(hands) > 1
+    return advise(RULES, cards, Card.parse(found[1]), legal, is_split_hand=split_hand)
 
 
 async def play(
     fake: BenchDiscord,
-    bot: BlackjackBot,
     tally: Tally,
     member: FakeMember,
-    channel: FakeChannel,
     message: FakeMessage,
     rounds: range,
 ) -> None:
     """One player: bet on each of ``rounds`` as the message opens it, act whenever they may."""
     bet_on = rounds.start - 1  # the round this player last bet on
+    name = member.nick or member.user.global_name or member.user.username
+    refused: tuple[str, set[Action]] = ("", set())
+    quiet = 0.0
     while True:
         shown_round, phase = message_state(message)
         if phase == "betting" and shown_round > bet_on:
             if bet_on == rounds.stop - 1:
                 return
             reply = await tally.send(
-                "bet", fake.slash(member, "bet", channel, amount="10", max_wait=MAX_WAIT)
+                "bet",
+                fake.slash(member, "bet", message.channel, amount="10", max_wait=MAX_WAIT),
             )
-            assert (reply.content or "").startswith("Bet "), reply.content
-            bet_on = shown_round
+            if reply.response_type == 5:  # deferred: the answer replaces "thinking"
+                await reply.wait_until_loaded(max_wait=MAX_WAIT)
+            if (reply.content or "").startswith(("Bet ", "You already bet")):
+                bet_on = shown_round
+            else:
+                tally.kinds[f"refused: {reply.content}"] += 1
+                if "busy" in (reply.content or ""):
+                    await asyncio.sleep(BUSY_RETRY)
             continue
         if phase != "betting" and shown_round == bet_on:
-            snapshot = bot.tables.table_in(channel.id)
-            seat = my_seat(snapshot, member.id, shown_round)
-            if snapshot is not None and seat is not None and seat.legal:
-                action = BUTTON_OF[decide(bot, snapshot, seat)]
-                cid = custom_id(snapshot.table_id, shown_round, action)
+            hand_key = f"{shown_round}:{seat_value(message, name)}"
+            if refused[0] != hand_key:
+                refused = (hand_key, set())
+            action = decide(message, name, refused[1])
+            if action is not None:
+                table_id = parse_custom_id(message.buttons()[0]["custom_id"])
+                assert table_id is not None
+                cid = custom_id(table_id.table_id, shown_round, BUTTON_OF[action])
+                shown = (message_state(message), seat_value(message, name))
                 try:
                     press = fake.click(member, message, custom_id=cid, max_wait=MAX_WAIT)
-                    reply = await tally.send(action, press)
+                    reply = await tally.send(BUTTON_OF[action], press)
                 except InteractionRejected:
                     tally.kinds["not on the message yet"] += 1
                 else:
-                    if reply.response_type != 7:
-                        tally.kinds[f"refused: {reply.content}"] += 1
+                    refusal = reply.content or ""
+                    if reply.response_type == 6:  # deferred: the table edit or a refusal follows
+                        # Wait for this player's own change (another player's edit is not it);
+                        # after RECHECK s look again, as a waiting player does.
+                        try:
+                            await fake.wait_for(
+                                lambda was=shown, r=reply: (
+                                    bool(r.followups)
+                                    or (message_state(message), seat_value(message, name)) != was
+                                ),
+                                max_wait=RECHECK,
+                            )
+                        except TimeoutError:
+                            tally.kinds["re-checked 5 s after a deferral"] += 1
+                        refusal = reply.followups[0].content if reply.followups else ""
+                    elif reply.response_type == 7:
+                        refusal = ""
+                    if refusal:
+                        tally.kinds[f"refused: {refusal}"] += 1
+                        if "busy" in refusal:
+                            await asyncio.sleep(BUSY_RETRY)  # as asked: "in a moment"
+                        else:
+                            refused[1].add(action)
                     continue
         try:
-            await fake.message_changed(message)
+            await fake.message_changed(message, RECHECK)
+            quiet = 0.0
         except AssertionError:
-            snap = bot.tables.table_in(channel.id)
-            raise AssertionError(
-                f"stuck: message shows {message_state(message)}, bet_on {bet_on}, snapshot "
-                f"{snap and (snap.round_no, snap.phase, snap.version)}, seat "
-                f"{snap and my_seat(snap, member.id, snap.round_no)}, shown "
-                f"{snap and bot.table_messages.shown_version(snap.table_id)}"
-            ) from None
+            # Nothing changed for RECHECK s: look again (a wake-up may have been missed), and
+            # fail only when the table stood still for MAX_WAIT s.
+            tally.kinds["re-checked after a quiet 5 s"] += 1
+            quiet += RECHECK
+            if quiet >= MAX_WAIT:
+                raise AssertionError(
+                    f"stuck: message shows {message_state(message)}, bet_on {bet_on}, seat "
+                    f"{seat_value(message, name)!r}; table: {message.embed!r}"
+                ) from None
 
 
 def seat_players(
-    fake: BenchDiscord, guild: FakeGuild, prefix: str, tables: int
+    fake: BenchDiscord, guilds: list[FakeGuild], prefix: str, tables: int
 ) -> list[tuple[FakeChannel, list[FakeMember]]]:
-    """``tables`` text channels ``{prefix}-{t}`` in ``guild``, each with its PLAYERS members."""
-    return [
-        (
-            fake.add_text_channel(guild, f"{prefix}-{t}"),
-            [fake.add_member(guild, f"p{t}-{p}") for p in range(PLAYERS)],
-        )
-        for t in range(tables)
-    ]
+    """``tables`` text channels ``{prefix}-{t}`` spread over ``guilds``, each with its PLAYERS."""
+    seats = []
+    for t in range(tables):
+        guild = guilds[t % len(guilds)]
+        channel = fake.add_text_channel(guild, f"{prefix}-{t}")
+        seats.append((channel, [fake.add_member(guild, f"p{t}-{p}") for p in range(PLAYERS)]))
+    return seats
 
 
 async def open_tables(
-    fake: BenchDiscord, bot: BlackjackBot, seats: list[tuple[FakeChannel, list[FakeMember]]]
+    fake: BenchDiscord, seats: list[tuple[FakeChannel, list[FakeMember]]]
 ) -> list[FakeMessage]:
     """Each host opens a table and the other four join; returns the table messages."""
 
@@ -221,9 +310,6 @@ async def open_tables(
         start = await fake.slash(members[0], "blackjack start", channel, max_wait=MAX_WAIT)
         assert start.response_type == 4, start.errors
         assert start.original is not None
-        snapshot = bot.tables.table_in(channel.id)
-        assert snapshot is not None
-        await fake.wait_for(lambda: bot.table_messages.message_of(snapshot.table_id) is not None)
         for member in members[1:]:
             joined = await fake.slash(member, "blackjack join", channel, max_wait=MAX_WAIT)
             assert joined.response_type == 4, joined.errors
@@ -239,6 +325,117 @@ async def open_tables(
     return list(await asyncio.gather(*(gated(c, m) for c, m in seats)))
 
 
+# -- the bot under test: in its own process(es), or in this one -----------------------------
+
+
+class BotUnderTest:
+    """One bot, in N processes (shards of one database) or in this event loop."""
+
+    def __init__(self, fake: BenchDiscord) -> None:
+        self.fake = fake
+        self.children: list[asyncio.subprocess.Process] = []
+        self.control: BotControl | None = None
+        self.profiler: cProfile.Profile | None = None
+
+    async def command(self, name: str) -> dict[str, Any]:
+        """Ask every process; their answers merged (samples and tables joined, CPU summed)."""
+        if self.control is not None:
+            if self.profiler is not None and name in ("start", "stop"):
+                (self.profiler.enable if name == "start" else self.profiler.disable)()
+            return await self.control.handle(name)
+        answers = []
+        for child in self.children:
+            assert child.stdin is not None
+            child.stdin.write(name.encode() + b"\n")
+            await child.stdin.drain()
+        for child in self.children:
+            assert child.stdout is not None
+            answer = json.loads(await child.stdout.readline())
+            if "error" in answer:
+                raise AssertionError(f"the bot process failed {name}: {answer['error']}")
+            answers.append(answer)
+        merged: dict[str, Any] = {}
+        for answer in answers:
+            for key, value in answer.items():
+                if key == "cpu":
+                    old = merged.get(key, [0.0, 0.0])
+                    merged[key] = [old[0] + value[0], old[1] + value[1]]
+                elif isinstance(value, list):
+                    merged[key] = merged.get(key, []) + value
+                elif isinstance(value, int | float):
+                    merged[key] = merged.get(key, 0) + value
+                else:
+                    merged[key] = value
+        return merged
+
+
+@contextlib.asynccontextmanager
+async def bot_under_test(
+    fake: BenchDiscord,
+    kind: str,
+    args: argparse.Namespace,
+    *,
+    database_url: str = "",
+    table: tuple[dict[str, Any], int] | None = None,
+    processes: int = 1,
+    profiler: cProfile.Profile | None = None,
+) -> AsyncIterator[BotUnderTest]:
+    """The bot of ``kind`` connected to ``fake`` (in ``processes`` processes, or in this one)."""
+    under_test = BotUnderTest(fake)
+    if args.in_process:
+        env = {**fake.env(), "DATABASE_URL": database_url}
+        if table is not None:
+            env["BENCH_TABLE"] = json.dumps(table)
+        bot = make_bot(kind, env)
+        latency = Latency()
+        latency.install(bot)
+        under_test.control = BotControl(bot, latency, whole_process=True)
+        under_test.profiler = profiler
+        async with running_bot(fake, bot):
+            yield under_test
+        return
+    for shard in range(processes):
+        env = {
+            **os.environ,
+            **fake.env(),
+            "DATABASE_URL": database_url,
+            "LOG_LEVEL": "WARNING",
+            "DEV_GUILD_ID": "",
+            "PYTHONPATH": os.pathsep.join(filter(None, (os.environ.get("PYTHONPATH"), str(ROOT)))),
+        }
+        env["SHARD_COUNT"], env["SHARD_IDS"] = (
+            (str(processes), str(shard)) if processes > 1 else ("", "")
+        )
+        if table is not None:
+            env["BENCH_TABLE"] = json.dumps(table)
+        if args.uvloop:
+            env["BENCH_UVLOOP"] = "1"
+        identifies = fake.gateway.identifies + 1
+        child = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(ROOT / "bench" / "load_bot.py"),
+            kind,
+            env=env,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=1 << 26,  # the latency samples come back as one JSON line
+        )
+        under_test.children.append(child)
+        await fake.wait_for_bot(identifies=identifies, shards=1, max_wait=60)
+    try:
+        yield under_test
+    finally:
+        for child in under_test.children:
+            assert child.stdin is not None
+            child.stdin.close()
+        for child in under_test.children:
+            try:
+                await asyncio.wait_for(child.wait(), 20)
+            except TimeoutError:
+                child.kill()
+                await child.wait()
+
+
 # -- the runs --------------------------------------------------------------------------------
 
 
@@ -248,158 +445,202 @@ class Run:
 
     label: str
     tally: Tally
-    latency: Latency
     seconds: float
-    memory: tuple[int, int] | None = None
-    requests: Counter[str] = field(default_factory=Counter)
-    profiler: cProfile.Profile | None = None
-    gc_line: str = ""
+    #: The bot's own time per interaction (seconds), measured inside the bot.
+    latency: list[float] = field(default_factory=list)
+    #: CPU seconds: the bot's event loop thread, its other threads (in-process: everything).
     cpu: tuple[float, float] = (0.0, 0.0)
-    #: A table message seen at the end of the blackjack run: (embed, buttons).
+    gc_line: str = ""
+    heap: str = ""
+    requests: Counter[str] = field(default_factory=Counter)
+    memory: tuple[int, int] | None = None
+    in_process: bool = False
+    notes: list[str] = field(default_factory=list)
+    #: A table message at the end of the closed loop: (embed, buttons), for the rich floor.
     sample: tuple[dict[str, Any], int] | None = None
-
-    @classmethod
-    def measured(
-        cls,
-        label: str,
-        tally: Tally,
-        latency: Latency,
-        measure: Measure,
-        memory: tuple[int, int] | None = None,
-        profiler: cProfile.Profile | None = None,
-    ) -> Run:
-        """The phase ``measure`` timed: its seconds, requests, collector pauses and CPU."""
-        return cls(
-            label,
-            tally,
-            latency,
-            measure.seconds,
-            memory,
-            measure.requests,
-            profiler,
-            measure.gc.line(),
-            measure.cpu,
-        )
 
     @property
     def rate(self) -> float:
-        return self.tally.interactions / self.seconds
+        return self.tally.interactions / self.seconds if self.seconds else math.nan
 
     def lines(self, tables: int) -> list[str]:
         """The report of this phase."""
         if not self.tally.interactions:
             return [f"{self.label}: not run"]
         trips = sorted(t * 1000 for t in self.tally.round_trips)
+        own = sorted(s * 1000 for s in self.latency)
         n = self.tally.interactions
+        other = "the rest of this process (fake, driver)" if self.in_process else "other threads"
         out = [
-            f"{self.label}: {self.tally.interactions} interactions in {self.seconds:.2f} s"
-            f" = {self.rate:,.0f} interactions/s",
-            f"  bot's own time (gateway frame read -> callback sent): {self.latency.line()}",
+            f"{self.label}: {n} interactions in {self.seconds:.2f} s = {self.rate:,.0f}"
+            " interactions/s",
+            f"  bot's own time (gateway frame read -> callback sent): p50 "
+            f"{percentile(own, 0.5):6.2f} ms  p99 {percentile(own, 0.99):6.2f} ms  "
+            f"max {max(own, default=math.nan):7.2f} ms  ({len(own)} samples)",
             f"  driver round trip (sent -> answer at the fake):      p50 "
             f"{percentile(trips, 0.5):6.2f} ms  p99 {percentile(trips, 0.99):6.2f} ms  "
             f"max {max(trips, default=math.nan):7.2f} ms",
             f"  answers over 3 s: {sum(t > 3000 for t in trips)}",
             f"  by kind: {dict(self.tally.kinds.most_common())}",
-            f"  garbage collector: {self.gc_line}",
-            f"  CPU per interaction: event loop thread {self.cpu[0] / n * 1000:.2f} ms, "
-            f"other threads (the database's) {self.cpu[1] / n * 1000:.2f} ms",
+            f"  CPU per interaction: bot's event loop thread {self.cpu[0] / n * 1000:.2f} ms, "
+            f"{other} {self.cpu[1] / n * 1000:.2f} ms",
             "  requests the bot made per interaction: "
             + ", ".join(
-                f"{route.split(' ', 1)[0]} {short_route(route)} {n / self.tally.interactions:.2f}"
-                for route, n in self.requests.most_common()
+                f"{route.split(' ', 1)[0]} {short_route(route)} {count / n:.2f}"
+                for route, count in self.requests.most_common()
             ),
         ]
+        if self.gc_line:
+            out.append(f"  bot's garbage collector: {self.gc_line}")
+        if self.heap:
+            out.append(f"  bot's heap after the phase: {self.heap}")
         if self.memory is not None:
             traced, rss = self.memory
             out.append(
                 f"  memory per open table (5 seated): {traced / tables / 1024:.1f} KiB traced "
-                f"in the bot, {rss / tables / 1024:.1f} KiB RSS (fake included)"
+                f"in the bot, {rss / tables / 1024:.1f} KiB RSS"
             )
-        return out
+        return out + [f"  {note}" for note in self.notes]
+
+
+async def measured(
+    label: str,
+    fake: BenchDiscord,
+    under_test: BotUnderTest,
+    tally: Tally,
+    players: list[Awaitable[None]],
+) -> Run:
+    """Run the players to the end while the bot measures itself."""
+    with Measure(fake, Latency(), None) as measure:
+        await under_test.command("start")
+        await asyncio.gather(*players)
+        answer = await under_test.command("stop")
+    return Run(
+        label,
+        tally,
+        measure.seconds,
+        answer["samples"],
+        tuple(answer["cpu"]) if under_test.control is None else measure.cpu,  # type: ignore[arg-type]
+        answer.get("gc", ""),
+        requests=measure.requests,
+        in_process=under_test.control is not None,
+        heap=answer.get("heap", ""),
+    )
+
+
+async def consistency(under_test: BotUnderTest, messages: list[FakeMessage]) -> str:
+    """Once the bot is idle: does every table message show its table's newest state?"""
+    await under_test.command("idle")
+    tables = (await under_test.command("tables"))["tables"]
+    by_channel = {m.channel.id: m for m in messages}
+    wrong = [
+        t["channel_id"]
+        for t in tables
+        if by_channel[t["channel_id"]].embed != t["embed"] or t["shown"] != t["version"]
+    ]
+    return (
+        f"tables whose message shows their newest state: {len(tables) - len(wrong)} of "
+        f"{len(tables)}" + (f" (wrong: {wrong[:5]})" if wrong else "")
+    )
 
 
 async def blackjack_run(
-    args: argparse.Namespace, database_url: str, paced_rate: float
-) -> tuple[Run, Run]:
+    args: argparse.Namespace, database_url: str, paced_rate: float, processes: int = 1
+) -> list[Run]:
     """The blackjack bot: open T tables (memory measured), play ``--rounds`` rounds as fast as
-    answered, then ``--paced-rounds`` more at ``paced_rate`` interactions a second."""
+    answered, ``--paced-rounds`` more at ``paced_rate`` a second, ``--overload-rounds`` at
+    twice the closed loop's rate."""
     tables, rounds = args.tables, args.rounds
     profiler = cProfile.Profile() if args.profile else None
-    async with BenchDiscord() as fake:
-        guild = fake.add_guild("Load")
-        seats = seat_players(fake, guild, "table", tables)
+    async with BenchDiscord(recommended_shards=processes) as fake:
+        guilds = [
+            fake.add_guild(f"Load {n}", shard=n, of=processes)
+            if processes > 1
+            else fake.add_guild("Load")
+            for n in range(processes)
+        ]
+        seats = seat_players(fake, guilds, "table", tables)
         store = await db.open_store(database_url)
-        # Enough chips that no bet is ever refused (a refused bet would stall its table).
-        await store.set_guild_settings(guild.id, starting_chips=1_000_000)
-        config = Config(token=fake.token, database_url=database_url)
-        bot = build_bot(config, clock=fake.clock, store=store)
-        latency = Latency()
-        latency.install(bot)
         try:
-            async with running_bot(fake, bot):
-                probe = MemoryProbe()
-                probe.start()
-                messages = await open_tables(fake, bot, seats)
-                memory = probe.stop()
-                # The driver's basic-strategy chart is built on first use (about a second):
-                # build it now, not in the middle of the measured phase.
-                first = bot.tables.table_in(seats[0][0].id)
-                assert first is not None
-                advise(
-                    bot.tables.rules_of(first.table_id),
-                    cards("9s Tc"),
-                    Card.parse("6h"),
-                    [Action.HIT, Action.STAND],
-                )
-
-                async def phase(tally: Tally, played: range, profile: bool) -> Measure:
-                    with Measure(fake, latency, profiler if profile else None) as measure:
-                        await asyncio.gather(
-                            *(
-                                play(fake, bot, tally, member, channel, message, played)
-                                for (channel, members), message in zip(seats, messages, strict=True)
-                                for member in members
-                            )
-                        )
-                    return measure
-
-                fast, paced = Tally(), Tally(pacer=Pacer(paced_rate))
-                sample: list[tuple[dict[str, Any], int]] = []
-                measured = await phase(fast, range(1, rounds + 1), True)
-                sample.append((messages[0].embeds[0], len(messages[0].buttons())))
-                closed = Run.measured(
-                    "blackjack bot", fast, latency.copy(), measured, memory=memory
-                )
-                end = rounds + 1 + args.paced_rounds
-                measured = await phase(paced, range(rounds + 1, end), False)
-                label = f"blackjack bot, paced at {paced_rate:,.0f} interactions/s offered"
-                open_loop = Run.measured(label, paced, latency.copy(), measured)
+            for guild in guilds:
+                await store.set_guild_settings(guild.id, **BENCH_SETTINGS)
         finally:
             await store.close()
+        async with bot_under_test(
+            fake,
+            "blackjack",
+            args,
+            database_url=database_url,
+            processes=processes,
+            profiler=profiler,
+        ) as under_test:
+            await under_test.command("memory-start")
+            messages = await open_tables(fake, seats)
+            memory = await under_test.command("memory-stop")
+            # The basic-strategy chart is built on first use (about a second): not mid-phase.
+            advise(
+                RULES,
+                [Card.parse("9s"), Card.parse("Tc")],
+                Card.parse("6h"),
+                [Action.HIT, Action.STAND],
+            )
+
+            def players(tally: Tally, played: range) -> list[Awaitable[None]]:
+                return [
+                    play(fake, tally, member, message, played)
+                    for (_, members), message in zip(seats, messages, strict=True)
+                    for member in members
+                ]
+
+            where = f", {processes} processes" if processes > 1 else ""
+            fast = Tally()
+            closed = await measured(
+                f"blackjack bot{where}", fake, under_test, fast, players(fast, range(1, rounds + 1))
+            )
+            closed.memory = (memory["traced"], memory["rss"])
+            runs = [closed]
+            sample = (without_pictures(messages[0].embed or {}), len(messages[0].buttons()))
+            start = rounds + 1
+            for phase_rounds, rate, label in (
+                (args.paced_rounds, paced_rate, "paced at {:,.0f} interactions/s offered"),
+                (args.overload_rounds, 2 * closed.rate, "overload: {:,.0f}/s offered (2x)"),
+            ):
+                if not phase_rounds:
+                    continue
+                tally = Tally(pacer=Pacer(rate))
+                played = range(start, start + phase_rounds)
+                run = await measured(
+                    f"blackjack bot, {label.format(rate)}",
+                    fake,
+                    under_test,
+                    tally,
+                    players(tally, played),
+                )
+                run.notes.append(await consistency(under_test, messages))
+                runs.append(run)
+                start += phase_rounds
     if profiler is not None:
         profiler.dump_stats(args.profile)
-    closed.profiler, closed.sample = profiler, sample[0]
-    return closed, open_loop
+        runs[0].notes += profile_summary(profiler, args.top)
+    await check_invariants(database_url)
+    runs[0].notes.append("chips: every balance is its ledger, no bet or payout twice (checked)")
+    runs[0].sample = sample
+    return runs
 
 
 async def floor_run(
-    tables: int,
-    presses: int,
-    profile_into: str | None,
-    table: tuple[dict[str, Any], int] | None = None,
+    args: argparse.Namespace, presses: int, table: tuple[dict[str, Any], int] | None = None
 ) -> Run:
     """The minimal bot under the same driver: ``presses`` presses a player, as fast as answered.
 
     ``table``: (embed, buttons) of a table message, for the rich floor.
     """
-    profiler = cProfile.Profile() if profile_into else None
+    profiler = cProfile.Profile() if args.profile_floor and table is None else None
+    kind = "floor" if table is None else "rich"
     async with BenchDiscord() as fake:
         guild = fake.add_guild("Floor")
-        seats = seat_players(fake, guild, "floor", tables)
-        bot = FloorBot(table)
-        latency = Latency()
-        latency.install(bot)
-        async with running_bot(fake, bot):
+        seats = seat_players(fake, [guild], "floor", args.tables)
+        async with bot_under_test(fake, kind, args, table=table, profiler=profiler) as under_test:
             messages = []
             for channel, members in seats:
                 posted = await fake.slash(members[0], "floor", channel)
@@ -413,50 +654,86 @@ async def floor_run(
                     reply = await tally.send("press", press)
                     assert reply.response_type == 7
 
-            with Measure(fake, latency, profiler) as measure:
-                await asyncio.gather(
-                    *(
-                        player(member, message)
-                        for (_, members), message in zip(seats, messages, strict=True)
-                        for member in members
-                    )
-                )
-            fake.trim_log()
-    if profiler is not None and profile_into:
-        profiler.dump_stats(profile_into)
-    label = "floor (one edit per press)" if table is None else "rich floor (table-sized edits)"
-    return Run.measured(label, tally, latency, measure, profiler=profiler)
+            label = "floor (one edit per press)" if table is None else "rich floor (table-sized)"
+            run = await measured(
+                label,
+                fake,
+                under_test,
+                tally,
+                [
+                    player(m, message)
+                    for (_, ms), message in zip(seats, messages, strict=True)
+                    for m in ms
+                ],
+            )
+    if profiler is not None:
+        profiler.dump_stats(args.profile_floor)
+        run.notes += profile_summary(profiler, args.top)
+    return run
+
+
+@contextlib.contextmanager
+def database(args: argparse.Namespace, name: str) -> Any:
+    """A fresh database: ``--database-url``'s server, PostgreSQL for --processes, else SQLite."""
+    if args.database_url:
+        yield args.database_url
+        return
+    if args.postgres or args.processes > 1:
+        from tests.pgserver import PostgresServer
+
+        server = PostgresServer.start()
+        try:
+            yield server.create_database(name)
+        finally:
+            server.stop()
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
+        yield f"sqlite:///{Path(folder) / 'chips.sqlite3'}"
 
 
 async def main(args: argparse.Namespace) -> None:
-    """Floor first (its rate paces the latency phase), then the blackjack bot."""
-    print(f"{args.tables} tables x {PLAYERS} players, {args.rounds} rounds as fast as answered")
+    """Floor first (its rate paces the latency phase), then the blackjack bot, the rich floor."""
+    where = "in this process" if args.in_process else "in a process of its own"
+    print(
+        f"{args.tables} tables x {PLAYERS} players, {args.rounds} rounds as fast as answered; "
+        f"the bot runs {where}{', uvloop' if args.uvloop else ''}"
+    )
     # About as many presses a player as the blackjack rounds take (2.4 interactions a round).
     presses = round(2.4 * args.rounds)
-    floor = await floor_run(args.tables, presses, args.profile_floor)
-    for line in floor.lines(args.tables):
-        print(line)
+    if args.processes > 1:
+        await scale_out(args)
+        return
+    floor = await floor_run(args, presses)
+    print("\n".join(floor.lines(args.tables)), flush=True)
     paced_rate = args.paced_rate or floor.rate / 2
-    with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
-        url = args.database_url or f"sqlite:///{Path(folder) / 'chips.sqlite3'}"
-        closed, paced = await blackjack_run(args, url, paced_rate)
+    with database(args, "load") as url:
+        runs = await blackjack_run(args, url, paced_rate)
     print(f"store: {url.split(':')[0]}")
-    for line in closed.lines(args.tables) + paced.lines(args.tables):
-        print(line)
-    p99 = percentile(sorted(paced.latency.samples), 0.99) * 1000  # nan when not run
+    for run in runs:
+        print("\n".join(run.lines(args.tables)), flush=True)
+    closed = runs[0]
+    rich = await floor_run(args, presses, closed.sample)
+    print("\n".join(rich.lines(args.tables)))
+    p99 = math.nan
+    if args.paced_rounds:
+        p99 = percentile(sorted(runs[1].latency), 0.99) * 1000
     print(
         f"throughput ratio, blackjack / floor: {closed.rate / floor.rate:.2f} (goal >= 0.5); "
+        f"blackjack / rich floor: {closed.rate / rich.rate:.2f} (goal >= 0.7); "
         f"blackjack p99 at half the floor's rate: {p99:.1f} ms (goal < 50 ms)"
     )
-    if args.rich_floor:
-        rich = await floor_run(args.tables, presses, None, closed.sample)
-        for line in rich.lines(args.tables):
-            print(line)
-        print(f"throughput ratio, blackjack / rich floor: {closed.rate / rich.rate:.2f}")
-    for run in (floor, closed):
-        if run.profiler is not None:
-            print(f"{run.label} profile:")
-            print("\n".join(profile_summary(run.profiler, args.top)))
+
+
+async def scale_out(args: argparse.Namespace) -> None:
+    """One process, then ``--processes`` shard processes on one PostgreSQL server, closed loop."""
+    rates = []
+    for processes in (1, args.processes):
+        with database(args, f"scale{processes}") as url:
+            no_more = argparse.Namespace(**{**vars(args), "paced_rounds": 0, "overload_rounds": 0})
+            closed = (await blackjack_run(no_more, url, 0.0, processes))[0]
+        print("\n".join(closed.lines(args.tables)), flush=True)
+        rates.append(closed.rate)
+    print(f"throughput, {args.processes} processes / 1: {rates[1] / rates[0]:.2f} (goal >= 1.8)")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -468,14 +745,30 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--paced-rate", type=float, default=None, help="default: half the floor's rate"
     )
-    parser.add_argument("--database-url", default=None, help="default: SQLite in a temp dir")
-    parser.add_argument("--profile", metavar="FILE", help="cProfile the blackjack phase into FILE")
-    parser.add_argument("--profile-floor", metavar="FILE", help="cProfile the floor into FILE")
     parser.add_argument(
-        "--rich-floor", action="store_true", help="also a floor sending table-sized edits"
+        "--overload-rounds", type=int, default=2, help="rounds offered at twice capacity"
     )
+    parser.add_argument("--database-url", default=None, help="default: SQLite in a temp dir")
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL server")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="N > 1: compare 1 and N shard processes on one PostgreSQL server",
+    )
+    parser.add_argument(
+        "--in-process", action="store_true", help="the bot in this process (for --profile)"
+    )
+    parser.add_argument("--uvloop", action="store_true", help="the bot process runs uvloop")
+    parser.add_argument(
+        "--profile", metavar="FILE", help="cProfile the blackjack phase (in-process)"
+    )
+    parser.add_argument("--profile-floor", metavar="FILE", help="cProfile the floor (in-process)")
     parser.add_argument("--top", type=int, default=30, help="functions listed with --profile")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if (args.profile or args.profile_floor) and not args.in_process:
+        parser.error("--profile needs --in-process (the profiler runs in this process)")
+    return args
 
 
 if __name__ == "__main__":

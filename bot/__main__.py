@@ -3,7 +3,8 @@
 With no subcommand it starts the Discord bot. The subcommands are small tools
 that use the same engine: ``play`` (a terminal table), ``verify`` (check a
 revealed shoe seed), ``strategy``, ``edge``, ``ev``, ``simulate``, ``check`` (the
-health check), ``backup`` and ``copy-db`` (for hosts).
+health check), ``backup`` and ``copy-db`` (for hosts), and ``playground`` (the bot on
+a local Discord, in a browser).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "check": ("bot.cli.check", "check configuration and database, for health checks"),
     "backup": ("bot.cli.backup", "copy the SQLite database consistently, while the bot runs"),
     "copy-db": ("bot.cli.copy_db", "copy the SQLite database into an empty PostgreSQL one"),
+    "playground": ("bot.cli.playground", "play in a browser on a local Discord, no account"),
 }
 
 

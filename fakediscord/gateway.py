@@ -1,4 +1,4 @@
-"""Gateway v10: HELLO, heartbeats, IDENTIFY/READY/GUILD_CREATE, RESUME, zlib-stream."""
+"""Gateway v10: HELLO, heartbeats, IDENTIFY/READY/GUILD_CREATE, RESUME, zlib-stream, zstd-stream."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import zstandard
 from aiohttp import WSMsgType, web
 
 from .shards import InvalidShard, covers, event_guild_id, parse_shard
@@ -35,22 +36,29 @@ REPLAY_BUFFER = 1000
 class Connection:
     """One websocket, with its transport compression."""
 
-    def __init__(self, ws: web.WebSocketResponse, *, zlib_stream: bool) -> None:
+    def __init__(self, ws: web.WebSocketResponse, *, compress: str | None = None) -> None:
         self.ws = ws
-        self._deflate = zlib.compressobj() if zlib_stream else None
+        self._deflate = zlib.compressobj() if compress == "zlib-stream" else None
+        #: zstd-stream (what discord.py asks for when ``zstandard`` is installed): one
+        #: stream, each message a flushed block.
+        self._zstd = zstandard.ZstdCompressor().compressobj() if compress == "zstd-stream" else None
         self.closed = asyncio.Event()
         #: The fake closed this connection (resumable), rather than the client.
         self.closed_by_server = False
         self.lock = asyncio.Lock()
 
     async def send(self, payload: dict[str, Any]) -> None:
-        """Send one gateway payload (compressed with Z_SYNC_FLUSH when zlib-stream)."""
+        """Send one gateway payload (a flushed block of the connection's compressed stream)."""
         text = json.dumps(payload, separators=(",", ":"))
         async with self.lock:
             if self.ws.closed:
                 return
             try:
-                if self._deflate is None:
+                if self._zstd is not None:
+                    flush = zstandard.COMPRESSOBJ_FLUSH_BLOCK
+                    data = self._zstd.compress(text.encode()) + self._zstd.flush(flush)
+                    await self.ws.send_bytes(data)
+                elif self._deflate is None:
                     await self.ws.send_str(text)
                 else:
                     data = self._deflate.compress(text.encode()) + self._deflate.flush(
@@ -114,7 +122,7 @@ class Gateway:
         self.identifies = 0
         self.resumes = 0
         self.connections = 0
-        #: Transport of each connection: "zlib-stream" or "json".
+        #: Transport of each connection: "zlib-stream", "zstd-stream" or "json".
         self.transports: list[str] = []
         #: Close codes clients sent, in order.
         self.close_codes: list[int] = []
@@ -209,7 +217,7 @@ class Gateway:
 
     # -- the websocket -----------------------------------------------------------------------
     async def handle(self, request: web.Request) -> web.StreamResponse:
-        """``GET /gateway?v=10&encoding=json[&compress=zlib-stream]``: one connection."""
+        """``GET /gateway?v=10&encoding=json[&compress=zlib-stream|zstd-stream]``: a connection."""
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
         self.connections += 1
@@ -218,10 +226,10 @@ class Gateway:
         if version != "10":
             await ws.close(code=4012, message=b"Invalid API version")
             return ws
-        if encoding != "json" or compress not in (None, "zlib-stream"):
+        if encoding != "json" or compress not in (None, "zlib-stream", "zstd-stream"):
             await ws.close(code=4002, message=b"Error while decoding payload.")
             return ws
-        conn = Connection(ws, zlib_stream=compress == "zlib-stream")
+        conn = Connection(ws, compress=compress)
         self.transports.append(compress or "json")
         await conn.send({"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
         session: Session | None = None

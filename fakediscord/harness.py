@@ -18,7 +18,8 @@ from .gateway import Session
 from .server import FakeDiscord
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
-REPO_ROOT = Path(__file__).resolve().parents[2]
+#: The checkout holding fakediscord/ (and tests/): the bot process runs from here.
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 async def _first(waiting: Coroutine[Any, Any, None], task: asyncio.Task[Any], what: str) -> None:

@@ -105,20 +105,28 @@ def _event_payload(message: FakeMessage) -> dict[str, Any]:
     return data
 
 
+def _tell_listeners(fake: FakeDiscord, kind: str, message: FakeMessage) -> None:
+    for listener in fake.message_listeners:
+        listener(kind, message)
+
+
 def announce_create(fake: FakeDiscord, message: FakeMessage) -> None:
     """MESSAGE_CREATE for channel-visible messages (ephemeral ones are never dispatched)."""
+    _tell_listeners(fake, "create", message)
     if not message.ephemeral:
         fake.dispatch("MESSAGE_CREATE", _event_payload(message))
 
 
 def announce_update(fake: FakeDiscord, message: FakeMessage) -> None:
     """MESSAGE_UPDATE for channel-visible messages."""
+    _tell_listeners(fake, "update", message)
     if not message.ephemeral:
         fake.dispatch("MESSAGE_UPDATE", _event_payload(message))
 
 
 def announce_delete(fake: FakeDiscord, message: FakeMessage) -> None:
     """MESSAGE_DELETE for channel-visible messages."""
+    _tell_listeners(fake, "delete", message)
     if not message.ephemeral:
         fake.dispatch(
             "MESSAGE_DELETE",

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -31,6 +31,9 @@ from .rest import RecordedRequest
 from .shards import MAX_GUILDS_PER_SHARD, shard_for
 from .world import World
 
+if TYPE_CHECKING:
+    from bot.clock import Clock
+
 
 class FakeDiscord(World):
     """A strict local Discord (REST v10 + gateway v10) that discord.py logs in to.
@@ -43,7 +46,7 @@ class FakeDiscord(World):
     def __init__(
         self,
         *,
-        clock: ManualClock | None = None,
+        clock: Clock | None = None,
         token: str | None = None,
         privileged_intents: int = PRIVILEGED_INTENTS,
         recommended_shards: int = 1,
@@ -52,7 +55,8 @@ class FakeDiscord(World):
     ) -> None:
         if recommended_shards < 1 or max_concurrency < 1 or max_guilds_per_shard < 1:
             raise ValueError("shard counts, concurrency and guild limits start at 1")
-        self.clock = clock or ManualClock()
+        #: A ManualClock unless one is given (the playground passes the real clock).
+        self.clock: Clock = clock or ManualClock()
         self.snowflake = Snowflakes()
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
         self.privileged_intents = privileged_intents
@@ -75,6 +79,9 @@ class FakeDiscord(World):
         self.expected_codes: set[int] = set()
         self.expected_statuses: set[int] = set()
         self.faults = Faults()
+        #: Called with ("create" | "update" | "delete", message) for every message, ephemeral
+        #: ones too: how a live view (the playground page) follows the channels.
+        self.message_listeners: list[Callable[[str, FakeMessage], None]] = []
         self.gateway = Gateway(self)
         self._waiters: list[asyncio.Future[None]] = []
         self._outbox: asyncio.Queue[tuple[str, Any]] | None = None

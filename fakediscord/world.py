@@ -20,7 +20,8 @@ from .models import (
 from .records import FakeMessage
 
 if TYPE_CHECKING:
-    from .clock import ManualClock
+    from bot.clock import Clock
+
     from .models import Snowflakes
 
 #: What the bot's own role grants by default: everything a table bot uses.
@@ -45,7 +46,7 @@ def _bits(value: int | Iterable[str]) -> int:
 class World:
     """State plus factories; mixed into :class:`FakeDiscord`."""
 
-    clock: ManualClock
+    clock: Clock
     snowflake: Snowflakes
     recommended_shards: int
 

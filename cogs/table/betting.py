@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.engine import MAX_SPOTS
 from cogs.table.commands import player_of
+from cogs.table.deadline import BUSY, Answer
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -39,6 +40,11 @@ class BettingCog(commands.Cog, name="Betting"):
         """Stake the bet at once; the table message shows it (and deals when everyone has bet)."""
         channel_id = interaction.channel_id or 0
         table = self.bot.tables.table_in(channel_id)
-        async with self.bot.table_messages.busy(None if table is None else table.table_id):
+        table_id = None if table is None else table.table_id
+        messages = self.bot.table_messages
+        if table_id is not None and messages.overloaded(table_id):
+            await interaction.response.send_message(BUSY, ephemeral=True)
+            return
+        async with Answer(interaction, self.bot.clock) as answer, messages.busy(table_id):
             reply = await self.bot.tables.bet(channel_id, player_of(interaction), amount, hands)
-            await interaction.response.send_message(reply.note, ephemeral=True)
+            await answer.text(reply.note)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -12,7 +11,8 @@ from discord.ext import commands
 
 from bot.engine import MAX_BET_CEILING, PRESETS
 from bot.tables import NoTableHere, Player, Reply, TableError
-from cogs.table.buttons import CUSTOM_ID_TEMPLATE, ButtonRef, parse_custom_id
+from cogs.table.buttons import ButtonRef, parse_custom_id
+from cogs.table.deadline import BUSY, Answer
 from cogs.table.messages import missing_permissions
 from cogs.table.refusals import answer_refusal
 from cogs.table.render import RenderedTable, hint_text
@@ -29,50 +29,16 @@ def player_of(interaction: discord.Interaction[Any]) -> Player:
     return Player(interaction.user.id, interaction.user.display_name)
 
 
-class TableButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=CUSTOM_ID_TEMPLATE
-):
-    """A table button. Its custom id names table, round and action, so it routes after a restart."""
-
-    def __init__(self, button: discord.ui.Button[discord.ui.View], ref: ButtonRef) -> None:
-        super().__init__(button)
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> TableButton:
-        """Rebuild the button from a click's custom id."""
-        assert isinstance(item, discord.ui.Button)
-        return cls(item, ButtonRef(match["table_id"], int(match["round_no"]), match["action"]))
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """The bot's gate: a press during a graceful stop (or before recovery) is refused."""
-        bot: BlackjackBot = interaction.client
-        return await bot.admit(interaction)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Hand the press to the table cog; a refusal is answered in the one place."""
-        cog = interaction.client.get_cog(TableCog.__cog_name__)
-        if not isinstance(cog, TableCog):  # the cog is being reloaded
-            await interaction.response.send_message("The table is restarting.", ephemeral=True)
-            return
-        try:
-            await cog.press(interaction, self.ref)
-        except TableError as error:
-            await answer_refusal(interaction, error)
-
-
 def table_view(rendered: RenderedTable) -> discord.ui.View:
-    """The view sent with a table message: every button a TableButton."""
-    view = discord.ui.View(timeout=None)
-    for spec in rendered.buttons:
-        ref = parse_custom_id(spec.custom_id)
-        assert ref is not None, spec.custom_id  # render builds every id from the template
-        view.add_item(TableButton(spec.make(), ref))
+    """The view sent with a table message: plain buttons, stopped before it is sent.
+
+    A stopped view is never stored by discord.py, so a click is not matched against
+    stored views, nor turned back into a View rebuilt from the clicked message (what a
+    DynamicItem costs on every click): :meth:`TableCog.on_interaction` routes it by its
+    custom id, which names table, round and action, so clicks route after a restart too.
+    """
+    view = rendered.view()
+    view.stop()
     return view
 
 
@@ -91,22 +57,40 @@ class TableCog(commands.Cog, name="Table"):
 
     # -- buttons -------------------------------------------------------------------------------
 
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a table button: past the bot's gate (stopping, recovering), to press;
+        a refusal is answered in the one place."""
+        if interaction.type is not discord.InteractionType.component or interaction.data is None:
+            return
+        ref = parse_custom_id(str(interaction.data.get("custom_id", "")))
+        if ref is None or not await self.bot.admit(interaction):
+            return
+        try:
+            await self.press(interaction, ref)
+        except TableError as error:
+            await answer_refusal(interaction, error)
+
     async def press(self, interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
-        """One response per press: type 7 with the new table, or (raised) a TableError."""
+        """One response per press: the new table (type 7; or type 6, then an edit through the
+        webhook, when the table takes long), or (raised) a TableError; "busy" at once when
+        overloaded."""
         tables, messages = self.bot.tables, self.bot.table_messages
+        if messages.overloaded(ref.table_id):
+            await interaction.response.send_message(BUSY, ephemeral=True)
+            return
         player = player_of(interaction)
-        async with messages.holding(ref.table_id):
+        async with Answer(interaction, self.bot.clock) as answer, messages.holding(ref.table_id):
             if ref.action == "hint":
                 reply = await tables.hint(ref.table_id, ref.round_no, player)
                 faces = await self.bot.card_emojis.faces_for(interaction.guild_id or 0)
-                text = hint_text(reply.snapshot, player.user_id, reply.note, faces)
-                await interaction.response.send_message(text, ephemeral=True)
+                await answer.text(hint_text(reply.snapshot, player.user_id, reply.note, faces))
                 return
             reply = await self._apply(ref, player)
             rendered = await messages.render(reply.snapshot)
             view = messages.view_for(ref.table_id, rendered)
             async with messages.answering(reply.snapshot):
-                await interaction.response.edit_message(embed=rendered.embed, view=view)
+                await answer.table(rendered.embed, view)
             messages.shown(reply.snapshot)
         if reply.note:
             await interaction.followup.send(reply.note, ephemeral=True)
@@ -216,7 +200,6 @@ class TableCog(commands.Cog, name="Table"):
 
 
 async def add_table_cog(bot: BlackjackBot) -> None:
-    """Register the table's buttons and views with the bot and add its commands."""
-    bot.add_dynamic_items(TableButton)
+    """Tell the table messages how to make views, and add the table's commands and buttons."""
     bot.table_messages.use_views(table_view)
     await bot.add_cog(TableCog(bot))

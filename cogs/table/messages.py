@@ -29,6 +29,7 @@ from bot.tables.errors import TableError
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec
 from cogs.table.card_art import Faces
+from cogs.table.deadline import overloaded
 from cogs.table.render import RenderedTable, render_table
 
 log = logging.getLogger(__name__)
@@ -160,6 +161,11 @@ class TableMessages:
         """The newest version the table message shows (None once the table is forgotten)."""
         table = self._tables.get(table_id)
         return None if table is None else table.shown
+
+    def overloaded(self, table_id: str) -> bool:
+        """Answer "busy" now: too many interactions wait for this table."""
+        table = self._tables.get(table_id)
+        return overloaded(0 if table is None else table.holds)
 
     def message_of(self, table_id: str) -> tuple[int, int] | None:
         """The table's (channel id, message id), once posted."""

@@ -1,8 +1,8 @@
 """The one place a table's refusal (a ``TableError``) is answered: to the presser alone.
 
 Slash commands reach it through the command tree's error handler (``bot.app``), the
-table buttons through ``TableButton.callback``: discord.py gives dynamic items no error
-handler of their own.
+table buttons through ``TableCog.on_interaction`` (a listener has no error handler of
+its own). After a deferral (``cogs.table.deadline``) the answer is a followup.
 """
 
 from __future__ import annotations

@@ -1,0 +1,164 @@
+"""The bot side of ``bench/load.py``: a bot measured from inside, in its own process or not.
+
+    python bench/load_bot.py {floor|rich|blackjack}
+
+As a process it reads the fake's address from the environment (``fake.env()``, plus
+``DATABASE_URL`` and ``SHARD_COUNT``/``SHARD_IDS`` for the blackjack bot, ``BENCH_TABLE``
+(the table message's embed and button count, JSON) for the rich floor, ``BENCH_UVLOOP=1``
+for uvloop), connects, and answers the driver's commands, one JSON line each way on
+stdin/stdout. In the driver's process (``--in-process``) the same :class:`BotControl`
+is called directly. Commands:
+
+- ``start``: begin a measured phase (the latency probe records, CPU is read);
+- ``stop``: end it: the bot's own times, CPU seconds (event loop thread, other threads)
+  and the collector's pauses;
+- ``memory-start`` / ``memory-stop``: tracemalloc and RSS around the tables opening;
+- ``tables``: each open table's newest version, the version its message shows, and the
+  embed the newest snapshot renders to (the driver checks the message shows it);
+- ``idle``: return once no table edit is in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+import discord  # noqa: E402
+from load_kit import FloorBot, GcPauses, Latency, MemoryProbe  # noqa: E402
+
+from bot.app import BlackjackBot, build_bot  # noqa: E402
+from bot.config import load_config  # noqa: E402
+from bot.endpoints import apply_endpoints  # noqa: E402
+
+
+class BotControl:
+    """What the driver may ask of the bot under test."""
+
+    def __init__(self, bot: discord.Client, latency: Latency, *, whole_process: bool) -> None:
+        self.bot, self.latency = bot, latency
+        #: In the driver's process, ``other`` CPU also holds the fake's and the driver's.
+        self.whole_process = whole_process
+        self._cpu = (0.0, 0.0)
+        self._gc = GcPauses()
+        self._memory = MemoryProbe()
+
+    async def handle(self, command: str) -> dict[str, Any]:
+        """Run one command; its answer."""
+        if command == "start":
+            self.latency.clear()
+            self.latency.recording = True
+            if not self.whole_process:
+                # What setup built (guilds, members, open tables) is never garbage.
+                gc.collect()
+                gc.freeze()
+                self._gc = GcPauses().__enter__()
+            self._cpu = (time.process_time(), time.thread_time())
+            return {}
+        if command == "stop":
+            process, main = time.process_time() - self._cpu[0], time.thread_time() - self._cpu[1]
+            self.latency.recording = False
+            answer: dict[str, Any] = {
+                "samples": self.latency.samples,
+                "cpu": [main, process - main],
+            }
+            if not self.whole_process:
+                self._gc.__exit__()
+                answer["gc"] = self._gc.line()
+                # What the collector tracks beyond the setup frozen at start: what piles up
+                # between full collections, and so what each one scans.
+                kinds = Counter(type(o).__name__ for o in gc.get_objects())
+                answer["heap"] = f"{sum(kinds.values())} objects tracked, most: " + ", ".join(
+                    f"{name} {count}" for name, count in kinds.most_common(6)
+                )
+                gc.unfreeze()
+            return answer
+        if command == "memory-start":
+            self._memory.start()
+            return {}
+        if command == "memory-stop":
+            traced, rss = self._memory.stop()
+            return {"traced": traced, "rss": rss}
+        if command == "tables":
+            return {"tables": await self._tables()}
+        if command == "idle":
+            if isinstance(self.bot, BlackjackBot):
+                await self.bot.table_messages.idle()
+            return {}
+        raise ValueError(f"unknown command {command!r}")
+
+    async def _tables(self) -> list[dict[str, Any]]:
+        if not isinstance(self.bot, BlackjackBot):
+            return []
+        out = []
+        for channel in self.bot.get_all_channels():
+            snapshot = self.bot.tables.table_in(channel.id)
+            if snapshot is None:
+                continue
+            out.append(
+                {
+                    "channel_id": channel.id,
+                    "version": snapshot.version,
+                    "shown": self.bot.table_messages.shown_version(snapshot.table_id),
+                    "embed": (await self.bot.table_messages.render(snapshot)).embed.to_dict(),
+                }
+            )
+        return out
+
+
+def make_bot(kind: str, env: dict[str, str]) -> discord.Client:
+    """The bot of ``kind`` configured from ``env`` (the process's environment)."""
+    if kind == "floor":
+        return FloorBot()
+    if kind == "rich":
+        embed, buttons = json.loads(env["BENCH_TABLE"])
+        return FloorBot((embed, buttons))
+    return build_bot(load_config(env, require_token=True))
+
+
+async def serve(kind: str) -> None:
+    """Connect, then answer commands from stdin until it closes."""
+    env = dict(os.environ)
+    apply_endpoints(env)
+    bot = make_bot(kind, env)
+    latency = Latency()
+    latency.install(bot)
+    control = BotControl(bot, latency, whole_process=False)
+    runner = asyncio.create_task(bot.start(env["DISCORD_TOKEN"]))
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    try:
+        while line := (await reader.readline()).decode().strip():
+            try:
+                answer = await control.handle(line)
+            except Exception as error:  # reported to the driver, which fails the run
+                answer = {"error": repr(error)}
+            sys.stdout.write(json.dumps(answer) + "\n")
+            sys.stdout.flush()
+    finally:
+        await bot.close()
+        await asyncio.gather(runner, return_exceptions=True)
+
+
+def main() -> None:
+    kind = sys.argv[1]
+    if os.environ.get("BENCH_UVLOOP") == "1":
+        import uvloop
+
+        uvloop.run(serve(kind))
+    else:
+        asyncio.run(serve(kind))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""The playground's world: the local Discord, the real bot connected to it, a database.
+
+The fake Discord runs on the real clock, so Discord's 3 s answer window and its
+timestamps are real; the bot is :func:`bot.app.build_bot`'s, started with the
+fake's endpoints applied through :mod:`bot.endpoints` exactly as ``python -m bot``
+applies ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL``. Players act through the
+fake as a Discord client would: :meth:`Playground.run_command` and
+:meth:`Playground.press`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from bot.app import BlackjackBot, build_bot
+from bot.clock import SystemClock
+from bot.config import Config
+from bot.tables import ShoeFactory
+from fakediscord import FakeDiscord, InteractionRejected, NoResponse
+from fakediscord.harness import running_bot
+from fakediscord.models import FakeChannel, FakeGuild, FakeMember
+from fakediscord.records import FakeMessage
+from playground.command_line import CommandEntry, CommandLineError, catalogue, parse_line
+
+#: What the Discord client shows when an application never answers.
+COMMAND_FAILED: Final = "The application did not respond"
+CLICK_FAILED: Final = "This interaction failed"
+#: Real seconds to wait for the bot's first answer (Discord gives it 3).
+ANSWER_WAIT_S: Final = 3.5
+DEFAULT_PLAYERS: Final = ("alice", "bob")
+#: A member with Manage Server, for /blackjack-admin (hidden from the others, as on Discord).
+CROUPIER: Final = "croupier"
+DEFAULT_CHANNELS: Final = ("blackjack", "high-rollers")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the page shows after an action: nothing more (the bot answered), or an error.
+
+    ``refused`` is the client's own refusal (nothing was sent); ``failed`` is
+    Discord's line for an interaction the bot did not answer.
+    """
+
+    refused: str | None = None
+    failed: str | None = None
+
+    def as_json(self) -> dict[str, str | bool | None]:
+        """For the page."""
+        ok = self.refused is None and self.failed is None
+        return {"ok": ok, "refused": self.refused, "failed": self.failed}
+
+
+class Playground:
+    """One server ("Playground") with channels and players, and the bot dealing in it."""
+
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        shoe_factory: ShoeFactory | None = None,
+        players: Sequence[str] = DEFAULT_PLAYERS,
+        channels: Sequence[str] = DEFAULT_CHANNELS,
+    ) -> None:
+        self.database_url = database_url
+        self.fake = FakeDiscord(clock=SystemClock())
+        self._shoe_factory = shoe_factory
+        self._first_players = tuple(players)
+        self._first_channels = tuple(channels)
+        self._stack = contextlib.AsyncExitStack()
+        self._guild: FakeGuild | None = None
+        self.bot: BlackjackBot | None = None
+
+    async def start(self) -> None:
+        """Start the fake, build the server, connect the bot (it migrates and syncs first)."""
+        await self._stack.enter_async_context(self.fake)
+        self._guild = self.fake.add_guild("Playground")
+        for name in self._first_channels:
+            self.add_channel(name)
+        for name in self._first_players:
+            self.add_player(name)
+        self.fake.add_member(self.guild, CROUPIER, permissions=["manage_guild"])
+        config = Config(token=self.fake.token, database_url=self.database_url, card_pictures=True)
+        bot = build_bot(config, clock=SystemClock(), shoe_factory=self._shoe_factory)
+        self.bot = await self._stack.enter_async_context(running_bot(self.fake, bot))
+
+    async def stop(self) -> None:
+        """Close the bot (open rounds are refunded, as at any graceful stop), then the fake."""
+        await self._stack.aclose()
+
+    @property
+    def guild(self) -> FakeGuild:
+        """The playground's server."""
+        if self._guild is None:
+            raise RuntimeError("the playground has not started")
+        return self._guild
+
+    # -- the world ---------------------------------------------------------------------------
+    def players(self) -> list[FakeMember]:
+        """The people who can play (every member but the bot and the server's owner)."""
+        skip = {self.fake.bot_user.id, self.fake.owner_user.id}
+        return [m for m in self.guild.members.values() if m.id not in skip]
+
+    def channels(self) -> list[FakeChannel]:
+        """The server's text channels."""
+        return self.guild.text_channels()
+
+    def add_player(self, name: str) -> FakeMember:
+        """A new member (lower-case name, as Discord usernames are)."""
+        username = _clean_name(name)
+        if any(m.user.username == username for m in self.players()):
+            raise ValueError(f"There is already a player called {username}.")
+        return self.fake.add_member(self.guild, username)
+
+    def add_channel(self, name: str) -> FakeChannel:
+        """A new text channel."""
+        channel_name = _clean_name(name)
+        if any(c.name == channel_name for c in self.channels()):
+            raise ValueError(f"There is already a channel #{channel_name}.")
+        return self.fake.add_text_channel(self.guild, channel_name)
+
+    def member(self, member_id: int) -> FakeMember:
+        """A player by id."""
+        for member in self.players():
+            if member.id == member_id:
+                return member
+        raise LookupError(f"no player {member_id}")
+
+    def channel(self, channel_id: int) -> FakeChannel:
+        """A channel by id."""
+        for channel in self.channels():
+            if channel.id == channel_id:
+                return channel
+        raise LookupError(f"no channel {channel_id}")
+
+    def commands(self, member: FakeMember) -> list[CommandEntry]:
+        """The commands the bot synced (globally and here) that ``member``'s client offers."""
+        synced = self.fake.commands.get(None, []) + self.fake.commands.get(self.guild.id, [])
+        return catalogue(synced, member.base_permissions())
+
+    def messages(self, channel: FakeChannel, viewer: FakeMember) -> list[FakeMessage]:
+        """The channel as ``viewer``'s client shows it (their own ephemeral replies included)."""
+        return self.fake.messages_in(channel, viewer=viewer)
+
+    # -- acting --------------------------------------------------------------------------------
+    async def run_command(self, member: FakeMember, channel: FakeChannel, line: str) -> Outcome:
+        """Run a typed slash command as ``member``; the client refuses what Discord's would."""
+        try:
+            parsed = parse_line(line, self.commands(member), self.guild)
+            answered = await self.fake.slash(
+                member, parsed.path, channel, max_wait=ANSWER_WAIT_S, **parsed.options
+            )
+        except (CommandLineError, InteractionRejected) as refusal:
+            return Outcome(refused=str(refusal))
+        except NoResponse:
+            return Outcome(failed=COMMAND_FAILED)
+        return Outcome() if answered.responded else Outcome(failed=COMMAND_FAILED)
+
+    async def press(self, member: FakeMember, message_id: int, custom_id: str) -> Outcome:
+        """Press a button as ``member``."""
+        message = self.fake.messages.get(message_id)
+        if message is None or not message.is_visible_to(member):
+            return Outcome(refused="That message is gone.")
+        try:
+            answered = await self.fake.click(
+                member, message, custom_id=custom_id, max_wait=ANSWER_WAIT_S
+            )
+        except InteractionRejected as refusal:
+            return Outcome(refused=str(refusal))
+        except NoResponse:
+            return Outcome(failed=CLICK_FAILED)
+        if not answered.responded:
+            return Outcome(failed=CLICK_FAILED)
+        return Outcome()
+
+
+def _clean_name(name: str) -> str:
+    """Discord-like names: lower case, letters, digits, ``-``, ``_`` and ``.``, 2-32 long."""
+    cleaned = "-".join(name.strip().lower().split())
+    if not 2 <= len(cleaned) <= 32 or not all(c.isalnum() or c in "-_." for c in cleaned):
+        raise ValueError("A name is 2 to 32 letters, digits, '-', '_' or '.'.")
+    return cleaned
