@@ -2,9 +2,9 @@
 
 With no subcommand it starts the Discord bot. The subcommands are small tools
 that use the same engine: ``play`` (a terminal table), ``verify`` (check a
-revealed shoe seed), ``strategy``, ``edge``, ``simulate``, ``check`` (the health
-check), ``backup`` and ``copy-db`` (for hosts), and ``playground`` (the bot on a
-local Discord, in a browser).
+revealed shoe seed), ``strategy``, ``edge``, ``ev``, ``simulate``, ``check`` (the
+health check), ``backup`` and ``copy-db`` (for hosts), and ``playground`` (the bot on
+a local Discord, in a browser).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("bot.cli.verify", "print a seed's commitment and the shoe it shuffles to"),
     "strategy": ("bot.cli.strategy", "print basic strategy for a set of rules"),
     "edge": ("bot.cli.edge", "compute the house edge of basic strategy"),
+    "ev": ("bot.cli.ev", "what each action is worth for one exact hand (decision values)"),
     "simulate": ("bot.cli.simulate", "simulate rounds and measure the house edge"),
     "check": ("bot.cli.check", "check configuration and database, for health checks"),
     "backup": ("bot.cli.backup", "copy the SQLite database consistently, while the bot runs"),

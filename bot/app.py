@@ -24,7 +24,9 @@ from bot.clock import Clock, SystemClock
 from bot.config import Config
 from bot.log_context import bind
 from bot.metrics import BotMetrics, MetricsServer
+from bot.strategy_cache import cache_directory
 from bot.tables import ShoeFactory, TableError, TableService
+from bot.tables.advice import Advice
 from cogs.table.card_emojis import CardEmojis
 from cogs.table.messages import TableMessages
 from cogs.table.notices import announce_voided
@@ -199,6 +201,7 @@ class BlackjackBot(commands.Bot):
             clock=self.clock,
             publish=self.table_messages.publish,
             shoe_factory=self._shoe_factory,
+            advice=Advice(cache_directory(self.config.database_url)),
         )
         self.table_messages.bind(self._tables.close, self._tables.attach_message)
         self.card_emojis.start(self, self._store.get_guild_settings)

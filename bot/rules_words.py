@@ -29,7 +29,11 @@ def rules_lines(rules: Rules) -> list[str]:
         lines.append("A two-card 21 is just 21: every win pays 1:1.")
     if rules.naturals:
         lines.append(
-            "The dealer checks for blackjack before you act."
+            (
+                "The dealer checks for blackjack under an ace (not a ten) before you act."
+                if rules.peek_ace_only
+                else "The dealer checks for blackjack before you act."
+            )
             if rules.dealer_peeks
             else "No hole-card check: a dealer blackjack also takes doubles and splits."
         )

@@ -86,6 +86,12 @@ def add_rule_flags(
         help="dealer checks for blackjack (without: a dealer blackjack takes doubles, splits)",
     )
     group.add_argument(
+        "--peek-ace-only",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the dealer checks for blackjack under an ace only, not under a ten",
+    )
+    group.add_argument(
         "--penetration",
         type=float,
         metavar="F",
@@ -117,6 +123,10 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         changes["hit_split_aces"] = args.hit_split_aces
     if args.peek is not None:
         changes["dealer_peeks"] = args.peek
+        if not args.peek:
+            changes["peek_ace_only"] = False  # no peek at all
+    if args.peek_ace_only is not None:
+        changes["peek_ace_only"] = args.peek_ace_only
     if args.penetration is not None:
         changes["penetration"] = args.penetration
     return base.replace(**changes) if changes else base

@@ -9,7 +9,10 @@ way python-chess is used through ``chess.X``. The submodules are its inside.
   ``round.judge(player, action)`` (legal, or the ``Refusal`` that says why),
   ``round.play(verdict)`` / ``round.act(player, action)``, ``round.settlement()``.
 - Shoes: ``Shoe`` (seeded, committed to by SHA-256), ``StackedShoe`` for tests.
-- Strategy and the edge: ``advise``, ``chart_for``, ``advisor_for``, ``house_edge``.
+- Strategy and the edge: ``advise``, ``chart_for``, ``advisor_for``, ``house_edge``,
+  ``infinite_advisor`` (the infinite-deck chart, in milliseconds), ``Chart``,
+  ``strategy_rules``; what each action is worth for exact cards: ``decision_values``,
+  ``decision_words``.
 """
 
 from bot.engine import round as _round_module
@@ -27,6 +30,7 @@ from bot.engine.errors import (
     RoundOver,
 )
 from bot.engine.events import Event, EventKind
+from bot.engine.exact_play import decision_values, decision_words
 from bot.engine.hand import Hand
 from bot.engine.legality import Refusal, Verdict
 from bot.engine.round import Round
@@ -61,7 +65,14 @@ from bot.engine.shoe import (
 )
 from bot.engine.simulate import Tally, play_rounds, play_worker, split_rounds, stake_for
 from bot.engine.standing import Standing
-from bot.engine.strategy import advise, advisor_for, chart_for
+from bot.engine.strategy import (
+    Chart,
+    advise,
+    advisor_for,
+    chart_for,
+    infinite_advisor,
+    strategy_rules,
+)
 
 #: "compiled" when the round runs as a mypyc extension module, "pure" when it is Python.
 BUILD = "pure" if (_round_module.__file__ or "").endswith(".py") else "compiled"
@@ -77,6 +88,7 @@ __all__ = [
     "Action",
     "ActionNotAllowed",
     "Card",
+    "Chart",
     "Event",
     "EventKind",
     "Hand",
@@ -110,7 +122,10 @@ __all__ = [
     "chart_for",
     "commitment",
     "continuation_seed",
+    "decision_values",
+    "decision_words",
     "house_edge",
+    "infinite_advisor",
     "insurance_payout",
     "play_rounds",
     "play_worker",
@@ -119,4 +134,5 @@ __all__ = [
     "shuffled_order",
     "split_rounds",
     "stake_for",
+    "strategy_rules",
 ]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.actions import Action
+from bot.engine.dealer_odds import full_shoe
 from bot.engine.ev import (
     DOUBLE_TOTALS,
     HandValue,
@@ -25,8 +26,9 @@ from bot.engine.ev import (
     hand_state,
     split_value,
 )
+from bot.engine.exact_play import UpCard, exact_shoe, first_decision
 from bot.engine.rules import Rules
-from bot.engine.strategy import Chart, build_chart
+from bot.engine.strategy import Chart, build_chart, chart_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +49,10 @@ class HouseEdge:
 def house_edge(rules: Rules, *, infinite: bool = False) -> HouseEdge:
     """The house edge of basic strategy for ``rules`` (its deck count, or an infinite deck)."""
     model = ShoeModel(rules, infinite=infinite)
-    chart = build_chart(model)
+    # A finite shoe's chart is the cached one the advisor plays (worked out once).
+    chart = build_chart(model) if infinite else chart_for(rules)
+    if exact_shoe(model):
+        return HouseEdge(rules, -100.0 * exact_player_value(rules, chart), infinite)
     player = 0.0
     for up in range(1, 11):
         round_value = _Rounds(model, chart, up)
@@ -56,6 +61,26 @@ def house_edge(rules: Rules, *, infinite: bool = False) -> HouseEdge:
                 odds = model.pair_odds(up, first, second)
                 player += model.up_odds(up) * odds * round_value.value(first, second)
     return HouseEdge(rules, -100.0 * player, infinite)
+
+
+def exact_player_value(rules: Rules, chart: Chart) -> float:
+    """The player's average result per round playing ``chart``, every card out as dealt."""
+    player = 0.0
+    full = full_shoe(rules.decks)
+    in_shoe = sum(full)
+    for up in range(1, 11):
+        position = UpCard(rules, up, chart.hit_rule(up))
+
+        def choose(section: str, row: int, legal: set[Action], up: int = up) -> Action:
+            return chart.choose(section, row, up, legal)
+
+        for first in range(1, 11):
+            for second in range(first, 11):
+                odds = position.odds(first, second)
+                if odds:
+                    value = position.round_value(first, second, choose)
+                    player += full[up - 1] / in_shoe * odds * value
+    return player
 
 
 class _Rounds:
@@ -94,18 +119,7 @@ class _Rounds:
     def _first_decision(self, play: Play, first: int, second: int, *, pair: bool) -> float:
         rules = self.rules
         total, soft = hand_state((first, second))
-        legal = {Action.HIT, Action.STAND}
-        if not rules.hit_stand_only:
-            if total in self.doubles:
-                legal.add(Action.DOUBLE)
-            if rules.surrender == "late":
-                legal.add(Action.SURRENDER)
-            if pair:
-                legal.add(Action.SPLIT)
-        if pair or (first == second and rules.split_by == "none"):
-            section, row = "pair", first
-        else:
-            section, row = ("soft" if soft else "hard"), total
+        section, row, legal = first_decision(rules, first, second, pair=pair)
         action = self.chart.choose(section, row, self.up, legal)
         if action == Action.SPLIT:
             return split_value(self.model, self.up, first, play, self.finish)

@@ -146,7 +146,8 @@ class Round(RoundState):
     def _start_play(self) -> None:
         dealer = self.dealer
         rules = self.rules
-        if rules.dealer_peeks and RANK_VALUES[dealer.cards[0].rank] in (1, 10):
+        up = RANK_VALUES[dealer.cards[0].rank]
+        if rules.dealer_peeks and (up == 1 or (up == 10 and not rules.peek_ace_only)):
             if dealer.natural:
                 self._log.append((_EV_DEALER_NATURAL, "", 0, tuple(dealer.cards), 21, 0, ""))
                 settle(self)

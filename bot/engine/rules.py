@@ -38,6 +38,9 @@ class Rules:
     #: US hole card: the dealer checks for blackjack before anyone acts. Without the
     #: peek (European no-hole-card), a dealer blackjack also takes doubles and splits.
     dealer_peeks: bool = True
+    #: With the peek: the dealer checks only under an ace, not under a ten (a dealer
+    #: blackjack under a ten then shows at the end and takes doubles and splits).
+    peek_ace_only: bool = False
     #: Insurance (and even money) offered when the dealer shows an ace; pays 2:1.
     insurance: bool = True
     double_on: DoubleOn = "any"
@@ -72,6 +75,7 @@ class Rules:
             "dealer_hits_soft_17",
             "naturals",
             "dealer_peeks",
+            "peek_ace_only",
             "insurance",
             "double_after_split",
             "resplit_aces",
@@ -139,6 +143,8 @@ class Rules:
                 problems.append("without naturals the dealer has no blackjack to peek for")
             if self.insurance:
                 problems.append("without naturals there is no dealer blackjack to insure")
+        if self.peek_ace_only and not self.dealer_peeks:
+            problems.append("peek_ace_only needs dealer_peeks (it narrows the peek to an ace)")
         if self.hit_stand_only:
             offered = []
             if self.double_on != "none":
@@ -183,8 +189,10 @@ class Rules:
         return cls(**data)
 
 
+# Each preset quotes the sentence of its text that decides each field it sets; a
+# field with no sentence says so ("not in the text").
 PRESETS: Final[dict[str, Rules]] = {
-    # The common modern shoe game.
+    # The common modern shoe game (no single text): the published six-deck chart's rules.
     "vegas-shoe": Rules(
         decks=6,
         penetration=0.75,
@@ -200,38 +208,52 @@ PRESETS: Final[dict[str, Rules]] = {
         hit_split_aces=False,
         surrender="late",
     ),
-    # terminal-table-1-to-7-hands.txt: one player, 1-7 hands; S17; hit, stand,
-    # double, split (same value), surrender on the first two cards; no hitting
-    # split aces; no surrender after a split; split 21 is not a blackjack.
-    # The text names no insurance, no hole-card check and no resplit.
+    # terminal-table-1-to-7-hands.txt
     "classic": Rules(
-        decks=6,
-        penetration=0.75,
+        decks=6,  # not in the text
+        penetration=0.75,  # not in the text
+        # "If the dealer has a total of 17 including an ace valued as 11 (a "soft
+        # 17"), the dealer stops drawing cards."
         dealer_hits_soft_17=False,
+        # "If the values of these two initial cards add up to 21, that is called a
+        # "blackjack" and is the most valuable hand." (the payout is not in the text)
         blackjack_pays="3:2",
-        dealer_peeks=True,
-        insurance=False,
+        # "After the players have finished playing, the dealer's hand is resolved."
+        # and "A blackjack beats any hand that is not a blackjack (even a hand with a
+        # value of 21)." No hole-card check is named: a dealer blackjack shows at the
+        # end and beats every other hand, doubled and split stakes included.
+        dealer_peeks=False,
+        insurance=False,  # "the player has up to five options: hit, stand, double down,
+        # split and surrender." (no insurance)
+        # "DOUBLE DOWN: double the bet and draw a card." (on the initial two cards)
         double_on="any",
+        # "The two hands are played out independently." (each a starting hand)
         double_after_split=True,
+        # "SPLIT: if the two initial cards have the same value, split the hand into two."
         split_by="value",
-        max_hands=2,
+        max_hands=2,  # "split the hand into two" (no resplit is named)
         resplit_aces=False,
-        hit_split_aces=False,
+        hit_split_aces=False,  # "HIT: you can't hit split aces"
+        # "SURRENDER: forfeit half the bet and stop drawing cards" (initial two cards)
         surrender="late",
+        # "This program allows a single player to play this game with one to seven hands."
         max_spots=7,
         max_players=1,
     ),
-    # simple-group-hit-stand.txt: hit and stand only, up to three players, the
-    # dealer hits under 17 and stands on any 17, every win pays 1:1 and a
-    # two-card 21 is just 21. One deck, shuffled every round.
+    # simple-group-hit-stand.txt
     "simple": Rules(
+        # "Blackjack is played with a "deck" (pile) of 52 cards." / "The dealer
+        # shuffles the deck and deals two cards" (each round)
         decks=1,
         penetration=0,
+        # "If his score is less than 17, he must hit. If it is 17 or higher, he must stand."
         dealer_hits_soft_17=False,
+        # "A player wins if he has a higher score than the dealer" (no natural named)
         naturals=False,
         blackjack_pays="1:1",
-        dealer_peeks=False,
+        dealer_peeks=False,  # "First, he turns his face-down card over." (at his turn)
         insurance=False,
+        # "whether she wishes to "hit" (receive another card) or "stand"": nothing else
         double_on="none",
         double_after_split=False,
         split_by="none",
@@ -240,50 +262,60 @@ PRESETS: Final[dict[str, Rules]] = {
         hit_split_aces=False,
         surrender="none",
         max_spots=1,
+        # "A game of blackjack may involve any number of players (but for our
+        # purposes, three or fewer)"
         max_players=3,
         hit_stand_only=True,
     ),
-    # unix-v3-bj-reno-1972.txt: the bet is 2 every hand, a natural pays 3, both
-    # naturals push, insurance on an ace (wins 2, loses 1), equal-value pairs
-    # split into two hands, double down on a dealt ten or eleven, the dealer hits
-    # to 17 (stands on soft 17), ties push. One deck.
+    # unix-v3-bj-reno-1972.txt (Unix V3 bj(6), 1972)
     "reno-1972": Rules(
-        decks=1,
-        penetration=0.5,
+        decks=1,  # "Every time the deck is shuffled, the dealer so states"
+        penetration=0.5,  # not in the text
+        # "the dealer hits until he attains a total of seventeen or more."
         dealer_hits_soft_17=False,
+        # "A player 'natural' (black jack) pays $3." (on a $2 bet)
         blackjack_pays="3:2",
+        # "A dealer natural loses $2." (the bet, nothing more: settled before play)
         dealer_peeks=True,
+        # "If the dealer has an ace up, the player is allowed to make an 'insurance' bet"
         insurance=True,
+        # "If a dealt hand has a total of ten or eleven, the player may 'double down'."
         double_on="10-11",
-        double_after_split=False,
+        double_after_split=False,  # "a dealt hand" only
+        # "If the player is dealt two cards of the same value, he is allowed to 'double'.
+        # He is allowed to play two hands, each with one of these cards."
         split_by="value",
         max_hands=2,
         resplit_aces=False,
-        # The text puts no limit on split aces: "the player may 'hit' as long as his
-        # total is not over twenty-one".
+        # "the player may 'hit' (draw a card) as long as his total is not over
+        # twenty-one." (no limit on split aces)
         hit_split_aces=True,
-        surrender="none",
+        surrender="none",  # not in the text
         max_spots=1,
-        min_bet=2,
+        min_bet=2,  # "The bet is $2 every hand."
         max_bet=2,
     ),
-    # single-deck-h17-casino.txt: 1 deck (up to 8), 3:2, dealer peeks, insurance
-    # 2:1, dealer hits soft 17, double any two, split any pair up to 3 times
-    # (4 hands), no double after split, no surrender.
+    # single-deck-h17-casino.txt
     "single-deck": Rules(
-        decks=1,
-        penetration=0.5,
-        dealer_hits_soft_17=True,
-        blackjack_pays="3:2",
+        decks=1,  # "Decks: 1 deck (up to 8)"
+        penetration=0.5,  # not in the text
+        dealer_hits_soft_17=True,  # "Soft 17: dealer hits"
+        blackjack_pays="3:2",  # "Blackjack pays: 3 : 2"
+        # "If the dealer has an Ace exposed, then he checks for a blackjack"
         dealer_peeks=True,
-        insurance=True,
-        double_on="any",
-        double_after_split=False,
-        split_by="value",
+        peek_ace_only=True,
+        insurance=True,  # "Insurance: allowed if Dealer has an Ace face up"
+        double_on="any",  # "Double Down: any two cards"
+        double_after_split=False,  # "Double after split: not allowed"
+        split_by="value",  # "Available for cards which are equally valued."
+        # "Splits any pair of cards: a maximum of 3 times to make 4 hands"
         max_hands=4,
-        resplit_aces=True,
-        hit_split_aces=False,
-        surrender="none",
+        resplit_aces=True,  # "any pair", aces included
+        # "Split. Separate them into 2 hands. Each card is the first card of a new
+        # hand." Each split hand then has the hit and stand of any hand; the text
+        # limits no split ace to one card.
+        hit_split_aces=True,
+        surrender="none",  # "Surrender: not allowed"
     ),
 }
 

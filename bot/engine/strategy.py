@@ -30,6 +30,7 @@ from bot.engine.ev import (
     hand_state,
     split_value,
 )
+from bot.engine.exact_play import UpCard, exact_shoe
 from bot.engine.rules import Rules
 
 #: Up cards in chart order (value 1 is the ace).
@@ -194,14 +195,17 @@ def build_chart(model: ShoeModel) -> Chart:
     rules = model.rules
     orders: dict[Cell, tuple[Action, ...]] = {}
     for up in UP_CARDS:
+        exact = UpCard(rules, up) if exact_shoe(model) else None
         for total in range(4, 22):
-            orders[("hard", total, up)] = _rank(_row_values(model, up, _hard_hands(total), total))
+            orders[("hard", total, up)] = _rank(
+                _row_values(model, exact, up, _hard_hands(total), total)
+            )
         for total in range(12, 22):
             hands = [(1, total - 11)] if total > 12 else [(1, 1)]
-            orders[("soft", total, up)] = _rank(_row_values(model, up, hands, total))
+            orders[("soft", total, up)] = _rank(_row_values(model, exact, up, hands, total))
         for value in PAIR_ROWS:
             orders[("pair", value, up)] = _rank(
-                _row_values(model, up, [(value, value)], 0, pair=True)
+                _row_values(model, exact, up, [(value, value)], 0, pair=True)
             )
     return Chart(rules, orders)
 
@@ -219,7 +223,13 @@ def _rank(values: dict[Action, float]) -> tuple[Action, ...]:
 
 
 def _row_values(
-    model: ShoeModel, up: int, hands: list[tuple[int, int]], total: int, *, pair: bool = False
+    model: ShoeModel,
+    exact: UpCard | None,
+    up: int,
+    hands: list[tuple[int, int]],
+    total: int,
+    *,
+    pair: bool = False,
 ) -> dict[Action, float]:
     """Each action's value averaged over ``hands`` (weighted by their odds)."""
     if not hands:
@@ -228,10 +238,14 @@ def _row_values(
     sums: dict[Action, float] = {}
     weight = 0.0
     for first, second in hands:
-        w = model.pair_odds(up, first, second)
-        play = model.situation(up, first, second).play()
-        hand_total, soft = hand_state((first, second))
-        values = option_values(model, play, up, hand_total, soft, pair=first if pair else None)
+        if exact is not None:
+            w = exact.odds(first, second)
+            values = exact.options((first, second), pair=pair)
+        else:
+            w = model.pair_odds(up, first, second)
+            play = model.situation(up, first, second).play()
+            hand_total, soft = hand_state((first, second))
+            values = option_values(model, play, up, hand_total, soft, pair=first if pair else None)
         weight += w
         for action, value in values.items():
             sums[action] = sums.get(action, 0.0) + w * value
@@ -303,11 +317,20 @@ def advisor_for(rules: Rules) -> Advisor:
 _last_advisor: tuple[Rules, Advisor] | None = None
 
 
+@lru_cache(maxsize=32)
+def infinite_advisor(rules: Rules) -> Advisor:
+    """The infinite-deck chart of ``rules`` as a lookup: a few milliseconds to build, so
+    it can answer while the rules' own chart is still being worked out."""
+    chart = build_chart(ShoeModel(strategy_rules(rules), infinite=True))
+    return Advisor(chart.orders, by_rank=chart.rules.split_by == "rank")
+
+
 __all__ = [
     "Chart",
     "advise",
     "advisor_for",
     "build_chart",
     "chart_for",
+    "infinite_advisor",
     "strategy_rules",
 ]

@@ -17,6 +17,7 @@ import db
 from bot.clock import Clock
 from bot.engine import Action
 from bot.shown_names import shown_name
+from bot.tables.advice import Advice
 from bot.tables.betting import TableBetting
 from bot.tables.errors import (
     NotAllowed,
@@ -28,7 +29,6 @@ from bot.tables.errors import (
     TableError,
 )
 from bot.tables.flow import Publish, ShoeFactory
-from bot.tables.hints import hint_sentence
 from bot.tables.journal import decision
 from bot.tables.players import Player
 from bot.tables.refusals import judged, player_in_round
@@ -58,9 +58,11 @@ class TableService(TableBetting, ResumableFlow):
         clock: Clock,
         publish: Publish | None = None,
         shoe_factory: ShoeFactory | None = None,
+        advice: Advice | None = None,
     ) -> None:
         super().__init__(store, clock, publish, shoe_factory)
         self._opening = asyncio.Lock()
+        self.advice = advice or Advice()  # charts, edges and Hint figures off the event loop
 
     # ----------------------------------------------------------- opening
 
@@ -100,6 +102,7 @@ class TableService(TableBetting, ResumableFlow):
                 idle_since=self._clock.now(),
             )
             table.seats.append(SeatState(host))
+            self.advice.warm(rules)
             async with table.lock:
                 await self._open_betting(table)
                 self._tables[table.table_id] = table
@@ -237,10 +240,11 @@ class TableService(TableBetting, ResumableFlow):
             if not legal:
                 raise NothingToDo("You have no decision to make right now.")
             index = round_.current_hand_index(pid)
-            hand = round_.hands(pid)[index or 0]
-            advice = hint_sentence(table.rules, hand.cards, round_.dealer_up_card, legal)
-            assert table.snapshot is not None
-            return Reply(table.snapshot, advice)
+            cards = list(round_.hands(pid)[index or 0].cards)
+            up = round_.dealer_up_card
+            snapshot = table.snapshot
+            assert snapshot is not None
+        return Reply(snapshot, await self.advice.hint(table.rules, cards, up, legal))
 
     # ----------------------------------------------------------- closing
 
@@ -268,3 +272,8 @@ class TableService(TableBetting, ResumableFlow):
             return
         with contextlib.suppress(StaleButton):  # closed meanwhile: its round is voided
             await self._mutate(table, lambda: self._close(table, reason))
+
+    async def suspend(self) -> None:
+        """The graceful stop (see ``ResumableFlow.suspend``), then the strategy worker's."""
+        await super().suspend()
+        self.advice.close()

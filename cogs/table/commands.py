@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +18,7 @@ from cogs.table.discord_codes import OLD_MESSAGE_EDITS
 from cogs.table.notices import missing_permissions
 from cogs.table.refusals import answer_refusal
 from cogs.table.render import RenderedTable, hint_text
-from cogs.table.rules_text import fairness_text, house_edge_pct, rules_text
+from cogs.table.rules_text import fairness_text, rules_text
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -191,7 +190,7 @@ class TableCog(commands.Cog, name="Table"):
             raise NoTableHere()
         rules = self.bot.tables.rules_of(snapshot.table_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        edge = await asyncio.to_thread(house_edge_pct, rules)
+        edge = await self.bot.tables.advice.edge(rules)  # the strategy worker, cached
         await interaction.followup.send(rules_text(snapshot.preset, rules, edge), ephemeral=True)
 
     @blackjack.command(

@@ -2,22 +2,9 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from bot.engine import MAX_BET_CEILING, PRESET_SOURCES, Rules, house_edge
+from bot.engine import PRESET_SOURCES, Rules
 from bot.rules_words import rules_lines
 from bot.tables.fairness import Fairness
-
-
-def house_edge_pct(rules: Rules) -> float:
-    """The house edge of basic strategy in percent (about a second, so cached per rule set)."""
-    # Bet limits and seat counts do not change the edge: one cache entry per game.
-    return _edge(rules.replace(min_bet=1, max_bet=MAX_BET_CEILING, max_spots=1, max_players=1))
-
-
-@lru_cache(maxsize=64)
-def _edge(rules: Rules) -> float:
-    return house_edge(rules).house_edge_pct
 
 
 def rules_text(preset: str, rules: Rules, edge_pct: float) -> str:
@@ -27,7 +14,9 @@ def rules_text(preset: str, rules: Rules, edge_pct: float) -> str:
     who = "the house" if edge_pct >= 0 else "you"
     edge = (
         f"House edge with perfect basic strategy: **{abs(edge_pct):.2f}%** of your bet "
-        f"in favour of {who}. Press Hint at the table for the basic-strategy play."
+        f"in favour of {who}, for a fresh shoe every round"
+        + (" (dealt to a cut card it differs a little)" if rules.penetration else "")
+        + ". Press Hint at the table for what each choice is worth."
     )
     return "\n".join([heading, *(f"• {line}" for line in rules_lines(rules)), "", edge])
 

@@ -288,7 +288,12 @@ def test_a_tie_is_a_push_and_the_bet_is_returned() -> None:
 
 
 def test_a_dealer_blackjack_beats_a_player_hand_that_is_not_one() -> None:
-    r = deal(RULES, ["10♠ 9♥"], "A♦ K♣")
+    # "After the players have finished playing, the dealer's hand is resolved." No
+    # hole-card check: the blackjack shows at the end and takes a doubled stake too.
+    r = deal(RULES, ["5♠ 6♥"], "A♦ K♣", "10♣", stakes=[40])
     assert isinstance(r, Round)
-    assert r.is_finished
-    assert r.settlement().hands[0].outcome is Outcome.LOSE
+    assert not r.is_finished  # the player acts first
+    r.act("alice", A.DOUBLE)
+    result = r.settlement().hands[0]
+    assert (result.outcome, result.payout) == (Outcome.LOSE, 0)
+    assert "peek" not in [e.kind for e in r.events]

@@ -50,11 +50,30 @@ def test_2_blackjack_pays_3_to_2() -> None:
 
 
 def test_3_the_dealer_peeks_for_blackjack() -> None:
-    r = deal(RULES, ["10♠ 9♥"], "K♦ A♣")
+    # "If the dealer has an Ace exposed, then he checks for a blackjack": under an ace only.
+    r = deal(RULES, ["10♠ 9♥"], "A♦ K♣")
+    r.act("alice", A.NO_INSURANCE)
     assert r.is_finished
     assert r.settlement().dealer_blackjack
-    r = deal(RULES, ["10♠ 9♥"], "K♦ 7♣")
+    r = deal(RULES, ["10♠ 9♥"], "A♦ 7♣")
+    r.act("alice", A.NO_INSURANCE)
     assert "dealer checks the hole card: no blackjack" in [e.text for e in r.events]
+    # A ten up: no check; the blackjack shows at the end and beats the hand.
+    r = deal(RULES, ["10♠ 9♥"], "K♦ A♣")
+    assert not r.is_finished
+    assert "dealer checks the hole card: no blackjack" not in [e.text for e in r.events]
+    r.act("alice", A.STAND)
+    assert r.settlement().dealer_blackjack
+    assert r.settlement().hands[0].outcome is Outcome.LOSE
+
+
+def test_split_aces_may_be_hit() -> None:
+    # "Each card is the first card of a new hand." Nothing limits a split ace to one card.
+    r = deal(RULES, ["A♠ A♥"], "10♦ 7♣", "2♣ 3♦ 4♦")
+    r.act("alice", A.SPLIT)
+    assert A.HIT in r.legal_actions("alice")
+    r.act("alice", A.HIT)
+    assert len(r.hands("alice")[0].cards) == 3
 
 
 def test_4_insurance_is_offered_when_the_dealer_shows_an_ace() -> None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import db
 from bot.engine import Action, commitment
 from bot.tables import TablePhase, TableService
+from bot.tables.advice import NOT_READY, Advice
 from tests.tables.helpers import (
     ALICE,
     BOB,
@@ -52,14 +56,29 @@ async def test_reaching_the_cut_card_reshuffles_and_announces_action_and_standin
     assert table.shuffle_notice == ()  # said once, until the next deal
 
 
-async def test_the_hint_gives_basic_strategy_in_a_sentence(
+async def test_the_hint_says_what_each_choice_is_worth(
     service: TableService, shoes: ShoeQueue
 ) -> None:
+    # The worker is busy (held by a gate) when the table opens and asks for its chart.
+    worker = ThreadPoolExecutor(max_workers=1)
+    gate = threading.Event()
+    worker.submit(gate.wait)
+    service.advice = Advice(worker=worker)
     shoes.add("5s 6d 6s 7d " + SPARE)
     await service.start(GUILD, CHANNEL, ALICE)
     table, _ = await service.bet(CHANNEL, ALICE, "100")
     hint = (await service.hint(table.table_id, table.round_no, ALICE)).note
-    assert hint == "Basic strategy: double (hard 11 against a 6)."
+    # Pressed before the table's exact figures are ready: the infinite-deck chart, said so.
+    assert hint == f"Basic strategy: double (hard 11 against a 6) {NOT_READY}."
+    gate.set()
+    await service.advice.settle()
+    hint = (await service.hint(table.table_id, table.round_no, ALICE)).note
+    # Then what each legal choice is worth for these exact cards (six decks, S17, peek).
+    assert hint.endswith(": double (hard 11 against a 6).")
+    assert hint.startswith("Double +0.")
+    assert "Hit +0." in hint
+    assert "Stand \u2212" in hint
+    assert "Surrender \u22120.500" in hint
 
 
 async def test_insurance_and_even_money_pay_two_to_one_against_a_dealer_blackjack(

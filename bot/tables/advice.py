@@ -1,0 +1,134 @@
+"""The Hint's figures, worked out off the event loop.
+
+A table's chart and house edge are computed in a worker thread when the table
+opens (``warm``), and kept (``bot.strategy_cache``). A Hint's decision values
+(what each legal action is worth for the exact cards) are computed in the same
+worker. A Hint pressed before the table's chart is ready answers at once from
+the infinite-deck chart, and says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import Executor, Future
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+from bot.engine import (
+    Action,
+    Card,
+    Rules,
+    decision_values,
+    decision_words,
+    infinite_advisor,
+)
+from bot.strategy_cache import StrategyCache, rules_key
+from bot.tables.hints import card_name, hand_name, hint_sentence
+
+#: What a Hint says while the table's own chart is still being worked out.
+NOT_READY = "(infinite-deck chart: this table's exact figures are still being worked out)"
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+_Job = tuple[Future[Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+
+
+class DaemonWorker(Executor):
+    """One daemon thread running jobs in turn: a chart still being worked out never
+    holds up the bot's exit (a ThreadPoolExecutor's threads are joined at exit)."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        future: Future[T] = Future()
+        self._jobs.put((future, fn, args, kwargs))
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="strategy", daemon=True)
+            self._thread.start()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            future, fn, args, kwargs = self._jobs.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException as exc:
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+
+
+class Advice:
+    """Charts, edges and decision values for the tables, from one worker thread."""
+
+    def __init__(self, directory: Path | None = None, *, worker: Executor | None = None) -> None:
+        self.cache = StrategyCache(directory)
+        self._worker = worker or DaemonWorker()
+        self._pending: dict[str, Future[object]] = {}
+
+    def warm(self, rules: Rules) -> None:
+        """Start working out the chart and edge of ``rules`` (returns at once)."""
+        key = rules_key(rules)
+        if key not in self._pending and self.cache.cached(rules) is None:
+            self._pending[key] = self._worker.submit(self.cache.compute, rules)
+
+    async def settle(self) -> None:
+        """Until every chart and edge started so far is worked out."""
+        for pending in list(self._pending.values()):
+            await asyncio.wrap_future(pending)
+
+    async def edge(self, rules: Rules) -> float:
+        """The house edge of ``rules`` (fresh shoe), worked out in the worker if need be."""
+        found = self.cache.cached(rules)
+        if found is None:
+            self.warm(rules)
+            await asyncio.wrap_future(self._pending[rules_key(rules)])
+            found = self.cache.cached(rules)
+            assert found is not None
+        return found[1]
+
+    def ready(self, rules: Rules) -> bool:
+        """Whether the chart and edge of ``rules`` are at hand."""
+        return self.cache.cached(rules) is not None
+
+    async def hint(
+        self, rules: Rules, cards: Sequence[Card], up: Card, legal: Collection[Action]
+    ) -> str:
+        """The Hint's sentence: each legal action's value and the best, for these cards."""
+        if Action.INSURANCE in legal or not self.ready(rules):
+            self.warm(rules)
+            if Action.INSURANCE in legal:
+                return hint_sentence(rules, cards, up, legal)
+            infinite = infinite_advisor(rules).advise(cards, up, legal)
+            return (
+                f"Basic strategy: {infinite.value} ({hand_name(cards)} against "
+                f"{card_name(up)}) {NOT_READY}."
+            )
+        values = await asyncio.get_running_loop().run_in_executor(
+            self._worker, _legal_values, rules, cards, up, legal
+        )
+        return f"{decision_words(values)} ({hand_name(cards)} against {card_name(up)})."
+
+    def close(self) -> None:
+        """Stop the worker (work under way finishes; nothing new starts)."""
+        self._worker.shutdown(wait=False, cancel_futures=True)
+
+
+def _legal_values(
+    rules: Rules, cards: Sequence[Card], up: Card, legal: Collection[Action]
+) -> dict[Action, float]:
+    values = decision_values(
+        rules,
+        [card.value for card in cards],
+        up.value,
+        pair=Action.SPLIT in legal,
+    )
+    return {action: value for action, value in values.items() if action in legal}

@@ -1,0 +1,49 @@
+"""The dealer's odds from the graph (bot/engine/dealer_graph.py) are final_odds' odds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine.dealer_graph import DealerGraph
+from bot.engine.dealer_odds import final_odds, full_shoe
+from bot.engine.rules import Rules
+
+
+@pytest.mark.parametrize("decks", [1, 2, 6])
+@pytest.mark.parametrize("hits_soft_17", [False, True])
+def test_graph_odds_equal_final_odds_for_shoes_short_of_cards(
+    decks: int, hits_soft_17: bool
+) -> None:
+    rules = Rules(decks=decks, penetration=0, dealer_hits_soft_17=hits_soft_17)
+    chooser = random.Random(decks * 2 + hits_soft_17)
+    for up in range(1, 11):
+        shoe = full_shoe(decks)
+        shoe[up - 1] -= 1
+        graph = DealerGraph(rules, up, shoe)
+        for _ in range(15):
+            left = list(shoe)
+            for _ in range(chooser.randint(0, 8)):
+                value = chooser.randrange(10)
+                left[value] -= 1 if left[value] else 0
+            for after_peek in (False, True):
+                expected = final_odds(up, left, rules, after_peek=after_peek)
+                got = graph.odds(left, after_peek=after_peek)
+                assert got == pytest.approx(expected, abs=1e-12)
+
+
+def test_without_naturals_a_two_card_21_is_just_21() -> None:
+    rules = Rules(
+        decks=1,
+        penetration=0,
+        naturals=False,
+        blackjack_pays="1:1",
+        dealer_peeks=False,
+        insurance=False,
+    )
+    shoe = full_shoe(1)
+    shoe[0] -= 1
+    odds = DealerGraph(rules, 1, shoe).odds(shoe, after_peek=False)
+    assert odds[5] == 0.0
+    assert odds == pytest.approx(final_odds(1, shoe, rules, after_peek=False), abs=1e-12)
