@@ -66,6 +66,7 @@ from load_kit import (  # noqa: E402
 
 import db  # noqa: E402
 from bot.engine import Action, Card, advise, preset  # noqa: E402
+from bot.shown_names import shown_name  # noqa: E402
 from cogs.table.buttons import custom_id, parse_custom_id  # noqa: E402
 from cogs.table.render import CURRENT_MARK  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402
@@ -167,9 +168,11 @@ def without_pictures(embed: dict[str, Any]) -> dict[str, Any]:
 
 
 def seat_value(message: FakeMessage, name: str) -> str | None:
-    """The lines of the player's seat on the table message."""
+    """The lines of the player's seat on the table message (its field is named with the
+    name as the bot shows it: Markdown escaped, so "P0-0" reads "P0\\-0")."""
     embed = message.embed or {}
-    return next((f["value"] for f in embed.get("fields", ()) if f["name"] == name), None)
+    shown = shown_name(name)
+    return next((f["value"] for f in embed.get("fields", ()) if f["name"] == shown), None)
 
 
 def decide(message: FakeMessage, name: str, refused: set[Action]) -> Action | None:
@@ -200,8 +203,7 @@ def decide(message: FakeMessage, name: str, refused: set[Action]) -> Action | No
         if len(hands) == 1:
             legal.append(Action.SURRENDER)
     legal = [a for a in legal if a not in refused]
-    split_hand = len(hands) > 1
-    return advise(RULES, cards, Card.parse(found[1]), legal, is_split_hand=split_hand)
+    return advise(RULES, cards, Card.parse(found[1]), legal)
 
 
 async def play(

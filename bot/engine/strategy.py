@@ -289,8 +289,6 @@ def advise(
     hand_cards: Sequence[Card],
     dealer_up: Card,
     legal: Collection[Action],
-    *,
-    is_split_hand: bool = False,
 ) -> Action:
     """The basic-strategy action for a hand, falling back as the chart says when needed.
 
