@@ -272,15 +272,8 @@ def _compose(
             break
         limit = min(FIELD_VALUE_LIMIT, room)
         texts = [escape_line(line) for line in lines]
-        if name == "Latest":
-            value = newest_lines(texts, limit)
-        else:
-            value = clip_lines(texts, limit)
-            if name == "Last round" and RESULTS in pictures:
-                with_pictures = "\n".join(cards_in_line(line, faces) for line in texts)
-                if len(with_pictures) <= limit:
-                    value = with_pictures
-                shown[RESULTS] = picture_count(value)
+        # (Last round gets here only when not even one line a player fits: clipped text.)
+        value = newest_lines(texts, limit) if name == "Latest" else clip_lines(texts, limit)
         if value:
             embed.add_field(name=name, value=value, inline=False)
     return embed, {section: count for section, count in shown.items() if count}
