@@ -60,11 +60,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
-def engine_build() -> str:
-    """``"compiled"`` when the Round runs as a mypyc extension module, else ``"pure"``."""
-    return BUILD
-
-
 def run(args: argparse.Namespace) -> int:
     rules = rules_or_exit(args)
     if args.hands < 1:
@@ -265,7 +260,7 @@ def _result(
         "seconds": seconds,
         "rounds_per_second": tally.rounds / seconds if seconds > 0 else None,
         "workers": args.workers,
-        "engine": engine_build(),
+        "engine": BUILD,
         "seed": seed_hex,
         "rules": rules.to_dict(),
     }
