@@ -98,10 +98,6 @@ class Verdict:
     #: The move count of the round it was judged in: a verdict is good for that state only.
     move: int = -1
 
-    @property
-    def legal(self) -> bool:
-        return self.refusal is None
-
     def error(self) -> IllegalAction:
         """The exception ``Round.act`` raises for this refusal."""
         assert self.refusal is not None, "a legal verdict has no error"
