@@ -269,6 +269,7 @@ class BlackjackBot(commands.Bot):
     async def resume_tables(self, guild_ids: Sequence[int] | None) -> None:
         """Resume the open tables of these guilds (all when None): each message says it is
         back; a table that cannot resume is refunded and its message says why."""
+        await self.card_emojis.settled()  # they come back as they were shown: in pictures
         report = await self.tables.resume(guild_ids)
         for table in report.resumed:
             self.table_messages.adopt(table.snapshot, table.message_id, table.message_at)

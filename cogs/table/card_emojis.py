@@ -11,6 +11,7 @@ upload is tried again at the next start. Each server chooses pictures or text
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Final
@@ -27,6 +28,9 @@ log = logging.getLogger(__name__)
 INVALID_FORM_BODY: Final = 50035
 #: The style that asks for text cards.
 TEXT: Final = CARD_STYLES[1]
+#: How long a resume waits for the card emojis: listing them is one request when nothing
+#: needs uploading; a longer upload leaves those tables in text until their next edit.
+SETTLE_WAIT_S: Final = 3.0
 
 SettingsOf = Callable[[int], Awaitable[GuildSettings]]
 
@@ -114,6 +118,12 @@ class CardEmojis:
             )
         finally:
             self.ready.set()
+
+    async def settled(self, limit: float = SETTLE_WAIT_S) -> None:
+        """Wait (at most ``limit`` s) for the start-up list or upload, so that tables shown
+        now, such as those resumed after a restart, come back with their pictures."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.ready.wait(), limit)
 
     async def stop(self) -> None:
         """Cancel an upload still running (a graceful stop)."""
