@@ -16,7 +16,7 @@ from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.deadline import BUSY, Answer
 from cogs.table.discord_codes import OLD_MESSAGE_EDITS
 from cogs.table.notices import missing_permissions
-from cogs.table.refusals import answer_refusal
+from cogs.table.refusals import answer_refusal, apologise_for_click
 from cogs.table.render import RenderedTable, hint_text
 from cogs.table.rules_text import fairness_text, rules_text
 
@@ -62,7 +62,7 @@ class TableCog(commands.Cog, name="Table"):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A click on a table button: past the bot's gate (stopping, recovering), to press;
-        a refusal is answered in the one place."""
+        a refusal is answered in the one place, anything unexpected with an apology."""
         if interaction.type is not discord.InteractionType.component or interaction.data is None:
             return
         ref = parse_custom_id(str(interaction.data.get("custom_id", "")))
@@ -72,6 +72,9 @@ class TableCog(commands.Cog, name="Table"):
             await self.press(interaction, ref)
         except TableError as error:
             await answer_refusal(interaction, error)
+        except Exception:
+            log.exception("a click on table %s failed", ref.table_id)
+            await apologise_for_click(interaction)
 
     async def press(self, interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
         """One response per press: the new table (type 7; or type 6, then an edit through the

@@ -2,7 +2,8 @@
 
 Slash commands reach it through the command tree's error handler (``bot.app``), the
 table buttons through ``TableCog.on_interaction`` (a listener has no error handler of
-its own). After a deferral (``cogs.table.deadline``) the answer is a followup.
+its own). After a deferral (``cogs.table.deadline``) the answer is a followup. A click
+that failed for any other reason gets :func:`apologise_for_click`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,28 @@ async def answer_refusal(interaction: discord.Interaction[Any], error: TableErro
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+
+
+#: A click failed unexpectedly. Its action may have been applied, so this does not say
+#: "nothing was changed": the table message shows where things stand (an applied action
+#: that was not shown by the click's answer is edited in by ``TableMessages``).
+CLICK_FAILED = (
+    "Something went wrong on my side while answering that click. The table message shows"
+    " where things stand; look there before pressing again."
+)
+
+
+async def apologise_for_click(interaction: discord.Interaction[Any]) -> None:
+    """A click failed unexpectedly (a bug, an error reply from Discord): say so, counted
+    as failed, rather than leave the presser with "This interaction failed"."""
+    metrics = getattr(interaction.client, "metrics", None)
+    if metrics is not None:
+        metrics.failed(interaction)
+    with contextlib.suppress(discord.HTTPException):  # Discord refuses this one too
+        if interaction.response.is_done():
+            await interaction.followup.send(CLICK_FAILED, ephemeral=True)
+        else:
+            await interaction.response.send_message(CLICK_FAILED, ephemeral=True)
 
 
 def _open_table_text(interaction: discord.Interaction[Any], error: TableAlreadyOpen) -> str:

@@ -10,6 +10,7 @@ from discord_world import World, embed_text, labels_enabled
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from bot.tables.resume import BACK
+from cogs.table.refusals import CLICK_FAILED
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
 
@@ -153,3 +154,19 @@ async def test_two_clicks_answered_out_of_order_still_leave_the_newest_table(
     assert "## Carol" in text
     latest = world.table()
     assert world.running.table_messages.shown_version(latest.table_id) == latest.version
+
+
+async def test_a_click_whose_answer_fails_gets_an_apology_and_the_table_still_shows_it(
+    bot: BlackjackBot, world: World
+) -> None:
+    table = await world.start(world.alice)
+    before = edits_sent(world)
+    # Discord refuses the click's answer (400): the join is applied, its answer lost.
+    world.fake.faults.fail_next(CALLBACK, times=1, status=400)
+    joined = await world.click(world.bob, table, "Join")
+    assert joined.response_type == 4
+    assert joined.ephemeral
+    assert joined.content == CLICK_FAILED  # not "This interaction failed", not "nothing changed"
+    assert "## Bob" in embed_text(table)  # the applied join is edited in instead
+    assert edits_sent(world) == before + 1
+    assert world.table().seats[-1].name == "Bob"
