@@ -21,6 +21,7 @@ is called directly. Commands:
 from __future__ import annotations
 
 import asyncio
+import cProfile
 import gc
 import json
 import os
@@ -51,6 +52,11 @@ class BotControl:
         self._cpu = (0.0, 0.0)
         self._gc = GcPauses()
         self._memory = MemoryProbe()
+        #: ``BENCH_PROFILE=FILE`` (the blackjack bot's process): cProfile of the measured
+        #: phases, added up and written to FILE at each ``stop``.
+        alone = isinstance(bot, BlackjackBot) and not whole_process
+        self._profile = os.environ.get("BENCH_PROFILE") if alone else None
+        self._profiler = cProfile.Profile() if self._profile else None
 
     async def handle(self, command: str) -> dict[str, Any]:
         """Run one command; its answer."""
@@ -63,9 +69,14 @@ class BotControl:
                 gc.freeze()
                 self._gc = GcPauses().__enter__()
             self._cpu = (time.process_time(), time.thread_time())
+            if self._profiler is not None:
+                self._profiler.enable()
             return {}
         if command == "stop":
             process, main = time.process_time() - self._cpu[0], time.thread_time() - self._cpu[1]
+            if self._profiler is not None and self._profile:
+                self._profiler.disable()
+                self._profiler.dump_stats(self._profile)
             self.latency.recording = False
             answer: dict[str, Any] = {
                 "samples": self.latency.samples,
