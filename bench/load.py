@@ -249,7 +249,13 @@ async def play(
                 try:
                     press = fake.click(member, message, custom_id=cid, max_wait=MAX_WAIT)
                     reply = await tally.send(BUTTON_OF[action], press)
-                except InteractionRejected:
+                except InteractionRejected as rejected:
+                    if "disabled" in str(rejected):
+                        # Nobody may take it now (a pair on a fourth hand: no more splits).
+                        # Treated as refused; waiting for a change here was a stalled table.
+                        tally.kinds[f"disabled: {BUTTON_OF[action]}"] += 1
+                        refused[1].add(action)
+                        continue
                     tally.kinds["not on the message yet"] += 1
                 else:
                     refusal = reply.content or ""
