@@ -5,9 +5,10 @@
 As a process it reads the fake's address from the environment (``fake.env()``, plus
 ``DATABASE_URL`` and ``SHARD_COUNT``/``SHARD_IDS`` for the blackjack bot, ``BENCH_TABLE``
 (the table message's embed and button count, JSON) for the rich floor, ``BENCH_UVLOOP=1``
-for uvloop), connects, and answers the driver's commands, one JSON line each way on
-stdin/stdout. In the driver's process (``--in-process``) the same :class:`BotControl`
-is called directly. Commands:
+for uvloop, ``BENCH_GC_DEFAULT=1`` to leave the collector's thresholds at CPython's
+defaults, ``BENCH_PROFILE=FILE`` to cProfile the blackjack bot), connects, and answers
+the driver's commands, one JSON line each way on stdin/stdout. In the driver's process
+(``--in-process``) the same :class:`BotControl` is called directly. Commands:
 
 - ``start``: begin a measured phase (the latency probe records, CPU is read);
 - ``stop``: end it: the bot's own times, CPU seconds (event loop thread, other threads)
@@ -37,6 +38,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 import discord  # noqa: E402
 from load_kit import FloorBot, GcPauses, Latency, MemoryProbe  # noqa: E402
 
+from bot import collector  # noqa: E402
 from bot.app import BlackjackBot, build_bot  # noqa: E402
 from bot.config import load_config  # noqa: E402
 from bot.endpoints import apply_endpoints  # noqa: E402
@@ -140,6 +142,8 @@ async def serve(kind: str) -> None:
     """Connect, then answer commands from stdin until it closes."""
     env = dict(os.environ)
     apply_endpoints(env)
+    if kind == "blackjack" and os.environ.get("BENCH_GC_DEFAULT") != "1":
+        collector.tune()  # as ``python -m bot`` does (bot/cli/run.py); the floors keep defaults
     bot = make_bot(kind, env)
     latency = Latency()
     latency.install(bot)

@@ -18,6 +18,7 @@ import aiohttp
 import discord
 import discord.http
 
+from bot import collector
 from bot.config import TOKEN_HELP, Config, ConfigError, environment, load_config
 from bot.endpoints import apply_endpoints
 from bot.log_setup import setup_logging
@@ -71,6 +72,7 @@ async def serve(config: Config) -> None:
     """Run the bot; SIGTERM and SIGINT stop it gracefully (its tables resume at the next start)."""
     from bot.app import build_bot  # imports discord.ui and the cogs: only when running
 
+    collector.tune()
     bot = build_bot(config)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
