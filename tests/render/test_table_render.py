@@ -219,7 +219,9 @@ def test_the_buttons_are_sent_as_discord_py_would_send_a_view_of_them(phase: Tab
     assert sent.to_components() == real.to_components() == rendered.components()
     if phase is TablePhase.PLAYING:  # both kinds of button: Hit enabled, Split not
         assert {spec.disabled for spec in rendered.buttons} == {True, False}
-    assert sent.is_finished() and not sent.is_dispatchable() and not sent.has_components_v2()
+    assert sent.is_finished()
+    assert not sent.is_dispatchable()
+    assert not sent.has_components_v2()
 
 
 def test_seven_players_with_four_split_hands_each_stay_inside_discords_limits() -> None:
