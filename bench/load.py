@@ -460,6 +460,8 @@ class Run:
     cpu: tuple[float, float] = (0.0, 0.0)
     gc_line: str = ""
     heap: str = ""
+    #: The event-loop lag the bot's metrics sampled during the phase (blackjack bot).
+    lag: str = ""
     requests: Counter[str] = field(default_factory=Counter)
     memory: tuple[int, int] | None = None
     in_process: bool = False
@@ -502,6 +504,8 @@ class Run:
             out.append(f"  bot's garbage collector: {self.gc_line}")
         if self.heap:
             out.append(f"  bot's heap after the phase: {self.heap}")
+        if self.lag:
+            out.append(f"  bot's event-loop lag (its metrics): {self.lag}")
         if self.memory is not None:
             traced, rss = self.memory
             out.append(
@@ -533,6 +537,7 @@ async def measured(
         requests=measure.requests,
         in_process=under_test.control is not None,
         heap=answer.get("heap", ""),
+        lag=answer.get("lag", ""),
     )
 
 

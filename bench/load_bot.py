@@ -25,6 +25,7 @@ import asyncio
 import cProfile
 import gc
 import json
+import math
 import os
 import sys
 import time
@@ -42,6 +43,7 @@ from bot import collector  # noqa: E402
 from bot.app import BlackjackBot, build_bot  # noqa: E402
 from bot.config import load_config  # noqa: E402
 from bot.endpoints import apply_endpoints  # noqa: E402
+from bot.metrics import LAG_INTERVAL_S  # noqa: E402
 
 
 class BotControl:
@@ -52,6 +54,7 @@ class BotControl:
         #: In the driver's process, ``other`` CPU also holds the fake's and the driver's.
         self.whole_process = whole_process
         self._cpu = (0.0, 0.0)
+        self._lag: dict[str, float] = {}
         self._gc = GcPauses()
         self._memory = MemoryProbe()
         #: ``BENCH_PROFILE=FILE`` (the blackjack bot's process): cProfile of the measured
@@ -71,6 +74,7 @@ class BotControl:
                 gc.freeze()
                 self._gc = GcPauses().__enter__()
             self._cpu = (time.process_time(), time.thread_time())
+            self._lag = self._lag_totals()
             if self._profiler is not None:
                 self._profiler.enable()
             return {}
@@ -83,6 +87,7 @@ class BotControl:
             answer: dict[str, Any] = {
                 "samples": self.latency.samples,
                 "cpu": [main, process - main],
+                "lag": self._lag_line(),
             }
             if not self.whole_process:
                 self._gc.__exit__()
@@ -108,6 +113,38 @@ class BotControl:
                 await self.bot.table_messages.idle()
             return {}
         raise ValueError(f"unknown command {command!r}")
+
+    def _lag_totals(self) -> dict[str, float]:
+        """The blackjack bot's event-loop lag histogram (BotMetrics samples it every
+        LAG_INTERVAL_S; started here when no METRICS_PORT started it): bucket -> count."""
+        if not isinstance(self.bot, BlackjackBot):
+            return {}
+        self.bot.metrics.start_lag_monitor()
+        totals = {}
+        for family in self.bot.metrics.loop_lag.collect():
+            for sample in family.samples:
+                key = sample.labels.get("le", sample.name.rsplit("_", 1)[-1])
+                totals[key] = sample.value
+        return totals
+
+    def _lag_line(self) -> str:
+        """The lag samples taken during the phase: how many, their mean, the bucket of the
+        slowest."""
+        if not self._lag:
+            return ""
+        now = self._lag_totals()
+        count = int(now["count"] - self._lag["count"])
+        if count == 0:
+            return "no sample"
+        mean = (now["sum"] - self._lag["sum"]) / count
+        buckets = sorted(
+            (float(le), now[le] - self._lag[le]) for le in now if le not in ("count", "sum")
+        )
+        slowest = next((le for le, n in buckets if n == count), math.inf)
+        return (
+            f"{count} samples (every {LAG_INTERVAL_S:g} s), mean {mean * 1000:.1f} ms,"
+            f" slowest under {slowest * 1000:g} ms"
+        )
 
     async def _tables(self) -> list[dict[str, Any]]:
         if not isinstance(self.bot, BlackjackBot):
