@@ -368,6 +368,8 @@ class BotUnderTest:
                 if key == "cpu":
                     old = merged.get(key, [0.0, 0.0])
                     merged[key] = [old[0] + value[0], old[1] + value[1]]
+                elif key == "transactions":
+                    merged[key] = dict(Counter(merged.get(key, {})) + Counter(value))
                 elif isinstance(value, list):
                     merged[key] = merged.get(key, []) + value
                 elif isinstance(value, int | float):
@@ -462,6 +464,8 @@ class Run:
     heap: str = ""
     #: The event-loop lag the bot's metrics sampled during the phase (blackjack bot).
     lag: str = ""
+    #: Database transactions the bot ran in the phase, by operation (blackjack bot).
+    transactions: Counter[str] = field(default_factory=Counter)
     requests: Counter[str] = field(default_factory=Counter)
     memory: tuple[int, int] | None = None
     in_process: bool = False
@@ -500,6 +504,16 @@ class Run:
                 for route, count in self.requests.most_common()
             ),
         ]
+        if self.transactions:
+            total = sum(self.transactions.values())
+            each = ", ".join(
+                f"{name} {count / self.tally.interactions:.2f}"
+                for name, count in self.transactions.most_common()
+            )
+            out.append(
+                f"  database transactions per interaction: {total / self.tally.interactions:.2f}"
+                f" ({each})"
+            )
         if self.gc_line:
             out.append(f"  bot's garbage collector: {self.gc_line}")
         if self.heap:
@@ -538,6 +552,7 @@ async def measured(
         in_process=under_test.control is not None,
         heap=answer.get("heap", ""),
         lag=answer.get("lag", ""),
+        transactions=Counter(answer.get("transactions", {})),
     )
 
 

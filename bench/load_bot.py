@@ -55,6 +55,7 @@ class BotControl:
         self.whole_process = whole_process
         self._cpu = (0.0, 0.0)
         self._lag: dict[str, float] = {}
+        self._transactions: Counter[str] = Counter()
         self._gc = GcPauses()
         self._memory = MemoryProbe()
         #: ``BENCH_PROFILE=FILE`` (the blackjack bot's process): cProfile of the measured
@@ -75,6 +76,7 @@ class BotControl:
                 self._gc = GcPauses().__enter__()
             self._cpu = (time.process_time(), time.thread_time())
             self._lag = self._lag_totals()
+            self._transactions = self._transaction_counts()
             if self._profiler is not None:
                 self._profiler.enable()
             return {}
@@ -88,6 +90,7 @@ class BotControl:
                 "samples": self.latency.samples,
                 "cpu": [main, process - main],
                 "lag": self._lag_line(),
+                "transactions": dict(self._transaction_counts() - self._transactions),
             }
             if not self.whole_process:
                 self._gc.__exit__()
@@ -123,9 +126,20 @@ class BotControl:
         totals = {}
         for family in self.bot.metrics.loop_lag.collect():
             for sample in family.samples:
-                key = sample.labels.get("le", sample.name.rsplit("_", 1)[-1])
-                totals[key] = sample.value
+                kind = sample.name.rsplit("_", 1)[-1]
+                if kind in ("bucket", "count", "sum"):
+                    totals[sample.labels.get("le", kind)] = sample.value
         return totals
+
+    def _transaction_counts(self) -> Counter[str]:
+        """Database transactions so far, by operation (the blackjack bot's metrics)."""
+        counts: Counter[str] = Counter()
+        if isinstance(self.bot, BlackjackBot):
+            for family in self.bot.metrics.db_seconds.collect():
+                for sample in family.samples:
+                    if sample.name.endswith("_count"):
+                        counts[sample.labels["operation"]] += int(sample.value)
+        return counts
 
     def _lag_line(self) -> str:
         """The lag samples taken during the phase: how many, their mean, the bucket of the
