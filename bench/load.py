@@ -418,8 +418,8 @@ async def bot_under_test(
         )
         if table is not None:
             env["BENCH_TABLE"] = json.dumps(table)
-        if args.uvloop:
-            env["BENCH_UVLOOP"] = "1"
+        if args.uvloop or args.asyncio:
+            env["BENCH_UVLOOP"] = "1" if args.uvloop else "0"
         identifies = fake.gateway.identifies + 1
         child = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -724,7 +724,7 @@ async def main(args: argparse.Namespace) -> None:
     where = "in this process" if args.in_process else "in a process of its own"
     print(
         f"{args.tables} tables x {PLAYERS} players, {args.rounds} rounds as fast as answered; "
-        f"the bot runs {where}{', uvloop' if args.uvloop else ''}"
+        f"the bot runs {where}, {loop_line(args)}"
     )
     # About as many presses a player as the blackjack rounds take (2.4 interactions a round).
     presses = round(2.4 * args.rounds)
@@ -764,6 +764,19 @@ async def scale_out(args: argparse.Namespace) -> None:
     print(f"throughput, {args.processes} processes / 1: {rates[1] / rates[0]:.2f} (goal >= 1.8)")
 
 
+def loop_line(args: argparse.Namespace) -> str:
+    """Which event loop the bot processes run."""
+    if args.uvloop:
+        return "every bot on uvloop"
+    if args.asyncio or args.in_process:
+        return "every bot on asyncio"
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return "every bot on asyncio (uvloop is not installed)"
+    return "the blackjack bot on uvloop (as python -m bot), the floors on asyncio"
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -787,7 +800,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--in-process", action="store_true", help="the bot in this process (for --profile)"
     )
-    parser.add_argument("--uvloop", action="store_true", help="the bot process runs uvloop")
+    loops = parser.add_mutually_exclusive_group()
+    loops.add_argument("--uvloop", action="store_true", help="every bot process runs uvloop")
+    loops.add_argument("--asyncio", action="store_true", help="every bot process runs asyncio")
     parser.add_argument(
         "--profile", metavar="FILE", help="cProfile the blackjack phase (in-process)"
     )

@@ -4,11 +4,17 @@
 
 As a process it reads the fake's address from the environment (``fake.env()``, plus
 ``DATABASE_URL`` and ``SHARD_COUNT``/``SHARD_IDS`` for the blackjack bot, ``BENCH_TABLE``
-(the table message's embed and button count, JSON) for the rich floor, ``BENCH_UVLOOP=1``
-for uvloop, ``BENCH_GC_DEFAULT=1`` to leave the collector's thresholds at CPython's
-defaults, ``BENCH_PROFILE=FILE`` to cProfile the blackjack bot), connects, and answers
-the driver's commands, one JSON line each way on stdin/stdout. In the driver's process
-(``--in-process``) the same :class:`BotControl` is called directly. Commands:
+(the table message's embed and button count, JSON) for the rich floor), connects, and
+answers the driver's commands, one JSON line each way on stdin/stdout. In the driver's
+process (``--in-process``) the same :class:`BotControl` is called directly. Also read:
+
+- ``BENCH_UVLOOP``: ``1`` every bot on uvloop, ``0`` every bot on asyncio; unset, the
+  blackjack bot runs as ``python -m bot`` does (uvloop when installed), the floors on
+  asyncio;
+- ``BENCH_GC_DEFAULT=1``: the blackjack bot keeps CPython's collector thresholds;
+- ``BENCH_PROFILE=FILE``: cProfile the blackjack bot's measured phases into FILE.
+
+Commands:
 
 - ``start``: begin a measured phase (the latency probe records, CPU is read);
 - ``stop``: end it: the bot's own times, CPU seconds (event loop thread, other threads)
@@ -41,6 +47,7 @@ from load_kit import FloorBot, GcPauses, Latency, MemoryProbe  # noqa: E402
 
 from bot import collector  # noqa: E402
 from bot.app import BlackjackBot, build_bot  # noqa: E402
+from bot.cli.run import event_loop_runner  # noqa: E402
 from bot.config import load_config  # noqa: E402
 from bot.endpoints import apply_endpoints  # noqa: E402
 from bot.metrics import LAG_INTERVAL_S  # noqa: E402
@@ -218,11 +225,14 @@ async def serve(kind: str) -> None:
 
 def main() -> None:
     kind = sys.argv[1]
-    if os.environ.get("BENCH_UVLOOP") == "1":
+    loop = os.environ.get("BENCH_UVLOOP", "")
+    if loop == "1":  # every bot on uvloop
         import uvloop
 
         uvloop.run(serve(kind))
-    else:
+    elif kind == "blackjack" and loop != "0":
+        event_loop_runner()(serve(kind))  # as ``python -m bot``: uvloop when installed
+    else:  # the floors, or every bot on asyncio
         asyncio.run(serve(kind))
 
 

@@ -13,6 +13,8 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import aiohttp
 import discord
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         return CONFIG_EXIT
     setup_logging(config.log_level, config.log_format)
     try:
-        asyncio.run(serve(config))
+        event_loop_runner()(serve(config))
     except discord.LoginFailure:
         print(f"error: Discord rejected DISCORD_TOKEN. {TOKEN_HELP}", file=sys.stderr)
         return CONFIG_EXIT
@@ -66,6 +68,20 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def event_loop_runner() -> Callable[[Coroutine[Any, Any, None]], None]:
+    """``uvloop.run`` when uvloop is installed (the ``speed`` extra; the Docker image has
+    it), else ``asyncio.run``.
+
+    uvloop cut the bot's CPU per interaction by about 16% under load (bench/load.py,
+    bench/README.md); the bot behaves the same on either loop.
+    """
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run
+    return uvloop.run
 
 
 async def serve(config: Config) -> None:
