@@ -1,14 +1,15 @@
 """The cyclic garbage collector, tuned for a process that serves interactions.
 
-Each interaction discord.py hands the bot is a reference cycle (the interaction, its
-response and followup objects point back at it), and a click allocates a few hundred
-container objects more that die by reference counting soon after. With CPython's
+Each interaction discord.py hands the bot is a reference cycle (the response object it
+caches points back at it), and a click allocates a few hundred container objects more
+that die by reference counting soon after. With CPython's
 default thresholds, (700, 10, 10), a busy bot ran a young collection every few
 interactions and promoted the cycles of interactions still being answered; the
 full collections that followed walked every object the bot holds (guilds, members,
 open tables) several times a second under load. A young generation of
 :data:`YOUNG` objects lets most of a click's objects die before any collection sees
-them, so collections are fewer and promote less.
+them, so collections are fewer and promote less; :func:`release_when_done` breaks the
+cycle of each handled interaction, so it is freed without a collection at all.
 """
 
 from __future__ import annotations
