@@ -249,7 +249,13 @@ async def play(
                 try:
                     press = fake.click(member, message, custom_id=cid, max_wait=MAX_WAIT)
                     reply = await tally.send(BUTTON_OF[action], press)
-                except InteractionRejected:
+                except InteractionRejected as rejected:
+                    if "disabled" in str(rejected):
+                        # Nobody may take it now (a pair on a fourth hand: no more splits).
+                        # Treated as refused; waiting for a change here was a stalled table.
+                        tally.kinds[f"disabled: {BUTTON_OF[action]}"] += 1
+                        refused[1].add(action)
+                        continue
                     tally.kinds["not on the message yet"] += 1
                 else:
                     refusal = reply.content or ""
@@ -362,6 +368,8 @@ class BotUnderTest:
                 if key == "cpu":
                     old = merged.get(key, [0.0, 0.0])
                     merged[key] = [old[0] + value[0], old[1] + value[1]]
+                elif key == "transactions":
+                    merged[key] = dict(Counter(merged.get(key, {})) + Counter(value))
                 elif isinstance(value, list):
                     merged[key] = merged.get(key, []) + value
                 elif isinstance(value, int | float):
@@ -410,8 +418,8 @@ async def bot_under_test(
         )
         if table is not None:
             env["BENCH_TABLE"] = json.dumps(table)
-        if args.uvloop:
-            env["BENCH_UVLOOP"] = "1"
+        if args.uvloop or args.asyncio:
+            env["BENCH_UVLOOP"] = "1" if args.uvloop else "0"
         identifies = fake.gateway.identifies + 1
         child = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -454,6 +462,10 @@ class Run:
     cpu: tuple[float, float] = (0.0, 0.0)
     gc_line: str = ""
     heap: str = ""
+    #: The event-loop lag the bot's metrics sampled during the phase (blackjack bot).
+    lag: str = ""
+    #: Database transactions the bot ran in the phase, by operation (blackjack bot).
+    transactions: Counter[str] = field(default_factory=Counter)
     requests: Counter[str] = field(default_factory=Counter)
     memory: tuple[int, int] | None = None
     in_process: bool = False
@@ -492,10 +504,22 @@ class Run:
                 for route, count in self.requests.most_common()
             ),
         ]
+        if self.transactions:
+            total = sum(self.transactions.values())
+            each = ", ".join(
+                f"{name} {count / self.tally.interactions:.2f}"
+                for name, count in self.transactions.most_common()
+            )
+            out.append(
+                f"  database transactions per interaction: {total / self.tally.interactions:.2f}"
+                f" ({each})"
+            )
         if self.gc_line:
             out.append(f"  bot's garbage collector: {self.gc_line}")
         if self.heap:
             out.append(f"  bot's heap after the phase: {self.heap}")
+        if self.lag:
+            out.append(f"  bot's event-loop lag (its metrics): {self.lag}")
         if self.memory is not None:
             traced, rss = self.memory
             out.append(
@@ -527,6 +551,8 @@ async def measured(
         requests=measure.requests,
         in_process=under_test.control is not None,
         heap=answer.get("heap", ""),
+        lag=answer.get("lag", ""),
+        transactions=Counter(answer.get("transactions", {})),
     )
 
 
@@ -698,7 +724,7 @@ async def main(args: argparse.Namespace) -> None:
     where = "in this process" if args.in_process else "in a process of its own"
     print(
         f"{args.tables} tables x {PLAYERS} players, {args.rounds} rounds as fast as answered; "
-        f"the bot runs {where}{', uvloop' if args.uvloop else ''}"
+        f"the bot runs {where}, {loop_line(args)}"
     )
     # About as many presses a player as the blackjack rounds take (2.4 interactions a round).
     presses = round(2.4 * args.rounds)
@@ -749,6 +775,19 @@ async def scale_out(args: argparse.Namespace) -> None:
     )
 
 
+def loop_line(args: argparse.Namespace) -> str:
+    """Which event loop the bot processes run."""
+    if args.uvloop:
+        return "every bot on uvloop"
+    if args.asyncio or args.in_process:
+        return "every bot on asyncio"
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return "every bot on asyncio (uvloop is not installed)"
+    return "the blackjack bot on uvloop (as python -m bot), the floors on asyncio"
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -772,7 +811,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--in-process", action="store_true", help="the bot in this process (for --profile)"
     )
-    parser.add_argument("--uvloop", action="store_true", help="the bot process runs uvloop")
+    loops = parser.add_mutually_exclusive_group()
+    loops.add_argument("--uvloop", action="store_true", help="every bot process runs uvloop")
+    loops.add_argument("--asyncio", action="store_true", help="every bot process runs asyncio")
     parser.add_argument(
         "--profile", metavar="FILE", help="cProfile the blackjack phase (in-process)"
     )

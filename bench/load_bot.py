@@ -4,10 +4,17 @@
 
 As a process it reads the fake's address from the environment (``fake.env()``, plus
 ``DATABASE_URL`` and ``SHARD_COUNT``/``SHARD_IDS`` for the blackjack bot, ``BENCH_TABLE``
-(the table message's embed and button count, JSON) for the rich floor, ``BENCH_UVLOOP=1``
-for uvloop), connects, and answers the driver's commands, one JSON line each way on
-stdin/stdout. In the driver's process (``--in-process``) the same :class:`BotControl`
-is called directly. Commands:
+(the table message's embed and button count, JSON) for the rich floor), connects, and
+answers the driver's commands, one JSON line each way on stdin/stdout. In the driver's
+process (``--in-process``) the same :class:`BotControl` is called directly. Also read:
+
+- ``BENCH_UVLOOP``: ``1`` every bot on uvloop, ``0`` every bot on asyncio; unset, the
+  blackjack bot runs as ``python -m bot`` does (uvloop when installed), the floors on
+  asyncio;
+- ``BENCH_GC_DEFAULT=1``: the blackjack bot keeps CPython's collector thresholds;
+- ``BENCH_PROFILE=FILE``: cProfile the blackjack bot's measured phases into FILE.
+
+Commands:
 
 - ``start``: begin a measured phase (the latency probe records, CPU is read);
 - ``stop``: end it: the bot's own times, CPU seconds (event loop thread, other threads)
@@ -21,8 +28,10 @@ is called directly. Commands:
 from __future__ import annotations
 
 import asyncio
+import cProfile
 import gc
 import json
+import math
 import os
 import sys
 import time
@@ -36,9 +45,12 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 import discord  # noqa: E402
 from load_kit import FloorBot, GcPauses, Latency, MemoryProbe  # noqa: E402
 
+from bot import collector  # noqa: E402
 from bot.app import BlackjackBot, build_bot  # noqa: E402
+from bot.cli.run import event_loop_runner  # noqa: E402
 from bot.config import load_config  # noqa: E402
 from bot.endpoints import apply_endpoints  # noqa: E402
+from bot.metrics import LAG_INTERVAL_S  # noqa: E402
 
 
 class BotControl:
@@ -49,8 +61,15 @@ class BotControl:
         #: In the driver's process, ``other`` CPU also holds the fake's and the driver's.
         self.whole_process = whole_process
         self._cpu = (0.0, 0.0)
+        self._lag: dict[str, float] = {}
+        self._transactions: Counter[str] = Counter()
         self._gc = GcPauses()
         self._memory = MemoryProbe()
+        #: ``BENCH_PROFILE=FILE`` (the blackjack bot's process): cProfile of the measured
+        #: phases, added up and written to FILE at each ``stop``.
+        alone = isinstance(bot, BlackjackBot) and not whole_process
+        self._profile = os.environ.get("BENCH_PROFILE") if alone else None
+        self._profiler = cProfile.Profile() if self._profile else None
 
     async def handle(self, command: str) -> dict[str, Any]:
         """Run one command; its answer."""
@@ -63,13 +82,22 @@ class BotControl:
                 gc.freeze()
                 self._gc = GcPauses().__enter__()
             self._cpu = (time.process_time(), time.thread_time())
+            self._lag = self._lag_totals()
+            self._transactions = self._transaction_counts()
+            if self._profiler is not None:
+                self._profiler.enable()
             return {}
         if command == "stop":
             process, main = time.process_time() - self._cpu[0], time.thread_time() - self._cpu[1]
+            if self._profiler is not None and self._profile:
+                self._profiler.disable()
+                self._profiler.dump_stats(self._profile)
             self.latency.recording = False
             answer: dict[str, Any] = {
                 "samples": self.latency.samples,
                 "cpu": [main, process - main],
+                "lag": self._lag_line(),
+                "transactions": dict(self._transaction_counts() - self._transactions),
             }
             if not self.whole_process:
                 self._gc.__exit__()
@@ -95,6 +123,49 @@ class BotControl:
                 await self.bot.table_messages.idle()
             return {}
         raise ValueError(f"unknown command {command!r}")
+
+    def _lag_totals(self) -> dict[str, float]:
+        """The blackjack bot's event-loop lag histogram (BotMetrics samples it every
+        LAG_INTERVAL_S; started here when no METRICS_PORT started it): bucket -> count."""
+        if not isinstance(self.bot, BlackjackBot):
+            return {}
+        self.bot.metrics.start_lag_monitor()
+        totals = {}
+        for family in self.bot.metrics.loop_lag.collect():
+            for sample in family.samples:
+                kind = sample.name.rsplit("_", 1)[-1]
+                if kind in ("bucket", "count", "sum"):
+                    totals[sample.labels.get("le", kind)] = sample.value
+        return totals
+
+    def _transaction_counts(self) -> Counter[str]:
+        """Database transactions so far, by operation (the blackjack bot's metrics)."""
+        counts: Counter[str] = Counter()
+        if isinstance(self.bot, BlackjackBot):
+            for family in self.bot.metrics.db_seconds.collect():
+                for sample in family.samples:
+                    if sample.name.endswith("_count"):
+                        counts[sample.labels["operation"]] += int(sample.value)
+        return counts
+
+    def _lag_line(self) -> str:
+        """The lag samples taken during the phase: how many, their mean, the bucket of the
+        slowest."""
+        if not self._lag:
+            return ""
+        now = self._lag_totals()
+        count = int(now["count"] - self._lag["count"])
+        if count == 0:
+            return "no sample"
+        mean = (now["sum"] - self._lag["sum"]) / count
+        buckets = sorted(
+            (float(le), now[le] - self._lag[le]) for le in now if le not in ("count", "sum")
+        )
+        slowest = next((le for le, n in buckets if n == count), math.inf)
+        return (
+            f"{count} samples (every {LAG_INTERVAL_S:g} s), mean {mean * 1000:.1f} ms,"
+            f" slowest under {slowest * 1000:g} ms"
+        )
 
     async def _tables(self) -> list[dict[str, Any]]:
         if not isinstance(self.bot, BlackjackBot):
@@ -129,6 +200,8 @@ async def serve(kind: str) -> None:
     """Connect, then answer commands from stdin until it closes."""
     env = dict(os.environ)
     apply_endpoints(env)
+    if kind == "blackjack" and os.environ.get("BENCH_GC_DEFAULT") != "1":
+        collector.tune()  # as ``python -m bot`` does (bot/cli/run.py); the floors keep defaults
     bot = make_bot(kind, env)
     latency = Latency()
     latency.install(bot)
@@ -152,11 +225,14 @@ async def serve(kind: str) -> None:
 
 def main() -> None:
     kind = sys.argv[1]
-    if os.environ.get("BENCH_UVLOOP") == "1":
+    loop = os.environ.get("BENCH_UVLOOP", "")
+    if loop == "1":  # every bot on uvloop
         import uvloop
 
         uvloop.run(serve(kind))
-    else:
+    elif kind == "blackjack" and loop != "0":
+        event_loop_runner()(serve(kind))  # as ``python -m bot``: uvloop when installed
+    else:  # the floors, or every bot on asyncio
         asyncio.run(serve(kind))
 
 

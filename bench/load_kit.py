@@ -211,13 +211,17 @@ class GcPauses:
 
     def __init__(self) -> None:
         self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-        self._began = 0.0
+        #: CPU seconds of the collecting thread, per generation (the pauses are wall time).
+        self.cpu: dict[int, float] = {0: 0.0, 1: 0.0, 2: 0.0}
+        self._began = (0.0, 0.0)
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._began = time.perf_counter()
+            self._began = (time.perf_counter(), time.thread_time())
         else:
-            self.pauses[info["generation"]].append(time.perf_counter() - self._began)
+            generation = info["generation"]
+            self.pauses[generation].append(time.perf_counter() - self._began[0])
+            self.cpu[generation] += time.thread_time() - self._began[1]
 
     def __enter__(self) -> GcPauses:
         gc.callbacks.append(self._callback)
@@ -227,9 +231,10 @@ class GcPauses:
         gc.callbacks.remove(self._callback)
 
     def line(self) -> str:
-        """Collections and the longest pause of each generation."""
+        """Collections, the longest pause and the total of each generation."""
         return ", ".join(
-            f"gen {g}: {len(p)} x, max {max(p, default=0) * 1000:.1f} ms"
+            f"gen {g}: {len(p)} x, max {max(p, default=0) * 1000:.1f} ms,"
+            f" CPU {self.cpu[g] * 1000:.0f} ms in all"
             for g, p in self.pauses.items()
         )
 

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import db
+from bot import collector
 from bot.clock import Clock, SystemClock
 from bot.config import Config
 from bot.log_context import bind
@@ -296,6 +297,7 @@ class BlackjackBot(commands.Bot):
             task.add_done_callback(self._in_flight.discard)
         bind(guild_id=interaction.guild_id, channel_id=interaction.channel_id)
         self.metrics.track(interaction, task)
+        collector.release_when_done(interaction, task)  # after the metrics read it
         refusal = None
         if self.stopping:
             refusal = RESTARTING

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Protocol
+
+
+class Cancellable(Protocol):
+    """What :meth:`Clock.call_at` returns: ``cancel()`` stops the call if it has not run."""
+
+    def cancel(self) -> object: ...
 
 
 class Clock(Protocol):
@@ -22,6 +29,14 @@ class Clock(Protocol):
         """Return once this clock reads ``when`` or later (at once if it already does)."""
         ...
 
+    def call_at(self, when: float, callback: Callable[[], None]) -> Cancellable:
+        """Call ``callback`` on the event loop once this clock reads ``when``.
+
+        A timer without a task: cheaper than a task sleeping until ``when`` when, as with
+        the deferral armed on every click, it is nearly always cancelled first.
+        """
+        ...
+
 
 class SystemClock:
     """The real clock: ``time.time`` and ``asyncio.sleep``."""
@@ -37,3 +52,7 @@ class SystemClock:
     async def sleep_until(self, when: float) -> None:
         """Sleep until ``time.time()`` reaches ``when``."""
         await asyncio.sleep(max(0.0, when - time.time()))
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> asyncio.TimerHandle:
+        """``loop.call_later`` until ``time.time()`` reaches ``when``."""
+        return asyncio.get_running_loop().call_later(max(0.0, when - time.time()), callback)

@@ -53,6 +53,7 @@ class Store(TableStateStore, ABC):
     """Chips, ledger, rounds, shoes, guild settings and durable tables, in one database."""
 
     def __init__(self, clock: Clock | None = None) -> None:
+        super().__init__()
         self._clock = clock or system_clock
         #: Told of every transaction and round closed, when set (the bot's metrics).
         self.observer: StoreObserver | None = None

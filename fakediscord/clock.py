@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+from collections.abc import Callable
 
 #: 2027-01-15 08:00 UTC: a fixed, realistic epoch time so snowflakes and timestamps look real.
 DEFAULT_START = 1_800_000_000.0
@@ -47,13 +48,30 @@ class ManualClock:
             if not future.done():
                 future.cancel()
             if future.cancelled():
-                # Its entry stays in the heap until woken past or compacted: rebuilding the
-                # heap at every cancel made each timer reschedule cost O(sleepers).
-                self._dead += 1
-                if self._dead > 32 and self._dead * 2 > len(self._sleepers):
-                    self._sleepers = [s for s in self._sleepers if not s[2].done()]
-                    heapq.heapify(self._sleepers)
-                    self._dead = 0
+                self._dropped()
+
+    def _dropped(self) -> None:
+        """A sleeper was cancelled. Its entry stays in the heap until woken past or compacted:
+        rebuilding the heap at every cancel made each timer reschedule cost O(sleepers)."""
+        self._dead += 1
+        if self._dead > 32 and self._dead * 2 > len(self._sleepers):
+            self._sleepers = [s for s in self._sleepers if not s[2].done()]
+            heapq.heapify(self._sleepers)
+            self._dead = 0
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> asyncio.Future[None]:
+        """Call ``callback`` once the clock reads ``when`` (counted as a sleeper until then);
+        cancel the returned future to drop the call."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        if when <= self._now:
+            future.add_done_callback(lambda done: None if done.cancelled() else callback())
+            future.set_result(None)
+            return future
+        future.add_done_callback(lambda done: self._dropped() if done.cancelled() else callback())
+        heapq.heappush(self._sleepers, (when, next(self._seq), future))
+        self._notify()
+        return future
 
     @property
     def sleepers(self) -> int:

@@ -17,7 +17,7 @@ from bot.clock import Clock
 from bot.engine import Rules, Shoe, Verdict
 from bot.log_context import bind
 from bot.tables import chip_limit
-from bot.tables.durable import table_write
+from bot.tables.durable import rules_dict, table_write
 from bot.tables.journal import (
     TIMEOUT,
     apply_decision,
@@ -120,7 +120,7 @@ class TableFlow:
         table.round_id = await self._store.open_round(
             table.guild_id,
             table.channel_id,
-            json.dumps(table.rules.to_dict(), sort_keys=True),
+            json.dumps(rules_dict(table.rules), sort_keys=True),
             table.shoe.commitment,
         )
         if table.message_id is not None:

@@ -1,14 +1,14 @@
 """The buttons under the table message, and their custom ids ``bj:{table_id}:{round_no}:{action}``.
 
-Pure data: the table cog turns each ButtonSpec into a DynamicItem, so a click
-routes by its custom id even after a restart.
+Pure data, sent as :class:`SentButtons`; the table cog routes a click by its custom id,
+so clicks route after a restart too.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 import discord
 
@@ -117,15 +117,56 @@ class ButtonSpec:
     disabled: bool
     row: int
 
-    def make(self) -> discord.ui.Button[discord.ui.View]:
-        """A fresh discord.ui.Button for this spec (an item belongs to one view only)."""
-        return discord.ui.Button(
-            label=self.label,
-            custom_id=self.custom_id,
-            style=self.style,
-            disabled=self.disabled,
-            row=self.row,
-        )
+    def payload(self) -> dict[str, Any]:
+        """The button as sent to Discord (what discord.ui.Button.to_component_dict gives)."""
+        return {
+            "type": 2,
+            "style": self.style.value,
+            "disabled": self.disabled,
+            "label": self.label,
+            "custom_id": self.custom_id,
+        }
+
+
+def button_rows(specs: tuple[ButtonSpec, ...]) -> list[dict[str, Any]]:
+    """The buttons as sent to Discord: action rows (type 1) in row order."""
+    rows: dict[int, list[dict[str, Any]]] = {}
+    for spec in specs:
+        rows.setdefault(spec.row, []).append(spec.payload())
+    return [{"type": 1, "components": rows[row]} for row in sorted(rows)]
+
+
+class SentButtons(discord.ui.View):
+    """The buttons under a table message, as discord.py sends them: a finished view whose
+    components were made straight from the specs.
+
+    Nothing of a View is needed but its payload: table clicks are routed by custom id
+    (the table cog's ``on_interaction``), never through a stored view. Building a real
+    View (a random id, a Button per spec, its row weights, then ``to_components``) cost
+    more than the rest of a table's render, so ``View.__init__`` is skipped; discord.py
+    asks a view sent with a message only for the methods below.
+    """
+
+    def __init__(self, specs: tuple[ButtonSpec, ...]) -> None:  # no View.__init__: see above
+        self._rows = button_rows(specs)
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self._rows
+
+    def has_components_v2(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        return True  # so discord.py never stores it
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def stop(self) -> None:
+        return None
+
+    def __repr__(self) -> str:
+        return f"<SentButtons rows={len(self._rows)}>"
 
 
 def table_buttons(snapshot: TableSnapshot) -> tuple[ButtonSpec, ...]:

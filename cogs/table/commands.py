@@ -32,16 +32,14 @@ def player_of(interaction: discord.Interaction[Any]) -> Player:
 
 
 def table_view(rendered: RenderedTable) -> discord.ui.View:
-    """The view sent with a table message: plain buttons, stopped before it is sent.
+    """The view sent with a table message: its buttons, finished before it is sent.
 
-    A stopped view is never stored by discord.py, so a click is not matched against
+    A finished view is never stored by discord.py, so a click is not matched against
     stored views, nor turned back into a View rebuilt from the clicked message (what a
     DynamicItem costs on every click): :meth:`TableCog.on_interaction` routes it by its
     custom id, which names table, round and action, so clicks route after a restart too.
     """
-    view = rendered.view()
-    view.stop()
-    return view
+    return rendered.view()
 
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]

@@ -22,12 +22,11 @@ backlog of the bot's.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 import discord
 
-from bot.clock import Clock
+from bot.clock import Cancellable, Clock
 
 #: Seconds after an interaction reached the bot at which it is acknowledged with a deferral
 #: if not answered yet: 1 s of margin to Discord's 3 s for the request itself.
@@ -61,19 +60,29 @@ class Answer:
         self._interaction = interaction
         self._clock = clock
         self._deferring = False
+        #: The deferral's timer while armed: a clock call, not a task, since nearly every
+        #: click is answered first and a sleeping task per click cost a task and its
+        #: cancellation each time.
+        self._timer: Cancellable | None = None
+        #: The deferral's request, once the timer fired.
         self._guard: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> Answer:
         when = self._clock.now() + DEFER_AFTER - age(self._interaction)
-        self._guard = asyncio.create_task(self._defer_at(when))
+        self._timer = self._clock.call_at(when, self._fire)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self._settle()
 
-    async def _defer_at(self, when: float) -> None:
-        await self._clock.sleep_until(when)
+    def _fire(self) -> None:
+        if self._timer is None:
+            return  # settled meanwhile (a fake clock's call may already be on its way)
+        self._timer = None
         self._deferring = True
+        self._guard = asyncio.create_task(self._defer())
+
+    async def _defer(self) -> None:
         if self._interaction.type is discord.InteractionType.component:
             await self._interaction.response.defer()  # 6: the clicked message will be edited
         else:
@@ -81,17 +90,14 @@ class Answer:
 
     async def _settle(self) -> bool:
         """Disarm the deferral; True if it was sent (answer through the webhook)."""
-        guard = self._guard
-        if guard is None:
-            return self._deferring
-        self._guard = None
-        if not self._deferring:
-            guard.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await guard
+        timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
             return False
-        await guard  # a failed deferral fails the answer too
-        return True
+        guard, self._guard = self._guard, None
+        if guard is not None:
+            await guard  # a failed deferral fails the answer too
+        return self._deferring
 
     async def table(self, embed: discord.Embed, view: discord.ui.View) -> None:
         """Answer a click with the new table: type 7, or an edit of the deferred message."""
