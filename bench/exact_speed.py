@@ -15,6 +15,7 @@ import argparse
 import time
 
 from bot.engine import Rules, chart_for, exact, exact_play, house_edge, strategy
+from bot.engine.dealer_graph import stand_class, worth
 from bot.engine.dealer_odds import final_odds
 
 RULE_SETS = {
@@ -33,10 +34,13 @@ def _empty_caches() -> None:
     strategy._chart_for_key.cache_clear()
 
 
-def _recursion_odds(self: exact.DealerTable, key: int, left: list[int]) -> list[float]:
-    found = self._memo.get(key)
+def _recursion_stand(self: exact.DealerTable, key: int, left: list[int], total: int) -> float:
+    memo = self._memo[stand_class(total)]
+    found = memo.get(key)
     if found is None:
-        found = self._memo[key] = final_odds(self.up, left, self.rules, after_peek=self.peeked)
+        odds = final_odds(self.up, left, self.rules, after_peek=self.peeked)
+        cls = stand_class(total)
+        found = memo[key] = sum(worth(cls, outcome) * p for outcome, p in enumerate(odds))
     return found
 
 
@@ -53,17 +57,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--compare-recursion", action="store_true")
     args = parser.parse_args()
-    graph_odds = exact.DealerTable.odds
+    graph_stand = exact.DealerTable.stand
     for name, rules in RULE_SETS.items():
         for _ in range(args.repeat):
             took, edge = seconds(rules)
             line = f"{name}: {took:6.2f} s  edge {edge:+.4f}%"
             if args.compare_recursion and rules.decks <= exact_play.EXACT_MAX_DECKS:
-                exact.DealerTable.odds = _recursion_odds  # type: ignore[method-assign]
+                exact.DealerTable.stand = _recursion_stand  # type: ignore[method-assign]
                 try:
                     slow, _ = seconds(rules)
                 finally:
-                    exact.DealerTable.odds = graph_odds  # type: ignore[method-assign]
+                    exact.DealerTable.stand = graph_stand  # type: ignore[method-assign]
                 line += f"  (recursion {slow:6.2f} s, graph/recursion {took / slow:.2f})"
             print(line, flush=True)
 
