@@ -77,7 +77,7 @@ def seconds(rules: Rules) -> tuple[float, float, float]:
 
 
 def _child(name: str, site: Path | None) -> dict[str, object]:
-    """One rule set timed in a fresh process, on the compiled build in ``site`` if given."""
+    """One rule set timed in a fresh process, on the engine in ``site`` if given."""
     env = dict(os.environ)
     if site is not None:
         env["PYTHONPATH"] = str(site)

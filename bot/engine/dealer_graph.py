@@ -39,9 +39,9 @@ from bot.engine.rules import Rules
 #: One edge: (card index, cards of that value the dealer already holds, child node
 #: or -1, outcome index when the child is -1).
 Edge = tuple[int, int, int, int]
-#: A shoe as ``stand_value`` needs it: (cards left by value, how many, each node's
-#: odds of being reached divided by the cards left then, what each kind of node's
-#: endings are worth to each stand class).
+#: A shoe as ``stand_value`` needs it: (its key, cards left by value, how many, each
+#: slot's odds of being reached divided by the cards left then, what the endings of
+#: each kind of node are worth to each stand class).
 State = tuple[int, tuple[int, ...], int, list[float], list[float]]
 
 #: A shoe's key: how many cards of each value are out, in base 32 (no value reaches 32

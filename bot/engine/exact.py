@@ -3,10 +3,11 @@
 A hand is a *composition* (how many cards of each value it holds). Against one
 up card, the shoe left is the full shoe less the up card, the hand and any
 cards removed beforehand (``extra``: the other half of a split pair). Every
-draw the player makes comes from that shoe, and the dealer's odds for a
-standing hand are computed from the shoe its exact composition leaves
-(``bot.engine.dealer_odds.final_odds``), so hits, double cards and the cards of a
-split hand are all out of the shoe when the dealer plays.
+draw the player makes comes from that shoe, and what standing is worth is
+computed from the dealer's odds for the shoe the hand's exact composition leaves
+(``bot.engine.dealer_graph``, the odds of ``bot.engine.dealer_odds.final_odds``),
+so hits, double cards and the cards of a split hand are all out of the shoe when
+the dealer plays.
 
 The peek is conditioned in: when the dealer has checked the hole card and
 found no blackjack, the hole card is a card of the shoe that is not the
@@ -185,10 +186,10 @@ class HandValues:
         return value
 
     def hit_bound(self, total: int, soft: bool) -> float:
-        """No hit of the hand is worth more (a double, twice as much): a card that busts
-        it loses the stake, any other wins at most the stake. Valuing a hit whose bound
-        is below the stand's value is skipped: about a sixth of the shoes the dealer's
-        odds are needed for at two decks (bench/exact_speed.py)."""
+        """No hit of the hand (its cards out of the shoe) is worth more: a card that busts
+        it loses the stake, any other wins at most the stake. A hit whose bound the
+        stand already reaches is not valued: a sixth fewer shoes whose stand value is
+        worked out at two decks (67,000 to 56,000; bench/README.md)."""
         if soft:
             return 1.0
         return 1.0 - 2.0 * sum(self.probs()[21 - total :])
