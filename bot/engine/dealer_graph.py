@@ -71,7 +71,11 @@ def worth(stand_class: int, outcome: int) -> int:
 
 
 class DealerGraph:
-    """The dealer's draws against one up card, for shoes no larger than ``shoe``."""
+    """The dealer's draws against one up card, for shoes no larger than ``shoe``.
+
+    ``stand_value`` keeps the states it made (``_path``), so one graph is for one
+    thread at a time: the bot's strategy worker, the CLI (``exact_play.dealer_table``
+    shares a graph between every rule set with the same dealer)."""
 
     __slots__ = (
         "_base",
