@@ -26,17 +26,22 @@ class ChildProcess:
 
     ``call`` blocks its caller (the strategy worker's thread) without the GIL until the
     child answers; the function and its arguments travel by pickle, so the function is
-    a module's. The child dies with the bot, and ``close`` ends it at once.
+    a module's. The child dies with the bot, and ``close`` ends it at once. A child
+    that died (killed for its memory, say) fails the call under way, and the next call
+    starts another.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._process: BaseProcess | None = None
         self._pipe: Connection | None = None
+        self._closed = False
 
     def call(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn(*args, **kwargs)`` worked out in the child (its exception raised here)."""
         with self._lock:
+            if self._closed:
+                raise RuntimeError("the strategy process is closed")
             if self._pipe is None:
                 # spawn: a fresh interpreter, nothing of the bot's threads or sockets.
                 context = multiprocessing.get_context("spawn")
@@ -46,19 +51,27 @@ class ChildProcess:
                 )
                 self._process.start()
                 theirs.close()
-            self._pipe.send((fn, args, kwargs))
-            ok, result = self._pipe.recv()
+            try:
+                self._pipe.send((fn, args, kwargs))
+                ok, result = self._pipe.recv()
+            except (EOFError, OSError):
+                self._pipe.close()
+                self._pipe = self._process = None
+                raise
         if not ok:
             raise result
         return result  # type: ignore[no-any-return]
 
     def close(self) -> None:
-        """End the child, whatever it is working out."""
-        if self._process is not None:
-            self._process.terminate()
-            self._process.join()
-        if self._pipe is not None:
-            self._pipe.close()
+        """End the child, whatever it is working out; later calls are refused."""
+        self._closed = True
+        # (A call under way sees the end of the pipe and lets go of both.)
+        process, pipe = self._process, self._pipe
+        if process is not None:
+            process.terminate()
+            process.join()
+        if pipe is not None:
+            pipe.close()
 
 
 def _serve(pipe: Connection) -> None:

@@ -53,3 +53,20 @@ def test_closing_ends_the_child() -> None:
     assert process.is_alive()
     child.close()
     assert not process.is_alive()
+
+
+def test_a_child_that_died_fails_its_call_and_the_next_starts_another() -> None:
+    child = ChildProcess()
+    try:
+        first = child.call(os.getpid)
+        process = child._process
+        assert process is not None
+        process.kill()
+        process.join()
+        with pytest.raises((EOFError, OSError)):
+            child.call(os.getpid)
+        assert child.call(os.getpid) not in (first, os.getpid())
+    finally:
+        child.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        child.call(os.getpid)
