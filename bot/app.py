@@ -26,6 +26,7 @@ from bot.config import Config
 from bot.log_context import bind
 from bot.metrics import BotMetrics, MetricsServer
 from bot.strategy_cache import cache_directory
+from bot.strategy_process import ChildProcess
 from bot.tables import ShoeFactory, TableError, TableService
 from bot.tables.advice import Advice
 from cogs.table.card_emojis import CardEmojis
@@ -202,7 +203,7 @@ class BlackjackBot(commands.Bot):
             clock=self.clock,
             publish=self.table_messages.publish,
             shoe_factory=self._shoe_factory,
-            advice=Advice(cache_directory(self.config.database_url)),
+            advice=Advice(cache_directory(self.config.database_url), child=ChildProcess()),
         )
         self.table_messages.bind(self._tables.close, self._tables.attach_message)
         self.card_emojis.start(self, self._store.get_guild_settings)

@@ -35,6 +35,11 @@ def cache_directory(database_url: str) -> Path | None:
     return Path("data") / "strategy"
 
 
+def chart_and_edge(rules: Rules) -> tuple[Chart, float]:
+    """The chart of ``rules`` and its house edge on a fresh shoe (seconds of CPU)."""
+    return chart_for(rules), house_edge(rules.replace(penetration=0)).house_edge_pct
+
+
 class StrategyCache:
     """Chart and edge per rule set: in memory, and as files under ``directory``."""
 
@@ -55,15 +60,17 @@ class StrategyCache:
     def compute(self, rules: Rules) -> tuple[Chart, float]:
         """The chart and edge of ``rules``: stored, or computed and stored (blocking)."""
         found = self.cached(rules)
-        if found is not None:
-            return found
-        chart = chart_for(rules)
-        edge = house_edge(rules.replace(penetration=0)).house_edge_pct
+        if found is None:
+            found = chart_and_edge(rules)
+            self.store(rules, *found)
+        return found
+
+    def store(self, rules: Rules, chart: Chart, edge: float) -> None:
+        """Keep the chart and edge of ``rules`` (in memory, and on disk if kept there)."""
         key = rules_key(rules)
         self._memory[key] = (chart, edge)
         if self.directory is not None:
             self._write(self.directory / f"strategy-{key}.json", chart, edge)
-        return chart, edge
 
     @staticmethod
     def _write(path: Path, chart: Chart, edge: float) -> None:

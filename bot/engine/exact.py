@@ -3,10 +3,11 @@
 A hand is a *composition* (how many cards of each value it holds). Against one
 up card, the shoe left is the full shoe less the up card, the hand and any
 cards removed beforehand (``extra``: the other half of a split pair). Every
-draw the player makes comes from that shoe, and the dealer's odds for a
-standing hand are computed from the shoe its exact composition leaves
-(``bot.engine.dealer_odds.final_odds``), so hits, double cards and the cards of a
-split hand are all out of the shoe when the dealer plays.
+draw the player makes comes from that shoe, and what standing is worth is
+computed from the dealer's odds for the shoe the hand's exact composition leaves
+(``bot.engine.dealer_graph``, the odds of ``bot.engine.dealer_odds.final_odds``),
+so hits, double cards and the cards of a split hand are all out of the shoe when
+the dealer plays.
 
 The peek is conditioned in: when the dealer has checked the hole card and
 found no blackjack, the hole card is a card of the shoe that is not the
@@ -27,10 +28,9 @@ draw are not (the one approximation here: see ``split``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final
 
-from bot.engine.dealer_graph import DealerGraph
-from bot.engine.dealer_odds import BLACKJACK, BUST, blackjack_card
+from bot.engine.dealer_graph import STAND_CLASSES, STEP, DealerGraph, stand_class
+from bot.engine.dealer_odds import blackjack_card
 from bot.engine.ev import split_counts, step
 from bot.engine.rules import Rules
 
@@ -38,9 +38,6 @@ from bot.engine.rules import Rules
 HitRule = Callable[[int, bool], bool]
 #: Values one two-card split hand: (values, first card, second card, still a pair?).
 SplitHand = Callable[["HandValues", int, int, bool], float]
-
-#: Composition keys count each value in base 32 (no value reaches 32 cards in a hand).
-STEP: Final[tuple[int, ...]] = tuple(32**index for index in range(10))
 
 
 def dealer_checks(rules: Rules, up: int) -> bool:
@@ -50,18 +47,9 @@ def dealer_checks(rules: Rules, up: int) -> bool:
     return up == 1 or not rules.peek_ace_only
 
 
-def stand_value(odds: Sequence[float], total: int) -> float:
-    """Value of standing on ``total`` against dealer odds (``OUTCOMES`` order)."""
-    bust = odds[BUST]
-    if total < 17:
-        return 2.0 * bust - 1.0
-    won = bust + sum(odds[: total - 17])
-    lost = sum(odds[total - 16 : 5]) + odds[BLACKJACK]
-    return won - lost
-
-
 class DealerTable:
-    """The dealer's odds against one up card for every set of removed cards (memoised)."""
+    """What standing is worth against one up card for every set of removed cards
+    (memoised by the removed cards and the stand class of the total)."""
 
     __slots__ = ("_graph", "_memo", "peeked", "rules", "shoe", "up")
 
@@ -71,15 +59,18 @@ class DealerTable:
         #: The cards left once the up card is out, by value.
         self.shoe = tuple(shoe)
         self.peeked = dealer_checks(rules, up)
-        self._memo: dict[int, list[float]] = {}
+        self._memo: list[dict[int, float]] = [{} for _ in range(STAND_CLASSES)]
         self._graph = DealerGraph(rules, up, shoe)
 
-    def odds(self, key: int, left: Sequence[int]) -> list[float]:
-        """Odds (``OUTCOMES`` order) with the cards of ``key`` removed (``left`` is what
-        they leave), after the peek when the dealer checks."""
-        found = self._memo.get(key)
+    def stand(self, key: int, left: Sequence[int], total: int) -> float:
+        """Value of standing on ``total`` with the cards of ``key`` removed (``left`` is
+        what they leave), after the peek when the dealer checks."""
+        memo = self._memo[stand_class(total)]
+        found = memo.get(key)
         if found is None:
-            found = self._memo[key] = self._graph.odds(left, after_peek=self.peeked)
+            found = memo[key] = self._graph.stand_value(
+                left, total, after_peek=self.peeked, key=key
+            )
         return found
 
 
@@ -148,7 +139,7 @@ class HandValues:
         """Value of standing on ``total``."""
         found = self._stand.get(key)
         if found is None:
-            found = stand_value(self.table.odds(key, self.left), total)
+            found = self.table.stand(key, self.left, total)
             self._stand[key] = found
         return found
 
@@ -194,6 +185,15 @@ class HandValues:
             left[index] += 1
         return value
 
+    def hit_bound(self, total: int, soft: bool) -> float:
+        """No hit of the hand (its cards out of the shoe) is worth more: a card that busts
+        it loses the stake, any other wins at most the stake. A hit whose bound the
+        stand already reaches is not valued: a sixth fewer shoes whose stand value is
+        worked out at two decks (67,000 to 56,000; bench/README.md)."""
+        if soft:
+            return 1.0
+        return 1.0 - 2.0 * sum(self.probs()[21 - total :])
+
     def go_on(self, key: int, total: int, soft: bool) -> float:
         """Value of a hand of three or more cards: stand or hit, by ``hits`` or at best."""
         found = self._cont.get(key)
@@ -208,7 +208,9 @@ class HandValues:
             elif total <= 11 and not soft:
                 found = self.hit(key, total, soft)  # nothing busts it: never stand
             else:
-                found = max(self.stand(key, total), self.hit(key, total, soft))
+                found = self.stand(key, total)
+                if found < self.hit_bound(total, soft):
+                    found = max(found, self.hit(key, total, soft))
             self._cont[key] = found
         return found
 

@@ -1,10 +1,12 @@
 """The Hint's figures, worked out off the event loop.
 
-A table's chart and house edge are computed in a worker thread when the table
+A table's chart and house edge are worked out by a worker thread when the table
 opens (``warm``), and kept (``bot.strategy_cache``). A Hint's decision values
-(what each legal action is worth for the exact cards) are computed in the same
-worker. A Hint pressed before the table's chart is ready answers at once from
-the infinite-deck chart, and says so.
+(what each legal action is worth for the exact cards) come from the same worker.
+The bot gives the worker a child process (``bot.strategy_process``) to do the
+computing in, so that it never holds the event loop's GIL; without one (the
+tests' services) the thread computes. A Hint pressed before the table's chart is
+ready answers at once from the infinite-deck chart, and says so.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from bot.engine import (
     decision_words,
     infinite_advisor,
 )
-from bot.strategy_cache import StrategyCache, rules_key
+from bot.strategy_cache import StrategyCache, chart_and_edge, rules_key
+from bot.strategy_process import ChildProcess
 from bot.tables.hints import card_name, hand_name, hint_sentence
 
 #: What a Hint says while the table's own chart is still being worked out.
@@ -67,18 +70,36 @@ class DaemonWorker(Executor):
 
 
 class Advice:
-    """Charts, edges and decision values for the tables, from one worker thread."""
+    """Charts, edges and decision values for the tables, from one worker thread (which
+    hands the computing to ``child``, a process, when there is one)."""
 
-    def __init__(self, directory: Path | None = None, *, worker: Executor | None = None) -> None:
+    def __init__(
+        self,
+        directory: Path | None = None,
+        *,
+        worker: Executor | None = None,
+        child: ChildProcess | None = None,
+    ) -> None:
         self.cache = StrategyCache(directory)
         self._worker = worker or DaemonWorker()
+        self._child = child
         self._pending: dict[str, Future[object]] = {}
 
     def warm(self, rules: Rules) -> None:
         """Start working out the chart and edge of ``rules`` (returns at once)."""
         key = rules_key(rules)
         if key not in self._pending and self.cache.cached(rules) is None:
-            self._pending[key] = self._worker.submit(self.cache.compute, rules)
+            self._pending[key] = self._worker.submit(self._compute, rules)
+
+    def _compute(self, rules: Rules) -> None:
+        if self.cache.cached(rules) is None:
+            self.cache.store(rules, *self._run(chart_and_edge, rules))
+
+    def _run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """``fn`` in the child process if there is one, else here (the worker's thread)."""
+        if self._child is None:
+            return fn(*args, **kwargs)
+        return self._child.call(fn, *args, **kwargs)
 
     async def settle(self) -> None:
         """Until every chart and edge started so far is worked out."""
@@ -113,13 +134,15 @@ class Advice:
                 f"{card_name(up)}) {NOT_READY}."
             )
         values = await asyncio.get_running_loop().run_in_executor(
-            self._worker, _legal_values, rules, cards, up, legal
+            self._worker, self._run, _legal_values, rules, cards, up, legal
         )
         return f"{decision_words(values)} ({hand_name(cards)} against {card_name(up)})."
 
     def close(self) -> None:
         """Stop the worker (work under way finishes; nothing new starts)."""
         self._worker.shutdown(wait=False, cancel_futures=True)
+        if self._child is not None:
+            self._child.close()
 
 
 def _legal_values(
