@@ -1,5 +1,4 @@
-"""The Discord bot: a ``commands.Bot`` that opens the store, resumes its tables, loads the cogs
-and syncs.
+"""The Discord bot: a ``commands.Bot`` that opens the store, resumes tables, loads cogs, syncs.
 
 ``python -m bot`` builds one with :func:`build_bot` and runs it. Tests build one
 with the fake Discord's ManualClock (and, if they like, their own store and a

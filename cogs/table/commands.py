@@ -14,7 +14,7 @@ from bot.tables import NoTableHere, Player, Reply, TableError
 from bot.tables.registry import CLOSED
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.deadline import BUSY, Answer
-from cogs.table.discord_codes import OLD_MESSAGE_EDITS
+from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.notices import missing_permissions
 from cogs.table.refusals import answer_refusal, apologise_for_click
 from cogs.table.render import RenderedTable, hint_text
@@ -70,9 +70,10 @@ class TableCog(commands.Cog, name="Table"):
             await self.press(interaction, ref)
         except TableError as error:
             await answer_refusal(interaction, error)
-        except Exception:
+        except Exception as error:
             log.exception("a click on table %s failed", ref.table_id)
-            await apologise_for_click(interaction)
+            if getattr(error, "code", None) != ALREADY_ACKNOWLEDGED:  # else it was answered
+                await apologise_for_click(interaction)
 
     async def press(self, interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
         """One response per press: the new table (type 7; or type 6, then an edit through the

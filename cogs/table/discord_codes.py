@@ -12,3 +12,6 @@ MISSING_ACCESS: Final = 50001
 MISSING_PERMISSIONS: Final = 50013
 #: Too many edits of a message older than an hour: the table needs a fresh message.
 OLD_MESSAGE_EDITS: Final = 30046
+#: The interaction was answered already: a retried answer whose first try Discord did
+#: apply (and then answered 5xx). The presser saw that answer; nothing more to say.
+ALREADY_ACKNOWLEDGED: Final = 40060
