@@ -51,6 +51,10 @@ class ChildProcess:
                 )
                 self._process.start()
                 theirs.close()
+                if self._closed:  # close() came while it started: it could not end it
+                    self._process.terminate()
+                    self._process.join()
+                    raise RuntimeError("the strategy process is closed")
             try:
                 self._pipe.send((fn, args, kwargs))
                 ok, result = self._pipe.recv()
@@ -67,7 +71,7 @@ class ChildProcess:
         self._closed = True
         # (A call under way sees the end of the pipe and lets go of both.)
         process, pipe = self._process, self._pipe
-        if process is not None:
+        if process is not None and process.pid is not None:  # else call() ends it, started
             process.terminate()
             process.join()
         if pipe is not None:
