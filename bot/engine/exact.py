@@ -221,18 +221,20 @@ def hand_total(cards: Sequence[int]) -> tuple[int, bool]:
     return hard, False
 
 
-def split(values: HandValues, pair: int, rank_tens: bool, finish: SplitHand) -> float:
+def split(values: HandValues, pair: int, rules: Rules, finish: SplitHand) -> float:
     """Value of splitting a pair of ``pair``s: all hands together, per unit of one stake.
 
-    ``values`` must have the other half of the pair as ``extra``. Each hand
+    ``values`` must have the other half of the pair as ``extra``. ``rules`` are the
+    table's: its hand limit, whether aces resplit, whether tens split by rank (the
+    rules of ``values`` are only its dealer's, shared by every table). Each hand
     takes a card; one that may be resplit is, while the rules' hand limit
     allows (``split_counts``). Each hand's value removes its own cards and the
     pair's; the cards the other hands draw stay in the shoe, as do the further
     pair cards of resplits (the approximation, under 0.001 points of edge: see
     the tests).
     """
-    rules = values.rules
     limit = rules.max_hands if pair != 1 or rules.resplit_aces else 2
+    rank_tens = rules.split_by == "rank"
     values.enter((pair,))
     try:
         probs = values.probs()

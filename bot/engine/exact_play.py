@@ -119,9 +119,7 @@ class UpCard:
         finally:
             values.leave(cards)
         if pair and rules.split_by != "none":
-            out[Action.SPLIT] = split(
-                self.split_values(cards[0]), cards[0], rules.split_by == "rank", self._best_hand
-            )
+            out[Action.SPLIT] = split(self.split_values(cards[0]), cards[0], rules, self._best_hand)
         return out
 
     def _best_hand(self, values: HandValues, first: int, second: int, still_pair: bool) -> float:
@@ -167,7 +165,7 @@ class UpCard:
             def finish(values: HandValues, one: int, two: int, still_pair: bool) -> float:
                 return self._split_hand(values, one, two, still_pair, choose)
 
-            return split(self.split_values(first), first, rules.split_by == "rank", finish)
+            return split(self.split_values(first), first, rules, finish)
         values = self.values
         key = values.enter((first, second))
         try:
