@@ -21,7 +21,8 @@ from typing import Final
 from bot.engine.actions import Action
 from bot.engine.dealer_odds import blackjack_card, full_shoe
 from bot.engine.ev import ShoeModel
-from bot.engine.exact import DealerTable, HandValues, HitRule, hand_key, hand_total, split
+from bot.engine.exact import DealerTable, HandValues, HitRule, hand_key, hand_total
+from bot.engine.exact_split import SplitValues, best_split_hand, split
 from bot.engine.legality import DOUBLE_TOTALS
 from bot.engine.rules import Rules
 
@@ -60,14 +61,14 @@ class UpCard:
         )
         self.hits = hits
         self.values = HandValues(self.table, hits=hits)
-        self._split_values: dict[int, HandValues] = {}
+        self._split_values: dict[int, SplitValues] = {}
         self.doubles = DOUBLE_TOTALS[rules.double_on]
 
-    def split_values(self, pair: int) -> HandValues:
+    def split_values(self, pair: int) -> SplitValues:
         """Values of hands with the other half of a ``pair`` out of the shoe."""
         found = self._split_values.get(pair)
         if found is None:
-            found = HandValues(self.table, extra=(pair,), hits=self.hits)
+            found = SplitValues(self.table, pair, hits=self.hits)
             self._split_values[pair] = found
         return found
 
@@ -122,17 +123,14 @@ class UpCard:
             out[Action.SPLIT] = split(self.split_values(cards[0]), cards[0], rules, self._best_hand)
         return out
 
-    def _best_hand(self, values: HandValues, first: int, second: int, still_pair: bool) -> float:
+    def _best_hand(self, values: SplitValues, first: int, second: int, still_pair: bool) -> float:
         rules = self.rules
         total, soft = hand_total((first, second))
         key = hand_key(values, (first, second))
-        stand = values.stand(key, total)
         if (first == 1 and not rules.hit_split_aces) or total == 21:
-            return stand
-        best = max(stand, values.hit(key, total, soft))
-        if rules.double_after_split and total in self.doubles:
-            best = max(best, values.double(key, total, soft))
-        return best
+            return values.stand(key, total)
+        double = rules.double_after_split and total in self.doubles
+        return best_split_hand(values, key, total, soft, double=double)
 
     # -- a chart's play ------------------------------------------------------------
 
@@ -162,7 +160,7 @@ class UpCard:
         action = choose(section, row, legal)
         if action == Action.SPLIT:
 
-            def finish(values: HandValues, one: int, two: int, still_pair: bool) -> float:
+            def finish(values: SplitValues, one: int, two: int, still_pair: bool) -> float:
                 return self._split_hand(values, one, two, still_pair, choose)
 
             return split(self.split_values(first), first, rules, finish)
@@ -174,7 +172,7 @@ class UpCard:
             values.leave((first, second))
 
     def _split_hand(
-        self, values: HandValues, first: int, second: int, still_pair: bool, choose: Choose
+        self, values: SplitValues, first: int, second: int, still_pair: bool, choose: Choose
     ) -> float:
         rules = self.rules
         total, soft = hand_total((first, second))
