@@ -32,6 +32,11 @@ from bot.engine.rules import Rules
 #: more, and an exact chart there takes minutes in Python, not seconds.
 EXACT_MAX_DECKS: Final = 2
 
+#: A chart values a split exactly only when its estimate is this close to another
+#: action's value: the estimate is within 0.00004 of the exact value for every pair
+#: at 1 and 2 decks (tests/engine/test_split_values.py), so this margin is 25 times that.
+CHART_SPLIT_MARGIN: Final = 0.001
+
 
 def exact_shoe(model: ShoeModel) -> bool:
     """Whether the chart and edge of ``model`` come from the exact values here."""
@@ -101,9 +106,28 @@ class UpCard:
 
     # -- composition-dependent values (each later card at its best) --------------
 
-    def options(self, cards: Sequence[int], *, pair: bool) -> dict[Action, float]:
+    def chart_options(self, cards: Sequence[int], *, pair: bool) -> dict[Action, float]:
+        """``options`` for ranking a chart cell: a split's value is the quick estimate
+        of ``split`` unless that lies within ``CHART_SPLIT_MARGIN`` of another action's,
+        so the ranking is the exact values' (valuing every resplit exactly for every
+        pair made a 2-deck chart take twice as long)."""
+        out = self.options(cards, pair=pair, exact_split=False)
+        estimate = out.get(Action.SPLIT)
+        if estimate is not None and any(
+            abs(estimate - value) <= CHART_SPLIT_MARGIN
+            for action, value in out.items()
+            if action != Action.SPLIT
+        ):
+            values = self.split_values(cards[0])
+            out[Action.SPLIT] = split(values, cards[0], self.rules, self._best_hand)
+        return out
+
+    def options(
+        self, cards: Sequence[int], *, pair: bool, exact_split: bool = True
+    ) -> dict[Action, float]:
         """Value of each action the rules offer on the hand ``cards`` (its first decision
-        when it has two cards), after the peek when the dealer checks."""
+        when it has two cards), after the peek when the dealer checks; ``exact_split=False``
+        estimates the split (``split(..., exact=False)``)."""
         rules, values = self.rules, self.values
         total, soft = hand_total(cards)
         key = values.enter(cards)
@@ -120,7 +144,8 @@ class UpCard:
         finally:
             values.leave(cards)
         if pair and rules.split_by != "none":
-            out[Action.SPLIT] = split(self.split_values(cards[0]), cards[0], rules, self._best_hand)
+            values = self.split_values(cards[0])
+            out[Action.SPLIT] = split(values, cards[0], rules, self._best_hand, exact=exact_split)
         return out
 
     def _best_hand(self, values: SplitValues, first: int, second: int, still_pair: bool) -> float:

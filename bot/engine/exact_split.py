@@ -222,14 +222,19 @@ def _counts(values: SplitValues, pair: int, rank_tens: bool) -> _Counts:
     return _Counts(pairs, total, pairs / (total - left[b - 1]))
 
 
-def split(values: SplitValues, pair: int, rules: Rules, finish: SplitHand) -> float:
+def split(
+    values: SplitValues, pair: int, rules: Rules, finish: SplitHand, *, exact: bool = True
+) -> float:
     """Value of splitting a pair of ``pair``s: all hands together, per unit of one stake.
 
     ``values`` are the split's (``SplitValues`` of ``pair``). ``rules`` are the
     table's: its hand limit, whether aces resplit, whether tens split by rank (the
     rules of ``values`` are only its dealer's). A hand that draws a pair card is
     resplit while the hand limit allows; every pair card it takes is out of the
-    shoe for every hand (Farmer's method: see the module).
+    shoe for every hand (Farmer's method: see the module). ``exact=False`` gives a
+    quick estimate instead: the values of a hand with two or more further pair
+    cards out are extrapolated from those with none and one (within 0.00004 of
+    the exact value for every pair at 1 and 2 decks).
     """
     limit = rules.max_hands if pair != 1 or rules.resplit_aces else 2
     rank_tens = rules.split_by == "rank" and pair == 10
@@ -244,7 +249,12 @@ def split(values: SplitValues, pair: int, rules: Rules, finish: SplitHand) -> fl
         """(X(a), P(a)): a split hand with ``a`` further pair cards out."""
         found = hands.get(a)
         if found is None:
-            found = hands[a] = _one_hand(values.with_removed(a), pair, rank_tens, counts, a, finish)
+            if exact or a < 2:
+                found = _one_hand(values.with_removed(a), pair, rank_tens, counts, a, finish)
+            else:
+                (x0, p0), (x1, p1) = hand(0), hand(1)
+                found = (x0 + a * (x1 - x0), p0 + a * (p1 - p0))
+            hands[a] = found
         return found
 
     @cache
