@@ -110,8 +110,9 @@ class UpCard:
         """``options`` for ranking a chart cell: a split's value is the quick estimate
         of ``split`` unless that lies within ``CHART_SPLIT_MARGIN`` of another action's,
         so the ranking is the exact values' (valuing every resplit exactly for every
-        pair made a 2-deck chart take twice as long)."""
-        out = self.options(cards, pair=pair, exact_split=False)
+        pair made a 2-deck chart take twice as long). The estimate's error is measured
+        to 4 hands; with a higher limit every split is exact."""
+        out = self.options(cards, pair=pair, exact_split=self.rules.max_hands > 4)
         estimate = out.get(Action.SPLIT)
         if estimate is not None and any(
             abs(estimate - value) <= CHART_SPLIT_MARGIN
