@@ -112,13 +112,13 @@ class UpCard:
         so the ranking is the exact values' (valuing every resplit exactly for every
         pair made a 2-deck chart take twice as long). The estimate's error is measured
         to 4 hands; with a higher limit every split is exact."""
-        out = self.options(cards, pair=pair, exact_split=self.rules.max_hands > 4)
+        estimated = self.rules.max_hands <= 4
+        out = self.options(cards, pair=pair, exact_split=not estimated)
         estimate = out.get(Action.SPLIT)
-        if estimate is not None and any(
-            abs(estimate - value) <= CHART_SPLIT_MARGIN
-            for action, value in out.items()
-            if action != Action.SPLIT
-        ):
+        if not estimated or estimate is None:
+            return out
+        others = [value for action, value in out.items() if action != Action.SPLIT]
+        if any(abs(estimate - value) <= CHART_SPLIT_MARGIN for value in others):
             values = self.split_values(cards[0])
             out[Action.SPLIT] = split(values, cards[0], self.rules, self._best_hand)
         return out
