@@ -1,7 +1,7 @@
 """Splits valued exactly on a finite shoe, resplits and the pair cards they take included.
 
-E. Farmer's method ("Optimal expected values for splitting pairs in blackjack",
-blackjack_split.pdf, in his combinatorial analyser): each split hand is played
+E. Farmer's method (his note blackjack_split.pdf, as his combinatorial analyser,
+github.com/possibly-wrong/blackjack, applies it): each split hand is played
 by its own cards only, so the cards are exchangeable and every hand of a split is
 worth the same given what is known of the cards before it. What is known is how
 many further pair cards resplits took (``a``) and how many hands completed with a
@@ -204,7 +204,11 @@ def split_ways(limit: int) -> tuple[dict[int, int], dict[int, int]]:
 
 
 def _counts(values: SplitValues, pair: int, rank_tens: bool) -> _Counts:
-    """The pair cards and all cards left once the up card and both pair cards are out."""
+    """The pair cards and all cards left once the up card and both pair cards are out.
+
+    Tens split by rank: the pair cards are the tens of the pair's rank, their number
+    an average where the up card is a ten of unknown rank (no outside figure checks
+    this case; Farmer's CA splits tens by value)."""
     left = values.left
     total = sum(left)
     table = values.table
