@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.engine import Action, Chart, Rules, chart_for, house_edge, strategy_rules
 
 #: Bump when the computation changes, so old files are not read as new ones.
-VERSION = 1
+VERSION = 3
 
 
 def rules_key(rules: Rules) -> str:

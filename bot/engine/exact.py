@@ -20,9 +20,9 @@ the blackjack) and the dealer's odds are conditioned on the hole card not being
 ``b``. Without the peek a dealer blackjack is one more way a standing hand
 loses: every value below already counts it, per chip staked.
 
-Values are per unit of the hand's stake. Split hands: each hand's own cards
-and the other half of the pair are removed; the cards the *other* split hands
-draw are not (the one approximation here: see ``split``).
+Values are per unit of the hand's stake. Split hands: each hand's own cards,
+the other half of the pair and (``extra``) the further pair cards of resplits
+are removed; ``bot.engine.exact_split`` combines them into the split's value.
 """
 
 from __future__ import annotations
@@ -31,13 +31,11 @@ from collections.abc import Callable, Sequence
 
 from bot.engine.dealer_graph import STAND_CLASSES, STEP, DealerGraph, stand_class
 from bot.engine.dealer_odds import blackjack_card
-from bot.engine.ev import split_counts, step
+from bot.engine.ev import step
 from bot.engine.rules import Rules
 
 #: A continuation policy for hands of three or more cards: hit this (total, soft)?
 HitRule = Callable[[int, bool], bool]
-#: Values one two-card split hand: (values, first card, second card, still a pair?).
-SplitHand = Callable[["HandValues", int, int, bool], float]
 
 
 def dealer_checks(rules: Rules, up: int) -> bool:
@@ -221,50 +219,6 @@ def hand_total(cards: Sequence[int]) -> tuple[int, bool]:
     if 1 in cards and hard <= 11:
         return hard + 10, True
     return hard, False
-
-
-def split(values: HandValues, pair: int, rank_tens: bool, finish: SplitHand) -> float:
-    """Value of splitting a pair of ``pair``s: all hands together, per unit of one stake.
-
-    ``values`` must have the other half of the pair as ``extra``. Each hand
-    takes a card; one that may be resplit is, while the rules' hand limit
-    allows (``split_counts``). Each hand's value removes its own cards and the
-    pair's; the cards the other hands draw stay in the shoe, as do the further
-    pair cards of resplits (the approximation, under 0.001 points of edge: see
-    the tests).
-    """
-    rules = values.rules
-    limit = rules.max_hands if pair != 1 or rules.resplit_aces else 2
-    values.enter((pair,))
-    try:
-        probs = values.probs()
-        left = values.left
-        share = 0.25 if rank_tens and pair == 10 else 1.0
-        matching = share * left[pair - 1]
-        total = sum(left)
-        later = (max(matching - n, 0.0) / (total - n) for n in range(1, limit - 1))
-        match = (share * probs[pair - 1], *later)
-        other, stuck = split_counts(match, limit)
-        weight = 0.0
-        value = 0.0
-        for index, p in enumerate(probs):
-            card = index + 1
-            if card == pair:
-                p = max(p - match[0], 0.0)
-            if p <= 0.0:
-                continue
-            weight += p
-            values.left[index] -= 1
-            value += p * finish(values, pair, card, False)
-            values.left[index] += 1
-        result = other * value / weight
-        if stuck:
-            values.left[pair - 1] -= 1
-            result += stuck * finish(values, pair, pair, True)
-            values.left[pair - 1] += 1
-        return result
-    finally:
-        values.leave((pair,))
 
 
 def hand_key(values: HandValues, cards: Sequence[int]) -> int:

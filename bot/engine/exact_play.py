@@ -21,7 +21,8 @@ from typing import Final
 from bot.engine.actions import Action
 from bot.engine.dealer_odds import blackjack_card, full_shoe
 from bot.engine.ev import ShoeModel
-from bot.engine.exact import DealerTable, HandValues, HitRule, hand_key, hand_total, split
+from bot.engine.exact import DealerTable, HandValues, HitRule, hand_key, hand_total
+from bot.engine.exact_split import SplitValues, best_split_hand, split
 from bot.engine.legality import DOUBLE_TOTALS
 from bot.engine.rules import Rules
 
@@ -30,6 +31,11 @@ from bot.engine.rules import Rules
 #: first cards out): within 0.003 points of the exact edge at four decks, less at
 #: more, and an exact chart there takes minutes in Python, not seconds.
 EXACT_MAX_DECKS: Final = 2
+
+#: A chart values a split exactly only when its estimate is this close to another
+#: action's value: the estimate is within 0.00004 of the exact value for every pair
+#: at 1 and 2 decks (tests/engine/test_split_values.py), so this margin is 25 times that.
+CHART_SPLIT_MARGIN: Final = 0.001
 
 
 def exact_shoe(model: ShoeModel) -> bool:
@@ -60,14 +66,14 @@ class UpCard:
         )
         self.hits = hits
         self.values = HandValues(self.table, hits=hits)
-        self._split_values: dict[int, HandValues] = {}
+        self._split_values: dict[int, SplitValues] = {}
         self.doubles = DOUBLE_TOTALS[rules.double_on]
 
-    def split_values(self, pair: int) -> HandValues:
+    def split_values(self, pair: int) -> SplitValues:
         """Values of hands with the other half of a ``pair`` out of the shoe."""
         found = self._split_values.get(pair)
         if found is None:
-            found = HandValues(self.table, extra=(pair,), hits=self.hits)
+            found = SplitValues(self.table, pair, hits=self.hits)
             self._split_values[pair] = found
         return found
 
@@ -100,9 +106,29 @@ class UpCard:
 
     # -- composition-dependent values (each later card at its best) --------------
 
-    def options(self, cards: Sequence[int], *, pair: bool) -> dict[Action, float]:
+    def chart_options(self, cards: Sequence[int], *, pair: bool) -> dict[Action, float]:
+        """``options`` for ranking a chart cell: a split's value is the quick estimate
+        of ``split`` unless that lies within ``CHART_SPLIT_MARGIN`` of another action's,
+        so the ranking is the exact values' (valuing every resplit exactly for every
+        pair made a 2-deck chart take twice as long). The estimate's error is measured
+        to 4 hands; with a higher limit every split is exact."""
+        estimated = self.rules.max_hands <= 4
+        out = self.options(cards, pair=pair, exact_split=not estimated)
+        estimate = out.get(Action.SPLIT)
+        if not estimated or estimate is None:
+            return out
+        others = [value for action, value in out.items() if action != Action.SPLIT]
+        if any(abs(estimate - value) <= CHART_SPLIT_MARGIN for value in others):
+            values = self.split_values(cards[0])
+            out[Action.SPLIT] = split(values, cards[0], self.rules, self._best_hand)
+        return out
+
+    def options(
+        self, cards: Sequence[int], *, pair: bool, exact_split: bool = True
+    ) -> dict[Action, float]:
         """Value of each action the rules offer on the hand ``cards`` (its first decision
-        when it has two cards), after the peek when the dealer checks."""
+        when it has two cards), after the peek when the dealer checks; ``exact_split=False``
+        estimates the split (``split(..., exact=False)``)."""
         rules, values = self.rules, self.values
         total, soft = hand_total(cards)
         key = values.enter(cards)
@@ -119,22 +145,18 @@ class UpCard:
         finally:
             values.leave(cards)
         if pair and rules.split_by != "none":
-            out[Action.SPLIT] = split(
-                self.split_values(cards[0]), cards[0], rules.split_by == "rank", self._best_hand
-            )
+            values = self.split_values(cards[0])
+            out[Action.SPLIT] = split(values, cards[0], rules, self._best_hand, exact=exact_split)
         return out
 
-    def _best_hand(self, values: HandValues, first: int, second: int, still_pair: bool) -> float:
+    def _best_hand(self, values: SplitValues, first: int, second: int, still_pair: bool) -> float:
         rules = self.rules
         total, soft = hand_total((first, second))
         key = hand_key(values, (first, second))
-        stand = values.stand(key, total)
         if (first == 1 and not rules.hit_split_aces) or total == 21:
-            return stand
-        best = max(stand, values.hit(key, total, soft))
-        if rules.double_after_split and total in self.doubles:
-            best = max(best, values.double(key, total, soft))
-        return best
+            return values.stand(key, total)
+        double = rules.double_after_split and total in self.doubles
+        return best_split_hand(values, key, total, soft, double=double)
 
     # -- a chart's play ------------------------------------------------------------
 
@@ -164,10 +186,10 @@ class UpCard:
         action = choose(section, row, legal)
         if action == Action.SPLIT:
 
-            def finish(values: HandValues, one: int, two: int, still_pair: bool) -> float:
+            def finish(values: SplitValues, one: int, two: int, still_pair: bool) -> float:
                 return self._split_hand(values, one, two, still_pair, choose)
 
-            return split(self.split_values(first), first, rules.split_by == "rank", finish)
+            return split(self.split_values(first), first, rules, finish)
         values = self.values
         key = values.enter((first, second))
         try:
@@ -176,7 +198,7 @@ class UpCard:
             values.leave((first, second))
 
     def _split_hand(
-        self, values: HandValues, first: int, second: int, still_pair: bool, choose: Choose
+        self, values: SplitValues, first: int, second: int, still_pair: bool, choose: Choose
     ) -> float:
         rules = self.rules
         total, soft = hand_total((first, second))

@@ -240,7 +240,7 @@ def _row_values(
     for first, second in hands:
         if exact is not None:
             w = exact.odds(first, second)
-            values = exact.options((first, second), pair=pair)
+            values = exact.chart_options((first, second), pair=pair)
         else:
             w = model.pair_odds(up, first, second)
             play = model.situation(up, first, second).play()

@@ -6,7 +6,8 @@
   are a different quantity and are not tested as if they were the same.
 - ``python -m bot ev`` decision values (stand, hit, double) within 0.0005 of the
   Wizard of Odds' Blackjack Appendix 9 (a combinatorial analysis with the exact hand
-  composition at every step) at 1, 2, 6 and 8 decks, with and without the peek.
+  composition at every step) at 1, 2, 6 and 8 decks, with and without the peek, and
+  of E. Farmer's combinatorial analyser at 6 decks with the peek (S17 and H17).
 """
 
 from __future__ import annotations
@@ -85,6 +86,9 @@ def test_decision_values_match_the_published_ones(row: dict[str, str]) -> None:
 def test_enough_published_hands_at_one_deck_and_more() -> None:
     rows = _value_rows()
     assert sum(row["decks"] == "1" for row in rows) >= 20
+    six_peek = [row for row in rows if row["decks"] == "6" and row["hole_card"] == "peek"]
+    assert len(six_peek) >= 20
+    assert {row["soft17"] for row in six_peek} == {"S17", "H17"}
     assert {row["decks"] for row in rows} == {"1", "2", "6", "8"}
 
 
