@@ -92,12 +92,16 @@ def side_by_side(site: Path, label: str, repeat: int) -> None:
     for name in RULE_SETS:
         for _ in range(repeat):
             ours, other = _child(name, None), _child(name, site)
-            assert abs(float(str(ours["edge"])) - float(str(other["edge"]))) < 1e-9
+            # The same engine (compiled) agrees to 1e-9; an older one may not (its edge shown).
+            moved = float(str(ours["edge"])) - float(str(other["edge"]))
+            if label == "compiled":
+                assert abs(moved) < 1e-9, f"{name}: the compiled edge differs by {moved}"
             ratio = float(str(ours["cpu"])) / float(str(other["cpu"]))
             print(
                 f"{name}: this engine {ours['seconds']:6.2f} s (CPU {ours['cpu']:5.2f} s), "
                 f"{label} ({other['build']}) {other['seconds']:6.2f} s "
-                f"(CPU {other['cpu']:5.2f} s); CPU this / {label} {ratio:.2f}",
+                f"(CPU {other['cpu']:5.2f} s); CPU this / {label} {ratio:.2f}"
+                + ("" if abs(moved) < 1e-9 else f"; edge {moved:+.6f} points from {label}'s"),
                 flush=True,
             )
 
