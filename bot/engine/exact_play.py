@@ -34,8 +34,12 @@ EXACT_MAX_DECKS: Final = 2
 
 #: A chart values a split exactly only when its estimate is this close to another
 #: action's value: the estimate is within 0.00004 of the exact value for every pair
-#: at 1 and 2 decks (tests/engine/test_split_values.py), so this margin is 25 times that.
+#: at 1 and 2 decks to 4 hands (tests/engine/test_split_values.py), so this margin is
+#: 25 times that.
 CHART_SPLIT_MARGIN: Final = 0.001
+#: The same above 4 hands, where the estimate strays further (more pair cards come out):
+#: at most 0.0029 at 8 hands, 1 deck (tens; 0.0007 at 2 decks), so 3.5 times that.
+CHART_SPLIT_MARGIN_MANY: Final = 0.01
 
 
 def exact_shoe(model: ShoeModel) -> bool:
@@ -108,17 +112,18 @@ class UpCard:
 
     def chart_options(self, cards: Sequence[int], *, pair: bool) -> dict[Action, float]:
         """``options`` for ranking a chart cell: a split's value is the quick estimate
-        of ``split`` unless that lies within ``CHART_SPLIT_MARGIN`` of another action's,
-        so the ranking is the exact values' (valuing every resplit exactly for every
-        pair made a 2-deck chart take twice as long). The estimate's error is measured
-        to 4 hands; with a higher limit every split is exact."""
-        estimated = self.rules.max_hands <= 4
-        out = self.options(cards, pair=pair, exact_split=not estimated)
+        of ``split`` unless that lies within ``CHART_SPLIT_MARGIN`` (above 4 hands,
+        ``CHART_SPLIT_MARGIN_MANY``) of another action's, so the ranking is the exact
+        values' (valuing every resplit exactly for every pair made a 2-deck chart take
+        twice as long, and an 8-hand one ten seconds)."""
+        out = self.options(cards, pair=pair, exact_split=False)
         estimate = out.get(Action.SPLIT)
-        if not estimated or estimate is None:
+        if estimate is None:
             return out
+        many = self.rules.max_hands > 4
+        margin = CHART_SPLIT_MARGIN_MANY if many else CHART_SPLIT_MARGIN
         others = [value for action, value in out.items() if action != Action.SPLIT]
-        if any(abs(estimate - value) <= CHART_SPLIT_MARGIN for value in others):
+        if any(abs(estimate - value) <= margin for value in others):
             values = self.split_values(cards[0])
             out[Action.SPLIT] = split(values, cards[0], self.rules, self._best_hand)
         return out
@@ -189,11 +194,10 @@ class UpCard:
             def finish(values: SplitValues, one: int, two: int, still_pair: bool) -> float:
                 return self._split_hand(values, one, two, still_pair, choose)
 
-            # The edge takes the quick estimate up to 4 hands (where its error is measured):
-            # it moves a 1- or 2-deck edge by under 0.00001 points and saves a fifth of the
-            # time; the Hint and ``ev`` value every split exactly (``options``).
-            estimate = rules.max_hands <= 4
-            return split(self.split_values(first), first, rules, finish, exact=not estimate)
+            # The edge takes the split's quick estimate: it moves a 1- or 2-deck edge by
+            # under 0.00001 points (to 4 hands and at 8), and saves a fifth of the time to
+            # 4 hands, three quarters at 8. The Hint and ``ev`` value every split exactly.
+            return split(self.split_values(first), first, rules, finish, exact=False)
         values = self.values
         key = values.enter((first, second))
         try:
