@@ -1,0 +1,58 @@
+"""Our basic-strategy house edges against the published ones, with the CPU each took.
+
+    .venv/bin/python bench/edges.py
+
+Every basic-strategy (total-dependent, fresh shoe) row of
+``tests/data/house_edge_reference.csv`` (sources named there), then each preset's
+edge. Prints a Markdown table: ours, published, the difference, CPU seconds (the
+edge alone; the rule sets share the dealer's odds, so later rows can be quicker).
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from pathlib import Path
+
+from bot.engine import PRESETS, Rules
+from bot.engine.edge import house_edge
+
+REFERENCE = Path(__file__).parent.parent / "tests" / "data" / "house_edge_reference.csv"
+
+
+def rules_of(row: dict[str, str]) -> Rules:
+    """The rules of one reference row (an infinite deck is valued as one)."""
+    return Rules(
+        decks=8 if row["decks"] == "inf" else int(row["decks"]),
+        penetration=0,
+        dealer_hits_soft_17=row["soft17"] == "H17",
+        double_on="any",
+        double_after_split=row["das"] == "yes",
+        surrender="late" if row["late_surrender"] == "yes" else "none",
+        max_hands=int(row["max_hands"]),
+        resplit_aces=row["resplit_aces"] == "yes",
+    )
+
+
+def main() -> None:
+    with REFERENCE.open(newline="") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["strategy"].startswith("basic")]
+    print("| rule set | ours (%) | published (%) | difference | CPU s |")
+    print("| --- | --- | --- | --- | --- |")
+    for row in rows:
+        infinite = row["decks"] == "inf"
+        started = time.process_time()
+        ours = house_edge(rules_of(row), infinite=infinite).house_edge_pct
+        cpu = time.process_time() - started
+        published = float(row["house_edge_pct"])
+        surrender = "LS" if row["late_surrender"] == "yes" else "no surrender"
+        name = f"{row['decks']}D {row['soft17']} {surrender}"
+        print(f"| {name} | {ours:.5f} | {published} | {ours - published:+.5f} | {cpu:.1f} |")
+    for preset, rules in PRESETS.items():
+        started = time.process_time()
+        ours = house_edge(rules).house_edge_pct
+        print(f"| preset {preset} | {ours:.5f} | | | {time.process_time() - started:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
