@@ -10,33 +10,19 @@ edge alone; the rule sets share the dealer's odds, so later rows can be quicker)
 
 from __future__ import annotations
 
-import csv
+import sys
 import time
 from pathlib import Path
 
-from bot.engine import PRESETS, Rules
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.engine import PRESETS
 from bot.engine.edge import house_edge
-
-REFERENCE = Path(__file__).parent.parent / "tests" / "data" / "house_edge_reference.csv"
-
-
-def rules_of(row: dict[str, str]) -> Rules:
-    """The rules of one reference row (an infinite deck is valued as one)."""
-    return Rules(
-        decks=8 if row["decks"] == "inf" else int(row["decks"]),
-        penetration=0,
-        dealer_hits_soft_17=row["soft17"] == "H17",
-        double_on="any",
-        double_after_split=row["das"] == "yes",
-        surrender="late" if row["late_surrender"] == "yes" else "none",
-        max_hands=int(row["max_hands"]),
-        resplit_aces=row["resplit_aces"] == "yes",
-    )
+from tests.engine.edge_reference import basic_strategy_rows, rules_of
 
 
 def main() -> None:
-    with REFERENCE.open(newline="") as handle:
-        rows = [r for r in csv.DictReader(handle) if r["strategy"].startswith("basic")]
+    rows = basic_strategy_rows()
     print("| rule set | ours (%) | published (%) | difference | CPU s |")
     print("| --- | --- | --- | --- | --- |")
     for row in rows:

@@ -22,26 +22,13 @@ from bot.__main__ import main
 from bot.engine import Action, Rules
 from bot.engine.edge import house_edge
 from bot.engine.exact_play import decision_values, decision_words
+from tests.engine.edge_reference import basic_strategy_rows, rules_of
 
 DATA = Path(__file__).parent.parent / "data"
 
 
-def _rules(row: dict[str, str]) -> Rules:
-    return Rules(
-        decks=8 if row["decks"] == "inf" else int(row["decks"]),
-        penetration=0,
-        dealer_hits_soft_17=row["soft17"] == "H17",
-        double_on="any",
-        double_after_split=row["das"] == "yes",
-        surrender="late" if row["late_surrender"] == "yes" else "none",
-        max_hands=int(row["max_hands"]),
-        resplit_aces=row["resplit_aces"] == "yes",
-    )
-
-
 def _edge_rows() -> list[dict[str, str]]:
-    with (DATA / "house_edge_reference.csv").open(newline="") as handle:
-        rows = [row for row in csv.DictReader(handle) if row["strategy"].startswith("basic")]
+    rows = basic_strategy_rows()
     assert {row["decks"] for row in rows} == {"1", "2", "4", "6", "8", "inf"}
     return rows
 
@@ -50,7 +37,7 @@ def _edge_rows() -> list[dict[str, str]]:
 @pytest.mark.parametrize("row", _edge_rows(), ids=lambda row: row["id"])
 def test_edge_matches_the_published_basic_strategy_figure(row: dict[str, str]) -> None:
     infinite = row["decks"] == "inf"
-    edge = house_edge(_rules(row), infinite=infinite).house_edge_pct
+    edge = house_edge(rules_of(row), infinite=infinite).house_edge_pct
     published = float(row["house_edge_pct"])
     assert edge == pytest.approx(published, abs=0.0005 if infinite else 0.005)
 
