@@ -12,7 +12,10 @@ process (``--in-process``) the same :class:`BotControl` is called directly. Also
   blackjack bot runs as ``python -m bot`` does (uvloop when installed), the floors on
   asyncio;
 - ``BENCH_GC_DEFAULT=1``: the blackjack bot keeps CPython's collector thresholds;
-- ``BENCH_PROFILE=FILE``: cProfile the blackjack bot's measured phases into FILE.
+- ``BENCH_PROFILE=FILE``: cProfile the blackjack bot's measured phases into FILE;
+- ``BENCH_SPY=PREFIX``: sample each bot's measured phases with py-spy (installed
+  apart: ``pip install py-spy``; raw stacks in ``PREFIX-{kind}-{n}.txt``), which, unlike
+  cProfile, does not slow Python calls more than C ones.
 
 Commands:
 
@@ -33,6 +36,9 @@ import gc
 import json
 import math
 import os
+import shutil
+import signal
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -70,10 +76,14 @@ class BotControl:
         alone = isinstance(bot, BlackjackBot) and not whole_process
         self._profile = os.environ.get("BENCH_PROFILE") if alone else None
         self._profiler = cProfile.Profile() if self._profile else None
+        self._spy_prefix = os.environ.get("BENCH_SPY")
+        self._spy: subprocess.Popen[bytes] | None = None
+        self._spied = 0
 
     async def handle(self, command: str) -> dict[str, Any]:
         """Run one command; its answer."""
         if command == "start":
+            self._spy_start()
             self.latency.clear()
             self.latency.recording = True
             if not self.whole_process:
@@ -89,6 +99,7 @@ class BotControl:
             return {}
         if command == "stop":
             process, main = time.process_time() - self._cpu[0], time.thread_time() - self._cpu[1]
+            self._spy_stop()
             if self._profiler is not None and self._profile:
                 self._profiler.disable()
                 self._profiler.dump_stats(self._profile)
@@ -123,6 +134,29 @@ class BotControl:
                 await self.bot.table_messages.idle()
             return {}
         raise ValueError(f"unknown command {command!r}")
+
+    def _spy_start(self) -> None:
+        """``BENCH_SPY``: py-spy samples this process until :meth:`_spy_stop`."""
+        if not self._spy_prefix:
+            return
+        spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+        self._spied += 1
+        kind = type(self.bot).__name__
+        if isinstance(self.bot, FloorBot):
+            kind = "rich" if self.bot.view.embed is not None else "floor"
+        out = f"{self._spy_prefix}-{kind}-{self._spied}.txt"
+        self._spy = subprocess.Popen(
+            [spy, "record", "--pid", str(os.getpid()), "--format", "raw", "-r", "500", "-o", out],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(0.5)  # py-spy attaches before the phase starts
+
+    def _spy_stop(self) -> None:
+        if self._spy is not None:
+            self._spy.send_signal(signal.SIGINT)
+            self._spy.wait()
+            self._spy = None
 
     def _lag_totals(self) -> dict[str, float]:
         """The blackjack bot's event-loop lag histogram (BotMetrics samples it every
