@@ -27,6 +27,7 @@ from typing import Any
 import discord
 
 from bot.clock import Cancellable, Clock
+from cogs.table.callback import say, update_table
 
 #: Seconds after an interaction reached the bot at which it is acknowledged with a deferral
 #: if not answered yet: 1 s of margin to Discord's 3 s for the request itself.
@@ -104,7 +105,7 @@ class Answer:
         if await self._settle():
             await self._interaction.edit_original_response(embed=embed, view=view)
         else:
-            await self._interaction.response.edit_message(embed=embed, view=view)
+            await update_table(self._interaction, embed=embed, view=view)
 
     async def text(self, text: str) -> None:
         """Answer with a sentence only the user sees (after a deferral, as a followup: after
@@ -112,7 +113,7 @@ class Answer:
         if await self._settle():
             await self._interaction.followup.send(text, ephemeral=True)
         else:
-            await self._interaction.response.send_message(text, ephemeral=True)
+            await say(self._interaction, text)
 
 
 def overloaded(waiting: int) -> bool:

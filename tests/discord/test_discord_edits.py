@@ -31,6 +31,23 @@ async def test_a_click_is_answered_by_its_response_alone(bot: BlackjackBot, worl
     assert edits_sent(world) == before  # the version the click showed is never sent again
 
 
+async def test_answers_to_clicks_and_bets_do_not_ask_for_the_message_back(
+    bot: BlackjackBot, world: World
+) -> None:
+    """discord.py asks every callback ``?with_response=1`` and parses the message sent back;
+    the table reads none of it, so its answers (cogs.table.callback) leave the query out."""
+    table = await world.start(world.alice)
+    asked = len(world.fake.requests_to(CALLBACK))
+    joined = await world.click(world.bob, table, "Join")
+    bet = await world.bet(world.alice, "100")
+    assert joined.response_type == 7
+    assert "100" in bet
+    answers = world.fake.requests_to(CALLBACK)[asked:]
+    assert len(answers) == 2
+    assert all(answer.ok and "with_response" not in answer.query for answer in answers)
+    assert "## Bob" in embed_text(table)
+
+
 async def test_changes_during_an_edit_are_coalesced_into_one_edit_of_the_newest(
     bot: BlackjackBot, world: World
 ) -> None:
