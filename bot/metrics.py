@@ -73,6 +73,9 @@ class BotMetrics:
         self._clock = clock
         self._tracked: dict[int, _Tracked] = {}
         self._lag_task: asyncio.Task[None] | None = None
+        #: Labelled children already looked up: ``labels()`` takes a lock and checks its
+        #: arguments on every call, and the hot ones run a few times per click.
+        self._children: dict[tuple[object, tuple[str, ...]], Any] = {}
         r = self.registry
         self.interactions = Counter(
             "blackjack_interactions",
@@ -158,6 +161,14 @@ class BotMetrics:
             registry=r,
         )
 
+    def _child(self, metric: Counter | Histogram, *values: str) -> Any:
+        """``metric.labels(*values)``, looked up once."""
+        key = (metric, values)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = metric.labels(*values)
+        return child
+
     # -- interactions ------------------------------------------------------------------------
 
     def track(self, interaction: Any, task: asyncio.Task[Any] | None) -> None:
@@ -189,7 +200,7 @@ class BotMetrics:
                 outcome = "failed"  # nothing answered: Discord says "This interaction failed"
             else:
                 outcome = "deferred" if answer in _DEFERRED else "answered"
-        self.interactions.labels(tracked.kind, outcome).inc()
+        self._child(self.interactions, tracked.kind, outcome).inc()
 
     # -- discord HTTP ------------------------------------------------------------------------
 
@@ -227,7 +238,7 @@ class BotMetrics:
             interaction_id = int(answered[1])
             tracked = self._tracked.get(interaction_id)
             created = ((interaction_id >> 22) + DISCORD_EPOCH_MS) / 1000  # its snowflake
-            self.answer_seconds.labels(tracked.kind if tracked else "other").observe(
+            self._child(self.answer_seconds, tracked.kind if tracked else "other").observe(
                 max(0.0, self._clock() - created)
             )
 
@@ -237,16 +248,16 @@ class BotMetrics:
         self._request_done(context, params.method, route_of(str(params.url)), "error")
 
     def _request_done(self, context: SimpleNamespace, method: str, route: str, status: str) -> None:
-        self.discord_requests.labels(method, route, status).inc()
+        self._child(self.discord_requests, method, route, status).inc()
         started = getattr(context, "started", None)
         if started is not None:
-            self.discord_seconds.labels(method, route).observe(time.perf_counter() - started)
+            self._child(self.discord_seconds, method, route).observe(time.perf_counter() - started)
 
     # -- the store (db.store.StoreObserver) ----------------------------------------------------
 
     def transaction(self, operation: str, seconds: float, failed: bool) -> None:
         """A database transaction ended."""
-        self.db_seconds.labels(operation).observe(seconds)
+        self._child(self.db_seconds, operation).observe(seconds)
         if failed:
             self.db_errors.labels(operation).inc()
 

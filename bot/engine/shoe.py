@@ -46,9 +46,19 @@ class ShoeExhausted(ShoeError):
     """A stacked (test) shoe was asked for more cards than it was given."""
 
 
+#: Commitments already hashed: every table snapshot shows its shoe's, after every change.
+_COMMITMENTS: dict[bytes, str] = {}
+_COMMITMENTS_KEPT: Final = 4096
+
+
 def commitment(seed: bytes) -> str:
     """The SHA-256 hex digest of ``seed``: published before the shoe is dealt."""
-    return hashlib.sha256(seed).hexdigest()
+    known = _COMMITMENTS.get(seed)
+    if known is None:
+        if len(_COMMITMENTS) >= _COMMITMENTS_KEPT:
+            _COMMITMENTS.clear()
+        known = _COMMITMENTS[seed] = hashlib.sha256(seed).hexdigest()
+    return known
 
 
 def continuation_seed(seed: bytes, continuation: int) -> bytes:

@@ -7,6 +7,7 @@ client ticks them, the bot never edits a message just to move a clock.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -341,8 +342,11 @@ def field_chunks(lines: Sequence[str]) -> list[str]:
     return chunks
 
 
+@functools.lru_cache(maxsize=4096)
 def escape_line(line: str) -> str:
-    """A service-written line may hold player names: keep mentions from pinging."""
+    """A service-written line may hold player names: keep mentions from pinging.
+
+    Remembered: a table shows its latest lines again after every change."""
     return discord.utils.escape_mentions(line)
 
 
