@@ -96,6 +96,11 @@ class PostgresStore(Store):
                     raise
         raise AssertionError("unreachable")
 
+    def _rolled_back(self, error: Exception) -> bool:
+        # An error the server reported ended the transaction unwritten; a lost connection
+        # (asyncpg's InterfaceError, OSError) leaves unknown whether COMMIT got through.
+        return isinstance(error, asyncpg.PostgresError)
+
     async def close(self) -> None:
         """Close every pooled connection."""
         await self._pool.close()

@@ -155,10 +155,11 @@ class Store(TableStateStore, ABC):
         if kind not in STAKE_KINDS:
             raise ValueError(f"kind must be one of {', '.join(STAKE_KINDS)}, not {kind!r}")
         room, now, write = checks.whole("headroom", headroom), self._now(), checked_write(table)
-        return await self._run(
-            lambda: along_with(rounds.stake(g, u, n, kind, r, now, room), write, actions, now),
-            write=True,
+        # Stakes of many tables at once share a transaction (db.group_commit), each as if alone.
+        balance: int = await self._group.submit(
+            lambda: along_with(rounds.stake(g, u, n, kind, r, now, room), write, actions, now)
         )
+        return balance
 
     async def adjust(
         self, guild_id: int, user_id: int, amount: int, actor_id: int, reason: str

@@ -2,31 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from db import checks
+from db.group_commit import GroupCommit
 from db.models import StoredTable, TableAction, TableWrite, VoidResult
 from db.ops import rounds, table_state
 from db.statements import Op
 
 T = TypeVar("T")
-#: Journal rows waiting for the next group commit, and their caller's future.
-_Append = tuple[list[TableAction], "asyncio.Future[None]"]
-
-
-def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
-    """Tell an append's caller how it went (unless it stopped waiting)."""
-    if done.done():
-        return
-    if error is None:
-        done.set_result(None)
-    elif isinstance(error, asyncio.CancelledError):
-        done.cancel()
-    else:
-        done.set_exception(error)
 
 
 def checked_write(table: TableWrite | None) -> TableWrite | None:
@@ -48,9 +34,12 @@ class TableStateStore(ABC):
     """Saving, journaling and reading back the tables the bot has open."""
 
     def __init__(self) -> None:
-        #: Journal rows waiting for the next group commit (see ``append_actions``).
-        self._journal_queue: list[_Append] = []
-        self._journal_writer: asyncio.Task[None] | None = None
+        #: Stakes and journal appends of many tables, committed together (db.group_commit).
+        self._group = GroupCommit(lambda write: self._run(write, write=True), self._rolled_back)
+
+    def _rolled_back(self, error: Exception) -> bool:
+        """Whether ``error`` from a write transaction means nothing of it was committed."""
+        return True
 
     @abstractmethod
     async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T: ...
@@ -91,55 +80,13 @@ class TableStateStore(ABC):
     async def append_actions(self, actions: Sequence[TableAction]) -> None:
         """Append decisions to their rounds' journals (a hit or stand: no chips move).
 
-        Returns once the rows are committed. Appends of many tables at once share a
-        transaction (a group commit): while one is being written, the next ones queue
-        and go together, one trip to the database for all. Each table appends one
-        decision at a time (under its lock), so its rows keep their order.
+        Returns once the rows are committed. Appends and stakes of many tables at once
+        share a transaction (``db.group_commit``). Each table appends one decision at a
+        time (under its lock), so its rows keep their order.
         """
         rows = list(actions)
-        if not rows:
-            return
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._journal_queue.append((rows, done))
-        if self._journal_writer is None or self._journal_writer.done():
-            self._journal_writer = asyncio.create_task(self._write_journal())
-        await done
-
-    async def _write_journal(self) -> None:
-        """Write what is queued, in one transaction, until nothing is."""
-        queue = self._journal_queue
-        batch: list[_Append] = []
-        try:
-            while queue:
-                batch = queue[:]
-                del queue[:]
-                await self._write_batch(batch)
-        except BaseException as error:  # cancelled (the store closing): nobody waits forever
-            for _, done in batch + queue:
-                _settle(done, error)
-            del queue[:]
-            raise
-
-    async def _write_batch(self, batch: list[_Append]) -> None:
-        try:
-            await self._append_now([row for rows, _ in batch for row in rows])
-        except Exception as error:
-            if len(batch) == 1:
-                _settle(batch[0][1], error)
-                return
-            for rows, done in batch:  # not one caller's rows should fail another's: each alone
-                try:
-                    await self._append_now(rows)
-                except Exception as alone:
-                    _settle(done, alone)
-                else:
-                    _settle(done, None)
-            return
-        for _, done in batch:
-            _settle(done, None)
-
-    async def _append_now(self, rows: list[TableAction]) -> None:
-        await self._run(lambda: table_state.append_actions(rows), write=True)
+        if rows:
+            await self._group.submit(lambda: table_state.append_actions(rows))
 
     async def close_table(self, table_id: str) -> None:
         """Mark the table closed, so no start-up resumes it."""

@@ -1,0 +1,129 @@
+"""Group commit: the writes of many callers in one transaction, each as if alone.
+
+While one transaction is being written, the next writes queue; they then go in one
+transaction, one trip to the database (SQLite: one thread hop and one WAL commit;
+PostgreSQL: one fsync) for all. Each write runs behind a savepoint of its own, so
+one that refuses (a stake the balance does not cover) is undone alone and its caller
+gets the error, while the others commit: every caller sees what it would have seen
+in a transaction of its own, in the order the writes were submitted.
+
+If the database refuses the shared transaction as a whole (a statement it rejects),
+no caller's write took effect: each is then tried alone, so one write's failure never
+becomes another's. A failure that leaves unknown whether the commit happened (a
+connection lost during COMMIT) is not retried: every caller of the group gets it, as
+each would have from a transaction of its own. A caller that stopped waiting before its
+write was taken into a transaction is left out: its write never happens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Final
+
+from db.statements import Op, Query
+
+#: One caller's write: the operation to run, and the caller's future.
+Write = Callable[[], Op[Any]]
+_Queued = tuple[Write, "asyncio.Future[Any]"]
+#: Most writes in one transaction: a bound on how long the database is held at once.
+MAX_GROUP: Final = 64
+
+_SAVEPOINT: Final = Query("SAVEPOINT grouped_write")
+_UNDO: Final = Query("ROLLBACK TO SAVEPOINT grouped_write")
+_RELEASE: Final = Query("RELEASE SAVEPOINT grouped_write")
+
+
+def together(writes: Sequence[Write]) -> Op[list[tuple[bool, Any]]]:
+    """Each write in turn behind a savepoint: ``(True, result)``, or ``(False, error)`` for
+    one that raised (its statements undone, the others kept)."""
+    outcomes: list[tuple[bool, Any]] = []
+    for write in writes:
+        yield _SAVEPOINT
+        try:
+            result = yield from write()
+        except Exception as error:  # raised by the operation itself (a refusal)
+            yield _UNDO
+            outcomes.append((False, error))
+        else:
+            outcomes.append((True, result))
+        yield _RELEASE
+    return outcomes
+
+
+def _settle(done: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    """Tell a caller how its write went (unless it stopped waiting)."""
+    if done.done():
+        return
+    if ok:
+        done.set_result(value)
+    elif isinstance(value, asyncio.CancelledError):
+        done.cancel()
+    else:
+        done.set_exception(value)
+
+
+class GroupCommit:
+    """A queue of writes, committed in groups by one writer task at a time."""
+
+    def __init__(
+        self,
+        run: Callable[[Write], Awaitable[Any]],
+        rolled_back: Callable[[Exception], bool] = lambda error: True,
+    ) -> None:
+        #: Runs one operation in a write transaction of its own (the store's ``_run``).
+        self._run = run
+        #: Whether an error from ``run`` means nothing was committed (so a retry is safe).
+        self._rolled_back = rolled_back
+        self._queue: list[_Queued] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def submit(self, write: Write) -> Any:
+        """Run ``write`` (a factory of the operation) in the next group; its result."""
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.append((write, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_all())
+        return await done
+
+    async def _write_all(self) -> None:
+        """Write what is queued, a group at a time, until nothing is."""
+        queue = self._queue
+        group: list[_Queued] = []
+        try:
+            while queue:
+                group = [(write, done) for write, done in queue[:MAX_GROUP] if not done.done()]
+                del queue[:MAX_GROUP]
+                if group:
+                    await self._write_group(group)
+        except BaseException as error:  # cancelled (the store closing): nobody waits forever
+            for _, done in group + queue:
+                _settle(done, False, error)
+            del queue[:]
+            raise
+
+    async def _write_group(self, group: list[_Queued]) -> None:
+        if len(group) == 1:  # alone: the operation's own transaction, as without a group
+            await self._write_alone(*group[0])
+            return
+        writes = [write for write, _ in group]
+        try:
+            outcomes = await self._run(lambda: together(writes))
+        except Exception as error:
+            if not self._rolled_back(error):  # perhaps committed: never twice
+                for _, done in group:
+                    _settle(done, False, error)
+                return
+            for write, done in group:  # nothing was written: each alone
+                await self._write_alone(write, done)
+            return
+        for (_, done), (ok, value) in zip(group, outcomes, strict=True):
+            _settle(done, ok, value)
+
+    async def _write_alone(self, write: Write, done: asyncio.Future[Any]) -> None:
+        try:
+            result = await self._run(write)
+        except Exception as error:
+            _settle(done, False, error)
+        else:
+            _settle(done, True, result)

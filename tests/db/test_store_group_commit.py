@@ -1,0 +1,155 @@
+"""Stakes of many tables at once share a transaction (db.group_commit), each as if alone:
+a refused stake is undone alone, the others commit, nothing is taken twice."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import asyncpg
+import pytest
+
+import db
+from db.group_commit import GroupCommit, Write
+from db.ops import rounds as ops_rounds
+from db.postgres import PostgresStore
+from db.statements import Op
+from tests.db.fake_clock import FakeClock
+from tests.db.invariants import check_invariants
+from tests.db.test_store_journal import Transactions, row
+from tests.pgserver import PostgresServer
+
+G, CHANNEL = 10, 30
+PLAYERS = [101 + n for n in range(6)]
+
+
+async def _rounds(store: db.Store, count: int) -> list[int]:
+    return [await store.open_round(G, CHANNEL + n, "{}", f"shoe-{n}") for n in range(count)]
+
+
+async def test_stakes_of_many_tables_share_a_transaction_and_a_refused_one_is_undone_alone(
+    store: db.Store,
+) -> None:
+    rounds = await _rounds(store, 6)
+    seen = Transactions()
+    store.observer = seen
+    first = asyncio.ensure_future(store.stake(G, PLAYERS[0], 100, "bet", rounds[0]))
+    await asyncio.sleep(0)  # the first stake is on its way alone; the next five queue together
+    amounts = [200, 300, 5000, 400, 500]  # 5000: more than the 1000 starting chips
+    rest = await asyncio.gather(
+        *(
+            store.stake(G, player, amount, "bet", round_id)
+            for player, amount, round_id in zip(PLAYERS[1:], amounts, rounds[1:], strict=True)
+        ),
+        return_exceptions=True,
+    )
+    assert await first == 900
+    assert rest[:2] == [800, 700]
+    assert isinstance(rest[2], db.InsufficientChips)
+    assert (rest[2].balance, rest[2].amount) == (1000, 5000)
+    assert rest[3:] == [600, 500]
+    assert seen.count == {"stake": 1, "together": 1}
+    # The refused stake left nothing behind: its balance, its ledger, its round.
+    assert await store.balance(G, PLAYERS[3]) == 1000
+    assert [entry.kind for entry in await store.ledger(G, PLAYERS[3])] == ["grant"]
+    for player, expected in zip(PLAYERS, [900, 800, 700, 1000, 600, 500], strict=True):
+        assert await store.balance(G, player) == expected
+    for round_id in rounds:
+        await store.void_round(round_id, "test over")
+    assert await store.balance(G, PLAYERS[5]) == 1000  # refunded: the stake was in its round
+
+
+async def test_a_stake_and_journal_rows_of_other_tables_commit_together(store: db.Store) -> None:
+    rounds = await _rounds(store, 3)
+    seen = Transactions()
+    store.observer = seen
+    first = asyncio.ensure_future(store.append_actions([row(rounds[0], "p", "hit")]))
+    await asyncio.sleep(0)
+    balance, _ = await asyncio.gather(
+        store.stake(G, PLAYERS[0], 250, "bet", rounds[1]),
+        store.append_actions([row(rounds[2], "p", "stand")]),
+    )
+    await first
+    assert balance == 750
+    assert seen.count == {"append_actions": 1, "together": 1}
+    assert [a.action for a in await store.round_actions(rounds[2])] == ["stand"]
+    for round_id in rounds:
+        await store.void_round(round_id, "test over")
+
+
+async def test_a_stake_on_a_closed_round_fails_alone(store: db.Store) -> None:
+    rounds = await _rounds(store, 3)
+    await store.void_round(rounds[1], "closed before the stake")
+    first = asyncio.ensure_future(store.stake(G, PLAYERS[0], 100, "bet", rounds[0]))
+    await asyncio.sleep(0)
+    closed, open_ = await asyncio.gather(
+        store.stake(G, PLAYERS[1], 100, "bet", rounds[1]),
+        store.stake(G, PLAYERS[2], 100, "bet", rounds[2]),
+        return_exceptions=True,
+    )
+    assert await first == 900
+    assert isinstance(closed, db.RoundClosed), closed
+    assert open_ == 900
+    assert await store.balance(G, PLAYERS[1]) == 1000
+    for round_id in (rounds[0], rounds[2]):
+        await store.void_round(round_id, "test over")
+
+
+async def test_a_stake_whose_caller_stopped_waiting_before_its_turn_is_never_taken(
+    store: db.Store,
+) -> None:
+    rounds = await _rounds(store, 2)
+    first = asyncio.ensure_future(store.stake(G, PLAYERS[0], 100, "bet", rounds[0]))
+    await asyncio.sleep(0)  # on its way; the second waits for the next trip
+    second = asyncio.ensure_future(store.stake(G, PLAYERS[1], 100, "bet", rounds[1]))
+    await asyncio.sleep(0)
+    second.cancel()
+    assert await first == 900
+    with pytest.raises(asyncio.CancelledError):
+        await second
+    assert await store.balance(G, PLAYERS[1]) == 1000
+    assert [entry.kind for entry in await store.ledger(G, PLAYERS[1])] == ["grant"]
+    for round_id in rounds:
+        await store.void_round(round_id, "test over")
+
+
+async def test_a_group_whose_commit_may_have_happened_is_never_written_twice(
+    pg_server: PostgresServer, clock: FakeClock
+) -> None:
+    """PostgreSQL: a connection lost after COMMIT leaves unknown whether the group went
+    through; it is not tried again (here it had committed: each stake is taken once)."""
+    url = pg_server.create_database()
+    store = await db.open_store(url, clock=clock)
+    assert isinstance(store, PostgresStore)
+    try:
+        rounds = await _rounds(store, 2)
+
+        async def commit_then_lose(write: Write) -> Any:
+            await store._run(write, write=True)
+            raise asyncpg.InterfaceError("connection lost after COMMIT")
+
+        def stake(player: int, round_id: int) -> Op[int]:
+            return ops_rounds.stake(G, player, 100, "bet", round_id, store._now())
+
+        group = GroupCommit(commit_then_lose, store._rolled_back)
+        first = asyncio.ensure_future(group.submit(lambda: stake(PLAYERS[0], rounds[0])))
+        await asyncio.sleep(0)  # on its way alone; the next two go together
+        together = await asyncio.gather(
+            group.submit(lambda: stake(PLAYERS[1], rounds[1])),
+            group.submit(lambda: stake(PLAYERS[2], rounds[1])),
+            return_exceptions=True,
+        )
+        with pytest.raises(asyncpg.InterfaceError):
+            await first
+        assert [type(result) for result in together] == [asyncpg.InterfaceError] * 2
+        for player in PLAYERS[:3]:
+            assert await store.balance(G, player) == 900  # taken once, not twice
+            assert sorted(entry.kind for entry in await store.ledger(G, player)) == ["bet", "grant"]
+        # An error the server reports means nothing was committed: those are tried alone.
+        assert store._rolled_back(asyncpg.UniqueViolationError("duplicate key"))
+        assert not store._rolled_back(asyncpg.InterfaceError("connection lost"))
+        for round_id in rounds:
+            await store.void_round(round_id, "test over")
+    finally:
+        await store.close()
+    await check_invariants(url)
