@@ -36,7 +36,7 @@ from db.models import (
 )
 from db.observer import StoreObserver, is_failure
 from db.ops import chips, reports, rounds, settings, shoes
-from db.ops.table_state import along_with
+from db.ops.table_state import along_with, open_table_round
 from db.statements import Op
 from db.table_store import TableStateStore, checked_write
 
@@ -187,16 +187,29 @@ class Store(TableStateStore, ABC):
     # -- rounds --------------------------------------------------------------
 
     async def open_round(
-        self, guild_id: int, channel_id: int, rules_json: str, commitment: str
+        self,
+        guild_id: int,
+        channel_id: int,
+        rules_json: str,
+        commitment: str,
+        *,
+        message_id: int | None = None,
+        table: TableWrite | None = None,
     ) -> int:
         """Open a round dealt from the shoe with ``commitment`` (recorded if new); its id.
 
         A shoe whose seed has been revealed cannot deal another round (ValueError).
+        ``message_id`` (the table message, as ``set_round_message``) and ``table`` (the
+        table's document, saved with the new round's id as its ``round_id``) commit in
+        the same transaction: a table opens each round in one trip to the database.
         """
         g, c = checks.snowflake("guild_id", guild_id), checks.snowflake("channel_id", channel_id)
         rules_text = checks.json_text("rules_json", rules_json)
-        shoe, now = checks.text("commitment", commitment), self._now()
-        return await self._run(lambda: rounds.open_round(g, c, rules_text, shoe, now), write=True)
+        shoe, now, write = checks.text("commitment", commitment), self._now(), checked_write(table)
+        m = None if message_id is None else checks.snowflake("message_id", message_id)
+        return await self._run(
+            lambda: open_table_round(g, c, rules_text, shoe, now, m, write), write=True
+        )
 
     async def save_round_state(self, round_id: int, state_json: str) -> None:
         """Replace the open round's saved state (opaque JSON text); RoundClosed if closed."""

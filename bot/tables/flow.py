@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 
 import db
 from bot.clock import Clock
@@ -52,6 +53,12 @@ def duration_text(seconds: float) -> str:
     parts = [f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
     parts.append(f"{secs} s" if secs else "")
     return " ".join(part for part in parts if part)
+
+
+@lru_cache(maxsize=256)
+def _rules_json(rules: Rules) -> str:
+    """The rules as a round records them, written once per rule set."""
+    return json.dumps(rules_dict(rules), sort_keys=True)
 
 
 class TableFlow:
@@ -117,14 +124,9 @@ class TableFlow:
             await self._close(table, "Everyone left the table.")
             return
         now = self._clock.now()
-        table.round_id = await self._store.open_round(
-            table.guild_id,
-            table.channel_id,
-            json.dumps(rules_dict(table.rules), sort_keys=True),
-            table.shoe.commitment,
-        )
-        if table.message_id is not None:
-            await self._store.set_round_message(table.round_id, table.message_id)
+        before = (table.round_no, table.phase, table.round, table.insurance_offered)
+        seats_before = [(seat.bet, seat.spots, seat.deadline) for seat in table.seats]
+        deadline_before = table.deadline
         table.round_no += 1
         table.phase = TablePhase.BETTING
         table.round = None
@@ -133,7 +135,22 @@ class TableFlow:
         for seat in table.seats:
             seat.bet = seat.spots = 0
             seat.deadline = None
-        await self._save(table)
+        try:
+            # The round, its message and the table's new document: one transaction.
+            table.round_id = await self._store.open_round(
+                table.guild_id,
+                table.channel_id,
+                _rules_json(table.rules),
+                table.shoe.commitment,
+                message_id=table.message_id,
+                table=self._write(table),
+            )
+        except BaseException:
+            table.round_no, table.phase, table.round, table.insurance_offered = before
+            table.deadline = deadline_before
+            for seat, (bet, spots, deadline) in zip(table.seats, seats_before, strict=True):
+                seat.bet, seat.spots, seat.deadline = bet, spots, deadline
+            raise
 
     def _remove_leavers(self, table: Table) -> None:
         table.seats = [seat for seat in table.seats if not seat.leaving]

@@ -10,10 +10,12 @@ ledger because they commit with it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from types import GeneratorType
 from typing import TypeVar
 
 from db.models import StoredTable, TableAction, TableWrite
+from db.ops import rounds
 from db.ops.shoes import last_revealed_shoe
 from db.statements import Many, Op, Query
 
@@ -90,6 +92,24 @@ def _along_with(
         yield from save_table(table, now)
     yield from append_actions(actions)
     return result
+
+
+def open_table_round(
+    guild_id: int,
+    channel_id: int,
+    rules_json: str,
+    commitment: str,
+    now: int,
+    message_id: int | None,
+    table: TableWrite | None,
+) -> Op[int]:
+    """``open_round``, then its message and the table's document (with the new round's id)."""
+    round_id = yield from rounds.open_round(guild_id, channel_id, rules_json, commitment, now)
+    if message_id is not None:
+        yield from rounds.set_round_message(round_id, message_id)
+    if table is not None:
+        yield from save_table(replace(table, round_id=round_id), now)
+    return round_id
 
 
 def open_tables(guild_ids: Sequence[int] | None) -> Op[list[StoredTable]]:

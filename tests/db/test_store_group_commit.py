@@ -4,6 +4,7 @@ a refused stake is undone alone, the others commit, nothing is taken twice."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 import asyncpg
@@ -153,3 +154,27 @@ async def test_a_group_whose_commit_may_have_happened_is_never_written_twice(
     finally:
         await store.close()
     await check_invariants(url)
+
+
+async def test_a_table_opens_a_round_with_its_message_and_document_in_one_transaction(
+    store: db.Store,
+) -> None:
+    seen = Transactions()
+    store.observer = seen
+    document = db.TableWrite("t1", G, CHANNEL, 555_000_000_000_000_001, None, 1, '{"round": 2}')
+    round_id = await store.open_round(
+        G, CHANNEL, "{}", "shoe-1", message_id=555_000_000_000_000_001, table=document
+    )
+    assert seen.count == {"open_table_round": 1}
+    [stored] = await store.open_tables()
+    assert (stored.table_id, stored.round_id, stored.state_json) == ("t1", round_id, '{"round": 2}')
+    record = await store.get_round(round_id)
+    assert record is not None
+    assert record.message_id == 555_000_000_000_000_001
+    # A shoe whose seed is revealed deals no more rounds: nothing of the three is written.
+    await store.void_round(round_id, "test over")
+    await store.reveal_seed("shoe-1", "00" * 32)
+    with pytest.raises(ValueError, match="revealed"):
+        await store.open_round(G, CHANNEL, "{}", "shoe-1", table=replace(document, state_json="{}"))
+    [still] = await store.open_tables()
+    assert (still.round_id, still.state_json) == (round_id, '{"round": 2}')
