@@ -31,12 +31,15 @@ MAX_GROUP: Final = 64
 
 _SAVEPOINT: Final = Query("SAVEPOINT grouped_write")
 _UNDO: Final = Query("ROLLBACK TO SAVEPOINT grouped_write")
-_RELEASE: Final = Query("RELEASE SAVEPOINT grouped_write")
 
 
 def together(writes: Sequence[Write]) -> Op[list[tuple[bool, Any]]]:
     """Each write in turn behind a savepoint: ``(True, result)``, or ``(False, error)`` for
-    one that raised (its statements undone, the others kept)."""
+    one that raised (its statements undone, the others kept).
+
+    The savepoints are never released (the commit ends them all): SQLite and PostgreSQL
+    roll back to the newest of a name, which is always the current write's, and a
+    release would cost PostgreSQL one more round trip per write."""
     outcomes: list[tuple[bool, Any]] = []
     for write in writes:
         yield _SAVEPOINT
@@ -47,7 +50,6 @@ def together(writes: Sequence[Write]) -> Op[list[tuple[bool, Any]]]:
             outcomes.append((False, error))
         else:
             outcomes.append((True, result))
-        yield _RELEASE
     return outcomes
 
 
