@@ -2,8 +2,9 @@
 
 Each public method checks its arguments first (ValueError, nothing touched),
 then runs one transaction on the backend (a stake or a journal append may share its
-transaction with other tables' through ``db.group_commit``, each as if alone). Backends supply ``_transact`` and
-``close``; the operations themselves live in ``db.ops`` and are shared.
+transaction with other tables' through ``db.group_commit``, each as if alone).
+Backends supply ``_transact`` and ``close``; the operations themselves live in
+``db.ops`` and are shared.
 """
 
 from __future__ import annotations

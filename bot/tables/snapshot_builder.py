@@ -75,8 +75,64 @@ def dealer_view(round_: Round) -> DealerView:
     )
 
 
+def _hand_key(hand: Hand) -> tuple[object, ...]:
+    """What a hand's view is made from, but its cards (only ever added to)."""
+    return (
+        len(hand.cards),
+        hand.is_finished,
+        hand.stake,
+        hand.doubled,
+        hand.surrendered,
+        hand.outcome,
+        hand.payout,
+        hand.rounded_down,
+    )
+
+
 def seat_view(table: Table, seat: SeatState) -> SeatView:
-    """A seated player, with their hands if they play in this round."""
+    """A seated player, with their hands if they play in this round.
+
+    The seat's last view is given again while nothing it shows has changed: a click
+    changes one seat, and the table shows every seat after each change. What a view
+    shows is read from the seat, the table's phase, what the player may do and the
+    player's hands (how many cards, finished, stake, doubled, surrendered, outcome): a
+    card never changes in place (a split changes the number of hands).
+    """
+    round_ = table.round
+    pid = seat.pid
+    hands_key: tuple[object, ...] = ()
+    if round_ is not None and pid in round_.players:
+        hands_key = (
+            round_.phase,
+            round_.legal_actions(pid),
+            round_.insurance_stake(pid),
+            *map(_hand_key, round_.hands(pid)),
+        )
+    standing = seat.standing
+    key = (
+        table.phase,
+        table.insurance_offered,
+        seat.player,
+        seat.bet,
+        seat.spots,
+        seat.leaving,
+        seat.deadline,
+        seat.last_net,
+        standing.action(pid),
+        standing.standing(pid),
+        hands_key,
+    )
+    cached = seat.view_cache
+    if cached is not None and cached[0] is round_ and cached[1] == key:
+        view: SeatView = cached[2]
+        return view
+    view = fresh_seat_view(table, seat)
+    seat.view_cache = (round_, key, view)
+    return view
+
+
+def fresh_seat_view(table: Table, seat: SeatState) -> SeatView:
+    """:func:`seat_view`, made afresh."""
     round_ = table.round
     pid = seat.pid
     hands: tuple[HandView, ...] = ()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import Any
 
 import db
 from bot.engine import Round, Rules, Shoe, Standing
@@ -38,6 +39,8 @@ class SeatState:
     standing: Standing = field(default_factory=Standing)
     #: The player's net for the round that just ended (shown during the next betting).
     last_net: int | None = None
+    #: The seat's last view and what it was made from (``snapshot_builder.seat_view``).
+    view_cache: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
 
     @property
     def pid(self) -> str:

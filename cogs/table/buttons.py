@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Final
 
 import discord
@@ -177,14 +178,24 @@ def table_buttons(snapshot: TableSnapshot) -> tuple[ButtonSpec, ...]:
     """
     if snapshot.phase is TablePhase.CLOSED:
         return ()
-    legal: set[Action] = set()
+    legal: frozenset[Action] = frozenset()
     for seat in snapshot.seats:
-        legal |= seat.legal
+        if seat.legal:
+            legal = legal | seat.legal
     seated = bool(snapshot.seats)
+    return _buttons(snapshot.table_id, snapshot.round_no, snapshot.phase, legal, seated)
+
+
+@lru_cache(maxsize=1024)
+def _buttons(
+    table_id: str, round_no: int, phase: TablePhase, legal: frozenset[Action], seated: bool
+) -> tuple[ButtonSpec, ...]:
+    """The buttons of a table in ``phase`` where some player may do ``legal``: made once a
+    round and phase (the same tuple then, which a sent view is compared with)."""
     layout: list[list[tuple[str, bool]]]
-    if snapshot.phase is TablePhase.BETTING:
+    if phase is TablePhase.BETTING:
         layout = [[("rebet", True), ("rebet2", True), ("join", True), ("leave", seated)]]
-    elif snapshot.phase is TablePhase.INSURANCE:
+    elif phase is TablePhase.INSURANCE:
         layout = [
             [
                 ("insurance", Action.INSURANCE in legal),
@@ -204,7 +215,7 @@ def table_buttons(snapshot: TableSnapshot) -> tuple[ButtonSpec, ...]:
                 ButtonSpec(
                     action=action,
                     label=LABELS[action],
-                    custom_id=custom_id(snapshot.table_id, snapshot.round_no, action),
+                    custom_id=custom_id(table_id, round_no, action),
                     style=_STYLES[action],
                     disabled=not enabled,
                     row=row,

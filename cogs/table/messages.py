@@ -1,20 +1,18 @@
 """Keeping each table's message current: coalesced edits, a deleted table posted again, and
 closing a table the bot can no longer show.
 
-The table service calls :meth:`TableMessages.publish` after every change. A click
-answers with its own type-7 response, so while a click is being answered the
-table is *held* and no channel edit starts; any newer snapshot is edited in once
-the hold ends. At most one edit is in flight per table, it always renders the
-newest snapshot, and a version already shown is never sent again.
+The table service calls :meth:`TableMessages.publish` after every change. A click answers
+with its own type-7 response, so while a click is being answered the table is *held* and
+no channel edit starts; any newer snapshot is edited in once the hold ends. At most one
+edit is in flight per table, it always renders the newest snapshot, and a version already
+shown is never sent again.
 
-A click never waits for an edit in flight (a rate-limited edit could outlast the
-3 s answer window). When two answers, or an answer and an edit, are in flight at
-once, Discord may apply them in either order, and an answer sent after a newer
-table went out puts an older table back: the message is then *uncertain* and the
-newest snapshot is sent once more. Answers whose requests do not overlap, in
-version order, need no extra edit.
-
-Discord caps edits to messages older than an hour (30046): see :meth:`TableMessages._move`.
+A click never waits for an edit in flight (a rate-limited edit could outlast the 3 s
+answer window). When two answers, or an answer and an edit, are in flight at once,
+Discord may apply them in either order, and an answer sent after a newer table went out
+puts an older table back: the message is then *uncertain* and the newest snapshot is
+sent once more. Answers whose requests do not overlap, in version order, need no extra
+edit. Discord caps edits of messages older than an hour (30046): see ``_move``.
 """
 
 from __future__ import annotations
@@ -35,7 +33,8 @@ from cogs.table.buttons import ButtonSpec
 from cogs.table.card_art import Faces
 from cogs.table.deadline import overloaded
 from cogs.table.notices import tell_host
-from cogs.table.render import RenderedTable, jump_link, moved_text, render_table
+from cogs.table.render import RenderedTable, render_table
+from cogs.table.restart_text import jump_link, moved_text
 
 log = logging.getLogger(__name__)
 

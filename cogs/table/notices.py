@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import discord
 
 import db
-from cogs.table.render import voided_embed
+from cogs.table.restart_text import voided_embed
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.tables import TableAlreadyOpen, TableError
-from cogs.table.render import jump_link
+from cogs.table.restart_text import jump_link
 
 
 async def answer_refusal(interaction: discord.Interaction[Any], error: TableError) -> None:

@@ -30,8 +30,8 @@ from cogs.table.embed_limits import (
     clip,
     clip_lines,
     embed_size,
+    field_count,
 )
-from db.models import VoidResult
 
 COLOURS: Final[dict[TablePhase, int]] = {
     TablePhase.BETTING: 0x5865F2,  # blurple: waiting for bets
@@ -210,6 +210,37 @@ def table_embed(snapshot: TableSnapshot, faces: Faces | None = None) -> discord.
         pictures.discard(busiest)
 
 
+#: Seat fields already written, by the seat's view (a view is given again while the seat is
+#: unchanged: ``snapshot_builder.seat_view``), the phase and the card pictures.
+_SEAT_FIELDS: dict[
+    tuple[int, TablePhase, int], tuple[SeatView, Faces | None, tuple[str, str, int]]
+] = {}
+_SEAT_FIELDS_KEPT: Final = 2048
+
+
+def seat_field(seat: SeatView, phase: TablePhase, faces: Faces | None) -> tuple[str, str, int]:
+    """A seat's field: its name, its lines, and how many card pictures they show.
+
+    Remembered for the same view object: the table shows every seat after each change,
+    and a click changes one."""
+    key = (id(seat), phase, id(faces))
+    known = _SEAT_FIELDS.get(key)
+    if known is not None and known[0] is seat and known[1] is faces:
+        return known[2]
+    under = seat_lines(seat, phase, faces)
+    if faces is not None and len("\n".join(under)) > FIELD_VALUE_LIMIT:
+        under = seat_lines(seat, phase)  # a seat too busy for pictures
+    field = (
+        clip(seat_name(seat), FIELD_NAME_LIMIT),
+        clip_lines(under, FIELD_VALUE_LIMIT),
+        sum(picture_count(line) for line in under),
+    )
+    if len(_SEAT_FIELDS) >= _SEAT_FIELDS_KEPT:
+        _SEAT_FIELDS.clear()
+    _SEAT_FIELDS[key] = (seat, faces, field)
+    return field
+
+
 def _compose(
     snapshot: TableSnapshot, faces: Faces | None, pictures: set[Section]
 ) -> tuple[discord.Embed, dict[Section, int]]:
@@ -239,15 +270,8 @@ def _compose(
         )
     )
     for index, seat in enumerate(snapshot.seats[: FIELD_LIMIT - 3]):
-        under = seat_lines(seat, snapshot.phase, faces_in(index))
-        if index in pictures and len("\n".join(under)) > FIELD_VALUE_LIMIT:
-            under = seat_lines(seat, snapshot.phase)  # a seat too busy for pictures
-        shown[index] = sum(picture_count(line) for line in under)
-        embed.add_field(
-            name=clip(seat_name(seat), FIELD_NAME_LIMIT),
-            value=clip_lines(under, FIELD_VALUE_LIMIT),
-            inline=False,
-        )
+        name, value, shown[index] = seat_field(seat, snapshot.phase, faces_in(index))
+        embed.add_field(name=name, value=value, inline=False)
     if not snapshot.seats and snapshot.phase is not TablePhase.CLOSED:
         embed.add_field(name="Seats", value="Empty: press Join or `/bet`.", inline=False)
     # Extras in order of importance; each is added only if the whole embed still fits.
@@ -265,7 +289,7 @@ def _compose(
                 shown[RESULTS] = added
                 continue
         room = EMBED_TOTAL_LIMIT - embed_size(embed) - len(name)
-        if room < 20 or len(embed.fields) >= FIELD_LIMIT:
+        if room < 20 or field_count(embed) >= FIELD_LIMIT:
             break
         limit = min(FIELD_VALUE_LIMIT, room)
         texts = [escape_line(line) for line in lines]
@@ -317,7 +341,7 @@ def add_last_round(
     for lines in choices:
         chunks = field_chunks(lines)
         size = sum(len(LAST_ROUND) + len(chunk) for chunk in chunks)
-        fits = len(embed.fields) + len(chunks) < FIELD_LIMIT
+        fits = field_count(embed) + len(chunks) < FIELD_LIMIT
         if chunks and fits and embed_size(embed) + size <= EMBED_TOTAL_LIMIT - EXTRAS_ROOM:
             for chunk in chunks:
                 embed.add_field(name=LAST_ROUND, value=chunk, inline=False)
@@ -348,38 +372,3 @@ def escape_line(line: str) -> str:
 
     Remembered: a table shows its latest lines again after every change."""
     return discord.utils.escape_mentions(line)
-
-
-# ---------------------------------------------------------------------------- after a restart
-
-
-def jump_link(guild_id: int, channel_id: int, message_id: int) -> str:
-    """A link that opens the message in Discord."""
-    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
-
-
-def moved_text(link: str) -> str:
-    """What an old table message says, and what a click on its buttons is told."""
-    return f"This table moved to a new message: {link}"
-
-
-def voided_embed(result: VoidResult) -> discord.Embed:
-    """What an old table message says once recovery voided its round and refunded the stakes."""
-    embed = discord.Embed(
-        title="Round voided",
-        colour=COLOURS[TablePhase.CLOSED],
-        description=(
-            f"This round was voided: {result.reason}. Every stake was refunded.\n"
-            "Start a new table with `/blackjack start`."
-        ),
-    )
-    if result.refunds:
-        lines = [
-            f"<@{user_id}> {chips(amount)} back (balance {chips(result.balances[user_id])})"
-            if user_id in result.balances
-            else f"<@{user_id}> {chips(amount)} back"
-            for user_id, amount in sorted(result.refunds.items())
-        ]
-        embed.add_field(name="Refunds", value=clip_lines(lines, FIELD_VALUE_LIMIT), inline=False)
-    embed.set_footer(text=f"Round {result.round_id}")
-    return embed

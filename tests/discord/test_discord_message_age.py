@@ -17,7 +17,7 @@ from discord_world import SPARE, ShoeQueue, World, embed_text, labels_enabled
 from bot.app import build_bot
 from bot.config import Config
 from bot.tables.resume import BACK
-from cogs.table.render import jump_link, moved_text
+from cogs.table.restart_text import jump_link, moved_text
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from fakediscord.records import FakeMessage

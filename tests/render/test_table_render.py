@@ -18,8 +18,11 @@ from cogs.table.embed_limits import (
     FIELD_VALUE_LIMIT,
     ROWS_LIMIT,
     embed_size,
+    field_count,
+    public_size,
 )
-from cogs.table.render import COLOURS, RenderedTable, render_table, voided_embed
+from cogs.table.render import COLOURS, RenderedTable, render_table
+from cogs.table.restart_text import voided_embed
 from db.models import VoidResult
 from fakediscord.limits import validate_message
 
@@ -222,6 +225,19 @@ def test_the_buttons_are_sent_as_discord_py_would_send_a_view_of_them(phase: Tab
     assert sent.is_finished()
     assert not sent.is_dispatchable()
     assert not sent.has_components_v2()
+
+
+def test_the_embed_is_measured_as_discord_pys_accessors_read_it() -> None:
+    """embed_size reads discord.Embed's slots (its accessors build a proxy per field per
+    call); it must count exactly what the public accessors show."""
+    embed = render_table(worst_case()).embed
+    embed.set_author(name="An author counts too")
+    public = len(embed.title or "") + len(embed.description or "") + public_size(embed)
+    assert embed_size(embed) == public > 5000
+    assert field_count(embed) == len(embed.fields) > 7
+    empty = discord.Embed(title="no fields, footer or author")
+    assert embed_size(empty) == len("no fields, footer or author")
+    assert field_count(empty) == 0
 
 
 def test_seven_players_with_four_split_hands_each_stay_inside_discords_limits() -> None:
