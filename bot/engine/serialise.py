@@ -6,6 +6,8 @@ import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import orjson
+
 from bot.engine.cards import DECK, Card
 from bot.engine.events import EventKind, RawEvent
 from bot.engine.hand import Hand
@@ -101,8 +103,9 @@ def round_to_dict(round_: RoundState) -> dict[str, Any]:
 
 
 def round_to_json(round_: RoundState) -> str:
-    """The round as a JSON text."""
-    return json.dumps(round_to_dict(round_), ensure_ascii=False, separators=(",", ":"))
+    """The round as a JSON text: compact, UTF-8 as is (what ``json.dumps`` writes with
+    ``ensure_ascii=False`` and no spaces), by orjson, several times faster."""
+    return orjson.dumps(round_to_dict(round_)).decode()
 
 
 def round_from_json(text: str, make: Callable[[Rules, Shoe], R]) -> R:

@@ -4,6 +4,7 @@ or lost, and the JSON round trip is exact (the restored round plays on identical
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import given
@@ -18,6 +19,7 @@ from bot.engine import (
     Rules,
     Shoe,
 )
+from bot.engine.serialise import round_to_dict
 
 ALL_ACTIONS = sorted(Action)
 
@@ -121,6 +123,9 @@ def test_random_rounds_end_legally_and_pay_what_their_outcomes_allow(
         round_.act(player, action)
     assert round_.phase is RoundPhase.SETTLED
     assert Round.from_json(round_.to_json()) == round_
+    # Written by orjson, the text is what the standard library writes in the same style.
+    data = round_to_dict(round_)
+    assert round_.to_json() == json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     settlement = round_.settlement()
     for hand in settlement.hands:
         assert hand.payout in allowed_payouts(rules, hand.outcome, hand.stake)
