@@ -368,7 +368,7 @@ class BotUnderTest:
                 if key == "cpu":
                     old = merged.get(key, [0.0, 0.0])
                     merged[key] = [old[0] + value[0], old[1] + value[1]]
-                elif key == "transactions":
+                elif key in ("transactions", "threads"):
                     merged[key] = dict(Counter(merged.get(key, {})) + Counter(value))
                 elif isinstance(value, list):
                     merged[key] = merged.get(key, []) + value
@@ -466,6 +466,11 @@ class Run:
     lag: str = ""
     #: Database transactions the bot ran in the phase, by operation (blackjack bot).
     transactions: Counter[str] = field(default_factory=Counter)
+    #: CPU seconds of the bot's other threads in the phase, by thread name.
+    threads: dict[str, float] = field(default_factory=dict)
+    #: CPU seconds of this process (the fake Discord and the driver) in the phase, when the
+    #: bot runs apart: on a machine short of cores they, not the bot, may set the rate.
+    harness: float = 0.0
     requests: Counter[str] = field(default_factory=Counter)
     memory: tuple[int, int] | None = None
     in_process: bool = False
@@ -476,6 +481,10 @@ class Run:
     @property
     def rate(self) -> float:
         return self.tally.interactions / self.seconds if self.seconds else math.nan
+
+    def _harness_line(self, n: int) -> str:
+        per = self.harness / n * 1000
+        return f"  CPU per interaction of the fake Discord and the driver: {per:.2f} ms"
 
     def lines(self, tables: int) -> list[str]:
         """The report of this phase."""
@@ -497,7 +506,18 @@ class Run:
             f"  answers over 3 s: {sum(t > 3000 for t in trips)}",
             f"  by kind: {dict(self.tally.kinds.most_common())}",
             f"  CPU per interaction: bot's event loop thread {self.cpu[0] / n * 1000:.2f} ms, "
-            f"{other} {self.cpu[1] / n * 1000:.2f} ms",
+            f"{other} {self.cpu[1] / n * 1000:.2f} ms"
+            + (
+                " ("
+                + ", ".join(
+                    f"{name} {seconds / n * 1000:.2f}"
+                    for name, seconds in sorted(self.threads.items(), key=lambda kv: -kv[1])
+                )
+                + ")"
+                if self.threads
+                else ""
+            ),
+            *([self._harness_line(n)] if self.harness else []),
             "  requests the bot made per interaction: "
             + ", ".join(
                 f"{route.split(' ', 1)[0]} {short_route(route)} {count / n:.2f}"
@@ -553,6 +573,8 @@ async def measured(
         heap=answer.get("heap", ""),
         lag=answer.get("lag", ""),
         transactions=Counter(answer.get("transactions", {})),
+        threads=answer.get("threads", {}),
+        harness=0.0 if under_test.control is not None else sum(measure.cpu),
     )
 
 

@@ -40,6 +40,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -76,6 +77,7 @@ class BotControl:
         alone = isinstance(bot, BlackjackBot) and not whole_process
         self._profile = os.environ.get("BENCH_PROFILE") if alone else None
         self._profiler = cProfile.Profile() if self._profile else None
+        self._threads: dict[str, float] = {}
         self._spy_prefix = os.environ.get("BENCH_SPY")
         self._spy: subprocess.Popen[bytes] | None = None
         self._spied = 0
@@ -92,6 +94,7 @@ class BotControl:
                 gc.freeze()
                 self._gc = GcPauses().__enter__()
             self._cpu = (time.process_time(), time.thread_time())
+            self._threads = thread_cpu()
             self._lag = self._lag_totals()
             self._transactions = self._transaction_counts()
             if self._profiler is not None:
@@ -107,6 +110,11 @@ class BotControl:
             answer: dict[str, Any] = {
                 "samples": self.latency.samples,
                 "cpu": [main, process - main],
+                "threads": {
+                    name: seconds - self._threads.get(name, 0.0)
+                    for name, seconds in thread_cpu().items()
+                    if seconds - self._threads.get(name, 0.0) > 0
+                },
                 "lag": self._lag_line(),
                 "transactions": dict(self._transaction_counts() - self._transactions),
             }
@@ -218,6 +226,26 @@ class BotControl:
                 }
             )
         return out
+
+
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds of each thread of this process but the main one, by name (Linux's
+    /proc; empty elsewhere)."""
+    names = {thread.native_id: thread.name for thread in threading.enumerate()}
+    main = threading.main_thread().native_id
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for task in Path("/proc/self/task").glob("*"):
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        tid = int(task.name)
+        if tid == main:
+            continue
+        name = names.get(tid) or (task / "comm").read_text().strip()
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
 
 
 def make_bot(kind: str, env: dict[str, str]) -> discord.Client:
