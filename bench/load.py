@@ -44,7 +44,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -426,6 +426,7 @@ async def bot_under_test(
             str(ROOT / "bench" / "load_bot.py"),
             kind,
             env=env,
+            preexec_fn=bot_cores(args, shard),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             limit=1 << 26,  # the latency samples come back as one JSON line
@@ -741,12 +742,40 @@ def database(args: argparse.Namespace, name: str) -> Any:
         yield f"sqlite:///{Path(folder) / 'chips.sqlite3'}"
 
 
+def bot_cores(args: argparse.Namespace, shard: int) -> Callable[[], None] | None:
+    """``--pin``: what pins bot process ``shard`` (and every thread it starts) to a core of
+    its own before it runs."""
+    if not args.pin:
+        return None
+    core = sorted(os.sched_getaffinity(0) | PINNED_BOTS)[shard]
+    return lambda: os.sched_setaffinity(0, {core})
+
+
+#: ``--pin``: the cores the bots run on; this process keeps the others.
+PINNED_BOTS: set[int] = set()
+
+
+def pin_harness(args: argparse.Namespace) -> str:
+    """``--pin``: keep this process (the fake Discord, the driver, a PostgreSQL server it
+    starts) off the bots' cores. The line that says where each runs."""
+    if not args.pin:
+        return ""
+    cores = sorted(os.sched_getaffinity(0))
+    bots = args.processes
+    if len(cores) <= bots:
+        raise SystemExit(f"--pin needs more than {bots} cores; this process may use {cores}")
+    PINNED_BOTS.update(cores[:bots])
+    os.sched_setaffinity(0, set(cores[bots:]))
+    return f"; pinned: the bot on core {cores[:bots]}, the fake and the driver on {cores[bots:]}"
+
+
 async def main(args: argparse.Namespace) -> None:
     """Floor first (its rate paces the latency phase), then the blackjack bot, the rich floor."""
     where = "in this process" if args.in_process else "in a process of its own"
+    pinned = pin_harness(args)
     print(
         f"{args.tables} tables x {PLAYERS} players, {args.rounds} rounds as fast as answered; "
-        f"the bot runs {where}, {loop_line(args)}"
+        f"the bot runs {where}, {loop_line(args)}{pinned}"
     )
     # About as many presses a player as the blackjack rounds take (2.4 interactions a round).
     presses = round(2.4 * args.rounds)
@@ -833,6 +862,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--in-process", action="store_true", help="the bot in this process (for --profile)"
     )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="each bot process on a core of its own, the fake and the driver on the rest",
+    )
     loops = parser.add_mutually_exclusive_group()
     loops.add_argument("--uvloop", action="store_true", help="every bot process runs uvloop")
     loops.add_argument("--asyncio", action="store_true", help="every bot process runs asyncio")
@@ -844,6 +878,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if (args.profile or args.profile_floor) and not args.in_process:
         parser.error("--profile needs --in-process (the profiler runs in this process)")
+    if args.pin and args.in_process:
+        parser.error("--pin puts the bot in a process of its own: not with --in-process")
     return args
 
 
