@@ -10,8 +10,7 @@ mark the interaction answered as they do, so ``followup`` and ``is_done`` behave
 
 They lean on discord.py's private names (the adapter, the callback's parameters, the
 interaction's session and answered state); when a discord.py release moves them, the
-public methods are used, so an upgrade costs
-speed, never a click.
+public methods are used, so an upgrade costs speed, never a click.
 """
 
 from __future__ import annotations
