@@ -467,6 +467,8 @@ class Run:
     lag: str = ""
     #: Database transactions the bot ran in the phase, by operation (blackjack bot).
     transactions: Counter[str] = field(default_factory=Counter)
+    #: Seconds from submit to commit of each grouped durable write (stakes, journal rows).
+    writes: list[float] = field(default_factory=list)
     #: CPU seconds of the bot's other threads in the phase, by thread name.
     threads: dict[str, float] = field(default_factory=dict)
     #: CPU seconds of this process (the fake Discord and the driver) in the phase, when the
@@ -535,6 +537,13 @@ class Run:
                 f"  database transactions per interaction: {total / self.tally.interactions:.2f}"
                 f" ({each})"
             )
+        if self.writes:
+            waits = sorted(w * 1000 for w in self.writes)
+            out.append(
+                f"  durable writes (stakes, journal rows), submit to commit: {len(waits)},"
+                f" p50 {percentile(waits, 0.5):.1f} ms  p99 {percentile(waits, 0.99):.1f} ms"
+                " (a click waits for its own under its table's lock)"
+            )
         if self.gc_line:
             out.append(f"  bot's garbage collector: {self.gc_line}")
         if self.heap:
@@ -575,6 +584,7 @@ async def measured(
         lag=answer.get("lag", ""),
         transactions=Counter(answer.get("transactions", {})),
         threads=answer.get("threads", {}),
+        writes=answer.get("writes", []),
         harness=0.0 if under_test.control is not None else sum(measure.cpu),
     )
 

@@ -78,6 +78,9 @@ class BotControl:
         self._profile = os.environ.get("BENCH_PROFILE") if alone else None
         self._profiler = cProfile.Profile() if self._profile else None
         self._threads: dict[str, float] = {}
+        #: Seconds from submit to commit of each grouped durable write (stakes, journal
+        #: rows) in the phase: what a click waits for under its table's lock.
+        self._writes: list[float] = []
         self._spy_prefix = os.environ.get("BENCH_SPY")
         self._spy: subprocess.Popen[bytes] | None = None
         self._spied = 0
@@ -97,6 +100,7 @@ class BotControl:
             self._threads = thread_cpu()
             self._lag = self._lag_totals()
             self._transactions = self._transaction_counts()
+            self._watch_writes()
             if self._profiler is not None:
                 self._profiler.enable()
             return {}
@@ -117,6 +121,7 @@ class BotControl:
                 },
                 "lag": self._lag_line(),
                 "transactions": dict(self._transaction_counts() - self._transactions),
+                "writes": self._writes[:],
             }
             if not self.whole_process:
                 self._gc.__exit__()
@@ -142,6 +147,25 @@ class BotControl:
                 await self.bot.table_messages.idle()
             return {}
         raise ValueError(f"unknown command {command!r}")
+
+    def _watch_writes(self) -> None:
+        """Time each of the blackjack bot's grouped writes (its store's ``GroupCommit``)."""
+        self._writes.clear()
+        store = getattr(self.bot, "store", None)
+        group = getattr(store, "_group", None)
+        if group is None or getattr(group, "_bench_watched", False):
+            return
+        submit, writes = group.submit, self._writes
+
+        async def timed(write: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return await submit(write)
+            finally:
+                writes.append(time.perf_counter() - began)
+
+        group.submit = timed
+        group._bench_watched = True
 
     def _spy_start(self) -> None:
         """``BENCH_SPY``: py-spy samples this process until :meth:`_spy_stop`."""
