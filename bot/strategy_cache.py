@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.engine import Action, Chart, Rules, chart_for, house_edge, strategy_rules
@@ -57,11 +58,16 @@ class StrategyCache:
                 self._memory[key] = found
         return found
 
-    def compute(self, rules: Rules) -> tuple[Chart, float]:
-        """The chart and edge of ``rules``: stored, or computed and stored (blocking)."""
+    def compute(
+        self,
+        rules: Rules,
+        work: Callable[[Rules], tuple[Chart, float]] = chart_and_edge,
+    ) -> tuple[Chart, float]:
+        """The chart and edge of ``rules``: stored, or worked out by ``work`` and stored
+        (blocking; the strategy worker passes one that computes in its child process)."""
         found = self.cached(rules)
         if found is None:
-            found = chart_and_edge(rules)
+            found = work(rules)
             self.store(rules, *found)
         return found
 

@@ -92,8 +92,7 @@ class Advice:
             self._pending[key] = self._worker.submit(self._compute, rules)
 
     def _compute(self, rules: Rules) -> None:
-        if self.cache.cached(rules) is None:
-            self.cache.store(rules, *self._run(chart_and_edge, rules))
+        self.cache.compute(rules, lambda wanted: self._run(chart_and_edge, wanted))
 
     def _run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn`` in the child process if there is one, else here (the worker's thread)."""
