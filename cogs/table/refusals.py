@@ -26,10 +26,7 @@ async def answer_refusal(interaction: discord.Interaction[Any], error: TableErro
     if isinstance(error, TableAlreadyOpen):
         text = _open_table_text(interaction, error)
     with contextlib.suppress(discord.NotFound):  # the interaction expired meanwhile
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await _tell(interaction, text)
 
 
 #: A click failed unexpectedly. Its action may have been applied, so this does not say
@@ -48,10 +45,15 @@ async def apologise_for_click(interaction: discord.Interaction[Any]) -> None:
     if metrics is not None:
         metrics.failed(interaction)
     with contextlib.suppress(discord.HTTPException):  # Discord refuses this one too
-        if interaction.response.is_done():
-            await interaction.followup.send(CLICK_FAILED, ephemeral=True)
-        else:
-            await interaction.response.send_message(CLICK_FAILED, ephemeral=True)
+        await _tell(interaction, CLICK_FAILED)
+
+
+async def _tell(interaction: discord.Interaction[Any], text: str) -> None:
+    """``text`` to the presser alone: the answer, or a followup if it was answered."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 def _open_table_text(interaction: discord.Interaction[Any], error: TableAlreadyOpen) -> str:
