@@ -23,16 +23,14 @@ try:
     from discord.http import Route
     from discord.webhook.async_ import async_context, interaction_message_response_params
 
-    SUPPORTED = True
+    #: Whether this discord.py has what is used below (read once, from its classes' slots).
+    SUPPORTED = "_session" in getattr(discord.Interaction, "__slots__", ()) and (
+        "_response_type" in getattr(discord.InteractionResponse, "__slots__", ())
+    )
 except ImportError:  # pragma: no cover - a discord.py that moved them
     SUPPORTED = False
 
 _EPHEMERAL = discord.MessageFlags._from_value(64)
-
-
-def _usable(interaction: discord.Interaction[Any]) -> bool:
-    response = interaction.response
-    return SUPPORTED and hasattr(interaction, "_session") and hasattr(response, "_response_type")
 
 
 async def _send(
@@ -66,7 +64,7 @@ async def update_table(
     interaction: discord.Interaction[Any], *, embed: discord.Embed, view: discord.ui.View
 ) -> None:
     """Answer a click by editing the clicked message (type 7), as ``edit_message`` does."""
-    if not _usable(interaction):
+    if not SUPPORTED:
         await interaction.response.edit_message(embed=embed, view=view)
         return
     await _send(interaction, discord.InteractionResponseType.message_update, embed=embed, view=view)
@@ -74,7 +72,7 @@ async def update_table(
 
 async def say(interaction: discord.Interaction[Any], text: str) -> None:
     """Answer with a sentence only the user sees (type 4, ephemeral), as ``send_message``."""
-    if not _usable(interaction):
+    if not SUPPORTED:
         await interaction.response.send_message(text, ephemeral=True)
         return
     await _send(
