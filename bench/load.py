@@ -24,6 +24,10 @@ process and event loop instead, for ``--profile``.
 5. The rich floor: the minimal bot again, each press answered with the table message's
    embed and as many buttons (as seen at the end of step 2).
 
+``--floor-rate R`` paces the floors too (R offered a second, and the blackjack bot's paced
+phase at R unless ``--paced-rate`` says otherwise): what a click costs each bot at one
+rate, where a process waits between events; no throughput ratios then.
+
 The bot's own time is measured inside the bot: from discord.py beginning to read
 the gateway frame that carries INTERACTION_CREATE, to aiohttp having sent the
 headers of the bot's callback request. The fake's ManualClock is never advanced, so
@@ -707,7 +711,7 @@ async def floor_run(
                 posted = await fake.slash(members[0], "floor", channel)
                 assert posted.original is not None
                 messages.append(posted.original)
-            tally = Tally()
+            tally = Tally(pacer=Pacer(args.floor_rate) if args.floor_rate else None)
 
             async def player(member: FakeMember, message: FakeMessage) -> None:
                 for _ in range(presses):
@@ -716,6 +720,8 @@ async def floor_run(
                     assert reply.response_type == 7
 
             label = "floor (one edit per press)" if table is None else "rich floor (table-sized)"
+            if args.floor_rate:
+                label += f", paced at {args.floor_rate:,.0f} interactions/s offered"
             run = await measured(
                 label,
                 fake,
@@ -794,7 +800,7 @@ async def main(args: argparse.Namespace) -> None:
         return
     floor = await floor_run(args, presses)
     print("\n".join(floor.lines(args.tables)), flush=True)
-    paced_rate = args.paced_rate or floor.rate / 2
+    paced_rate = args.paced_rate or args.floor_rate or floor.rate / 2
     with database(args, "load") as url:
         runs = await blackjack_run(args, url, paced_rate)
     print(f"store: {url.split(':')[0]}")
@@ -806,6 +812,12 @@ async def main(args: argparse.Namespace) -> None:
     p99 = math.nan
     if args.paced_rounds:
         p99 = percentile(sorted(runs[1].latency), 0.99) * 1000
+    if args.floor_rate:
+        print(
+            f"floors paced: no throughput ratios; blackjack p99 at {paced_rate:,.0f}/s:"
+            f" {p99:.1f} ms"
+        )
+        return
     print(
         f"throughput ratio, blackjack / floor: {closed.rate / floor.rate:.2f} (goal >= 0.5); "
         f"blackjack / rich floor: {closed.rate / rich.rate:.2f} (goal >= 0.7); "
@@ -865,6 +877,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--overload-rounds", type=int, default=2, help="rounds offered at twice capacity"
+    )
+    parser.add_argument(
+        "--floor-rate",
+        type=float,
+        default=None,
+        help="pace the floors too (and the paced phase, by default) at this rate",
     )
     parser.add_argument("--database-url", default=None, help="default: SQLite in a temp dir")
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL server")
