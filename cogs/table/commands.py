@@ -17,7 +17,7 @@ from cogs.table.deadline import BUSY, Answer
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.notices import missing_permissions
 from cogs.table.refusals import answer_refusal, apologise_for_click
-from cogs.table.render import RenderedTable, hint_text
+from cogs.table.render import hint_text
 from cogs.table.rules_text import fairness_text, rules_text
 
 if TYPE_CHECKING:
@@ -29,17 +29,6 @@ log = logging.getLogger(__name__)
 def player_of(interaction: discord.Interaction[Any]) -> Player:
     """The person behind an interaction, as the table knows them."""
     return Player(interaction.user.id, interaction.user.display_name)
-
-
-def table_view(rendered: RenderedTable) -> discord.ui.View:
-    """The view sent with a table message: its buttons, finished before it is sent.
-
-    A finished view is never stored by discord.py, so a click is not matched against
-    stored views, nor turned back into a View rebuilt from the clicked message (what a
-    DynamicItem costs on every click): :meth:`TableCog.on_interaction` routes it by its
-    custom id, which names table, round and action, so clicks route after a restart too.
-    """
-    return rendered.view()
 
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
@@ -161,7 +150,7 @@ class TableCog(commands.Cog, name="Table"):
         )
         rendered = await self.bot.table_messages.render(snapshot)
         try:
-            await interaction.response.send_message(embed=rendered.embed, view=table_view(rendered))
+            await interaction.response.send_message(embed=rendered.embed, view=rendered.view())
             message = await interaction.original_response()
         except discord.HTTPException:
             log.warning("could not post table %s", snapshot.table_id, exc_info=True)
@@ -217,6 +206,5 @@ class TableCog(commands.Cog, name="Table"):
 
 
 async def add_table_cog(bot: BlackjackBot) -> None:
-    """Tell the table messages how to make views, and add the table's commands and buttons."""
-    bot.table_messages.use_views(table_view)
+    """Add the table's commands and buttons."""
     await bot.add_cog(TableCog(bot))

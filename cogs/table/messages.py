@@ -41,8 +41,6 @@ log = logging.getLogger(__name__)
 Close = Callable[[str, str], Awaitable[None]]
 #: The service's ``attach_message(table_id, message_id)``: where a re-posted table now is.
 Attach = Callable[[str, int], Awaitable[None]]
-#: Turns a rendered table into the view sent with it (the table cog's DynamicItem buttons).
-ViewFactory = Callable[[RenderedTable], discord.ui.View]
 #: A server's card faces (card emojis) if it shows pictures, None for text cards.
 FacesFor = Callable[[int], Awaitable[Faces | None]]
 
@@ -80,7 +78,6 @@ class TableMessages:
         self._client = client
         self._clock = clock or SystemClock()
         self._max_age_s = max_age_s
-        self._view_factory: ViewFactory = RenderedTable.view
         self._tables: dict[str, _Table] = {}
         self._close: Close | None = None
         self._faces_for: FacesFor | None = None
@@ -100,10 +97,6 @@ class TableMessages:
                 snapshot.channel_id, snapshot.host_id, snapshot.guild_id
             )
         return table
-
-    def use_views(self, view_factory: ViewFactory) -> None:
-        """How the table cog turns a rendered table into a view (its DynamicItem buttons)."""
-        self._view_factory = view_factory
 
     def use_faces(self, faces_for: FacesFor) -> None:
         """Where each server's card faces come from (text cards until this is called)."""
@@ -152,13 +145,12 @@ class TableMessages:
     def view_for(self, table_id: str, rendered: RenderedTable) -> discord.ui.View:
         """The view for a rendered table: the last one sent if its buttons are unchanged.
 
-        Building a view (a random id, one component object per button) costs more than
-        the rest of a render; within a phase the buttons rarely change.
+        Within a phase the buttons rarely change, and the same view is then sent again.
         """
         table = self._tables.get(table_id)
         if table is not None and table.view_of is not None and table.view_of[0] == rendered.buttons:
             return table.view_of[1]
-        view = self._view_factory(rendered)
+        view = rendered.view()
         if table is not None:
             table.view_of = (rendered.buttons, view)
         return view
