@@ -763,7 +763,7 @@ def bot_cores(args: argparse.Namespace, shard: int) -> Callable[[], None] | None
     its own before it runs."""
     if not args.pin:
         return None
-    core = sorted(os.sched_getaffinity(0) | PINNED_BOTS)[shard]
+    core = sorted(PINNED_BOTS)[shard]
     return lambda: os.sched_setaffinity(0, {core})
 
 
