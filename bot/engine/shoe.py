@@ -26,6 +26,7 @@ import hmac
 import secrets
 import struct
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 from bot.engine.cards import DECK, Card
@@ -46,19 +47,12 @@ class ShoeExhausted(ShoeError):
     """A stacked (test) shoe was asked for more cards than it was given."""
 
 
-#: Commitments already hashed: every table snapshot shows its shoe's, after every change.
-_COMMITMENTS: dict[bytes, str] = {}
-_COMMITMENTS_KEPT: Final = 4096
-
-
+@lru_cache(maxsize=4096)
 def commitment(seed: bytes) -> str:
-    """The SHA-256 hex digest of ``seed``: published before the shoe is dealt."""
-    known = _COMMITMENTS.get(seed)
-    if known is None:
-        if len(_COMMITMENTS) >= _COMMITMENTS_KEPT:
-            _COMMITMENTS.clear()
-        known = _COMMITMENTS[seed] = hashlib.sha256(seed).hexdigest()
-    return known
+    """The SHA-256 hex digest of ``seed``: published before the shoe is dealt.
+
+    Remembered: every table snapshot shows its shoe's, after every change."""
+    return hashlib.sha256(seed).hexdigest()
 
 
 def continuation_seed(seed: bytes, continuation: int) -> bytes:
