@@ -33,6 +33,9 @@ class ChildProcess:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        #: Held to close the pipe: a call under way and ``close`` may both close it at once,
+        #: and a second close of its descriptor fails (or closes another file's).
+        self._closing = threading.Lock()
         self._process: BaseProcess | None = None
         self._pipe: Connection | None = None
         self._closed = False
@@ -59,7 +62,7 @@ class ChildProcess:
                 self._pipe.send((fn, args, kwargs))
                 ok, result = self._pipe.recv()
             except (EOFError, OSError):
-                self._pipe.close()
+                self._close_pipe(self._pipe)
                 self._pipe = self._process = None
                 raise
         if not ok:
@@ -75,7 +78,12 @@ class ChildProcess:
             process.terminate()
             process.join()
         if pipe is not None:
-            pipe.close()
+            self._close_pipe(pipe)
+
+    def _close_pipe(self, pipe: Connection) -> None:
+        with self._closing:
+            if not pipe.closed:
+                pipe.close()
 
 
 def _serve(pipe: Connection) -> None:

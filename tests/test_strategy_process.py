@@ -4,6 +4,8 @@ figures as in the bot's own process, worked out elsewhere, and ended with the bo
 from __future__ import annotations
 
 import os
+import select
+import threading
 
 import pytest
 
@@ -70,3 +72,31 @@ def test_a_child_that_died_fails_its_call_and_the_next_starts_another() -> None:
         child.close()
     with pytest.raises(RuntimeError, match="closed"):
         child.call(os.getpid)
+
+
+def _call_until_closed(child: ChildProcess, failed: list[BaseException]) -> None:
+    """A call the child never finishes (it waits on nothing): only ``close`` ends it."""
+    try:
+        child.call(select.select, [], [], [])
+    except BaseException as error:
+        failed.append(error)
+
+
+def test_closing_during_a_call_ends_it_and_closes_the_pipe_once() -> None:
+    """``close`` during a call: the call fails, ``close`` raises nothing, the pipe ends
+    closed. (Both let go of the pipe; when they did so at the same instant its descriptor
+    was closed twice, "Bad file descriptor" at a shutdown: a window this test rarely hits,
+    which the pipe's own lock in ``ChildProcess`` closes.)"""
+    for _ in range(5):
+        child = ChildProcess()
+        child.call(os.getpid)
+        failed: list[BaseException] = []
+        caller = threading.Thread(target=_call_until_closed, args=(child, failed))
+        caller.start()
+        while not child._lock.locked():  # the call is under way
+            pass
+        child.close()
+        caller.join()
+        assert len(failed) == 1
+        assert isinstance(failed[0], EOFError | OSError)
+        assert child._pipe is None or child._pipe.closed
