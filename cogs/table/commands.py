@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.engine import MAX_BET_CEILING, PRESETS
 from bot.tables import NoTableHere, Player, Reply, TableError
 from bot.tables.registry import CLOSED
+from cogs.table import slim_clicks
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.deadline import BUSY, Answer
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
@@ -206,5 +207,6 @@ class TableCog(commands.Cog, name="Table"):
 
 
 async def add_table_cog(bot: BlackjackBot) -> None:
-    """Add the table's commands and buttons."""
+    """Add the table's commands and buttons (and parse their clicks slimmed)."""
     await bot.add_cog(TableCog(bot))
+    slim_clicks.install(bot)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any, cast
 
+import discord
 from discord_world import World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from bot.tables.resume import BACK
 from cogs.table.refusals import CLICK_FAILED
+from cogs.table.slim_clicks import install, slim
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
 
@@ -46,6 +49,52 @@ async def test_answers_to_clicks_and_bets_do_not_ask_for_the_message_back(
     assert len(answers) == 2
     assert all(answer.ok and "with_response" not in answer.query for answer in answers)
     assert "## Bob" in embed_text(table)
+
+
+async def test_a_table_click_is_parsed_without_the_clicked_tables_embed_and_buttons(
+    bot: BlackjackBot, world: World
+) -> None:
+    """Discord sends the whole clicked message with a click; a table click reads only its
+    id (cogs.table.slim_clicks), so discord.py is not made to parse the table's embed and
+    buttons. (The ledger's pages, which read the clicked embed, are parsed whole:
+    test_discord_admin's ledger test keeps its title from page to page.)"""
+    seen: list[discord.Interaction[Any]] = []
+
+    async def record(interaction: discord.Interaction[Any]) -> None:
+        seen.append(interaction)
+
+    bot.add_listener(record, "on_interaction")
+    table = await world.start(world.alice)
+    assert table.embeds
+    assert table.components
+    joined = await world.click(world.bob, table, "Join")
+    assert joined.response_type == 7
+    assert "## Bob" in embed_text(table)
+    click = seen[-1]
+    assert click.message is not None
+    assert click.message.id == table.id
+    assert click.message.embeds == []
+    assert click.message.components == []
+    assert click.message.mentions == []
+    assert click.message.content == ""
+    assert bot.user is not None
+    assert click.message.author.id == bot.user.id
+
+
+def test_only_a_table_click_is_slimmed_and_a_discord_py_without_the_parser_is_left_alone() -> None:
+    message = {"id": "1", "type": 0, "content": "x", "embeds": [{"title": "T"}], "tts": False}
+    click = {"type": 3, "data": {"custom_id": "bj:T1:4:hit"}, "message": message}
+    page = {"type": 3, "data": {"custom_id": "ledger:older:7"}, "message": message}
+    command = {"type": 2, "data": {"name": "bet"}}
+    slimmed = slim(click)["message"]
+    assert slimmed["id"] == "1"
+    assert slimmed["embeds"] == []
+    assert "tts" not in slimmed
+    assert click["message"] is message
+    assert message["embeds"]
+    assert slim(page) is page
+    assert slim(command) is command
+    assert not install(cast(discord.Client, object()))
 
 
 async def test_changes_during_an_edit_are_coalesced_into_one_edit_of_the_newest(
