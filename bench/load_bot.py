@@ -15,7 +15,9 @@ process (``--in-process``) the same :class:`BotControl` is called directly. Also
 - ``BENCH_PROFILE=FILE``: cProfile the blackjack bot's measured phases into FILE;
 - ``BENCH_SPY=PREFIX``: sample each bot's measured phases with py-spy (installed
   apart: ``pip install py-spy``; raw stacks in ``PREFIX-{kind}-{n}.txt``), which, unlike
-  cProfile, does not slow Python calls more than C ones.
+  cProfile, does not slow Python calls more than C ones;
+- ``BENCH_SECTIONS=FILE``: the blackjack bot's CPU by section in each measured phase,
+  appended to FILE (``bench/sections.py``; ``python bench/sections.py FILE`` shows it).
 
 Commands:
 
@@ -50,6 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 import discord  # noqa: E402
+import sections  # noqa: E402
 from load_kit import FloorBot, GcPauses, Latency, MemoryProbe  # noqa: E402
 
 from bot import collector  # noqa: E402
@@ -84,6 +87,8 @@ class BotControl:
         self._spy_prefix = os.environ.get("BENCH_SPY")
         self._spy: subprocess.Popen[bytes] | None = None
         self._spied = 0
+        #: ``BENCH_SECTIONS=FILE`` (the blackjack bot's process): CPU by section, per phase.
+        self._sections = os.environ.get("BENCH_SECTIONS") if alone else None
 
     async def handle(self, command: str) -> dict[str, Any]:
         """Run one command; its answer."""
@@ -96,6 +101,7 @@ class BotControl:
                 gc.collect()
                 gc.freeze()
                 self._gc = GcPauses().__enter__()
+            sections.reset()
             self._cpu = (time.process_time(), time.thread_time())
             self._threads = thread_cpu()
             self._lag = self._lag_totals()
@@ -107,6 +113,8 @@ class BotControl:
         if command == "stop":
             process, main = time.process_time() - self._cpu[0], time.thread_time() - self._cpu[1]
             self._spy_stop()
+            if self._sections:
+                sections.write(self._sections, len(self.latency.samples), main)
             if self._profiler is not None and self._profile:
                 self._profiler.disable()
                 self._profiler.dump_stats(self._profile)
@@ -291,6 +299,8 @@ async def serve(kind: str) -> None:
     """Connect, then answer commands from stdin until it closes."""
     env = dict(os.environ)
     apply_endpoints(env)
+    if kind == "blackjack" and os.environ.get("BENCH_SECTIONS"):
+        sections.install()  # before the bot is built: its cogs read their listeners then
     if kind == "blackjack" and os.environ.get("BENCH_GC_DEFAULT") != "1":
         collector.tune()  # as ``python -m bot`` does (bot/cli/run.py); the floors keep defaults
     bot = make_bot(kind, env)
