@@ -763,12 +763,12 @@ def bot_cores(args: argparse.Namespace, shard: int) -> Callable[[], None] | None
     its own before it runs."""
     if not args.pin:
         return None
-    core = sorted(PINNED_BOTS)[shard]
+    core = PINNED_BOTS[shard]
     return lambda: os.sched_setaffinity(0, {core})
 
 
-#: ``--pin``: the cores the bots run on; this process keeps the others.
-PINNED_BOTS: set[int] = set()
+#: ``--pin``: the core of each bot process, by shard; this process keeps the others.
+PINNED_BOTS: list[int] = []
 
 
 def pin_harness(args: argparse.Namespace) -> str:
@@ -780,7 +780,7 @@ def pin_harness(args: argparse.Namespace) -> str:
     bots = args.processes
     if len(cores) <= bots:
         raise SystemExit(f"--pin needs more than {bots} cores; this process may use {cores}")
-    PINNED_BOTS.update(cores[:bots])
+    PINNED_BOTS[:] = cores[:bots]
     os.sched_setaffinity(0, set(cores[bots:]))
     return f"; pinned: the bot on core {cores[:bots]}, the fake and the driver on {cores[bots:]}"
 
