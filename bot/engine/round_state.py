@@ -97,6 +97,11 @@ class RoundState:
         """Player ids in seat order."""
         return tuple(seat.player_id for seat in self.seats)
 
+    def has_player(self, player_id: str) -> bool:
+        """Whether the player holds hands in this round (``player_id in players``, without
+        building the tuple: a snapshot asks it of every seat after each change)."""
+        return player_id in self._seat_of
+
     def hands(self, player_id: str) -> tuple[Hand, ...]:
         """The player's hands in order (spots, with split hands after their spot)."""
         return tuple(self._seat(player_id).hands)

@@ -101,7 +101,7 @@ def seat_view(table: Table, seat: SeatState) -> SeatView:
     round_ = table.round
     pid = seat.pid
     hands_key: tuple[object, ...] = ()
-    if round_ is not None and pid in round_.players:
+    if round_ is not None and round_.has_player(pid):
         hands_key = (
             round_.phase,
             round_.legal_actions(pid),
@@ -138,7 +138,7 @@ def fresh_seat_view(table: Table, seat: SeatState) -> SeatView:
     hands: tuple[HandView, ...] = ()
     legal: frozenset[Action] = frozenset()
     insurance: int | None = None
-    if round_ is not None and pid in round_.players:
+    if round_ is not None and round_.has_player(pid):
         current = round_.current_hand_index(pid)
         hands = tuple(
             hand_view(hand, current=index == current)

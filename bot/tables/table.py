@@ -41,11 +41,12 @@ class SeatState:
     last_net: int | None = None
     #: The seat's last view and what it was made from (``snapshot_builder.seat_view``).
     view_cache: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
+    #: The player's id in the engine's round (the seat's player never changes), made once:
+    #: every snapshot, journal row and saved document asks for it.
+    pid: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def pid(self) -> str:
-        """The player's id in the engine's round."""
-        return str(self.player.user_id)
+    def __post_init__(self) -> None:
+        self.pid = str(self.player.user_id)
 
 
 @dataclass(slots=True)
@@ -102,7 +103,7 @@ class Table:
 
     def in_round(self, seat: SeatState) -> bool:
         """Whether the player holds hands in the round being played."""
-        return self.round is not None and seat.pid in self.round.players
+        return self.round is not None and self.round.has_player(seat.pid)
 
     def next_due(self) -> float | None:
         """The earliest time a timer has something to do, or None."""

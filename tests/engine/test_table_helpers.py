@@ -91,3 +91,12 @@ def test_a_round_restored_from_json_carries_on() -> None:
         round_.act("alice", A.STAND)
     assert copy == r
     assert copy.settlement() == r.settlement()
+
+
+def test_has_player_answers_as_players_does() -> None:
+    r = deal(VEGAS, ["10♠ 6♥", "10♣ 5♥"], "9♦ 8♣", players=TWO)
+    assert r.players == ("ann", "bea")
+    assert r.has_player("ann")
+    assert r.has_player("bea")
+    assert not r.has_player("cat")
+    assert not r.has_player("")

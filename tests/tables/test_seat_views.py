@@ -22,6 +22,7 @@ def check_views(service: TableService) -> int:
     checked = 0
     for table in service._tables.values():
         fresh = tuple(fresh_seat_view(table, seat) for seat in table.seats)
+        assert [seat.pid for seat in table.seats] == [str(s.player.user_id) for s in table.seats]
         if table.snapshot is not None and not table.closed and not table.lock.locked():
             assert table.snapshot.seats == fresh  # (a timer's change may be half done)
         assert tuple(seat_view(table, seat) for seat in table.seats) == fresh
