@@ -1,4 +1,4 @@
-"""An interaction's first answer without asking Discord to send the message back.
+"""The table's answers and edits without asking for, or parsing, the message Discord sends back.
 
 discord.py 2.7 asks for every callback ``?with_response=1`` and parses the message
 Discord returns, which the table never reads: a click's answer cost a second
@@ -8,9 +8,14 @@ body as :meth:`discord.InteractionResponse.edit_message` and ``send_message``, t
 the same webhook adapter (its rate-limit handling, its errors), without the query, and
 mark the interaction answered as they do, so ``followup`` and ``is_done`` behave.
 
-They lean on discord.py's private names (the adapter, the callback's parameters, the
-interaction's session and answered state); when a discord.py release moves them, the
-public methods are used, so an upgrade costs speed, never a click.
+:func:`edit_table` edits the table message in the channel as
+:meth:`discord.PartialMessage.edit` does (the same request through the same HTTP client,
+its rate limits and errors) without building a :class:`discord.Message` of the answer,
+which nothing reads: each coalesced edit parsed the whole table back.
+
+They lean on discord.py's private names (the adapter, the callback's and an edit's
+parameters, the interaction's session and answered state); when a discord.py release
+moves them, the public methods are used, so an upgrade costs speed, never a click.
 """
 
 from __future__ import annotations
@@ -20,15 +25,16 @@ from typing import Any
 import discord
 
 try:
-    from discord.http import Route
+    from discord.http import Route, handle_message_parameters
     from discord.webhook.async_ import async_context, interaction_message_response_params
 
     #: Whether this discord.py has what is used below (read once, from its classes' slots).
     SUPPORTED = "_session" in getattr(discord.Interaction, "__slots__", ()) and (
         "_response_type" in getattr(discord.InteractionResponse, "__slots__", ())
     )
+    EDIT_SUPPORTED = True
 except ImportError:  # pragma: no cover - a discord.py that moved them
-    SUPPORTED = False
+    SUPPORTED = EDIT_SUPPORTED = False
 
 _EPHEMERAL = discord.MessageFlags._from_value(64)
 
@@ -81,3 +87,23 @@ async def say(interaction: discord.Interaction[Any], text: str) -> None:
         content=text,
         flags=_EPHEMERAL,
     )
+
+
+async def edit_table(
+    client: discord.Client,
+    channel_id: int,
+    message_id: int,
+    *,
+    embed: discord.Embed,
+    view: discord.ui.View,
+) -> None:
+    """Edit the table message to ``embed`` and ``view``, as ``PartialMessage.edit`` does,
+    without parsing the message Discord sends back (its errors are the same)."""
+    if not EDIT_SUPPORTED:
+        channel = client.get_partial_messageable(channel_id)
+        await channel.get_partial_message(message_id).edit(embed=embed, view=view)
+        return
+    # (PartialMessage.edit also stops tracking a view stored for the message: a table's
+    # buttons are never stored, see buttons.SentButtons.)
+    with handle_message_parameters(embed=embed, view=view) as params:
+        await client.http.edit_message(channel_id, message_id, params=params)

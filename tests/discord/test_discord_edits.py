@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import discord
+import pytest
 from discord_world import World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot, build_bot
@@ -95,6 +96,30 @@ def test_only_a_table_click_is_slimmed_and_a_discord_py_without_the_parser_is_le
     assert slim(page) is page
     assert slim(command) is command
     assert not install(cast(discord.Client, object()))
+
+
+async def test_a_channel_edit_of_the_table_does_not_parse_the_message_sent_back(
+    bot: BlackjackBot, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord answers an edit with the whole message; the table reads none of it, so an
+    edit (cogs.table.callback.edit_table) builds no discord.Message of the table."""
+    table = await world.start(world.alice)
+    await world.click(world.bob, table, "Join")  # so that Alice's bet deals nothing yet
+    parsed: list[int] = []
+    parse = discord.Message.__init__
+
+    def counted(self: discord.Message, *, state: Any, channel: Any, data: Any) -> None:
+        parsed.append(int(data["id"]))
+        parse(self, state=state, channel=channel, data=data)
+
+    monkeypatch.setattr(discord.Message, "__init__", counted)
+    before = edits_sent(world)
+    assert "100" in await world.bet(world.alice, "100")
+    await world.settle()
+    assert edits_sent(world) == before + 1
+    assert world.fake.requests_to(EDIT)[-1].ok
+    assert "## Alice\nBet 100" in embed_text(table)
+    assert table.id not in parsed
 
 
 async def test_changes_during_an_edit_are_coalesced_into_one_edit_of_the_newest(
