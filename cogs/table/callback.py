@@ -4,9 +4,11 @@ discord.py 2.7 asks for every callback ``?with_response=1`` and parses the messa
 Discord returns, which the table never reads: a click's answer cost a second
 message parsed (the clicked one is the first), and Discord a message serialised.
 :func:`update_table` (type 7) and :func:`say` (type 4, ephemeral) send the same
-body as :meth:`discord.InteractionResponse.edit_message` and ``send_message``, through
-the same webhook adapter (its rate-limit handling, its errors), without the query, and
-mark the interaction answered as they do, so ``followup`` and ``is_done`` behave.
+body as :meth:`discord.InteractionResponse.edit_message` and ``send_message``, without
+the query, and mark the interaction answered as they do, so ``followup`` and ``is_done``
+behave. The request is tried once as discord.py's webhook adapter sends it, and given to
+the adapter itself (its waits and retries) when Discord rate-limits it, fails on its side
+or the connection is reset; a refusal raises what the adapter raises.
 
 :func:`edit_table` edits the table message in the channel as
 :meth:`discord.PartialMessage.edit` does (the same request through the same HTTP client,
@@ -20,12 +22,14 @@ moves them, the public methods are used, so an upgrade costs speed, never a clic
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from typing import Any, Final
 
+import aiohttp
 import discord
 
 try:
-    from discord.http import Route, handle_message_parameters
+    from discord.http import Route, handle_message_parameters, json_or_text
     from discord.webhook.async_ import async_context, interaction_message_response_params
 
     #: Whether this discord.py has what is used below (read once, from its classes' slots).
@@ -37,6 +41,9 @@ except ImportError:  # pragma: no cover - a discord.py that moved them
     SUPPORTED = EDIT_SUPPORTED = False
 
 _EPHEMERAL = discord.MessageFlags._from_value(64)
+_JSON: Final = {"Content-Type": "application/json"}
+#: A connection reset by the peer (POSIX, Windows): the adapter tries such a request again.
+_RESET: Final = (54, 10054)
 
 
 async def _send(
@@ -56,14 +63,54 @@ async def _send(
         webhook_token=interaction.token,
     )
     http = state.http
+    payload = params.payload
+    if (
+        http.proxy is None
+        and payload is not None
+        and await _sent_once(interaction._session, route.url, payload)
+    ):
+        response._response_type = kind
+        return
     await async_context.get().request(
         route,
         session=interaction._session,
         proxy=http.proxy,
         proxy_auth=http.proxy_auth,
-        payload=params.payload,
+        payload=payload,
     )
     response._response_type = kind
+
+
+async def _sent_once(session: aiohttp.ClientSession, url: str, payload: dict[str, Any]) -> bool:
+    """One try of the callback's request, as the webhook adapter makes it: True when Discord
+    took it; False, after the adapter's wait, when the adapter should send it again (a rate
+    limit, a server error, a reset connection); a refusal raised as the adapter raises it.
+
+    The adapter's own first try cost a lock made for the interaction's bucket (every
+    interaction is a bucket of its own), its rate-limit bookkeeping and its logging."""
+    try:
+        async with session.post(url, data=discord.utils._to_json(payload), headers=_JSON) as sent:
+            status = sent.status
+            if 200 <= status < 300:
+                return True
+            if status >= 500:
+                wait = 1.0  # the adapter's wait before its second try
+            else:
+                data = await json_or_text(sent)
+                if status == 429 and sent.headers.get("Via") and isinstance(data, dict):
+                    wait = float(data["retry_after"])
+                elif status == 403:
+                    raise discord.Forbidden(sent, data)
+                elif status == 404:
+                    raise discord.NotFound(sent, data)
+                else:  # a 429 without Via is Cloudflare's, not Discord's: not tried again
+                    raise discord.HTTPException(sent, data)
+    except OSError as error:
+        if error.errno not in _RESET:
+            raise
+        wait = 1.0
+    await asyncio.sleep(wait)
+    return False
 
 
 async def update_table(

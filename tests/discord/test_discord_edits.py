@@ -247,6 +247,27 @@ async def test_two_clicks_answered_out_of_order_still_leave_the_newest_table(
     assert world.running.table_messages.shown_version(latest.table_id) == latest.version
 
 
+async def test_a_clicks_answer_met_by_a_rate_limit_or_a_server_error_is_sent_again(
+    bot: BlackjackBot, world: World
+) -> None:
+    """A table click's answer is tried once outside discord.py's webhook adapter
+    (cogs.table.callback): a 429 or a 5xx goes to the adapter, which waits and sends it
+    again, as it would have from the start."""
+    table = await world.start(world.alice)
+    world.fake.faults.rate_limit(CALLBACK, times=1, retry_after=0.05)
+    joined = await world.click(world.bob, table, "Join")
+    assert joined.response_type == 7
+    world.fake.faults.fail_next(CALLBACK, times=1, status=502)
+    left = await world.click(world.bob, table, "Leave")
+    assert left.response_type == 7
+    assert "## Bob" not in embed_text(table)
+    statuses = [r.status for r in world.fake.requests_to(CALLBACK)[-4:]]
+    assert statuses[0] == 429
+    assert statuses[2] == 502
+    assert 200 <= statuses[1] < 300
+    assert 200 <= statuses[3] < 300
+
+
 async def test_a_click_whose_answer_fails_gets_an_apology_and_the_table_still_shows_it(
     bot: BlackjackBot, world: World
 ) -> None:
