@@ -27,6 +27,7 @@ from typing import Any, Final
 
 import aiohttp
 import discord
+import orjson
 
 try:
     from discord.http import Route, handle_message_parameters, json_or_text
@@ -82,14 +83,15 @@ async def _send(
 
 
 async def _sent_once(session: aiohttp.ClientSession, url: str, payload: dict[str, Any]) -> bool:
-    """One try of the callback's request, as the webhook adapter makes it: True when Discord
+    """One try of the callback's request, as the webhook adapter makes it (the same JSON,
+    written by orjson as discord.py writes it when orjson is installed): True when Discord
     took it; False, after the adapter's wait, when the adapter should send it again (a rate
     limit, a server error, a reset connection); a refusal raised as the adapter raises it.
 
     The adapter's own first try cost a lock made for the interaction's bucket (every
     interaction is a bucket of its own), its rate-limit bookkeeping and its logging."""
     try:
-        async with session.post(url, data=discord.utils._to_json(payload), headers=_JSON) as sent:
+        async with session.post(url, data=orjson.dumps(payload), headers=_JSON) as sent:
             status = sent.status
             if 200 <= status < 300:
                 return True
