@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any, cast
 
@@ -266,6 +267,31 @@ async def test_a_clicks_answer_met_by_a_rate_limit_or_a_server_error_is_sent_aga
     assert statuses[2] == 502
     assert 200 <= statuses[1] < 300
     assert 200 <= statuses[3] < 300
+
+
+@pytest.mark.parametrize(("status", "error"), [(403, discord.Forbidden), (404, discord.NotFound)])
+async def test_a_clicks_answer_refused_raises_what_discord_py_raises(
+    bot: BlackjackBot,
+    world: World,
+    caplog: pytest.LogCaptureFixture,
+    status: int,
+    error: type[discord.HTTPException],
+) -> None:
+    """Tried outside the webhook adapter, a refused answer is still the adapter's error
+    (Forbidden, NotFound), so the click is apologised for and the table shows the join."""
+    table = await world.start(world.alice)
+    world.fake.faults.fail_next(CALLBACK, times=1, status=status)
+    with caplog.at_level(logging.ERROR, logger="cogs.table.commands"):
+        joined = await world.click(world.bob, table, "Join")
+    assert joined.content == CLICK_FAILED
+    assert "## Bob" in embed_text(table)
+    failures = [r for r in caplog.records if r.name == "cogs.table.commands" and r.exc_info]
+    assert len(failures) == 1
+    assert failures[0].exc_info is not None
+    raised = failures[0].exc_info[1]
+    assert type(raised) is error
+    assert isinstance(raised, discord.HTTPException)
+    assert raised.status == status
 
 
 async def test_a_click_whose_answer_fails_gets_an_apology_and_the_table_still_shows_it(
