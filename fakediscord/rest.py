@@ -58,6 +58,8 @@ class RecordedRequest:
     at: float
     injected: bool = False
     response: Any = field(default=None, repr=False)
+    #: The request's User-Agent header ("" without one).
+    user_agent: str = ""
 
     @property
     def ok(self) -> bool:
@@ -145,6 +147,7 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
     query = dict(request.query)
     found = match(method, path[len(API_PREFIX) :]) if path.startswith(API_PREFIX + "/") else None
     record = RecordedRequest(method, path, found[0] if found else None, query, None, 0, None, now)
+    record.user_agent = request.headers.get("User-Agent", "")
     fake.requests.append(record)
     try:
         record.body = await _parse_body(request)
