@@ -28,6 +28,7 @@ from bot.strategy_cache import cache_directory
 from bot.strategy_process import ChildProcess
 from bot.tables import ShoeFactory, TableError, TableService
 from bot.tables.advice import Advice
+from cogs.table import answer_http
 from cogs.table.card_emojis import CardEmojis
 from cogs.table.messages import TableMessages
 from cogs.table.notices import announce_voided
@@ -352,6 +353,7 @@ class BlackjackBot(commands.Bot):
                 log.info("stopping with table edits unsent; the next start shows every table")
         await self._finish_in_flight()  # the polite refusals sent meanwhile
         await super().close()
+        answer_http.close_for_closed_sessions()  # the answers' own kept connections
         if self._metrics_server is not None:
             await self._metrics_server.stop()
             await self.metrics.stop()

@@ -6,9 +6,11 @@ message parsed (the clicked one is the first), and Discord a message serialised.
 :func:`update_table` (type 7) and :func:`say` (type 4, ephemeral) send the same
 body as :meth:`discord.InteractionResponse.edit_message` and ``send_message``, without
 the query, and mark the interaction answered as they do, so ``followup`` and ``is_done``
-behave. The request is tried once as discord.py's webhook adapter sends it, and given to
-the adapter itself (its waits and retries) when Discord rate-limits it, fails on its side
-or the connection is reset; a refusal raises what the adapter raises.
+behave. The request is tried once as discord.py's webhook adapter sends it (the same
+body and URL), over the table's own kept-alive connections (:mod:`cogs.table.answer_http`,
+a third of aiohttp's cost on the event loop), and given to the adapter itself (its waits
+and retries) when Discord rate-limits it, fails on its side or the connection is reset;
+a refusal raises what the adapter raises.
 
 :func:`edit_table` edits the table message in the channel as
 :meth:`discord.PartialMessage.edit` does (the same request through the same HTTP client,
@@ -28,6 +30,8 @@ from typing import Any, Final
 import aiohttp
 import discord
 import orjson
+
+from cogs.table import answer_http
 
 try:
     from discord.http import Route, handle_message_parameters, json_or_text
@@ -68,7 +72,7 @@ async def _send(
     if (
         http.proxy is None
         and payload is not None
-        and await _sent_once(interaction._session, route.url, payload)
+        and await _sent_once(interaction._session, route.url, payload, http.user_agent)
     ):
         response._response_type = kind
         return
@@ -82,37 +86,52 @@ async def _send(
     response._response_type = kind
 
 
-async def _sent_once(session: aiohttp.ClientSession, url: str, payload: dict[str, Any]) -> bool:
+async def _sent_once(
+    session: aiohttp.ClientSession, url: str, payload: dict[str, Any], user_agent: str
+) -> bool:
     """One try of the callback's request, as the webhook adapter makes it (the same JSON,
     written by orjson as discord.py writes it when orjson is installed): True when Discord
     took it; False, after the adapter's wait, when the adapter should send it again (a rate
     limit, a server error, a reset connection); a refusal raised as the adapter raises it.
 
     The adapter's own first try cost a lock made for the interaction's bucket (every
-    interaction is a bucket of its own), its rate-limit bookkeeping and its logging."""
+    interaction is a bucket of its own), its rate-limit bookkeeping and its logging; it
+    goes over the table's own kept-alive connections (answer_http), or aiohttp's when
+    those cannot take it."""
     try:
-        async with session.post(url, data=orjson.dumps(payload), headers=_JSON) as sent:
-            status = sent.status
-            if 200 <= status < 300:
+        sent = await answer_http.post_json(session, url, payload, user_agent=user_agent)
+        if sent is not None:
+            if 200 <= sent.status < 300:
                 return True
-            if status >= 500:
-                wait = 1.0  # the adapter's wait before its second try
-            else:
-                data = await json_or_text(sent)
-                if status == 429 and sent.headers.get("Via") and isinstance(data, dict):
-                    wait = float(data["retry_after"])
-                elif status == 403:
-                    raise discord.Forbidden(sent, data)
-                elif status == 404:
-                    raise discord.NotFound(sent, data)
-                else:  # a 429 without Via is Cloudflare's, not Discord's: not tried again
-                    raise discord.HTTPException(sent, data)
+            data = sent.data() if sent.status < 500 else None
+            wait = _wait_or_raise(sent, sent.headers.get("Via"), data)
+        else:
+            async with session.post(url, data=orjson.dumps(payload), headers=_JSON) as aio:
+                if 200 <= aio.status < 300:
+                    return True
+                data = await json_or_text(aio) if aio.status < 500 else None
+                wait = _wait_or_raise(aio, aio.headers.get("Via"), data)
     except OSError as error:
         if error.errno not in _RESET:
             raise
         wait = 1.0
     await asyncio.sleep(wait)
     return False
+
+
+def _wait_or_raise(response: Any, via: str | None, data: dict[str, Any] | str | None) -> float:
+    """How long the adapter waits before it sends a refused answer again; or the error it
+    raises (a refusal, and a 429 without Via, which is Cloudflare's, not Discord's)."""
+    status = response.status
+    if status >= 500:
+        return 1.0  # the adapter's wait before its second try
+    if status == 429 and via and isinstance(data, dict):
+        return float(data["retry_after"])
+    if status == 403:
+        raise discord.Forbidden(response, data)
+    if status == 404:
+        raise discord.NotFound(response, data)
+    raise discord.HTTPException(response, data)
 
 
 async def update_table(

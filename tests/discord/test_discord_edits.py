@@ -53,6 +53,22 @@ async def test_answers_to_clicks_and_bets_do_not_ask_for_the_message_back(
     assert "## Bob" in embed_text(table)
 
 
+async def test_answers_go_over_the_tables_own_connections_named_as_the_bot(
+    bot: BlackjackBot, world: World
+) -> None:
+    """A click's and a bet's answers are written by cogs.table.answer_http, not aiohttp's
+    client (whose requests name aiohttp alone: discord.py's webhook adapter sets no
+    User-Agent), and carry the bot's User-Agent as its other requests do."""
+    table = await world.start(world.alice)
+    asked = len(world.fake.requests_to(CALLBACK))
+    await world.click(world.bob, table, "Join")
+    await world.bet(world.alice, "100")
+    answers = world.fake.requests_to(CALLBACK)[asked:]
+    assert [answer.user_agent for answer in answers] == [bot.http.user_agent] * 2
+    assert all(answer.ok for answer in answers)
+    assert bot.http.user_agent.startswith("DiscordBot (")
+
+
 async def test_a_table_click_is_parsed_without_the_clicked_tables_embed_and_buttons(
     bot: BlackjackBot, world: World
 ) -> None:
