@@ -3,10 +3,10 @@
 Why: answering is the one request every click makes, and aiohttp's client spent about
 100 us of the event loop's time on each (building a request and a response object, its
 connector, its timers, its signals), against about 40 us for the same request written
-as here (bench/README.md, "Seventh pass"). Here an
-answer is written to an idle connection to Discord (one opened when none is idle: TLS
-for https, as aiohttp does) and its response read by a small HTTP/1.1 parser: the status
-line, the headers, and a body by Content-Length or chunks.
+as here (bench/README.md, "Seventh pass"). Here an answer is written to an idle
+connection to Discord (one opened when none is idle: TLS for https, as aiohttp does) and
+its response read by a small HTTP/1.1 parser: the status line, the headers, and a body
+by Content-Length, by chunks, or to the connection's end.
 
 The session's trace configs see each request as they do aiohttp's (start, headers sent,
 end or exception), so the bot's metrics and the benchmarks count and time it unchanged.
@@ -89,7 +89,7 @@ class _Connection(asyncio.Protocol):
         try:
             response = self._parse(eof=False)
         except ValueError as error:
-            self._fail(aiohttp.ClientResponseError(None, (), message=str(error)))  # type: ignore[arg-type]
+            self._fail(aiohttp.ClientPayloadError(f"a malformed response: {error}"))
             return
         if response is not None:
             self._waiter.set_result(response)

@@ -355,3 +355,20 @@ async def test_an_https_answer_is_sent_over_tls_checked_against_the_systems_cert
         for writer in server.writers:
             writer.close()
         await asyncio.gather(*server.handlers, return_exceptions=True)
+
+
+async def test_a_malformed_response_raises_and_its_connection_is_not_kept(
+    serve: Callable[[Script], Awaitable[Server]], session: aiohttp.ClientSession
+) -> None:
+    async def script(number: int, request: bytes) -> list[bytes]:
+        if number == 1:
+            return [b"HTTP/1.1 200 OK\r\nContent-Length: many\r\n\r\n"]
+        return NO_CONTENT
+
+    server = await serve(script)
+    with pytest.raises(aiohttp.ClientPayloadError, match="malformed"):
+        await answer_http.post_json(session, server.url, {"type": 7}, user_agent=AGENT)
+    after = await answer_http.post_json(session, server.url, {"type": 7}, user_agent=AGENT)
+    assert after is not None
+    assert after.status == 204
+    assert server.connections == 2
