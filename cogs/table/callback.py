@@ -29,12 +29,11 @@ from typing import Any, Final
 
 import aiohttp
 import discord
-import orjson
 
 from cogs.table import answer_http
 
 try:
-    from discord.http import Route, handle_message_parameters, json_or_text
+    from discord.http import Route, handle_message_parameters
     from discord.webhook.async_ import async_context, interaction_message_response_params
 
     #: Whether this discord.py has what is used below (read once, from its classes' slots).
@@ -46,7 +45,6 @@ except ImportError:  # pragma: no cover - a discord.py that moved them
     SUPPORTED = EDIT_SUPPORTED = False
 
 _EPHEMERAL = discord.MessageFlags._from_value(64)
-_JSON: Final = {"Content-Type": "application/json"}
 #: A connection reset by the peer (POSIX, Windows): the adapter tries such a request again.
 _RESET: Final = (54, 10054)
 
@@ -89,43 +87,39 @@ async def _send(
 async def _sent_once(
     session: aiohttp.ClientSession, url: str, payload: dict[str, Any], user_agent: str
 ) -> bool:
-    """One try of the callback's request, as the webhook adapter makes it (the same JSON,
-    written by orjson as discord.py writes it when orjson is installed): True when Discord
-    took it; False, after the adapter's wait, when the adapter should send it again (a rate
-    limit, a server error, a reset connection); a refusal raised as the adapter raises it.
+    """One try of the callback's request, as the webhook adapter makes it (the same JSON
+    and URL), over the table's own kept-alive connections (answer_http): True when Discord
+    took it; False when the adapter should send it (at once if it could not be sent here,
+    else after the adapter's wait: a rate limit, a server error, a reset connection); a
+    refusal raised as the adapter raises it.
 
     The adapter's own first try cost a lock made for the interaction's bucket (every
-    interaction is a bucket of its own), its rate-limit bookkeeping and its logging; it
-    goes over the table's own kept-alive connections (answer_http), or aiohttp's when
-    those cannot take it."""
+    interaction is a bucket of its own), its rate-limit bookkeeping, its logging and
+    aiohttp's client."""
     try:
         sent = await answer_http.post_json(session, url, payload, user_agent=user_agent)
-        if sent is not None:
-            if 200 <= sent.status < 300:
-                return True
-            data = sent.data() if sent.status < 500 else None
-            wait = _wait_or_raise(sent, sent.headers.get("Via"), data)
-        else:
-            async with session.post(url, data=orjson.dumps(payload), headers=_JSON) as aio:
-                if 200 <= aio.status < 300:
-                    return True
-                data = await json_or_text(aio) if aio.status < 500 else None
-                wait = _wait_or_raise(aio, aio.headers.get("Via"), data)
     except OSError as error:
         if error.errno not in _RESET:
             raise
         wait = 1.0
+    else:
+        if sent is None:
+            return False  # not a request answer_http makes (a closed session): the adapter's
+        if 200 <= sent.status < 300:
+            return True
+        wait = _wait_or_raise(sent)
     await asyncio.sleep(wait)
     return False
 
 
-def _wait_or_raise(response: Any, via: str | None, data: dict[str, Any] | str | None) -> float:
+def _wait_or_raise(response: answer_http.Response) -> float:
     """How long the adapter waits before it sends a refused answer again; or the error it
     raises (a refusal, and a 429 without Via, which is Cloudflare's, not Discord's)."""
     status = response.status
     if status >= 500:
         return 1.0  # the adapter's wait before its second try
-    if status == 429 and via and isinstance(data, dict):
+    data = response.data()
+    if status == 429 and response.headers.get("Via") and isinstance(data, dict):
         return float(data["retry_after"])
     if status == 403:
         raise discord.Forbidden(response, data)
