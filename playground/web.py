@@ -3,7 +3,9 @@
 The page (``static/``: plain HTML, CSS and JavaScript) draws a channel as a
 Discord client does from the same message objects the bot sent to the fake.
 Each open page follows the messages over a websocket as the player it shows:
-another player's ephemeral replies never reach it.
+another player's ephemeral replies never reach it. Every request and websocket
+passes :mod:`playground.guard` first: the page's own address and origin, this
+run's token.
 """
 
 from __future__ import annotations
@@ -16,13 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSMsgType, hdrs, web
 
 from fakediscord.models import FakeMember
 from fakediscord.records import FakeMessage
+from playground.guard import GUARD_KEY, Guard, guard_requests
 from playground.running import Playground
 
 STATIC: Final = Path(__file__).parent / "static"
+#: In the page's ``<meta name="playground-token">``: this run's token goes there.
+TOKEN_SLOT: Final = "{{token}}"
+PAGE: Final = (STATIC / "index.html").read_text(encoding="utf-8")
 T = TypeVar("T")
 PLAYGROUND_KEY: Final = web.AppKey("playground", Playground)
 
@@ -104,9 +110,12 @@ HUB_KEY: Final = web.AppKey("hub", Hub)
 # -- routes ------------------------------------------------------------------------------------
 
 
-async def index(request: web.Request) -> web.FileResponse:
-    """The page."""
-    return web.FileResponse(STATIC / "index.html")
+async def index(request: web.Request) -> web.Response:
+    """The page, holding this run's token (never cached: the next run has another)."""
+    page = PAGE.replace(TOKEN_SLOT, request.app[GUARD_KEY].token)
+    return web.Response(
+        text=page, content_type="text/html", headers={hdrs.CACHE_CONTROL: "no-store"}
+    )
 
 
 def _field(source: Mapping[str, Any], name: str, parse: Callable[[Any], T]) -> T:
@@ -214,9 +223,10 @@ async def _send_events(ws: web.WebSocketResponse, viewer: Viewer) -> None:
         await ws.send_json(event)
 
 
-def build_app(playground: Playground) -> web.Application:
-    """The page's routes over a started playground."""
-    app = web.Application()
+def build_app(playground: Playground, guard: Guard) -> web.Application:
+    """The page's routes over a started playground, each request through ``guard``."""
+    app = web.Application(middlewares=[guard_requests])
+    app[GUARD_KEY] = guard
     app[PLAYGROUND_KEY] = playground
     app[HUB_KEY] = Hub(playground)
     app.router.add_get("/", index)
@@ -237,12 +247,14 @@ async def serving(
 ) -> AsyncIterator[str]:
     """Start the playground and its page; yield the page's URL; stop both afterwards."""
     await playground.start()
-    runner = web.AppRunner(build_app(playground), access_log=None, shutdown_timeout=0.5)
+    guard = Guard()
+    runner = web.AppRunner(build_app(playground, guard), access_log=None, shutdown_timeout=0.5)
     try:
         await runner.setup()
         site = web.TCPSite(runner, host, port)
         await site.start()
         bound = runner.addresses[0][1]  # port 0 asks the OS for a free one
+        guard.serve_on(host, bound)
         yield f"http://{host}:{bound}"
     finally:
         await runner.cleanup()

@@ -24,9 +24,15 @@ function el(tag, className, html) {
   return node;
 }
 
+// This run's token, served inside the page: the server refuses requests without it.
+const TOKEN = document.querySelector('meta[name="playground-token"]').content;
+
 async function api(path, body) {
-  const options = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  const headers = { "X-Playground-Token": TOKEN };
+  const options = body === undefined ? { headers } : {
+    method: "POST",
+    headers: { ...headers, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
   };
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({ error: response.statusText }));
@@ -273,7 +279,8 @@ async function press(message, customId) {
 // -- live updates ----------------------------------------------------------------------------
 
 function connect() {
-  const socket = new WebSocket(`ws://${location.host}/api/live?viewer=${state.viewer}`);
+  const query = new URLSearchParams({ viewer: state.viewer, token: TOKEN });
+  const socket = new WebSocket(`ws://${location.host}/api/live?${query}`);
   state.socket = socket;
   socket.onopen = () => { $("#connection").classList.add("live"); loadMessages(); };
   socket.onclose = () => {

@@ -1,61 +1,18 @@
 """The playground's server side: the real bot on the local Discord, and the page's routes.
 
-Each test serves a fresh playground (its own SQLite file) and talks to the page's
+Each test serves a fresh playground (the ``served`` fixture) and talks to the page's
 HTTP and websocket routes as the page's script does.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import aiohttp
 import pytest
 
 from bot.__main__ import build_parser
 from playground.command_line import CommandLineError, parse_line
-from playground.running import Playground
-from playground.web import serving
-from tests.db.invariants import check_invariants
-
-
-@dataclass
-class Served:
-    playground: Playground
-    url: str
-    http: aiohttp.ClientSession
-
-    def ids(self) -> tuple[str, str, str]:
-        """Alice's and Bob's ids, and #blackjack's."""
-        alice, bob, _croupier = self.playground.players()
-        return str(alice.id), str(bob.id), str(self.playground.channels()[0].id)
-
-    async def post(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        async with self.http.post(self.url + path, json=body) as response:
-            return response.status, await response.json()
-
-    async def get(self, path: str) -> Any:
-        async with self.http.get(self.url + path) as response:
-            assert response.status == 200, await response.text()
-            return await response.json()
-
-    async def command(self, viewer: str, channel: str, line: str) -> dict[str, Any]:
-        status, outcome = await self.post(
-            "/api/command", {"viewer": viewer, "channel": channel, "line": line}
-        )
-        assert status == 200
-        return outcome
-
-
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[Served]:
-    database_url = f"sqlite:///{tmp_path / 'playground.sqlite3'}"
-    playground = Playground(database_url)
-    async with serving(playground, port=0) as url, aiohttp.ClientSession() as http:
-        yield Served(playground, url, http)
-    await check_invariants(database_url)
+from tests.playground.served import Served
 
 
 async def test_the_command_box_lists_the_commands_the_bot_synced(served: Served) -> None:
@@ -124,10 +81,9 @@ async def test_bad_input_gets_what_discord_would_answer_and_changes_nothing(
 
 async def test_an_ephemeral_reply_reaches_only_its_players_page(served: Served) -> None:
     alice, bob, channel = served.ids()
-    live = served.url.replace("http", "ws") + "/api/live?viewer="
     async with (
-        served.http.ws_connect(live + alice) as alice_ws,
-        served.http.ws_connect(live + bob) as bob_ws,
+        served.http.ws_connect(served.live(alice)) as alice_ws,
+        served.http.ws_connect(served.live(bob)) as bob_ws,
     ):
         assert (await served.command(bob, channel, "/balance"))["ok"] is True
         event = await bob_ws.receive_json(timeout=5)
@@ -228,9 +184,11 @@ async def test_a_request_naming_no_player_or_channel_is_answered_400(served: Ser
         {"viewer": alice, "channel": "general", "line": "/balance"},
         {"viewer": alice, "channel": channel},
     ):
-        async with served.http.post(served.url + "/api/command", json=body) as response:
+        url = served.url + "/api/command"
+        async with served.http.post(url, json=body, headers=served.auth) as response:
             assert response.status == 400
             assert (await response.text()).startswith("bad ")
-    async with served.http.get(f"{served.url}/api/messages?channel={channel}") as response:
+    url = f"{served.url}/api/messages?channel={channel}"
+    async with served.http.get(url, headers=served.auth) as response:
         assert response.status == 400
     assert not served.playground.fake.interactions

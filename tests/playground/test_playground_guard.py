@@ -1,0 +1,134 @@
+"""Another website cannot use the playground.
+
+The attacks are the ones a page on another site can make from a browser on the
+same machine: a ``text/plain`` POST (no preflight) naming a player, a WebSocket
+reading every player's events, and DNS rebinding (its own name resolving to
+127.0.0.1, so that ``Host`` names it). Each is refused and no player acts.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiohttp
+import pytest
+
+from playground.guard import (
+    FOREIGN_HOST,
+    FOREIGN_ORIGIN,
+    NO_TOKEN,
+    NOT_JSON,
+    TOKEN_HEADER,
+    Guard,
+)
+from tests.playground.served import Served
+
+EVIL: dict[str, str] = {"Origin": "http://evil.example"}
+
+
+def host_of(served: Served) -> str:
+    """The page's ``host:port``."""
+    return served.url.removeprefix("http://")
+
+
+def assert_nothing_happened(served: Served) -> None:
+    """No player acted: no interaction, no message, the first players and channels only."""
+    playground = served.playground
+    assert not playground.fake.interactions
+    assert not playground.fake.messages
+    assert [m.user.username for m in playground.players()] == ["alice", "bob", "croupier"]
+    assert [c.name for c in playground.channels()] == ["blackjack", "high-rollers"]
+
+
+async def answer(response: aiohttp.ClientResponse) -> tuple[int, Any]:
+    return response.status, await response.json(content_type=None)
+
+
+async def test_a_cross_origin_text_plain_post_plays_as_nobody(served: Served) -> None:
+    alice, _, channel = served.ids()
+    line = json.dumps({"viewer": alice, "channel": channel, "line": "/blackjack start"})
+    command = served.url + "/api/command"
+    # What another site's fetch() can send without a preflight: no token, text/plain.
+    plain = {"Content-Type": "text/plain"}
+    async with served.http.post(command, data=line, headers=EVIL | plain) as response:
+        assert await answer(response) == (403, {"error": FOREIGN_ORIGIN})
+    # Even holding the token (and sending JSON), another origin is refused.
+    for body in ({"name": "mallory"}, {"viewer": alice, "channel": channel, "line": "/balance"}):
+        for path in ("/api/players", "/api/command"):
+            headers = EVIL | served.auth
+            async with served.http.post(served.url + path, json=body, headers=headers) as response:
+                assert await answer(response) == (403, {"error": FOREIGN_ORIGIN})
+    # From the page's own origin, with the token, a text/plain body is still refused.
+    own = {"Origin": served.url} | served.auth | plain
+    async with served.http.post(command, data=line, headers=own) as response:
+        assert await answer(response) == (415, {"error": NOT_JSON})
+    assert_nothing_happened(served)
+    # The page itself, from its own origin (either of its names), plays.
+    for origin in (served.url, served.url.replace("127.0.0.1", "localhost")):
+        body = {"viewer": alice, "channel": channel, "line": "/balance"}
+        headers = {"Origin": origin} | served.auth
+        async with served.http.post(command, json=body, headers=headers) as response:
+            assert await answer(response) == (200, {"ok": True, "refused": None, "failed": None})
+    assert len(served.playground.fake.interactions) == 2
+
+
+async def test_a_cross_origin_websocket_hears_nothing(served: Served) -> None:
+    alice, _, channel = served.ids()
+    for url, headers in [
+        (served.live(alice), EVIL),  # another site, even with the token
+        (served.live(alice).replace(served.token, "guess"), {}),
+        (served.live(alice).split("&token=")[0], {}),
+    ]:
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refusal:
+            await served.http.ws_connect(url, headers=headers)
+        assert refusal.value.status == 403
+    # The page's own socket, from its own origin, hears Alice's reply.
+    own = {"Origin": served.url}
+    async with served.http.ws_connect(served.live(alice), headers=own) as socket:
+        assert (await served.command(alice, channel, "/balance"))["ok"] is True
+        event = await socket.receive_json(timeout=5)
+        assert event["message"]["content"] == "You have 1,000 chips."
+
+
+async def test_a_foreign_host_header_is_refused(served: Served) -> None:
+    """DNS rebinding: evil.example resolves to 127.0.0.1, the browser sends its name as Host."""
+    alice, _, channel = served.ids()
+    port = host_of(served).split(":")[1]
+    for host in (f"evil.example:{port}", "evil.example", "127.0.0.1:1"):
+        rebound = {"Host": host}
+        # The page (and so its token) is not served under the rebinding name.
+        async with served.http.get(served.url, headers=rebound) as response:
+            assert await answer(response) == (403, {"error": FOREIGN_HOST})
+        body = {"viewer": alice, "channel": channel, "line": "/blackjack start"}
+        headers = rebound | served.auth
+        async with served.http.post(served.url + "/api/command", json=body, headers=headers) as r:
+            assert await answer(r) == (403, {"error": FOREIGN_HOST})
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refusal:
+            await served.http.ws_connect(served.live(alice), headers=rebound)
+        assert refusal.value.status == 403
+    assert_nothing_happened(served)
+    # localhost is the page's own name too.
+    async with served.http.get(served.url, headers={"Host": f"localhost:{port}"}) as response:
+        assert response.status == 200
+
+
+async def test_the_api_wants_this_runs_token(served: Served) -> None:
+    alice, _, channel = served.ids()
+    body = {"viewer": alice, "channel": channel, "line": "/blackjack start"}
+    for headers, query in [
+        ({}, ""),
+        ({TOKEN_HEADER: "guess"}, ""),
+        ({TOKEN_HEADER: served.token[:-1]}, ""),
+        ({}, "?token=%C3%A9"),  # not even ASCII
+    ]:
+        url = served.url + "/api/command" + query
+        async with served.http.post(url, json=body, headers=headers) as response:
+            assert await answer(response) == (403, {"error": NO_TOKEN})
+        async with served.http.get(served.url + "/api/state" + query, headers=headers) as response:
+            assert await answer(response) == (403, {"error": NO_TOKEN})
+    assert_nothing_happened(served)
+    # The page and its files need no token: they are how the page gets it.
+    async with served.http.get(served.url + "/static/playground.js") as response:
+        assert response.status == 200
+    assert Guard().token != Guard().token != served.token
