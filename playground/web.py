@@ -22,7 +22,7 @@ from aiohttp import WSMsgType, hdrs, web
 
 from fakediscord.models import FakeMember
 from fakediscord.records import FakeMessage
-from playground.guard import GUARD_KEY, Guard, guard_requests
+from playground.guard import GUARD_KEY, Guard, guard_requests, refused
 from playground.running import Playground
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -145,12 +145,22 @@ async def get_messages(request: web.Request) -> web.Response:
 
 
 async def _body(request: web.Request) -> dict[str, Any]:
+    """The request's JSON object, or a 400 saying what is wrong with it (logged in one line)."""
     try:
-        body = await request.json()
+        raw = await request.read()
+    except ConnectionResetError:  # the client went away mid-body: nobody reads the answer
+        left = "the client left before its body arrived"
+        raise refused(request, web.HTTPBadRequest, left) from None
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise refused(request, web.HTTPBadRequest, "the body is not UTF-8") from None
     except json.JSONDecodeError:
-        raise web.HTTPBadRequest(text="expected a JSON body") from None
+        raise refused(request, web.HTTPBadRequest, "expected a JSON body") from None
+    except RecursionError:  # the json module's answer to deep nesting ([[[[...]]]])
+        raise refused(request, web.HTTPBadRequest, "the JSON is nested too deeply") from None
     if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text="expected a JSON object")
+        raise refused(request, web.HTTPBadRequest, "expected a JSON object")
     return body
 
 

@@ -1,4 +1,4 @@
-"""Another website cannot use the playground.
+"""Another website cannot use the playground; broken requests are 400s logged in one line.
 
 The attacks are the ones a page on another site can make from a browser on the
 same machine: a ``text/plain`` POST (no preflight) naming a player, a WebSocket
@@ -8,7 +8,10 @@ reading every player's events, and DNS rebinding (its own name resolving to
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -22,7 +25,7 @@ from playground.guard import (
     TOKEN_HEADER,
     Guard,
 )
-from tests.playground.served import Served
+from tests.playground.served import Served, serve_playground
 
 EVIL: dict[str, str] = {"Origin": "http://evil.example"}
 
@@ -132,3 +135,52 @@ async def test_the_api_wants_this_runs_token(served: Served) -> None:
     async with served.http.get(served.url + "/static/playground.js") as response:
         assert response.status == 200
     assert Guard().token != Guard().token != served.token
+
+
+async def test_a_broken_body_is_a_400_and_one_line_of_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    logged = asyncio.Event()
+
+    class Heard(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "left before" in record.getMessage():
+                logged.set()
+
+    heard = Heard()
+    logging.getLogger("playground.guard").addHandler(heard)
+    try:
+        async with serve_playground(tmp_path) as served:
+            json_headers = served.auth | {"Content-Type": "application/json"}
+            for raw, reason in [
+                (b'{"name": "caf\xe9"}', "the body is not UTF-8"),
+                (b"[" * 100_000 + b"]" * 100_000, "the JSON is nested too deeply"),
+                (b'{"name": "carol"', "expected a JSON body"),
+            ]:
+                url = served.url + "/api/players"
+                async with served.http.post(url, data=raw, headers=json_headers) as response:
+                    assert await answer(response) == (400, {"error": reason})
+            # A client that sends half its body and hangs up.
+            host, port = host_of(served).split(":")
+            _, writer = await asyncio.open_connection(host, int(port))
+            head = f"POST /api/players HTTP/1.1\r\nHost: {host}:{port}\r\n" + "".join(
+                f"{name}: {value}\r\n" for name, value in json_headers.items()
+            )
+            writer.write(f'{head}Content-Length: 100\r\n\r\n{{"name": "ca'.encode())
+            await writer.drain()
+            writer.close()
+            await writer.wait_closed()
+            await asyncio.wait_for(logged.wait(), timeout=10)
+            assert_nothing_happened(served)
+    finally:
+        logging.getLogger("playground.guard").removeHandler(heard)
+    # The server has stopped: whatever it logged for these requests is here.
+    lines = [r.getMessage() for r in caplog.records if r.name == "playground.guard"]
+    assert lines == [
+        "400 POST /api/players: the body is not UTF-8",
+        "400 POST /api/players: the JSON is nested too deeply",
+        "400 POST /api/players: expected a JSON body",
+        "400 POST /api/players: the client left before its body arrived",
+    ]
+    assert not [r for r in caplog.records if r.exc_info or r.name.startswith("aiohttp")]
