@@ -208,9 +208,9 @@ async def _add(request: web.Request, make: Callable[[Playground, str], int]) -> 
 async def live(request: web.Request) -> web.WebSocketResponse:
     """A websocket of message events for one player; ``{"viewer": id}`` switches player."""
     hub: Hub = request.app[HUB_KEY]
+    viewer = Viewer(_field(request.query, "viewer", int) if "viewer" in request.query else 0)
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
-    viewer = Viewer(int(request.query.get("viewer", "0") or 0))
     hub.viewers.add(viewer)
     sender = asyncio.create_task(_send_events(ws, viewer))
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from bot.__main__ import build_parser
@@ -191,4 +192,7 @@ async def test_a_request_naming_no_player_or_channel_is_answered_400(served: Ser
     url = f"{served.url}/api/messages?channel={channel}"
     async with served.http.get(url, headers=served.auth) as response:
         assert response.status == 400
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refusal:
+        await served.http.ws_connect(served.live("alice"))
+    assert refusal.value.status == 400
     assert not served.playground.fake.interactions
