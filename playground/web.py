@@ -29,6 +29,11 @@ STATIC: Final = Path(__file__).parent / "static"
 #: In the page's ``<meta name="playground-token">``: this run's token goes there.
 TOKEN_SLOT: Final = "{{token}}"
 PAGE: Final = (STATIC / "index.html").read_text(encoding="utf-8")
+PAGE_HEADERS: Final = {
+    hdrs.CACHE_CONTROL: "no-store",
+    hdrs.CONTENT_SECURITY_POLICY: "frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",  # the same, for browsers without frame-ancestors
+}
 T = TypeVar("T")
 PLAYGROUND_KEY: Final = web.AppKey("playground", Playground)
 
@@ -111,11 +116,13 @@ HUB_KEY: Final = web.AppKey("hub", Hub)
 
 
 async def index(request: web.Request) -> web.Response:
-    """The page, holding this run's token (never cached: the next run has another)."""
+    """The page, holding this run's token.
+
+    Never cached (the next run has another token), and never shown in another
+    site's frame, where the site could lead a player's clicks.
+    """
     page = PAGE.replace(TOKEN_SLOT, request.app[GUARD_KEY].token)
-    return web.Response(
-        text=page, content_type="text/html", headers={hdrs.CACHE_CONTROL: "no-store"}
-    )
+    return web.Response(text=page, content_type="text/html", headers=PAGE_HEADERS)
 
 
 def _field(source: Mapping[str, Any], name: str, parse: Callable[[Any], T]) -> T:

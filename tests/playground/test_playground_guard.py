@@ -131,9 +131,14 @@ async def test_the_api_wants_this_runs_token(served: Served) -> None:
         async with served.http.get(served.url + "/api/state" + query, headers=headers) as response:
             assert await answer(response) == (403, {"error": NO_TOKEN})
     assert_nothing_happened(served)
-    # The page and its files need no token: they are how the page gets it.
+    # The page and its files need no token: they are how the page gets it. No other site
+    # may frame the page (and lead a player's clicks in it), nor keep an old token cached.
     async with served.http.get(served.url + "/static/playground.js") as response:
         assert response.status == 200
+    async with served.http.get(served.url) as response:
+        assert response.headers["Content-Security-Policy"] == "frame-ancestors 'none'"
+        assert response.headers["X-Frame-Options"] == "DENY"
+        assert response.headers["Cache-Control"] == "no-store"
     assert Guard().token != Guard().token != served.token
 
 
