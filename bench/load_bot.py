@@ -61,6 +61,7 @@ from bot.cli.run import event_loop_runner  # noqa: E402
 from bot.config import load_config  # noqa: E402
 from bot.endpoints import apply_endpoints  # noqa: E402
 from bot.metrics import LAG_INTERVAL_S  # noqa: E402
+from cogs.table.commands import table_cog  # noqa: E402
 
 
 class BotControl:
@@ -152,7 +153,7 @@ class BotControl:
             return {"tables": await self._tables()}
         if command == "idle":
             if isinstance(self.bot, BlackjackBot):
-                await self.bot.table_messages.idle()
+                await table_cog(self.bot).messages.idle()
             return {}
         raise ValueError(f"unknown command {command!r}")
 
@@ -258,8 +259,8 @@ class BotControl:
                 {
                     "channel_id": channel.id,
                     "version": snapshot.version,
-                    "shown": self.bot.table_messages.shown_version(snapshot.table_id),
-                    "embed": (await self.bot.table_messages.render(snapshot)).embed.to_dict(),
+                    "shown": table_cog(self.bot).messages.shown_version(snapshot.table_id),
+                    "embed": (await table_cog(self.bot).messages.render(snapshot)).embed.to_dict(),
                 }
             )
         return out

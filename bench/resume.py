@@ -31,6 +31,7 @@ from load_kit import BenchDiscord  # noqa: E402
 from bot.app import build_bot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.tables.resume import BACK  # noqa: E402
+from cogs.table.commands import table_cog  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402
 from fakediscord.models import FakeChannel, FakeMember  # noqa: E402
 from fakediscord.records import FakeMessage  # noqa: E402
@@ -71,7 +72,7 @@ async def run(tables: int, url: str) -> None:
         setup = time.perf_counter()
         async with running_bot(fake, first, max_wait=MAX_WAIT):
             messages = await open_tables(fake, seats)
-            await first.table_messages.idle()
+            await table_cog(first).messages.idle()
         took = time.perf_counter() - setup
         print(f"setup: {tables} tables opened and the bot stopped in {took:.1f} s")
 
@@ -89,7 +90,7 @@ async def run(tables: int, url: str) -> None:
         async with running_bot(fake, second, max_wait=MAX_WAIT):
             await asyncio.wait_for(second.recovered(0), MAX_WAIT)
             ready, resumed = times
-            await second.table_messages.idle()
+            await table_cog(second).messages.idle()
             # Every edit has been sent once the message upkeep is idle.
             missing = [m.id for m in messages if BACK not in str(m.embed)]
             assert not missing, f"{len(missing)} message(s) not edited"

@@ -1,4 +1,8 @@
-"""The Discord bot: a ``commands.Bot`` that opens the store, resumes tables, loads cogs, syncs.
+"""The Discord bot: a ``commands.Bot`` that opens the store, loads the cogs, resumes tables, syncs.
+
+It builds what every feature shares (config, store, table service, metrics, clock) and
+loads each feature as an extension by name (:data:`EXTENSIONS`). The table extension
+shows the tables: it plugs a :class:`~bot.table_display.TableDisplay` into the bot.
 
 ``python -m bot`` builds one with :func:`build_bot` and runs it. Tests build one
 with the fake Discord's ManualClock (and, if they like, their own store and a
@@ -26,13 +30,10 @@ from bot.log_context import bind
 from bot.metrics import BotMetrics, MetricsServer
 from bot.strategy_cache import cache_directory
 from bot.strategy_process import ChildProcess
-from bot.tables import ShoeFactory, TableError, TableService
+from bot.table_display import TableDisplay
+from bot.tables import ShoeFactory, TableError, TableService, TableSnapshot
 from bot.tables.advice import Advice
 from cogs.table import answer_http
-from cogs.table.card_emojis import CardEmojis
-from cogs.table.messages import TableMessages
-from cogs.table.notices import announce_voided
-from cogs.table.refusals import answer_refusal
 
 log = logging.getLogger(__name__)
 
@@ -101,8 +102,8 @@ class BlackjackTree(app_commands.CommandTree[Any]):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        """A table's refusal is answered to the caller; a failed check has already answered;
-        anything else is a bug: log it, apologise."""
+        """A table's refusal has been answered by its cog (``cog_app_command_error``), a
+        failed check by the check; anything else is a bug: log it, apologise."""
         client = interaction.client
         if isinstance(client, BlackjackBot):
             if isinstance(error, app_commands.CheckFailure):
@@ -114,7 +115,6 @@ class BlackjackTree(app_commands.CommandTree[Any]):
         if isinstance(error, app_commands.CommandInvokeError) and isinstance(
             error.original, TableError
         ):
-            await answer_refusal(interaction, error.original)
             return
         name = interaction.command.qualified_name if interaction.command else "?"
         log.error("command %s failed", name, exc_info=error, extra={"command": name})
@@ -156,12 +156,8 @@ class BlackjackBot(commands.Bot):
         self._given_store = store
         self._shoe_factory = shoe_factory
         self._extensions = tuple(extensions)
-        self.table_messages = TableMessages(
-            self, clock=self.clock, max_age_s=config.table_message_max_age_s
-        )
-        #: The card pictures (application emojis), uploaded in the background at start-up.
-        self.card_emojis = CardEmojis(enabled=config.card_pictures)
-        self.table_messages.use_faces(self.card_emojis.faces_for)
+        #: Shows the tables to people: the table extension's while it is loaded.
+        self.display = TableDisplay()
         self._store: db.Store | None = store
         self._tables: TableService | None = None
         #: Set once a graceful stop begins: new clicks and commands are refused politely.
@@ -193,7 +189,8 @@ class BlackjackBot(commands.Bot):
         return datetime.fromtimestamp(self.clock.now(), UTC)
 
     async def setup_hook(self) -> None:
-        """Open and migrate the store, resume the tables left open, load the cogs, sync."""
+        """Open and migrate the store, start the table service, load the cogs, resume the
+        tables left open (they are shown through the table extension), sync."""
         if self._store is None:
             self._store = await db.open_store(self.config.database_url, clock=self.store_time)
         self._store.observer = self.metrics
@@ -201,21 +198,23 @@ class BlackjackBot(commands.Bot):
         self._tables = TableService(
             self._store,
             clock=self.clock,
-            publish=self.table_messages.publish,
+            publish=self._publish,
             shoe_factory=self._shoe_factory,
             advice=Advice(cache_directory(self.config.database_url), child=ChildProcess()),
         )
-        self.table_messages.bind(self._tables.close, self._tables.attach_message)
-        self.card_emojis.start(self, self._store.get_guild_settings)
         self._tables.shard_count = self.config.shard_count or 1
         await self._tables.check_shard_count()
+        for extension in self._extensions:
+            await self.load_extension(extension)
         if not self._recovered:
             # This process runs every shard: every open table is its own, resumed before
             # it connects. (A subset of shards resumes after READY: on_connect.)
             await self.resume_tables(None)
-        for extension in self._extensions:
-            await self.load_extension(extension)
         await self.sync_commands()
+
+    async def _publish(self, snapshot: TableSnapshot) -> None:
+        """The table service's publish callback: to whatever display is plugged in now."""
+        await self.display.publish(snapshot)
 
     async def serve_metrics(self) -> None:
         """With METRICS_PORT set: the Prometheus endpoint, and the event-loop lag sampled."""
@@ -271,14 +270,12 @@ class BlackjackBot(commands.Bot):
     async def resume_tables(self, guild_ids: Sequence[int] | None) -> None:
         """Resume the open tables of these guilds (all when None): each message says it is
         back; a table that cannot resume is refunded and its message says why."""
-        await self.card_emojis.settled()  # they come back as they were shown: in pictures
+        await self.display.before_resume()
         report = await self.tables.resume(guild_ids)
-        for table in report.resumed:
-            self.table_messages.adopt(table.snapshot, table.message_id, table.message_at)
         log.info(
             "%d table(s) resumed, %d round(s) refunded", len(report.resumed), len(report.voided)
         )
-        await announce_voided(self, report.voided)
+        await self.display.resumed(report)
 
     async def recovered(self, shard_id: int) -> None:
         """Return once this process has resumed the tables of one of its shards."""
@@ -340,7 +337,7 @@ class BlackjackBot(commands.Bot):
         table is durable when it ends, so nothing is lost to a step cut short.
         """
         await self._finish_in_flight()
-        await self.card_emojis.stop()
+        await self.display.stopping()
         if self._tables is not None:
             try:
                 await asyncio.wait_for(self._tables.suspend(), TABLES_BUDGET_S)
@@ -348,7 +345,7 @@ class BlackjackBot(commands.Bot):
                 log.exception("stopping the tables' timers failed")
             try:
                 # Edits still due only make a message current; the state is stored already.
-                await asyncio.wait_for(self.table_messages.idle(), TABLES_BUDGET_S)
+                await asyncio.wait_for(self.display.idle(), TABLES_BUDGET_S)
             except TimeoutError:
                 log.info("stopping with table edits unsent; the next start shows every table")
         await self._finish_in_flight()  # the polite refusals sent meanwhile

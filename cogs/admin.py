@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.engine import MAX_BET_CEILING, PRESETS
 from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
+from cogs.table.commands import table_cog
 from cogs.table.render import chips
 from db.errors import BalanceLimitExceeded, InsufficientChips
 from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
@@ -105,7 +106,9 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         except ValueError as error:
             await interaction.response.send_message(f"Nothing changed: {error}.", ephemeral=True)
             return
-        self.bot.card_emojis.style_changed(interaction.guild_id, settings.card_style)
+        table = table_cog(self.bot)
+        if table is not None:  # the card pictures are the table extension's
+            table.card_emojis.style_changed(interaction.guild_id, settings.card_style)
         heading = "Settings changed." if changes else "Settings of this server:"
         note = "\nOpen tables keep their rules; new tables use these." if changes else ""
         if cards is not None:

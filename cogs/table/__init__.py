@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 
 async def setup(bot: BlackjackBot) -> None:
-    """discord.py extension entry point: the table commands, its buttons and /bet."""
-    await add_table_cog(bot)
-    await bot.add_cog(BettingCog(bot))
+    """discord.py extension entry point: the table commands, its buttons, its messages
+    (the bot's table display while loaded) and /bet."""
+    table = await add_table_cog(bot)
+    await bot.add_cog(BettingCog(bot, table.messages))

@@ -11,6 +11,8 @@ from discord.ext import commands
 from bot.engine import MAX_SPOTS
 from cogs.table.commands import player_of
 from cogs.table.deadline import BUSY, Answer
+from cogs.table.messages import TableMessages
+from cogs.table.refusals import answer_command_error
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -22,8 +24,15 @@ AMOUNT_MAX_LENGTH = 32
 class BettingCog(commands.Cog, name="Betting"):
     """Bets by slash command; the Bet buttons on the table message live in the table cog."""
 
-    def __init__(self, bot: BlackjackBot) -> None:
+    def __init__(self, bot: BlackjackBot, messages: TableMessages) -> None:
         self.bot = bot
+        self.messages = messages
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """A refused bet is answered to the bettor (the tree's handler does the rest)."""
+        await answer_command_error(interaction, error, self.messages)
 
     @app_commands.command(name="bet", description="Bet on this round at the channel's table")
     @app_commands.describe(
@@ -41,7 +50,7 @@ class BettingCog(commands.Cog, name="Betting"):
         channel_id = interaction.channel_id or 0
         table = self.bot.tables.table_in(channel_id)
         table_id = None if table is None else table.table_id
-        messages = self.bot.table_messages
+        messages = self.messages
         if table_id is not None and messages.overloaded(table_id):
             await interaction.response.send_message(BUSY, ephemeral=True)
             return

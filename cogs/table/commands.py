@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import MAX_BET_CEILING, PRESETS
+from bot.table_display import TableDisplay
 from bot.tables import NoTableHere, Player, Reply, TableError
 from bot.tables.registry import CLOSED
 from cogs.table import slim_clicks
 from cogs.table.buttons import ButtonRef, parse_custom_id
+from cogs.table.card_emojis import CardEmojis
 from cogs.table.deadline import BUSY, Answer
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
+from cogs.table.display import DiscordDisplay
+from cogs.table.messages import TableMessages
 from cogs.table.notices import missing_permissions
-from cogs.table.refusals import answer_refusal, apologise_for_click
+from cogs.table.refusals import answer_command_error, answer_refusal, apologise_for_click
 from cogs.table.render import hint_text
 from cogs.table.rules_text import fairness_text, rules_text
 
@@ -36,7 +40,8 @@ PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS
 
 
 class TableCog(commands.Cog, name="Table"):
-    """Opening, joining and closing tables, and every button on the table message."""
+    """Opening, joining and closing tables, every button on the table message, and the
+    table messages themselves: while loaded, this cog is the bot's table display."""
 
     blackjack = app_commands.Group(
         name="blackjack", description="Play blackjack at a table in this channel", guild_only=True
@@ -44,6 +49,33 @@ class TableCog(commands.Cog, name="Table"):
 
     def __init__(self, bot: BlackjackBot) -> None:
         self.bot = bot
+        #: Where each table's message is, and the edits that keep it current.
+        self.messages = TableMessages(
+            bot, clock=bot.clock, max_age_s=bot.config.table_message_max_age_s
+        )
+        #: The card pictures (application emojis), uploaded in the background once loaded.
+        self.card_emojis = CardEmojis(enabled=bot.config.card_pictures)
+        self.messages.use_faces(self.card_emojis.faces_for)
+        self._display = DiscordDisplay(bot, self.messages, self.card_emojis)
+
+    async def cog_load(self) -> None:
+        """Wire the messages to the table service, start the card upload, show the tables."""
+        tables = self.bot.tables
+        self.messages.bind(tables.close, tables.attach_message)
+        self.card_emojis.start(self.bot, self.bot.store.get_guild_settings)
+        self.bot.display = self._display
+
+    async def cog_unload(self) -> None:
+        """The bot shows no table any more; a card upload still running stops."""
+        if self.bot.display is self._display:
+            self.bot.display = TableDisplay()
+        await self.card_emojis.stop()
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """A command's refusal is answered to the caller (the tree's handler does the rest)."""
+        await answer_command_error(interaction, error, self.messages)
 
     # -- buttons -------------------------------------------------------------------------------
 
@@ -59,7 +91,7 @@ class TableCog(commands.Cog, name="Table"):
         try:
             await self.press(interaction, ref)
         except TableError as error:
-            await answer_refusal(interaction, error)
+            await answer_refusal(interaction, error, self.messages)
         except Exception as error:
             log.exception("a click on table %s failed", ref.table_id)
             if getattr(error, "code", None) != ALREADY_ACKNOWLEDGED:  # else it was answered
@@ -69,7 +101,7 @@ class TableCog(commands.Cog, name="Table"):
         """One response per press: the new table (type 7; or type 6, then an edit through the
         webhook, when the table takes long), or (raised) a TableError; "busy" at once when
         overloaded."""
-        tables, messages = self.bot.tables, self.bot.table_messages
+        tables, messages = self.bot.tables, self.messages
         if messages.overloaded(ref.table_id):
             await interaction.response.send_message(BUSY, ephemeral=True)
             return
@@ -82,7 +114,7 @@ class TableCog(commands.Cog, name="Table"):
         async with Answer(interaction, self.bot.clock) as answer, messages.holding(ref.table_id):
             if ref.action == "hint":
                 reply = await tables.hint(ref.table_id, ref.round_no, player)
-                faces = await self.bot.card_emojis.faces_for(interaction.guild_id or 0)
+                faces = await self.card_emojis.faces_for(interaction.guild_id or 0)
                 await answer.text(hint_text(reply.snapshot, player.user_id, reply.note, faces))
                 return
             reply = await self._apply(ref, player)
@@ -149,7 +181,7 @@ class TableCog(commands.Cog, name="Table"):
             min_bet=min_bet,
             max_bet=max_bet,
         )
-        rendered = await self.bot.table_messages.render(snapshot)
+        rendered = await self.messages.render(snapshot)
         try:
             await interaction.response.send_message(embed=rendered.embed, view=rendered.view())
             message = await interaction.original_response()
@@ -157,7 +189,7 @@ class TableCog(commands.Cog, name="Table"):
             log.warning("could not post table %s", snapshot.table_id, exc_info=True)
             await self.bot.tables.close(snapshot.table_id, "the table message could not be posted")
             return
-        self.bot.table_messages.attach(snapshot, message.id)
+        self.messages.attach(snapshot, message.id)
         await self.bot.tables.attach_message(snapshot.table_id, message.id)
 
     @blackjack.command(name="join", description="Sit down at this channel's table")
@@ -206,7 +238,18 @@ class TableCog(commands.Cog, name="Table"):
         await interaction.response.send_message(fairness_text(fairness), ephemeral=True)
 
 
-async def add_table_cog(bot: BlackjackBot) -> None:
+def table_cog(bot: commands.Bot) -> TableCog | None:
+    """The loaded table cog (its messages and card emojis); None when it is not loaded.
+
+    Found by its name, not by ``isinstance``: discord.py imports an extension's modules
+    afresh each time it loads it, so the cog may be of a newer copy of this class.
+    """
+    return cast("TableCog | None", bot.get_cog(TableCog.__cog_name__))
+
+
+async def add_table_cog(bot: BlackjackBot) -> TableCog:
     """Add the table's commands and buttons (and parse their clicks slimmed)."""
-    await bot.add_cog(TableCog(bot))
+    cog = TableCog(bot)
+    await bot.add_cog(cog)
     slim_clicks.install(bot)
+    return cog

@@ -1,9 +1,10 @@
 """The one place a table's refusal (a ``TableError``) is answered: to the presser alone.
 
-Slash commands reach it through the command tree's error handler (``bot.app``), the
-table buttons through ``TableCog.on_interaction`` (a listener has no error handler of
-its own). After a deferral (``cogs.table.deadline``) the answer is a followup. A click
-that failed for any other reason gets :func:`apologise_for_click`.
+Slash commands reach it through their cog's error handler (``cog_app_command_error``,
+:func:`answer_command_error`), the table buttons through ``TableCog.on_interaction`` (a
+listener has no error handler of its own). After a deferral (``cogs.table.deadline``)
+the answer is a followup. A click that failed for any other reason gets
+:func:`apologise_for_click`.
 """
 
 from __future__ import annotations
@@ -12,21 +13,38 @@ import contextlib
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.tables import TableAlreadyOpen, TableError
+from cogs.table.messages import TableMessages
 from cogs.table.restart_text import jump_link
 
 
-async def answer_refusal(interaction: discord.Interaction[Any], error: TableError) -> None:
+async def answer_refusal(
+    interaction: discord.Interaction[Any], error: TableError, messages: TableMessages
+) -> None:
     """Say why nothing happened, ephemerally (as a followup if the click was answered)."""
     metrics = getattr(interaction.client, "metrics", None)
     if metrics is not None:
         metrics.refused(interaction)  # a polite no, not a failure
     text = str(error)
     if isinstance(error, TableAlreadyOpen):
-        text = _open_table_text(interaction, error)
+        text = _open_table_text(error, messages)
     with contextlib.suppress(discord.NotFound):  # the interaction expired meanwhile
         await _tell(interaction, text)
+
+
+async def answer_command_error(
+    interaction: discord.Interaction[Any],
+    error: app_commands.AppCommandError,
+    messages: TableMessages,
+) -> None:
+    """A table cog's command error handler: a refusal is answered here; anything else is
+    left to the command tree's handler, which discord.py calls next."""
+    if isinstance(error, app_commands.CommandInvokeError) and isinstance(
+        error.original, TableError
+    ):
+        await answer_refusal(interaction, error.original, messages)
 
 
 #: A click failed unexpectedly. Its action may have been applied, so this does not say
@@ -56,10 +74,9 @@ async def _tell(interaction: discord.Interaction[Any], text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
-def _open_table_text(interaction: discord.Interaction[Any], error: TableAlreadyOpen) -> str:
+def _open_table_text(error: TableAlreadyOpen, messages: TableMessages) -> str:
     """Where the channel's open table is: a jump link to its message when known."""
-    messages = getattr(interaction.client, "table_messages", None)
-    where = None if messages is None else messages.message_of(error.snapshot.table_id)
+    where = messages.message_of(error.snapshot.table_id)
     if where is None:
         return f"{error} Use it: /bet to play."
     channel_id, message_id = where

@@ -28,6 +28,7 @@ from render_snapshots import busiest_table, picture_faces, worst_case  # noqa: E
 from bot.app import build_bot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.tables import TablePhase  # noqa: E402
+from cogs.table.commands import table_cog  # noqa: E402
 from cogs.table.embed_limits import embed_size  # noqa: E402
 from cogs.table.render import render_table  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
@@ -49,7 +50,7 @@ async def split_table(pictures: bool, database_url: str) -> dict[str, object]:
             fake, build_bot(config, clock=fake.clock, shoe_factory=shoes)
         ) as bot:
             world.bot = bot
-            await asyncio.wait_for(bot.card_emojis.ready.wait(), 10)
+            await asyncio.wait_for(table_cog(bot).card_emojis.ready.wait(), 10)
             table = await world.start(world.alice)
             await world.slash(world.bob, "blackjack join")
             await world.bet(world.alice, "100")

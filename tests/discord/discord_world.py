@@ -11,6 +11,7 @@ import db
 from bot.app import BlackjackBot
 from bot.engine import Rules, Shoe, StackedShoe, cards
 from bot.tables import TableSnapshot
+from cogs.table.commands import table_cog
 from fakediscord import FakeDiscord
 from fakediscord.clock import ManualClock, settle
 from fakediscord.interactions import FakeInteraction
@@ -192,7 +193,7 @@ class World:
         """Wait until the table timers are asleep and every table message edit is done."""
         for _ in range(3):
             await quiet(self.fake.clock)
-            await self.running.table_messages.idle()
+            await table_cog(self.running).messages.idle()
             await asyncio.sleep(0)
 
     async def tick(self, seconds: float) -> None:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from discord_world import World
+from discord_world import World, embed_text, quiet
 
 from bot.app import BlackjackBot, ShardedBlackjackBot, build_bot, intents
 from bot.config import Config, load_config
+from bot.table_display import TableDisplay
+from bot.tables import Player
+from cogs.table.commands import table_cog
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 
@@ -73,3 +76,27 @@ async def test_one_process_runs_two_shards_and_deals_on_each(tmp_path: Path) -> 
             routed = {s.shard[0] for s in fake.gateway.sessions.values() if s.shard}
             assert routed == {0, 1}
     fake.assert_clean()
+
+
+async def test_the_table_extension_shows_the_tables_only_while_it_is_loaded(
+    bot: BlackjackBot, world: World
+) -> None:
+    first = await world.start(world.alice)
+    loaded = table_cog(bot)
+    assert loaded is not None
+    await bot.unload_extension("cogs.table")
+    assert table_cog(bot) is None
+    assert type(bot.display) is TableDisplay
+    # The table goes on unseen: its change reaches no message.
+    edits = first.edits
+    await bot.tables.join(world.channel.id, Player(world.bob.id, "bob"))
+    await quiet(world.fake.clock)
+    await loaded.messages.idle()
+    assert first.edits == edits
+    assert "bob" not in embed_text(first)
+
+    await bot.load_extension("cogs.table")
+    second = await world.start(world.carol, world.other_channel)
+    await bot.tables.join(world.other_channel.id, Player(world.bob.id, "bob"))
+    await world.settle()
+    assert "bob" in embed_text(second)

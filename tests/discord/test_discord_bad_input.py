@@ -9,6 +9,7 @@ import pytest
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
 from bot.app import BlackjackBot
+from cogs.table.commands import table_cog
 
 # Alice 10 6 against a dealer 9 (hole 8): hard 16, every action open to her.
 ALICE_SIXTEEN = "Ts 9h 6c 8d " + SPARE
@@ -140,7 +141,7 @@ async def test_a_deleted_table_message_is_posted_again_and_the_bet_stands(
     assert "Dealer" in embed_text(again)
     assert await world.balance(world.bob) == START_CHIPS - 200
     assert [kind for kind, _ in await world.ledger(world.bob)] == ["grant", "bet"]
-    where = bot.table_messages.message_of(bot.tables.table_in(world.channel.id).table_id)
+    where = table_cog(bot).messages.message_of(bot.tables.table_in(world.channel.id).table_id)
     assert where == (world.channel.id, again.id)
 
 

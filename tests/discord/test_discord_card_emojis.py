@@ -18,6 +18,7 @@ from discord_world import SPARE, ShoeQueue, World, embed_text
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from cogs.table.card_art import card_images, wanted_names
+from cogs.table.commands import table_cog
 from fakediscord import FakeDiscord
 from fakediscord.emojis import APPLICATION_EMOJIS_MAX, FakeEmoji
 from fakediscord.harness import running_bot
@@ -34,7 +35,7 @@ async def pictures_bot(
     """The bot with card pictures on, once its start-up upload has finished."""
     settings = Config(token=fake.token, database_url=url, card_pictures=True)
     async with running_bot(fake, build_bot(settings, clock=fake.clock, shoe_factory=shoes)) as bot:
-        await asyncio.wait_for(bot.card_emojis.ready.wait(), 10)
+        await asyncio.wait_for(table_cog(bot).card_emojis.ready.wait(), 10)
         yield bot
 
 
@@ -52,8 +53,8 @@ async def test_a_first_start_uploads_53_card_emojis_and_a_second_start_none(
     shoes.add("Ts 9h 6c 8d " + SPARE)  # Alice 10 6 against the dealer's 9 (8 in the hole)
     async with pictures_bot(fake, database_url, shoes) as first:
         world.bot = first
-        assert (first.card_emojis.uploaded, created(fake)) == (53, 53)
-        faces = first.card_emojis.faces
+        assert (table_cog(first).card_emojis.uploaded, created(fake)) == (53, 53)
+        faces = table_cog(first).card_emojis.faces
         assert faces is not None
         table = await world.start(world.alice)
         await world.bet(world.alice, "100")
@@ -70,8 +71,8 @@ async def test_a_first_start_uploads_53_card_emojis_and_a_second_start_none(
     assert [r.injected for r in fake.requests_to(CREATE)].count(True) == 2
 
     async with pictures_bot(fake, database_url) as second:
-        assert second.card_emojis.uploaded == 0
-        assert second.card_emojis.faces == faces
+        assert table_cog(second).card_emojis.uploaded == 0
+        assert table_cog(second).card_emojis.faces == faces
     assert (created(fake), len(fake.app_emojis)) == (53, 53)
     await check_invariants(database_url)
 
@@ -91,10 +92,10 @@ async def test_two_shard_processes_starting_together_upload_53_in_all(
         await fake.wait_for(lambda: listing.arrived == 2)
         listing.release()
         for bot in (one, other):
-            await asyncio.wait_for(bot.card_emojis.ready.wait(), 20)
-            started.append(bot.card_emojis.uploaded)
-        assert one.card_emojis.faces is not None
-        assert one.card_emojis.faces == other.card_emojis.faces
+            await asyncio.wait_for(table_cog(bot).card_emojis.ready.wait(), 20)
+            started.append(table_cog(bot).card_emojis.uploaded)
+        assert table_cog(one).card_emojis.faces is not None
+        assert table_cog(one).card_emojis.faces == table_cog(other).card_emojis.faces
     assert sum(started) == 53
     assert (created(fake), len(fake.app_emojis)) == (53, 53)
     assert sorted(e.name for e in fake.app_emojis.values()) == sorted(wanted_names())
@@ -129,7 +130,7 @@ async def test_a_failed_upload_deals_text_cards_logs_once_and_retries_at_the_nex
     with caplog.at_level(logging.WARNING, logger="cogs.table.card_emojis"):
         async with pictures_bot(fake, database_url, shoes) as bot:
             world.bot = bot
-            assert bot.card_emojis.faces is None
+            assert table_cog(bot).card_emojis.faces is None
             table = await world.start(world.alice)
             await world.bet(world.alice, "100")
             assert "▶ 10♠ 6♣ · **16** · 100" in embed_text(table)
@@ -146,7 +147,7 @@ async def test_a_failed_upload_deals_text_cards_logs_once_and_retries_at_the_nex
     # Room was made: the next start uploads the cards.
     fake.app_emojis.clear()
     async with pictures_bot(fake, database_url) as again:
-        assert again.card_emojis.uploaded == 53
+        assert table_cog(again).card_emojis.uploaded == 53
     await check_invariants(database_url)
 
 
@@ -161,7 +162,7 @@ async def test_a_redrawn_card_is_uploaded_again_and_its_old_picture_deleted(
     current = next(name for name in wanted_names() if name.startswith("bj_AS_"))
     del fake.app_emojis[next(i for i, e in fake.app_emojis.items() if e.name == current)]
     async with pictures_bot(fake, database_url) as bot:
-        assert bot.card_emojis.uploaded == 1
+        assert table_cog(bot).card_emojis.uploaded == 1
     names = {e.name for e in fake.app_emojis.values()}
     assert current in names
     assert "bj_AS_000000" not in names  # the old picture of the ace
@@ -176,7 +177,7 @@ async def test_a_server_chooses_text_cards_and_back_to_pictures(
     shoes.add("Ts 9h 6c 8d " + SPARE)
     async with pictures_bot(fake, database_url, shoes) as bot:
         world.bot = bot
-        faces = bot.card_emojis.faces
+        faces = table_cog(bot).card_emojis.faces
         assert faces is not None
         table = await world.start(world.alice)
         await world.bet(world.alice, "100")

@@ -15,6 +15,7 @@ from discord_world import SPARE, World, embed_text
 
 import db
 from bot.app import BlackjackBot
+from cogs.table.commands import table_cog
 from cogs.table.deadline import BUSY, MAX_WAITING
 from fakediscord.interactions import FakeInteraction
 from fakediscord.records import FakeMessage
@@ -123,7 +124,7 @@ async def test_clicks_waiting_for_a_held_table_are_deferred_and_all_shown(
     assert "**Place your bets**" in text, text
     assert "Last round" in text
     snapshot = world.table()
-    assert bot.table_messages.shown_version(snapshot.table_id) == snapshot.version
+    assert table_cog(bot).messages.shown_version(snapshot.table_id) == snapshot.version
     assert ("double", -100) in await world.ledger(world.alice)
     assert fake.unexpected_errors() == []
 

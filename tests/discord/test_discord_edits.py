@@ -14,6 +14,7 @@ from discord_world import World, embed_text, labels_enabled
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from bot.tables.resume import BACK
+from cogs.table.commands import table_cog
 from cogs.table.refusals import CLICK_FAILED
 from cogs.table.slim_clicks import install, slim
 from fakediscord.harness import running_bot
@@ -160,7 +161,7 @@ async def test_changes_during_an_edit_are_coalesced_into_one_edit_of_the_newest(
     assert "## Bob\nBet 200" in text
     assert "## Croupier\nNo bet yet" in text
     latest = world.table()
-    assert world.running.table_messages.shown_version(latest.table_id) == latest.version
+    assert table_cog(world.running).messages.shown_version(latest.table_id) == latest.version
 
 
 async def test_a_graceful_stop_leaves_the_table_as_it_was_and_the_next_start_resumes_it(
@@ -208,7 +209,7 @@ async def test_a_click_during_a_slow_edit_is_answered_at_once_and_the_newest_tab
     assert "## Alice\nBet 100" in text
     assert "## Carol" not in text
     latest = world.table()
-    assert world.running.table_messages.shown_version(latest.table_id) == latest.version
+    assert table_cog(world.running).messages.shown_version(latest.table_id) == latest.version
 
 
 async def test_bets_placed_at_once_are_shown_by_one_edit_of_the_table(
@@ -236,7 +237,7 @@ async def test_bets_placed_at_once_are_shown_by_one_edit_of_the_table(
     assert edits_sent(world) == before + 1  # the three bets and the deal, in one edit
     assert labels_enabled(table) >= {"Hit", "Stand"}
     latest = world.table()
-    assert world.running.table_messages.shown_version(latest.table_id) == latest.version
+    assert table_cog(world.running).messages.shown_version(latest.table_id) == latest.version
 
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
@@ -261,7 +262,7 @@ async def test_two_clicks_answered_out_of_order_still_leave_the_newest_table(
     assert "## Bob" in text
     assert "## Carol" in text
     latest = world.table()
-    assert world.running.table_messages.shown_version(latest.table_id) == latest.version
+    assert table_cog(world.running).messages.shown_version(latest.table_id) == latest.version
 
 
 async def test_a_clicks_answer_met_by_a_rate_limit_or_a_server_error_is_sent_again(

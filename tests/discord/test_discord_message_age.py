@@ -17,6 +17,7 @@ from discord_world import SPARE, ShoeQueue, World, embed_text, labels_enabled
 from bot.app import build_bot
 from bot.config import Config
 from bot.tables.resume import BACK
+from cogs.table.commands import table_cog
 from cogs.table.restart_text import jump_link, moved_text
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
@@ -117,7 +118,10 @@ async def test_a_30046_mid_round_moves_the_table_at_once_and_the_round_goes_on(
         # 18 against the dealer's 17: paid as the cards dictate.
         assert await world.ledger(world.alice) == [("grant", 1000), ("bet", -100), ("payout", 200)]
         # A restart resumes the table on its new message.
-        assert bot.table_messages.message_of(world.table().table_id) == (world.channel.id, new.id)
+        assert table_cog(bot).messages.message_of(world.table().table_id) == (
+            world.channel.id,
+            new.id,
+        )
     async with running_bot(fake, build_bot(config, clock=fake.clock, shoe_factory=shoes)) as bot:
         world.bot = bot
         await world.settle()
