@@ -187,7 +187,7 @@ async def play(
                 except InteractionRejected as rejected:
                     if "disabled" in str(rejected):
                         # Nobody may take it now (a pair on a fourth hand: no more splits).
-                        # Treated as refused; waiting for a change here was a stalled table.
+                        # Treated as refused: waiting for a change here would stall the table.
                         tally.kinds[f"disabled: {BUTTON_OF[action]}"] += 1
                         refused[1].add(action)
                         continue
