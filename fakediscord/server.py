@@ -163,9 +163,10 @@ class FakeDiscord(World):
     def changed(self) -> None:
         """Wake everything waiting in :meth:`wait_for` to re-check its condition.
 
-        The fake calls it on every request it logs and every gateway event it sends. A test
-        waiting on something outside the fake (a held database call in the bot) calls it
-        where that thing happens.
+        The fake calls it on every request it logs, every gateway event it sends and every
+        change of a gateway connection (opened, acknowledged, closed). A test waiting on
+        something outside the fake (a held database call in the bot) calls it where that
+        thing happens.
         """
         waiters, self._waiters = self._waiters, []
         for waiter in waiters:
