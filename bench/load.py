@@ -43,7 +43,6 @@ import cProfile
 import json
 import math
 import os
-import re
 import sys
 import tempfile
 import time
@@ -67,12 +66,17 @@ from load_kit import (  # noqa: E402
     profile_summary,
     short_route,
 )
+from table_reading import (  # noqa: E402
+    RULES,
+    decide,
+    message_state,
+    seat_value,
+    without_pictures,
+)
 
 import db  # noqa: E402
-from bot.engine import Action, Card, advise, preset  # noqa: E402
-from bot.shown_names import shown_name  # noqa: E402
+from bot.engine import Action, Card, advise  # noqa: E402
 from cogs.table.buttons import custom_id, parse_custom_id  # noqa: E402
-from cogs.table.render import CURRENT_MARK  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402
 from fakediscord.interactions import FakeInteraction, InteractionRejected  # noqa: E402
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember  # noqa: E402
@@ -90,8 +94,6 @@ BUTTON_OF = {
     Action.NO_INSURANCE: "no_insurance",
 }
 ACTION_OF = {name: action for action, name in BUTTON_OF.items()}
-#: The tables' rules (every bench guild keeps the default preset and bet limits).
-RULES = preset("vegas-shoe")
 #: Real seconds after which a missing answer or a table that stopped moving is a failure
 #: (Discord's window is 3 s; this only turns a hang into an error on a crowded machine).
 MAX_WAIT = 120.0
@@ -137,77 +139,6 @@ class Tally:
 
 
 # -- the blackjack driver: a player reading the table message --------------------------------
-
-
-def message_state(message: FakeMessage) -> tuple[int, str]:
-    """(round number, phase) that the table message shows, read from its buttons' ids."""
-    actions, round_no = set(), 0
-    for button in message.buttons():
-        ref = parse_custom_id(button.get("custom_id", ""))
-        if ref is not None:
-            actions.add(ref.action)
-            round_no = ref.round_no
-    if "hit" in actions:
-        return round_no, "playing"
-    if "insurance" in actions:
-        return round_no, "insurance"
-    return round_no, "betting"
-
-
-DEALER_UP = re.compile(r"\*\*Dealer\*\*\s+(\S+)")
-#: A card shown as the bot's card picture (an application emoji): ``<:BJ_10S_3281EA:id>``.
-CARD_EMOJI = re.compile(r"<:BJ_([0-9]{1,2}|[AJQK])([SHDC])_\w+:\d+>", re.IGNORECASE)
-
-
-def card_texts(text: str) -> str:
-    """The line with every card picture replaced by its text (``10S``)."""
-    return CARD_EMOJI.sub(lambda m: f" {m[1]}{m[2]} ", text)
-
-
-def without_pictures(embed: dict[str, Any]) -> dict[str, Any]:
-    """The embed with each card picture written as plain text of the same length, for the
-    rich floor: another application may not use the blackjack bot's emojis."""
-    text = json.dumps(embed)
-    return dict(json.loads(CARD_EMOJI.sub(lambda m: "(" + m[0][1:-1] + ")", text)))
-
-
-def seat_value(message: FakeMessage, name: str) -> str | None:
-    """The lines of the player's seat on the table message (its field is named with the
-    name as the bot shows it: Markdown escaped, so "P0-0" reads "P0\\-0")."""
-    embed = message.embed or {}
-    shown = shown_name(name)
-    return next((f["value"] for f in embed.get("fields", ()) if f["name"] == shown), None)
-
-
-def decide(message: FakeMessage, name: str, refused: set[Action]) -> Action | None:
-    """What the player does now by basic strategy (never insurance); None: nothing to do.
-
-    Legal actions are guessed from the cards (the message only shows every player's
-    buttons); an action the bot refused is in ``refused`` and not guessed again.
-    """
-    _, phase = message_state(message)
-    value = seat_value(message, name)
-    if value is None or phase == "betting":
-        return None
-    lines = card_texts(value).splitlines()
-    hands = [line for line in lines if line.startswith((CURRENT_MARK, "•"))]
-    if phase == "insurance":
-        decided = any(line.startswith(("Insured", "No insurance")) for line in lines)
-        return None if decided or not hands else Action.NO_INSURANCE
-    current = next((line for line in hands if line.startswith(CURRENT_MARK)), None)
-    found = DEALER_UP.search(card_texts((message.embed or {}).get("description", "")))
-    if current is None or found is None:
-        return None
-    cards = [Card.parse(text) for text in current[1:].split(" · ", 1)[0].split()]
-    legal = [Action.HIT, Action.STAND]
-    if len(cards) == 2:
-        legal.append(Action.DOUBLE)
-        if cards[0].value == cards[1].value:
-            legal.append(Action.SPLIT)
-        if len(hands) == 1:
-            legal.append(Action.SURRENDER)
-    legal = [a for a in legal if a not in refused]
-    return advise(RULES, cards, Card.parse(found[1]), legal)
 
 
 async def play(
@@ -256,7 +187,7 @@ async def play(
                 except InteractionRejected as rejected:
                     if "disabled" in str(rejected):
                         # Nobody may take it now (a pair on a fourth hand: no more splits).
-                        # Treated as refused; waiting for a change here was a stalled table.
+                        # Treated as refused: waiting for a change here would stall the table.
                         tally.kinds[f"disabled: {BUTTON_OF[action]}"] += 1
                         refused[1].add(action)
                         continue
@@ -290,9 +221,11 @@ async def play(
             await fake.message_changed(message, RECHECK)
             quiet = 0.0
         except AssertionError:
-            # Nothing changed for RECHECK s: look again (a wake-up may have been missed), and
-            # fail only when the table stood still for MAX_WAIT s.
+            # Nothing changed for RECHECK s: look again (a wake-up may have been missed), with
+            # the refusals forgotten (each was true of its moment), and fail only when the
+            # table stood still for MAX_WAIT s.
             tally.kinds["re-checked after a quiet 5 s"] += 1
+            refused = ("", set())
             quiet += RECHECK
             if quiet >= MAX_WAIT:
                 raise AssertionError(

@@ -161,27 +161,34 @@ class FakeDiscord(World):
 
     # -- waiting and events ---------------------------------------------------------------
     def changed(self) -> None:
-        """Wake everything waiting in :meth:`wait_for` to re-check its condition."""
+        """Wake everything waiting in :meth:`wait_for` to re-check its condition.
+
+        The fake calls it on every request it logs, every gateway event it sends and every
+        change of a gateway connection (opened, acknowledged, closed). A test waiting on
+        something outside the fake (a held database call in the bot) calls it where that
+        thing happens.
+        """
         waiters, self._waiters = self._waiters, []
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
 
     async def wait_for(self, predicate: Callable[[], bool], max_wait: float = 5.0) -> None:
-        """Wait until ``predicate()`` holds, re-checked on every request and gateway event.
+        """Wait until ``predicate()`` holds, re-checked each time :meth:`changed` is called.
 
-        ``max_wait`` (real seconds) only turns a hang into a failure.
+        Raises ``TimeoutError`` when no wake-up within ``max_wait`` real seconds found it
+        true, even if it holds by then: a condition that came true without anything calling
+        :meth:`changed` would otherwise cost every such wait its whole ``max_wait``.
         """
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + max_wait
-        while not predicate():
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise TimeoutError(f"condition not met within {max_wait}s")
-            waiter: asyncio.Future[None] = loop.create_future()
-            self._waiters.append(waiter)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waiter, remaining)
+        try:
+            async with asyncio.timeout(max_wait):
+                while not predicate():
+                    waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+                    self._waiters.append(waiter)
+                    await waiter
+        except TimeoutError:
+            why = ": it holds now, but nothing called fake.changed()" if predicate() else ""
+            raise TimeoutError(f"condition not met within {max_wait}s{why}") from None
 
     def dispatch(self, event: str, data: Any) -> None:
         """Queue a gateway event; events go out in the order they were queued."""

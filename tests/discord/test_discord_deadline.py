@@ -17,6 +17,7 @@ import db
 from bot.app import BlackjackBot
 from cogs.table.commands import table_cog
 from cogs.table.deadline import BUSY, MAX_WAITING
+from fakediscord import FakeDiscord
 from fakediscord.interactions import FakeInteraction
 from fakediscord.records import FakeMessage
 
@@ -26,10 +27,14 @@ WEBHOOK_EDIT = "PATCH /webhooks/{application_id}/{interaction_token}/messages/@o
 
 
 class SlowStakes:
-    """The bot's real store, with each stake waiting until released: a slow database."""
+    """The bot's real store, with each stake waiting until released: a slow database.
 
-    def __init__(self, store: db.Store) -> None:
+    Each stake's arrival wakes ``fake.wait_for``, as a request to the fake does.
+    """
+
+    def __init__(self, store: db.Store, fake: FakeDiscord) -> None:
         self._stake = store.stake
+        self._fake = fake
         self.open = asyncio.Event()
         self.open.set()
         self.arrived = 0
@@ -37,6 +42,7 @@ class SlowStakes:
 
     async def _slow_stake(self, *args: Any, **kwargs: Any) -> int:
         self.arrived += 1
+        self._fake.changed()
         await self.open.wait()
         return await self._stake(*args, **kwargs)
 
@@ -57,7 +63,7 @@ async def double_on_a_slow_database(
 ) -> tuple[FakeMessage, SlowStakes, FakeInteraction]:
     """A dealt round where Alice's Double waits on a held stake, holding the table's lock."""
     table = await dealt_round(world, shoes)
-    slow = SlowStakes(bot.store)
+    slow = SlowStakes(bot.store, world.fake)
     slow.open.clear()
     double = await world.fake.click(world.alice, table, label="Double", wait=False)
     await world.fake.wait_for(lambda: slow.arrived == 1)
@@ -91,7 +97,7 @@ async def test_a_bet_on_a_slow_database_is_deferred_then_answered(
 ) -> None:
     fake = world.fake
     table = await world.start(world.alice)
-    slow = SlowStakes(bot.store)
+    slow = SlowStakes(bot.store, world.fake)
     slow.open.clear()
     bet = await fake.slash(world.alice, "bet", world.channel, amount="100", wait=False)
     await fake.wait_for(lambda: slow.arrived == 1)
