@@ -19,7 +19,6 @@ from cogs.table.embed_limits import (
     ROWS_LIMIT,
     embed_size,
     field_count,
-    public_size,
 )
 from cogs.table.render import COLOURS, RenderedTable, render_table
 from cogs.table.restart_text import voided_embed
@@ -227,14 +226,18 @@ def test_the_buttons_are_sent_as_discord_py_would_send_a_view_of_them(phase: Tab
     assert not sent.has_components_v2()
 
 
-def test_the_embed_is_measured_as_discord_pys_accessors_read_it() -> None:
-    """embed_size reads discord.Embed's slots (its accessors build a proxy per field per
-    call); it must count exactly what the public accessors show."""
+def test_the_embed_is_measured_as_discord_counts_it() -> None:
+    """embed_size counts what Discord counts toward the 6000 limit, read here from the
+    payload discord.py sends (title, description, fields, footer, author)."""
     embed = render_table(worst_case()).embed
     embed.set_author(name="An author counts too")
-    public = len(embed.title or "") + len(embed.description or "") + public_size(embed)
-    assert embed_size(embed) == public > 5000
-    assert field_count(embed) == len(embed.fields) > 7
+    sent = embed.to_dict()
+    counted = len(sent.get("title", "")) + len(sent.get("description", ""))
+    counted += sum(len(f["name"]) + len(f["value"]) for f in sent.get("fields", []))
+    counted += len(sent.get("footer", {}).get("text", ""))
+    counted += len(sent.get("author", {}).get("name", ""))
+    assert embed_size(embed) == counted > 5000
+    assert field_count(embed) == len(sent["fields"]) > 7
     empty = discord.Embed(title="no fields, footer or author")
     assert embed_size(empty) == len("no fields, footer or author")
     assert field_count(empty) == 0
