@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
 from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
 from cogs.table.render import chips
@@ -54,7 +55,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         """Only people with Manage Server; everyone else is told so, ephemerally."""
         if interaction.permissions.manage_guild:
             return True
-        await interaction.response.send_message(NOT_ALLOWED, ephemeral=True)
+        await tell(interaction, NOT_ALLOWED)
         return False
 
     @app_commands.command(name="config", description="Show or change this server's table settings")
@@ -103,16 +104,14 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         try:
             settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
         except ValueError as error:
-            await interaction.response.send_message(f"Nothing changed: {error}.", ephemeral=True)
+            await tell(interaction, f"Nothing changed: {error}.")
             return
         self.bot.card_emojis.style_changed(interaction.guild_id, settings.card_style)
         heading = "Settings changed." if changes else "Settings of this server:"
         note = "\nOpen tables keep their rules; new tables use these." if changes else ""
         if cards is not None:
             note += "\nCards change on open tables too, at their next update."
-        await interaction.response.send_message(
-            f"{heading}\n{settings_text(settings)}{note}", ephemeral=True
-        )
+        await tell(interaction, f"{heading}\n{settings_text(settings)}{note}")
 
     @app_commands.command(name="grant", description="Give chips to a member (a ledger row)")
     @app_commands.describe(member="Who gets the chips", amount="How many", reason="Why (kept)")
@@ -166,7 +165,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         else:
             verb = f"Gave {chips(delta)} chips to" if delta > 0 else f"Took {chips(-delta)} from"
             text = f"{verb} {member.mention}. Their balance: {chips(balance)}."
-        await interaction.response.send_message(text, ephemeral=True)
+        await tell(interaction, text)
 
 
 async def setup(bot: BlackjackBot) -> None:
