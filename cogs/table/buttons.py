@@ -126,6 +126,7 @@ class SentButtons(discord.ui.View):
     Table clicks are routed by custom id (the table cog's ``on_interaction``), so after a
     restart too, never through a stored view; discord.py stores a view sent with a
     message only while it is not finished, so a stopped one is sent and never stored.
+    (A View can only be stopped on a running event loop, where the bot renders tables.)
     A table reuses its view while its buttons stay the same (``TableMessages.view_for``).
     """
 
