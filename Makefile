@@ -28,13 +28,15 @@ test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 ## ruff (lint and format check), mypy --strict, the import-linter contracts (layers, the
-## engine's one door, no cycles: pyproject.toml) and hadolint on the Dockerfile.
+## engine's one door, no cycles: pyproject.toml), hadolint on the Dockerfile, and no
+## private or non-public names of discord.py, aiohttp or aiosqlite (scripts/).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	$(BIN)/hadolint Dockerfile
+	$(BIN)/python scripts/check_private_names.py
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

@@ -37,7 +37,6 @@ SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("discord.message", "Message.__init__", "discord.py: Message()"),
     ("discord.app_commands.tree", "CommandTree._call", "/bet: the command tree, all of it"),
     # answers and edits
-    ("cogs.table.callback", "_send", "answer: its parameters and request"),
     ("discord.webhook.async_", "AsyncWebhookAdapter.request", "discord.py's webhook adapter"),
     ("aiohttp", "ClientSession._request", "aiohttp: a request"),
     ("cogs.table.deadline", "Answer.table", "click: the answer (type 7)"),

@@ -23,9 +23,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import db
-from bot import collector
 from bot.clock import Clock, SystemClock
 from bot.config import Config
+from bot.discord_reply import tell
 from bot.log_context import bind
 from bot.metrics import BotMetrics, MetricsServer
 from bot.strategy_cache import cache_directory
@@ -33,7 +33,6 @@ from bot.strategy_process import ChildProcess
 from bot.table_display import TableDisplay
 from bot.tables import ShoeFactory, TableError, TableService, TableSnapshot
 from bot.tables.advice import Advice
-from cogs.table import answer_http
 
 log = logging.getLogger(__name__)
 
@@ -120,10 +119,7 @@ class BlackjackTree(app_commands.CommandTree[Any]):
         log.error("command %s failed", name, exc_info=error, extra={"command": name})
         text = "Something went wrong on my side; nothing was changed. Please try again."
         with contextlib.suppress(discord.HTTPException):
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
+            await tell(interaction, text)
 
 
 class BlackjackBot(commands.Bot):
@@ -295,7 +291,6 @@ class BlackjackBot(commands.Bot):
             task.add_done_callback(self._in_flight.discard)
         bind(guild_id=interaction.guild_id, channel_id=interaction.channel_id)
         self.metrics.track(interaction, task)
-        collector.release_when_done(interaction, task)  # after the metrics read it
         refusal = None
         if self.stopping:
             refusal = RESTARTING
@@ -309,7 +304,7 @@ class BlackjackBot(commands.Bot):
             return True
         self.metrics.refused(interaction)
         with contextlib.suppress(discord.HTTPException):
-            await interaction.response.send_message(refusal, ephemeral=True)
+            await tell(interaction, refusal)
         return False
 
     async def sync_commands(self) -> None:
@@ -350,7 +345,6 @@ class BlackjackBot(commands.Bot):
                 log.info("stopping with table edits unsent; the next start shows every table")
         await self._finish_in_flight()  # the polite refusals sent meanwhile
         await super().close()
-        answer_http.close_for_closed_sessions()  # the answers' own kept connections
         if self._metrics_server is not None:
             await self._metrics_server.stop()
             await self.metrics.stop()

@@ -13,6 +13,11 @@ API_BASE_VAR = "DISCORD_API_BASE"
 GATEWAY_URL_VAR = "DISCORD_GATEWAY_URL"
 
 
+def api_base() -> str:
+    """The REST base URL discord.py uses (discord.com's, or ``DISCORD_API_BASE``'s)."""
+    return discord.http.Route.BASE
+
+
 def apply_endpoints(env: Mapping[str, str]) -> None:
     """Use ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL`` from ``env`` when they are set.
 

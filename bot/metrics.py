@@ -341,9 +341,9 @@ class MetricsServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()
-        server = site._server  # aiohttp has no public name for the bound socket
-        sockets = getattr(server, "sockets", None) or []
-        self.port = int(sockets[0].getsockname()[1]) if sockets else port
+        # AppRunner.addresses: the (host, port, ...) each of its sites listens on.
+        addresses = self._runner.addresses
+        self.port = int(addresses[0][1]) if addresses else port
 
     async def _scrape(self, request: web.Request) -> web.Response:
         self._refresh()

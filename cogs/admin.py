@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
 from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
 from cogs.table.commands import table_cog
@@ -55,7 +56,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         """Only people with Manage Server; everyone else is told so, ephemerally."""
         if interaction.permissions.manage_guild:
             return True
-        await interaction.response.send_message(NOT_ALLOWED, ephemeral=True)
+        await tell(interaction, NOT_ALLOWED)
         return False
 
     @app_commands.command(name="config", description="Show or change this server's table settings")
@@ -104,7 +105,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         try:
             settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
         except ValueError as error:
-            await interaction.response.send_message(f"Nothing changed: {error}.", ephemeral=True)
+            await tell(interaction, f"Nothing changed: {error}.")
             return
         table = table_cog(self.bot)
         if table is not None:  # the card pictures are the table extension's
@@ -113,9 +114,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         note = "\nOpen tables keep their rules; new tables use these." if changes else ""
         if cards is not None:
             note += "\nCards change on open tables too, at their next update."
-        await interaction.response.send_message(
-            f"{heading}\n{settings_text(settings)}{note}", ephemeral=True
-        )
+        await tell(interaction, f"{heading}\n{settings_text(settings)}{note}")
 
     @app_commands.command(name="grant", description="Give chips to a member (a ledger row)")
     @app_commands.describe(member="Who gets the chips", amount="How many", reason="Why (kept)")
@@ -169,7 +168,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         else:
             verb = f"Gave {chips(delta)} chips to" if delta > 0 else f"Took {chips(-delta)} from"
             text = f"{verb} {member.mention}. Their balance: {chips(balance)}."
-        await interaction.response.send_message(text, ephemeral=True)
+        await tell(interaction, text)
 
 
 async def setup(bot: BlackjackBot) -> None:

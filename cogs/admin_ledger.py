@@ -12,6 +12,7 @@ from typing import Any, Final
 
 import discord
 
+from bot.discord_reply import tell
 from bot.shown_names import shown_name
 from bot.tables.results import signed
 from cogs.table.render import chips
@@ -103,7 +104,7 @@ class LedgerButton(
         if interaction.guild_id is not None and interaction.permissions.manage_guild:
             return True
         interaction.client.metrics.refused(interaction)
-        await interaction.response.send_message(NOT_ALLOWED, ephemeral=True)
+        await tell(interaction, NOT_ALLOWED)
         return False
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

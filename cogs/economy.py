@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_reply import tell
 from bot.shown_names import shown_name
 from bot.tables.chip_limit import at_the_limit
 from bot.tables.results import signed
@@ -134,7 +135,7 @@ class EconomyCog(commands.Cog, name="Economy"):
             if who.id == interaction.user.id
             else f"{who.mention} has {chips(amount)} chips."
         )
-        await interaction.response.send_message(text, ephemeral=True)
+        await tell(interaction, text)
 
     async def leaderboard_page(
         self, interaction: discord.Interaction[Any], page: int
@@ -163,7 +164,7 @@ class EconomyCog(commands.Cog, name="Economy"):
             result = await self.bot.store.claim_daily(interaction.guild_id, interaction.user.id)
         except BalanceLimitExceeded as error:
             text = at_the_limit(error, f"the daily {chips(error.amount)} chips")
-            await interaction.response.send_message(text, ephemeral=True)
+            await tell(interaction, text)
             return
         when = timestamp(result.next_claim_at.timestamp())
         if result.claimed:
@@ -175,7 +176,7 @@ class EconomyCog(commands.Cog, name="Economy"):
             text = (
                 f"You already claimed today. Next claim {when}. Balance: {chips(result.balance)}."
             )
-        await interaction.response.send_message(text, ephemeral=True)
+        await tell(interaction, text)
 
     @app_commands.command(name="stats", description="Lifetime blackjack record")
     @app_commands.describe(member="Whose record to show (default: yours)")

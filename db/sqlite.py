@@ -1,4 +1,12 @@
-"""The SQLite backend: one aiosqlite connection, WAL, and a whole transaction per thread hop."""
+"""The SQLite backend: one connection on a thread of its own, WAL, and a whole transaction
+per thread hop.
+
+The connection lives on a one-worker :class:`concurrent.futures.ThreadPoolExecutor`, as
+aiosqlite keeps one on a thread of its own; unlike aiosqlite's public API (a statement
+per hop), a whole transaction is handed to the thread at once. That keeps the event
+loop out of the transaction: nothing interleaves, a cancelled caller cannot leave it
+half done, and a stake costs one thread hop, not five.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +14,11 @@ import asyncio
 import os
 import sqlite3
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Final, TypeVar
 from urllib.request import pathname2url
-
-import aiosqlite
 
 from db.errors import StoreConfigError
 from db.statements import Many, Op, Row
@@ -62,6 +69,18 @@ def _existing(path: str) -> str:
     return f"file:{pathname2url(str(Path(path).resolve()))}?mode=rw"
 
 
+def _connect(target: str, *, uri: bool) -> sqlite3.Connection:
+    # On the connection's own thread, which alone uses it afterwards. Autocommit
+    # (isolation_level None): _transaction issues BEGIN and COMMIT itself.
+    return sqlite3.connect(
+        target,
+        uri=uri,
+        isolation_level=None,
+        timeout=BUSY_TIMEOUT_MS / 1000,
+        cached_statements=256,
+    )
+
+
 def _configure(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA journal_mode = WAL")
     # In WAL mode, NORMAL loses no committed transaction when the process dies
@@ -74,9 +93,13 @@ def _configure(conn: sqlite3.Connection) -> None:
 class SQLiteStore(Store):
     """A Store in one SQLite file (or ``:memory:``)."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str, clock: Clock | None) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, thread: ThreadPoolExecutor, path: str, clock: Clock | None
+    ) -> None:
         super().__init__(clock)
-        self._db = db
+        self._conn = conn
+        self._thread = thread
+        self._closed = False
         self.path = path
 
     @classmethod
@@ -87,11 +110,6 @@ class SQLiteStore(Store):
 
         Not ``migrate``: open an existing file as it is, creating nothing.
         """
-        if not callable(getattr(aiosqlite.Connection, "_execute", None)):
-            raise RuntimeError(
-                f"aiosqlite {aiosqlite.__version__} no longer has Connection._execute,"
-                " which db.sqlite uses to run a transaction on the database thread"
-            )
         if not migrate and path != ":memory:" and not await asyncio.to_thread(os.path.isfile, path):
             where = await asyncio.to_thread(os.path.abspath, path)
             raise StoreConfigError(
@@ -106,43 +124,43 @@ class SQLiteStore(Store):
                     f"cannot create the folder for the SQLite file {path!r} ({exc.strerror});"
                     " fix DATABASE_URL"
                 ) from exc
+        # Without migrating, open read-write but never create (a URI with mode=rw).
+        target, uri = (path, False) if migrate else (_existing(path), True)
+        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        loop = asyncio.get_running_loop()
         try:
-            # Without migrating, open read-write but never create (a URI with mode=rw).
-            target, uri = (path, False) if migrate else (_existing(path), True)
-            db = await aiosqlite.connect(
-                target,
-                uri=uri,
-                isolation_level=None,
-                timeout=BUSY_TIMEOUT_MS / 1000,
-                cached_statements=256,
-            )
+            conn = await loop.run_in_executor(thread, partial(_connect, target, uri=uri))
         except sqlite3.Error as exc:
+            thread.shutdown(wait=False)
             raise StoreConfigError(
                 f"cannot open the SQLite file {path!r} ({exc}); fix DATABASE_URL"
             ) from exc
-        store = cls(db, path, clock)
+        store = cls(conn, thread, path, clock)
         try:
             await store._call(_configure)
             if migrate:
                 await store._migrate("sqlite")
         except BaseException:
-            await db.close()
+            await store.close()
             raise
         return store
 
     async def _call(self, function: Callable[[sqlite3.Connection], T]) -> T:
-        # aiosqlite runs every call on its connection's own thread. Handing it a
-        # whole transaction (instead of a statement at a time) keeps the event
-        # loop out of the transaction: nothing interleaves, a cancelled caller
-        # cannot leave it half done, and a stake costs one thread hop, not five.
-        # aiosqlite has no public name for this, so its queue method is used.
-        conn = self._db._conn
-        result: T = await self._db._execute(partial(function, conn))  # type: ignore[no-untyped-call]
-        return result
+        """``function(connection)`` on the connection's thread, after the calls queued before
+        it. A caller cancelled meanwhile stops waiting: a call already running ends as it
+        would have (a whole transaction), one not started yet never runs."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, function, self._conn)
 
     async def _transact(self, op: Callable[[], Op[T]], *, write: bool) -> T:
         return await self._call(partial(_transaction, factory=op, write=write))
 
     async def close(self) -> None:
-        """Close the connection (finishing calls already queued)."""
-        await self._db.close()
+        """Close the connection (after the calls already queued) and end its thread."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self._call(sqlite3.Connection.close)
+        finally:
+            self._thread.shutdown(wait=False)

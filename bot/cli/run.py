@@ -18,11 +18,10 @@ from typing import Any
 
 import aiohttp
 import discord
-import discord.http
 
 from bot import collector
 from bot.config import TOKEN_HELP, Config, ConfigError, environment, load_config
-from bot.endpoints import apply_endpoints
+from bot.endpoints import api_base, apply_endpoints
 from bot.log_setup import setup_logging
 from bot.tables.resume import ShardCountChanged
 from db.errors import StoreError
@@ -60,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         return CONFIG_EXIT
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
         print(
-            f"error: cannot reach Discord at {discord.http.Route.BASE} ({error}). "
+            f"error: cannot reach Discord at {api_base()} ({error}). "
             "Check the network connection, then start the bot again.",
             file=sys.stderr,
         )

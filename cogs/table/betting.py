@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_reply import tell
 from bot.engine import MAX_SPOTS
 from cogs.table.commands import player_of
 from cogs.table.deadline import BUSY, Answer
@@ -52,7 +53,7 @@ class BettingCog(commands.Cog, name="Betting"):
         table_id = None if table is None else table.table_id
         messages = self.messages
         if table_id is not None and messages.overloaded(table_id):
-            await interaction.response.send_message(BUSY, ephemeral=True)
+            await tell(interaction, BUSY)
             return
         async with Answer(interaction, self.bot.clock) as answer, messages.busy(table_id):
             reply = await self.bot.tables.bet(channel_id, player_of(interaction), amount, hands)

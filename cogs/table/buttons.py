@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Final
+from typing import Final
 
 import discord
 
@@ -118,56 +118,31 @@ class ButtonSpec:
     disabled: bool
     row: int
 
-    def payload(self) -> dict[str, Any]:
-        """The button as sent to Discord (what discord.ui.Button.to_component_dict gives)."""
-        return {
-            "type": 2,
-            "style": self.style.value,
-            "disabled": self.disabled,
-            "label": self.label,
-            "custom_id": self.custom_id,
-        }
-
-
-def button_rows(specs: tuple[ButtonSpec, ...]) -> list[dict[str, Any]]:
-    """The buttons as sent to Discord: action rows (type 1) in row order."""
-    rows: dict[int, list[dict[str, Any]]] = {}
-    for spec in specs:
-        rows.setdefault(spec.row, []).append(spec.payload())
-    return [{"type": 1, "components": rows[row]} for row in sorted(rows)]
-
 
 class SentButtons(discord.ui.View):
-    """The buttons under a table message, as discord.py sends them: a finished view whose
-    components were made straight from the specs.
+    """The buttons under a table message: a View of :class:`discord.ui.Button`, one per
+    spec, stopped as soon as it is made.
 
-    Nothing of a View is needed but its payload: table clicks are routed by custom id
-    (the table cog's ``on_interaction``), never through a stored view. Building a real
-    View (a random id, a Button per spec, its row weights, then ``to_components``) cost
-    more than the rest of a table's render, so ``View.__init__`` is skipped; discord.py
-    asks a view sent with a message only for the methods below.
+    Table clicks are routed by custom id (the table cog's ``on_interaction``), so after a
+    restart too, never through a stored view; discord.py stores a view sent with a
+    message only while it is not finished, so a stopped one is sent and never stored.
+    (A View can only be stopped on a running event loop, where the bot renders tables.)
+    A table reuses its view while its buttons stay the same (``TableMessages.view_for``).
     """
 
-    def __init__(self, specs: tuple[ButtonSpec, ...]) -> None:  # no View.__init__: see above
-        self._rows = button_rows(specs)
-
-    def to_components(self) -> list[dict[str, Any]]:
-        return self._rows
-
-    def has_components_v2(self) -> bool:
-        return False
-
-    def is_finished(self) -> bool:
-        return True  # so discord.py never stores it
-
-    def is_dispatchable(self) -> bool:
-        return False
-
-    def stop(self) -> None:
-        return None
-
-    def __repr__(self) -> str:
-        return f"<SentButtons rows={len(self._rows)}>"
+    def __init__(self, specs: tuple[ButtonSpec, ...]) -> None:
+        super().__init__(timeout=None)
+        for spec in specs:
+            self.add_item(
+                discord.ui.Button(
+                    label=spec.label,
+                    custom_id=spec.custom_id,
+                    style=spec.style,
+                    disabled=spec.disabled,
+                    row=spec.row,
+                )
+            )
+        self.stop()
 
 
 def table_buttons(snapshot: TableSnapshot) -> tuple[ButtonSpec, ...]:

@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
 from bot.table_display import TableDisplay
 from bot.tables import NoTableHere, Player, Reply, TableError
 from bot.tables.registry import CLOSED
-from cogs.table import slim_clicks
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
 from cogs.table.deadline import BUSY, Answer
@@ -103,13 +103,13 @@ class TableCog(commands.Cog, name="Table"):
         overloaded."""
         tables, messages = self.bot.tables, self.messages
         if messages.overloaded(ref.table_id):
-            await interaction.response.send_message(BUSY, ephemeral=True)
+            await tell(interaction, BUSY)
             return
         player = player_of(interaction)
         message_id = interaction.message.id if interaction.message is not None else None
         moved = messages.moved_from(ref.table_id, message_id)
         if moved is not None:  # a button of a message the table has left
-            await interaction.response.send_message(moved, ephemeral=True)
+            await tell(interaction, moved)
             return
         async with Answer(interaction, self.bot.clock) as answer, messages.holding(ref.table_id):
             if ref.action == "hint":
@@ -132,7 +132,7 @@ class TableCog(commands.Cog, name="Table"):
                 return
             messages.shown(reply.snapshot)
         if reply.note:
-            await interaction.followup.send(reply.note, ephemeral=True)
+            await tell(interaction, reply.note)
 
     async def _apply(self, ref: ButtonRef, player: Player) -> Reply:
         tables = self.bot.tables
@@ -167,10 +167,10 @@ class TableCog(commands.Cog, name="Table"):
         assert interaction.channel_id is not None
         missing = missing_permissions(interaction.app_permissions)
         if missing:
-            await interaction.response.send_message(
+            await tell(
+                interaction,
                 f"I can't run a table here: I need {', '.join(missing)} in this channel. "
                 "Ask a moderator to allow that.",
-                ephemeral=True,
             )
             return
         snapshot, _ = await self.bot.tables.start(
@@ -196,15 +196,13 @@ class TableCog(commands.Cog, name="Table"):
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Seat the caller; the table message shows them at once."""
         await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
-        await interaction.response.send_message(
-            "You sat down. Bet with /bet amount [hands].", ephemeral=True
-        )
+        await tell(interaction, "You sat down. Bet with /bet amount [hands].")
 
     @blackjack.command(name="leave", description="Stand up from this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave now, or when this round ends if you have hands in it."""
         reply = await self.bot.tables.leave(interaction.channel_id or 0, player_of(interaction))
-        await interaction.response.send_message(reply.note, ephemeral=True)
+        await tell(interaction, reply.note)
 
     @blackjack.command(name="rules", description="This table's rules and house edge")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
@@ -215,7 +213,7 @@ class TableCog(commands.Cog, name="Table"):
         rules = self.bot.tables.rules_of(snapshot.table_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         edge = await self.bot.tables.advice.edge(rules)  # the strategy worker, cached
-        await interaction.followup.send(rules_text(snapshot.preset, rules, edge), ephemeral=True)
+        await tell(interaction, rules_text(snapshot.preset, rules, edge))
 
     @blackjack.command(
         name="stop", description="Close this channel's table (host or Manage Channels)"
@@ -226,16 +224,15 @@ class TableCog(commands.Cog, name="Table"):
         await self.bot.tables.stop(
             interaction.channel_id or 0, player_of(interaction), may_manage_channel=may_manage
         )
-        await interaction.response.send_message(
-            "Table closed. Any round in progress was voided and its stakes refunded.",
-            ephemeral=True,
+        await tell(
+            interaction, "Table closed. Any round in progress was voided and its stakes refunded."
         )
 
     @blackjack.command(name="fairness", description="Check the shuffle: commitment and last seed")
     async def fairness(self, interaction: discord.Interaction[Any]) -> None:
         """The current shoe's commitment, the previous shoe's seed, and how to verify it."""
         fairness = self.bot.tables.fairness(interaction.channel_id or 0)
-        await interaction.response.send_message(fairness_text(fairness), ephemeral=True)
+        await tell(interaction, fairness_text(fairness))
 
 
 def table_cog(bot: commands.Bot) -> TableCog | None:
@@ -248,8 +245,7 @@ def table_cog(bot: commands.Bot) -> TableCog | None:
 
 
 async def add_table_cog(bot: BlackjackBot) -> TableCog:
-    """Add the table's commands and buttons (and parse their clicks slimmed)."""
+    """Add the table's commands and buttons."""
     cog = TableCog(bot)
     await bot.add_cog(cog)
-    slim_clicks.install(bot)
     return cog

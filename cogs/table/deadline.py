@@ -27,7 +27,7 @@ from typing import Any
 import discord
 
 from bot.clock import Cancellable, Clock
-from cogs.table.callback import say, update_table
+from bot.discord_reply import tell
 
 #: Seconds after an interaction reached the bot at which it is acknowledged with a deferral
 #: if not answered yet: 1 s of margin to Discord's 3 s for the request itself.
@@ -105,15 +105,13 @@ class Answer:
         if await self._settle():
             await self._interaction.edit_original_response(embed=embed, view=view)
         else:
-            await update_table(self._interaction, embed=embed, view=view)
+            await self._interaction.response.edit_message(embed=embed, view=view)
 
     async def text(self, text: str) -> None:
         """Answer with a sentence only the user sees (after a deferral, as a followup: after
         "thinking" it replaces that message, as a refusal's answer does)."""
-        if await self._settle():
-            await self._interaction.followup.send(text, ephemeral=True)
-        else:
-            await say(self._interaction, text)
+        await self._settle()
+        await tell(self._interaction, text)
 
 
 def overloaded(waiting: int) -> bool:

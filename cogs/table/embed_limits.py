@@ -43,32 +43,12 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-#: Whether discord.Embed keeps its fields, footer and author in the slots read below:
-#: its public accessors build a proxy object per field on every call, and a table's
-#: render measures its embed a few times.
-_SLOTS: Final = {"_fields", "_footer", "_author"} <= set(getattr(discord.Embed, "__slots__", ()))
-
-
 def embed_size(embed: discord.Embed) -> int:
-    """Characters Discord counts toward the 6000 limit (title, description, fields, footer)."""
-    size = len(embed.title or "") + len(embed.description or "")
-    if not _SLOTS:
-        return size + public_size(embed)
-    fields: list[dict[str, str]] = getattr(embed, "_fields", None) or []
-    footer: dict[str, str] = getattr(embed, "_footer", None) or {}
-    author: dict[str, str] = getattr(embed, "_author", None) or {}
-    size += sum(len(field.get("name") or "") + len(field.get("value") or "") for field in fields)
-    return size + len(footer.get("text") or "") + len(author.get("name") or "")
-
-
-def public_size(embed: discord.Embed) -> int:
-    """The fields', footer's and author's characters, read through discord.py's accessors."""
-    size = sum(len(field.name or "") + len(field.value or "") for field in embed.fields)
-    return size + len(embed.footer.text or "") + len(embed.author.name or "")
+    """Characters Discord counts toward the 6000 limit (title, description, fields' names
+    and values, footer, author): ``len(embed)``, as discord.py documents it."""
+    return len(embed)
 
 
 def field_count(embed: discord.Embed) -> int:
     """How many fields the embed has."""
-    if _SLOTS:
-        return len(getattr(embed, "_fields", None) or ())
     return len(embed.fields)

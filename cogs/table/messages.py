@@ -30,7 +30,6 @@ from bot.tables.errors import TableError
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table import discord_codes as codes
 from cogs.table.buttons import ButtonSpec
-from cogs.table.callback import edit_table
 from cogs.table.card_art import Faces
 from cogs.table.deadline import overloaded
 from cogs.table.notices import tell_host
@@ -349,7 +348,8 @@ class TableMessages:
     async def _edit(self, channel_id: int, message_id: int, snapshot: TableSnapshot) -> None:
         rendered = await self.render(snapshot)
         view = self.view_for(snapshot.table_id, rendered)
-        await edit_table(self._client, channel_id, message_id, embed=rendered.embed, view=view)
+        message = self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        await message.edit(embed=rendered.embed, view=view)
 
     async def _post_again(self, table_id: str, table: _Table) -> bool:
         """Someone deleted the message of an open table: post the table again, below.

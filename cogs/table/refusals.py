@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord_reply import tell
 from bot.tables import TableAlreadyOpen, TableError
 from cogs.table.messages import TableMessages
 from cogs.table.restart_text import jump_link
@@ -31,7 +32,7 @@ async def answer_refusal(
     if isinstance(error, TableAlreadyOpen):
         text = _open_table_text(error, messages)
     with contextlib.suppress(discord.NotFound):  # the interaction expired meanwhile
-        await _tell(interaction, text)
+        await tell(interaction, text)
 
 
 async def answer_command_error(
@@ -63,15 +64,7 @@ async def apologise_for_click(interaction: discord.Interaction[Any]) -> None:
     if metrics is not None:
         metrics.failed(interaction)
     with contextlib.suppress(discord.HTTPException):  # Discord refuses this one too
-        await _tell(interaction, CLICK_FAILED)
-
-
-async def _tell(interaction: discord.Interaction[Any], text: str) -> None:
-    """``text`` to the presser alone: the answer, or a followup if it was answered."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+        await tell(interaction, CLICK_FAILED)
 
 
 def _open_table_text(error: TableAlreadyOpen, messages: TableMessages) -> str:

@@ -17,7 +17,7 @@ import discord
 from bot.shown_names import shown_name
 from bot.tables.results import signed
 from bot.tables.snapshot import DealerView, HandView, SeatView, TablePhase, TableSnapshot
-from cogs.table.buttons import ButtonSpec, SentButtons, button_rows, table_buttons
+from cogs.table.buttons import ButtonSpec, SentButtons, table_buttons
 from cogs.table.card_art import Faces, card_row, cards_in_line, hidden_card, picture_count
 from cogs.table.embed_limits import (
     DESCRIPTION_LIMIT,
@@ -56,12 +56,12 @@ class RenderedTable:
     buttons: tuple[ButtonSpec, ...]
 
     def view(self) -> discord.ui.View:
-        """The buttons as a view to send (finished: discord.py never stores it)."""
+        """The buttons as a view to send (stopped: discord.py never stores it)."""
         return SentButtons(self.buttons)
 
     def components(self) -> list[dict[str, object]]:
         """The components as sent to Discord (action rows of buttons)."""
-        return button_rows(self.buttons)
+        return SentButtons(self.buttons).to_components()
 
     def button(self, label: str) -> ButtonSpec:
         """The button with this label (KeyError if there is none)."""

@@ -59,9 +59,8 @@ async def test_a_double_discord_did_but_answered_500_is_charged_once(
         await fake.wait_for(lambda: len(fake.requests_to(CALLBACK)) == 4, max_wait=10)
         await world.settle()
         statuses = [r.status for r in fake.requests_to(CALLBACK)]
-        # start (discord.py asks for the message back), the bet (the table does not: 204),
-        # the double, its retry
-        assert statuses == [200, 204, 500, 400]
+        # start, the bet (discord.py asks for the message back: 200), the double, its retry
+        assert statuses == [200, 200, 500, 400]
         assert fake.requests_to(CALLBACK)[-1].error_code == 40060
         assert "Alice: net +200" in embed_text(table)
         assert await world.ledger(world.alice) == [

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any, cast
 
 import discord
 import pytest
@@ -16,7 +15,6 @@ from bot.config import Config
 from bot.tables.resume import BACK
 from cogs.table.commands import table_cog
 from cogs.table.refusals import CLICK_FAILED
-from cogs.table.slim_clicks import install, slim
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
 
@@ -35,109 +33,6 @@ async def test_a_click_is_answered_by_its_response_alone(bot: BlackjackBot, worl
     assert joined.response_type == 7
     assert "## Bob" in embed_text(table)
     assert edits_sent(world) == before  # the version the click showed is never sent again
-
-
-async def test_answers_to_clicks_and_bets_do_not_ask_for_the_message_back(
-    bot: BlackjackBot, world: World
-) -> None:
-    """discord.py asks every callback ``?with_response=1`` and parses the message sent back;
-    the table reads none of it, so its answers (cogs.table.callback) leave the query out."""
-    table = await world.start(world.alice)
-    asked = len(world.fake.requests_to(CALLBACK))
-    joined = await world.click(world.bob, table, "Join")
-    bet = await world.bet(world.alice, "100")
-    assert joined.response_type == 7
-    assert "100" in bet
-    answers = world.fake.requests_to(CALLBACK)[asked:]
-    assert len(answers) == 2
-    assert all(answer.ok and "with_response" not in answer.query for answer in answers)
-    assert "## Bob" in embed_text(table)
-
-
-async def test_answers_go_over_the_tables_own_connections_named_as_the_bot(
-    bot: BlackjackBot, world: World
-) -> None:
-    """A click's and a bet's answers are written by cogs.table.answer_http, not aiohttp's
-    client (whose requests name aiohttp alone: discord.py's webhook adapter sets no
-    User-Agent), and carry the bot's User-Agent as its other requests do."""
-    table = await world.start(world.alice)
-    asked = len(world.fake.requests_to(CALLBACK))
-    await world.click(world.bob, table, "Join")
-    await world.bet(world.alice, "100")
-    answers = world.fake.requests_to(CALLBACK)[asked:]
-    assert [answer.user_agent for answer in answers] == [bot.http.user_agent] * 2
-    assert all(answer.ok for answer in answers)
-    assert bot.http.user_agent.startswith("DiscordBot (")
-
-
-async def test_a_table_click_is_parsed_without_the_clicked_tables_embed_and_buttons(
-    bot: BlackjackBot, world: World
-) -> None:
-    """Discord sends the whole clicked message with a click; a table click reads only its
-    id (cogs.table.slim_clicks), so discord.py is not made to parse the table's embed and
-    buttons. (The ledger's pages, which read the clicked embed, are parsed whole:
-    test_discord_admin's ledger test keeps its title from page to page.)"""
-    seen: list[discord.Interaction[Any]] = []
-
-    async def record(interaction: discord.Interaction[Any]) -> None:
-        seen.append(interaction)
-
-    bot.add_listener(record, "on_interaction")
-    table = await world.start(world.alice)
-    assert table.embeds
-    assert table.components
-    joined = await world.click(world.bob, table, "Join")
-    assert joined.response_type == 7
-    assert "## Bob" in embed_text(table)
-    click = seen[-1]
-    assert click.message is not None
-    assert click.message.id == table.id
-    assert click.message.embeds == []
-    assert click.message.components == []
-    assert click.message.mentions == []
-    assert click.message.content == ""
-    assert bot.user is not None
-    assert click.message.author.id == bot.user.id
-
-
-def test_only_a_table_click_is_slimmed_and_a_discord_py_without_the_parser_is_left_alone() -> None:
-    message = {"id": "1", "type": 0, "content": "x", "embeds": [{"title": "T"}], "tts": False}
-    click = {"type": 3, "data": {"custom_id": "bj:T1:4:hit"}, "message": message}
-    page = {"type": 3, "data": {"custom_id": "ledger:older:7"}, "message": message}
-    command = {"type": 2, "data": {"name": "bet"}}
-    slimmed = slim(click)["message"]
-    assert slimmed["id"] == "1"
-    assert slimmed["embeds"] == []
-    assert "tts" not in slimmed
-    assert click["message"] is message
-    assert message["embeds"]
-    assert slim(page) is page
-    assert slim(command) is command
-    assert not install(cast(discord.Client, object()))
-
-
-async def test_a_channel_edit_of_the_table_does_not_parse_the_message_sent_back(
-    bot: BlackjackBot, world: World, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Discord answers an edit with the whole message; the table reads none of it, so an
-    edit (cogs.table.callback.edit_table) builds no discord.Message of the table."""
-    table = await world.start(world.alice)
-    await world.click(world.bob, table, "Join")  # so that Alice's bet deals nothing yet
-    parsed: list[int] = []
-    parse = discord.Message.__init__
-
-    def counted(self: discord.Message, *, state: Any, channel: Any, data: Any) -> None:
-        parsed.append(int(data["id"]))
-        parse(self, state=state, channel=channel, data=data)
-
-    monkeypatch.setattr(discord.Message, "__init__", counted)
-    before = edits_sent(world)
-    assert "100" in await world.bet(world.alice, "100")
-    await world.settle()
-    assert edits_sent(world) == before + 1
-    assert world.fake.requests_to(EDIT)[-1].ok
-    assert "## Alice\nBet 100" in embed_text(table)
-    assert table.id not in parsed
 
 
 async def test_changes_during_an_edit_are_coalesced_into_one_edit_of_the_newest(
@@ -268,9 +163,7 @@ async def test_two_clicks_answered_out_of_order_still_leave_the_newest_table(
 async def test_a_clicks_answer_met_by_a_rate_limit_or_a_server_error_is_sent_again(
     bot: BlackjackBot, world: World
 ) -> None:
-    """A table click's answer is tried once outside discord.py's webhook adapter
-    (cogs.table.callback): a 429 or a 5xx goes to the adapter, which waits and sends it
-    again, as it would have from the start."""
+    """A 429 or a 5xx met by a click's answer: discord.py waits and sends it again."""
     table = await world.start(world.alice)
     world.fake.faults.rate_limit(CALLBACK, times=1, retry_after=0.05)
     joined = await world.click(world.bob, table, "Join")
@@ -294,8 +187,8 @@ async def test_a_clicks_answer_refused_raises_what_discord_py_raises(
     status: int,
     error: type[discord.HTTPException],
 ) -> None:
-    """Tried outside the webhook adapter, a refused answer is still the adapter's error
-    (Forbidden, NotFound), so the click is apologised for and the table shows the join."""
+    """A refused answer raises discord.py's error (Forbidden, NotFound): the click is
+    apologised for and the table shows the join."""
     table = await world.start(world.alice)
     world.fake.faults.fail_next(CALLBACK, times=1, status=status)
     with caplog.at_level(logging.ERROR, logger="cogs.table.commands"):

@@ -19,7 +19,6 @@ from cogs.table.embed_limits import (
     ROWS_LIMIT,
     embed_size,
     field_count,
-    public_size,
 )
 from cogs.table.render import COLOURS, RenderedTable, render_table
 from cogs.table.restart_text import voided_embed
@@ -200,41 +199,46 @@ def test_every_button_carries_table_round_and_action_in_its_custom_id() -> None:
 
 
 @pytest.mark.parametrize("phase", list(TablePhase))
-def test_the_buttons_are_sent_as_discord_py_would_send_a_view_of_them(phase: TablePhase) -> None:
-    """The table's buttons skip discord.ui (SentButtons): their payload is what a real View
-    of discord.ui.Buttons gives, and discord.py never stores or dispatches them."""
+async def test_the_buttons_are_a_stopped_view_of_discord_ui_buttons(phase: TablePhase) -> None:
+    """The table's buttons are a discord.ui.View of one Button per spec, persistent (no
+    timeout, custom ids) and stopped, so discord.py sends it and never stores it: clicks
+    are routed by custom id (the table cog)."""
     legal = frozenset({Action.HIT, Action.STAND, Action.INSURANCE})
     rendered = render_table(
         table(phase, replace(seat(1, "alice", hand("10♠ 6♥", 16)), legal=legal), seat(2, "bob"))
     )
-    real = discord.ui.View(timeout=None)
-    for spec in rendered.buttons:
-        real.add_item(
-            discord.ui.Button(
-                label=spec.label,
-                custom_id=spec.custom_id,
-                style=spec.style,
-                disabled=spec.disabled,
-                row=spec.row,
-            )
-        )
     sent = rendered.view()
-    assert sent.to_components() == real.to_components() == rendered.components()
+    assert isinstance(sent, discord.ui.View)
+    buttons = [item for item in sent.children if isinstance(item, discord.ui.Button)]
+    assert len(buttons) == len(sent.children) == len(rendered.buttons)
+    for button, spec in zip(buttons, rendered.buttons, strict=True):
+        assert (button.label, button.custom_id, button.style, button.disabled, button.row) == (
+            spec.label,
+            spec.custom_id,
+            spec.style,
+            spec.disabled,
+            spec.row,
+        )
+    assert sent.to_components() == rendered.components()
     if phase is TablePhase.PLAYING:  # both kinds of button: Hit enabled, Split not
         assert {spec.disabled for spec in rendered.buttons} == {True, False}
+    assert sent.is_persistent()
     assert sent.is_finished()
-    assert not sent.is_dispatchable()
     assert not sent.has_components_v2()
 
 
-def test_the_embed_is_measured_as_discord_pys_accessors_read_it() -> None:
-    """embed_size reads discord.Embed's slots (its accessors build a proxy per field per
-    call); it must count exactly what the public accessors show."""
+def test_the_embed_is_measured_as_discord_counts_it() -> None:
+    """embed_size counts what Discord counts toward the 6000 limit, read here from the
+    payload discord.py sends (title, description, fields, footer, author)."""
     embed = render_table(worst_case()).embed
     embed.set_author(name="An author counts too")
-    public = len(embed.title or "") + len(embed.description or "") + public_size(embed)
-    assert embed_size(embed) == public > 5000
-    assert field_count(embed) == len(embed.fields) > 7
+    sent = embed.to_dict()
+    counted = len(sent.get("title", "")) + len(sent.get("description", ""))
+    counted += sum(len(f["name"]) + len(f["value"]) for f in sent.get("fields", []))
+    counted += len(sent.get("footer", {}).get("text", ""))
+    counted += len(sent.get("author", {}).get("name", ""))
+    assert embed_size(embed) == counted > 5000
+    assert field_count(embed) == len(sent["fields"]) > 7
     empty = discord.Embed(title="no fields, footer or author")
     assert embed_size(empty) == len("no fields, footer or author")
     assert field_count(empty) == 0
