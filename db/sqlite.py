@@ -16,6 +16,7 @@ import aiosqlite
 from db.errors import StoreConfigError
 from db.statements import Many, Op, Row
 from db.store import Clock, Store
+from db.writable import sqlite_fault
 
 T = TypeVar("T")
 
@@ -62,8 +63,12 @@ def _existing(path: str) -> str:
     return f"file:{pathname2url(str(Path(path).resolve()))}?mode=rw"
 
 
+def _try_open(target: str, uri: bool) -> None:
+    sqlite3.connect(target, uri=uri).close()
+
+
 def _configure(conn: sqlite3.Connection) -> None:
-    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA journal_mode = WAL").fetchall()  # a write: its error comes on the fetch
     # In WAL mode, NORMAL loses no committed transaction when the process dies
     # (only on power loss, and then the database stays consistent).
     conn.execute("PRAGMA synchronous = NORMAL")
@@ -92,7 +97,7 @@ class SQLiteStore(Store):
                 f"aiosqlite {aiosqlite.__version__} no longer has Connection._execute,"
                 " which db.sqlite uses to run a transaction on the database thread"
             )
-        if not migrate and path != ":memory:" and not await asyncio.to_thread(os.path.isfile, path):
+        if not migrate and path != ":memory:" and not await asyncio.to_thread(os.path.exists, path):
             where = await asyncio.to_thread(os.path.abspath, path)
             raise StoreConfigError(
                 f"no SQLite database at {where!r} (the bot creates it when it first starts):"
@@ -106,9 +111,13 @@ class SQLiteStore(Store):
                     f"cannot create the folder for the SQLite file {path!r} ({exc.strerror});"
                     " fix DATABASE_URL"
                 ) from exc
+        # Without migrating, open read-write but never create (a URI with mode=rw).
+        target, uri = (path, False) if migrate else (_existing(path), True)
         try:
-            # Without migrating, open read-write but never create (a URI with mode=rw).
-            target, uri = (path, False) if migrate else (_existing(path), True)
+            # A file that cannot be opened fails here, on a thread of its own: failing in
+            # aiosqlite's worker thread, it would report back to an event loop that may
+            # have closed by then (a second traceback, "Event loop is closed").
+            await asyncio.to_thread(_try_open, target, uri)
             db = await aiosqlite.connect(
                 target,
                 uri=uri,
@@ -117,18 +126,24 @@ class SQLiteStore(Store):
                 cached_statements=256,
             )
         except sqlite3.Error as exc:
-            raise StoreConfigError(
-                f"cannot open the SQLite file {path!r} ({exc}); fix DATABASE_URL"
-            ) from exc
+            raise StoreConfigError(sqlite_fault(path, exc)) from exc
         store = cls(db, path, clock)
         try:
             await store._call(_configure)
             if migrate:
                 await store._migrate("sqlite")
+        except sqlite3.Error as exc:
+            await db.close()
+            raise StoreConfigError(sqlite_fault(path, exc)) from exc
         except BaseException:
             await db.close()
             raise
         return store
+
+    def _write_refused(self, error: Exception) -> str:
+        if isinstance(error, sqlite3.Error):
+            return sqlite_fault(self.path, error)
+        return super()._write_refused(error)
 
     async def _call(self, function: Callable[[sqlite3.Connection], T]) -> T:
         # aiosqlite runs every call on its connection's own thread. Handing it a
