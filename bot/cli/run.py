@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return CONFIG_EXIT
-    setup_logging(config.log_level, config.log_format)
+    setup_logging(config.log_level, config.log_format, secrets=(config.token,))
     try:
         event_loop_runner()(serve(config))
     except discord.LoginFailure:
