@@ -21,6 +21,7 @@ import pytest
 
 import db
 from tests.bot_command import bot_command
+from tests.pgserver import PostgresServer
 
 #: Nothing listens here: a Discord that is never reached, a PostgreSQL that is never reached.
 CLOSED = "127.0.0.1:9"
@@ -121,6 +122,29 @@ def test_a_file_that_is_not_sqlite_is_named(tmp_path: Path) -> None:
     assert start(tmp_path, url) == f"error: {said}"
     assert copy_db(tmp_path, url) == f"copy-db: FAILED, nothing was copied: {said}"
     assert text.read_text().startswith("shopping list")
+
+
+def test_a_read_only_postgresql_database_is_named(
+    tmp_path: Path, pg_server: PostgresServer
+) -> None:
+    url = pg_server.create_database("readonly")
+    name = url.split("?")[0].rsplit("/", 1)[1]
+
+    async def create() -> None:
+        async with db.open_store(url):
+            pass
+
+    asyncio.run(create())
+    passed = bot_command(tmp_path, "check", "--no-token", DATABASE_URL=url)
+    assert passed.returncode == 0, passed.stderr  # the probe's write passes and leaves nothing
+    assert pg_server.psql("SELECT count(*) FROM schema_version WHERE version < 0", name) == "0\n"
+    pg_server.psql(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
+    said = "the database refused a write (ReadOnlySQLTransactionError: cannot execute {} in a"
+    # check writes its probe row; start-up's migration writes first, and is refused as well.
+    assert (
+        check(tmp_path, url) == f"database: FAILED: {said.format('INSERT')} read-only transaction)"
+    )
+    assert start(tmp_path, url) == f"error: {said.format('CREATE TABLE')} read-only transaction)"
 
 
 @pytest.fixture
