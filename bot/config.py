@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from db import redacted_url
+
 #: Relative to the folder the bot starts in, as is ``.env``.
 DEFAULT_DATABASE_URL = "sqlite:///data/blackjack.sqlite3"
 #: Metrics are for the host's Prometheus, not the internet: loopback unless told otherwise.
@@ -106,7 +108,7 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
     if not database_url.startswith(("sqlite:///", "postgresql://", "postgres://")):
         raise ConfigError(
             "DATABASE_URL must start with sqlite:/// (a file) or postgresql:// (a server), "
-            f"not {database_url!r}"
+            f"not {redacted_url(database_url)!r}"
         )
 
     for name in ("DISCORD_API_BASE", "DISCORD_GATEWAY_URL"):

@@ -4,13 +4,20 @@ A JSON line carries time, level, logger and message, the exception if any,
 every ``extra=`` field, and the guild, channel, table and round the log line
 is about when known (``bot.log_context.bind``, called where an interaction
 or a table change is handled).
+
+Every line, at every level and in either format, is written with its secrets
+replaced by ``***``: interaction tokens (in discord.py's DEBUG gateway events and
+in webhook and interaction URLs, which act as that interaction's credentials for
+15 minutes) and the bot's own token.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, Final
 
@@ -45,15 +52,47 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, default=str, ensure_ascii=False)
 
 
-def setup_logging(level: int, log_format: str) -> None:
-    """Log to stderr at ``level`` in ``log_format`` (``text`` or ``json``), process-wide."""
+#: An interaction's token in a URL path or as a ``token`` field: a dict's repr, JSON, or
+#: JSON inside a JSON line (its quotes escaped).
+_TOKENS: Final = re.compile(
+    r"(?P<path>/(?:webhooks|interactions)/\d+/)[^/\s?#'\"\\]+"
+    r"|(?P<field>\\?['\"]token\\?['\"]\s*:\s*\\?['\"])[^'\"\\]+"
+)
+
+
+def redact(line: str, secrets: Iterable[str] = ()) -> str:
+    """``line`` with every interaction token and each of ``secrets`` replaced by ``***``."""
+    line = _TOKENS.sub(lambda m: f"{m['path'] or m['field']}***", line)
+    for secret in secrets:
+        if secret:
+            line = line.replace(secret, "***")
+    return line
+
+
+class RedactingFormatter(logging.Formatter):
+    """Another formatter's lines, tracebacks included, with their secrets replaced."""
+
+    def __init__(self, inner: logging.Formatter, secrets: Iterable[str] = ()) -> None:
+        super().__init__()
+        self.inner = inner
+        self.secrets = tuple(secrets)
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(self.inner.format(record), self.secrets)
+
+
+def setup_logging(level: int, log_format: str, *, secrets: Iterable[str] = ()) -> None:
+    """Log to stderr at ``level`` in ``log_format`` (``text`` or ``json``), process-wide,
+    without interaction tokens or any of ``secrets`` (the bot's token)."""
+    root = logging.getLogger()
     if log_format != "json":
         discord.utils.setup_logging(level=level, root=True)
-        return
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter())
-    root = logging.getLogger()
-    for old in list(root.handlers):
-        root.removeHandler(old)
-    root.addHandler(handler)
-    root.setLevel(level)
+    else:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter())
+        for old in list(root.handlers):
+            root.removeHandler(old)
+        root.addHandler(handler)
+        root.setLevel(level)
+    for each in root.handlers:
+        each.setFormatter(RedactingFormatter(each.formatter or logging.Formatter(), secrets))

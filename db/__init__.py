@@ -7,11 +7,12 @@ round state are opaque JSON text to it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Generator
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from db.errors import (
     BalanceLimitExceeded,
@@ -75,18 +76,24 @@ __all__ = [
     "UnknownShoe",
     "VoidResult",
     "open_store",
+    "redacted_url",
 ]
 
 #: A SQLite file under ./data/ (relative to the working directory), created on first use.
 DEFAULT_URL: Final = "sqlite:///data/blackjack.sqlite3"
 
 
-def _redacted(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-    return urlunsplit(parts._replace(netloc=netloc))
+#: A URL's password: after ``user:`` up to the last ``@`` before the path's query, or a
+#: ``password=`` parameter. Text, not a parsed URL: a URL that does not parse is still
+#: shown without its password.
+_PASSWORD: Final = re.compile(
+    r"(?P<user>://[^:/?#@]*:)[^?#]*(?=@)|(?P<key>[?&]password=)[^&#]*", re.IGNORECASE
+)
+
+
+def redacted_url(url: str) -> str:
+    """``url`` fit to print: its password, in the user part or as ``password=``, is ``***``."""
+    return _PASSWORD.sub(lambda m: f"{m['user'] or m['key']}***", url)
 
 
 def sqlite_path(url: str) -> str:
@@ -154,8 +161,8 @@ async def _open(url: str, clock: Clock | None, migrate: bool = True) -> Store:
         try:
             urlsplit(url).port  # noqa: B018 -- raises on a malformed port
         except ValueError as exc:
-            raise StoreConfigError(f"DATABASE_URL {_redacted(url)!r}: {exc}") from exc
-        return await PostgresStore.open(url, _redacted(url), clock, migrate=migrate)
+            raise StoreConfigError(f"DATABASE_URL {redacted_url(url)!r}: {exc}") from exc
+        return await PostgresStore.open(url, redacted_url(url), clock, migrate=migrate)
     scheme = url.split(":", 1)[0] if ":" in url else url
     raise StoreConfigError(
         f"DATABASE_URL must start with sqlite:/// or postgresql://, not {scheme!r}:"

@@ -75,6 +75,9 @@ class PostgresStore(Store):
             return store
         try:
             await store._migrate("postgresql")
+        except asyncpg.PostgresError as exc:  # a read-only database, a missing privilege
+            await pool.close()
+            raise StoreConfigError(store._write_refused(exc)) from exc
         except BaseException:
             await pool.close()
             raise

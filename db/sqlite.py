@@ -23,6 +23,7 @@ from urllib.request import pathname2url
 from db.errors import StoreConfigError
 from db.statements import Many, Op, Row
 from db.store import Clock, Store
+from db.writable import sqlite_fault
 
 T = TypeVar("T")
 
@@ -82,7 +83,7 @@ def _connect(target: str, *, uri: bool) -> sqlite3.Connection:
 
 
 def _configure(conn: sqlite3.Connection) -> None:
-    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA journal_mode = WAL").fetchall()  # a write: its error comes on the fetch
     # In WAL mode, NORMAL loses no committed transaction when the process dies
     # (only on power loss, and then the database stays consistent).
     conn.execute("PRAGMA synchronous = NORMAL")
@@ -110,7 +111,7 @@ class SQLiteStore(Store):
 
         Not ``migrate``: open an existing file as it is, creating nothing.
         """
-        if not migrate and path != ":memory:" and not await asyncio.to_thread(os.path.isfile, path):
+        if not migrate and path != ":memory:" and not await asyncio.to_thread(os.path.exists, path):
             where = await asyncio.to_thread(os.path.abspath, path)
             raise StoreConfigError(
                 f"no SQLite database at {where!r} (the bot creates it when it first starts):"
@@ -132,18 +133,24 @@ class SQLiteStore(Store):
             conn = await loop.run_in_executor(thread, partial(_connect, target, uri=uri))
         except sqlite3.Error as exc:
             thread.shutdown(wait=False)
-            raise StoreConfigError(
-                f"cannot open the SQLite file {path!r} ({exc}); fix DATABASE_URL"
-            ) from exc
+            raise StoreConfigError(sqlite_fault(path, exc)) from exc
         store = cls(conn, thread, path, clock)
         try:
             await store._call(_configure)
             if migrate:
                 await store._migrate("sqlite")
+        except sqlite3.Error as exc:
+            await store.close()
+            raise StoreConfigError(sqlite_fault(path, exc)) from exc
         except BaseException:
             await store.close()
             raise
         return store
+
+    def _write_refused(self, error: Exception) -> str:
+        if isinstance(error, sqlite3.Error):
+            return sqlite_fault(self.path, error)
+        return super()._write_refused(error)
 
     async def _call(self, function: Callable[[sqlite3.Connection], T]) -> T:
         """``function(connection)`` on the connection's thread, after the calls queued before

@@ -16,7 +16,8 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from db import checks, migrate
+from db import checks, migrate, writable
+from db.errors import StoreConfigError, StoreError
 from db.models import (
     OUTCOMES,
     STAKE_KINDS,
@@ -373,6 +374,23 @@ class Store(TableStateStore, ABC):
     async def schema_version(self) -> int:
         """The newest schema migration applied to this database."""
         return await self._run(migrate.schema_version, write=False)
+
+    async def check_writable(self) -> None:
+        """Write a row and roll it back; StoreConfigError, saying what is wrong, if the
+        database takes no writes. Changes nothing."""
+        try:
+            # Straight to the backend: the probe is no operation for the observer to count.
+            await self._transact(writable.probe, write=True)
+        except writable.RolledBack:
+            return
+        except StoreError:
+            raise
+        except Exception as error:
+            raise StoreConfigError(self._write_refused(error)) from error
+
+    def _write_refused(self, error: Exception) -> str:
+        """Why the database refused the probe's write, in words (a backend may say more)."""
+        return f"the database refused a write ({type(error).__name__}: {error})"
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, defaults for anything never set."""

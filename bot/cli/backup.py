@@ -4,7 +4,8 @@ SQLite's online backup API copies every page inside one read transaction, so
 the copy is the database as of one commit: a stake and its ledger row are both
 in it or both not, whatever the bot writes meanwhile. The copy is written
 beside PATH and renamed into place, so a half-written file never looks like a
-backup. For PostgreSQL this prints the ``pg_dump`` recipe instead.
+backup (and a failed one is removed); it is no more readable than the database.
+For PostgreSQL this prints the ``pg_dump`` recipe instead.
 """
 
 from __future__ import annotations
@@ -48,21 +49,36 @@ def run(args: argparse.Namespace) -> int:
 
 
 def backup_sqlite(source: Path, target: Path) -> int:
-    """Copy ``source`` to ``target`` as of one commit; the number of pages copied."""
+    """Copy ``source`` to ``target`` as of one commit; the number of pages copied.
+
+    The copy gets the source's permissions (or tighter, by the umask): a backup of a
+    private database is private. A failed copy leaves no file behind.
+    """
     partial = target.with_name(f".{target.name}.partial")
     partial.unlink(missing_ok=True)
     src = sqlite3.connect(source)  # reads only: the bot's writes are never blocked
     try:
-        dst = sqlite3.connect(partial)
+        mode = os.stat(source).st_mode & 0o666
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode))
         try:
-            # pages=-1 copies everything in one step, inside one read transaction: a
-            # write by the bot meanwhile neither restarts nor tears the copy.
-            src.backup(dst, pages=-1)
-            dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
-            pages = int(dst.execute("PRAGMA page_count").fetchone()[0])
-        finally:
-            dst.close()
+            pages = _copy(src, partial)
+            os.replace(partial, target)
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
     finally:
         src.close()
-    os.replace(partial, target)
     return pages
+
+
+def _copy(src: sqlite3.Connection, partial: Path) -> int:
+    """Copy every page of ``src`` into the empty file ``partial``; the number of pages."""
+    dst = sqlite3.connect(partial)
+    try:
+        # pages=-1 copies everything in one step, inside one read transaction: a
+        # write by the bot meanwhile neither restarts nor tears the copy.
+        src.backup(dst, pages=-1)
+        dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+        return int(dst.execute("PRAGMA page_count").fetchone()[0])
+    finally:
+        dst.close()

@@ -1,9 +1,9 @@
 """``python -m bot check``: is this bot able to start? For Docker's HEALTHCHECK and for hosts.
 
-Checks that the settings are valid, the database exists and is reachable, and its
-schema is the one this code expects. It creates nothing: a mistyped path is a
-missing database, not a new one. Prints one line per check and exits non-zero,
-with the reason, at the first failure.
+Checks that the settings are valid, the database exists, is reachable and takes a
+write (one row, rolled back), and its schema is the one this code expects. It
+creates nothing: a mistyped path is a missing database, not a new one. Prints one
+line per check and exits non-zero, with the reason, at the first failure.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ async def _check_database(url: str) -> int:
                     file=sys.stderr,
                 )
                 return 1
+            await store.check_writable()
     except (db.StoreConfigError, db.StoreVersionError) as exc:
         print(f"database: FAILED: {exc}", file=sys.stderr)
         return 1

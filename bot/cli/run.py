@@ -1,7 +1,8 @@
 """``python -m bot`` / ``python -m bot run``: start the Discord bot.
 
 Settings come from the environment and ``.env`` (see .env.example). A missing or
-rejected token prints how to get one and exits with status 2, without a traceback; a
+rejected token prints how to get one and exits with status 2, without a traceback, as
+does a database that cannot be opened or written, or a metrics port that is taken; a
 Discord that cannot be reached says so in one line and exits with status 1.
 """
 
@@ -11,6 +12,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine
@@ -19,6 +21,7 @@ from typing import Any
 import aiohttp
 import discord
 
+import db
 from bot import collector
 from bot.config import TOKEN_HELP, Config, ConfigError, environment, load_config
 from bot.endpoints import api_base, apply_endpoints
@@ -45,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return CONFIG_EXIT
-    setup_logging(config.log_level, config.log_format)
+    setup_logging(config.log_level, config.log_format, secrets=(config.token,))
     try:
         event_loop_runner()(serve(config))
     except discord.LoginFailure:
@@ -54,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     except discord.PrivilegedIntentsRequired:
         print("error: Discord refused the bot's intents.", file=sys.stderr)
         return CONFIG_EXIT
-    except (StoreError, ShardCountChanged) as error:
+    except (StoreError, ShardCountChanged, MetricsPortError) as error:
         print(f"error: {error}", file=sys.stderr)
         return CONFIG_EXIT
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
@@ -83,16 +86,36 @@ def event_loop_runner() -> Callable[[Coroutine[Any, Any, None]], None]:
     return uvloop.run
 
 
+class MetricsPortError(Exception):
+    """The metrics endpoint cannot listen where METRICS_HOST and METRICS_PORT say."""
+
+
 async def serve(config: Config) -> None:
-    """Run the bot; SIGTERM and SIGINT stop it gracefully (its tables resume at the next start)."""
+    """Run the bot; SIGTERM and SIGINT stop it gracefully (its tables resume at the next start).
+
+    The store (opened, migrated and tried with a write) and the metrics endpoint come
+    first, before logging in to Discord, so a fault in either is named as itself.
+    """
     from bot.app import build_bot  # imports discord.ui and the cogs: only when running
 
     collector.tune()
-    bot = build_bot(config)
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError):  # not on Windows
-            loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
-    async with bot:
-        await bot.start(config.token)
+    async with db.open_store(config.database_url) as store:
+        await store.check_writable()
+        bot = build_bot(config, store=store)
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError):  # not on Windows
+                loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+        async with bot:
+            try:
+                await bot.serve_metrics()
+            except OSError as error:
+                errno = error.errno or 0  # an address error (gaierror) has a negative one
+                reason = os.strerror(errno) if errno > 0 else str(error)
+                raise MetricsPortError(
+                    f"cannot serve metrics on {config.metrics_host}:{config.metrics_port}"
+                    f" ({reason}): set METRICS_PORT to a free port, or leave it empty"
+                    " for no metrics"
+                ) from error
+            await bot.start(config.token)
     logging.getLogger(__name__).info("the bot stopped")

@@ -78,3 +78,25 @@ def test_a_postgresql_backup_is_pg_dump_and_the_recipe_says_how(tmp_path: Path) 
     assert "pg_dump --format=custom" in told.stderr
     assert "pg_restore" in told.stderr
     assert not (tmp_path / "x").exists()
+
+
+async def test_a_backup_is_as_private_as_the_database(tmp_path: Path) -> None:
+    live = tmp_path / "live.sqlite3"
+    async with db.open_store(f"sqlite:///{live}") as store:
+        await store.balance(1, 1)
+    for mode in (0o600, 0o640):
+        live.chmod(mode)
+        copy = tmp_path / f"backup-{mode:o}.sqlite3"
+        made = bot_command(tmp_path, "backup", str(copy), DATABASE_URL=f"sqlite:///{live}")
+        assert made.returncode == 0, made.stderr
+        assert copy.stat().st_mode & 0o777 == mode
+
+
+def test_a_failed_backup_leaves_no_file(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.sqlite3"
+    notes.write_text("not a database, though it is named like one\n" * 50)
+    copy = tmp_path / "backup.sqlite3"
+    failed = bot_command(tmp_path, "backup", str(copy), DATABASE_URL=f"sqlite:///{notes}")
+    assert failed.returncode == 1
+    assert failed.stderr == "error: backup failed: file is not a database\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite3"]
