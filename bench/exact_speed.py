@@ -34,8 +34,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.engine import BUILD, Rules, chart_for, exact, exact_play, house_edge, strategy
-from bot.engine.dealer_odds import final_odds
+from bot.engine import BUILD, Rules
+from bot.engine.analysis import chart_for, exact, exact_play, house_edge, strategy
+from bot.engine.analysis.dealer_odds import final_odds
 
 RULE_SETS = {
     "1D S17": Rules(decks=1, penetration=0),
@@ -56,7 +57,10 @@ def _empty_caches() -> None:
 
 
 def _recursion_stand(self: exact.DealerTable, key: int, left: list[int], total: int) -> float:
-    from bot.engine.dealer_graph import stand_class, worth  # (not in older engines: --against)
+    from bot.engine.analysis.dealer_graph import (
+        stand_class,
+        worth,
+    )  # (not in older engines: --against)
 
     memo = self._memo[stand_class(total)]
     found = memo.get(key)

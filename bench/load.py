@@ -69,7 +69,8 @@ from load_kit import (  # noqa: E402
 )
 
 import db  # noqa: E402
-from bot.engine import Action, Card, advise, preset  # noqa: E402
+from bot.engine import Action, Card, preset  # noqa: E402
+from bot.engine.analysis import advise  # noqa: E402
 from bot.shown_names import shown_name  # noqa: E402
 from cogs.table.buttons import custom_id, parse_custom_id  # noqa: E402
 from cogs.table.render import CURRENT_MARK  # noqa: E402

@@ -12,7 +12,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.engine import Action, Chart, Rules, chart_for, house_edge, strategy_rules
+from bot.engine import Action, Rules
+from bot.engine.analysis import Chart, chart_for, house_edge, strategy_rules
 
 #: Bump when the computation changes, so old files are not read as new ones.
 VERSION = 3

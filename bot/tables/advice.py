@@ -19,14 +19,8 @@ from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from bot.engine import (
-    Action,
-    Card,
-    Rules,
-    decision_values,
-    decision_words,
-    infinite_advisor,
-)
+from bot.engine import Action, Card, Rules
+from bot.engine.analysis import decision_values, decision_words, infinite_advisor
 from bot.strategy_cache import StrategyCache, chart_and_edge, rules_key
 from bot.strategy_process import ChildProcess
 from bot.tables.hints import card_name, hand_name, hint_sentence

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Final
 
-from bot.engine import Action, Card, Hand, Rules, advise
+from bot.engine import Action, Card, Hand, Rules
+from bot.engine.analysis import advise
 
 _VERBS: Final[dict[Action, str]] = {
     Action.HIT: "hit",

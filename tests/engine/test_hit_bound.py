@@ -8,8 +8,8 @@ from itertools import combinations_with_replacement
 import pytest
 
 from bot.engine import Rules
-from bot.engine.exact import hand_total
-from bot.engine.exact_play import UpCard
+from bot.engine.analysis.exact import hand_total
+from bot.engine.analysis.exact_play import UpCard
 
 
 @pytest.mark.parametrize("decks", [1, 2])

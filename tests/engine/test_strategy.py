@@ -12,9 +12,9 @@ import pytest
 
 from bot.__main__ import main
 from bot.engine.actions import Action
+from bot.engine.analysis.strategy import PAIR_ROWS, UP_CARDS, advise, chart_for
 from bot.engine.cards import Card, cards
 from bot.engine.rules import Rules, preset
-from bot.engine.strategy import PAIR_ROWS, UP_CARDS, advise, chart_for
 
 DATA = Path(__file__).parent.parent / "data"
 VEGAS = preset("vegas-shoe")

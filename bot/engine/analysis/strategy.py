@@ -3,7 +3,7 @@
 The chart is total-dependent: one decision per hard total, soft total and
 pair against each up card. Each decision is the action with the best value
 averaged over the two-card hands that make the total, each valued with those
-two cards and the up card out of the shoe (``bot.engine.ev``). A cell lists the
+two cards and the up card out of the shoe (``bot.engine.analysis.ev``). A cell lists the
 actions best first, so when the first is not allowed (a third card, a split
 hand) the next allowed one is the fallback: the chart codes ``Dh``, ``Ds``,
 ``Uh``, ``Us``, ``Ph``, ``Ps``, ``Uph`` stop at the first hit or stand.
@@ -19,9 +19,8 @@ from functools import lru_cache
 from typing import Final
 
 from bot.engine.actions import Action
-from bot.engine.advisor import Advisor
-from bot.engine.cards import Card
-from bot.engine.ev import (
+from bot.engine.analysis.advisor import Advisor
+from bot.engine.analysis.ev import (
     DOUBLE_TOTALS,
     HandValue,
     HitRule,
@@ -30,7 +29,8 @@ from bot.engine.ev import (
     hand_state,
     split_value,
 )
-from bot.engine.exact_play import UpCard, exact_shoe
+from bot.engine.analysis.exact_play import UpCard, exact_shoe
+from bot.engine.cards import Card
 from bot.engine.rules import Rules
 
 #: Up cards in chart order (value 1 is the ace).

@@ -24,13 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from bot.engine.advisor import Advisor
+from bot.engine.analysis.advisor import Advisor
+from bot.engine.analysis.strategy import advisor_for
 from bot.engine.fresh_shoe import FreshShoe
 from bot.engine.round import Round
 from bot.engine.round_state import RoundPhase
 from bot.engine.rules import Rules
 from bot.engine.shoe import KeyedHmac, Shoe
-from bot.engine.strategy import advisor_for
 
 #: The simulated player's id.
 PLAYER: Final = "sim"
