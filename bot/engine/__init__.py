@@ -19,7 +19,7 @@ The rules know nothing of the analysis. Here:
 
 from bot.engine import round as _round_module
 from bot.engine.actions import Action
-from bot.engine.cards import DECK, Card, cards
+from bot.engine.cards import DECK, Card, parse_cards
 from bot.engine.errors import (
     ActionNotAllowed,
     IllegalAction,
@@ -95,10 +95,10 @@ __all__ = [
     "StackedShoe",
     "Standing",
     "Verdict",
-    "cards",
     "commitment",
     "continuation_seed",
     "insurance_payout",
+    "parse_cards",
     "preset",
     "shoe_from_dict",
     "shuffled_order",

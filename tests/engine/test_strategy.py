@@ -13,7 +13,7 @@ import pytest
 from bot.__main__ import main
 from bot.engine.actions import Action
 from bot.engine.analysis.strategy import PAIR_ROWS, UP_CARDS, advise, chart_for
-from bot.engine.cards import Card, cards
+from bot.engine.cards import Card, parse_cards
 from bot.engine.rules import Rules, preset
 
 DATA = Path(__file__).parent.parent / "data"
@@ -119,7 +119,7 @@ def test_single_deck_h17_doubles_11_against_an_ace() -> None:
 
 
 def _advise(rules: Rules, hand: str, up: str, legal: frozenset[Action]) -> Action:
-    return advise(rules, cards(hand), cards(up)[0], legal)
+    return advise(rules, parse_cards(hand), parse_cards(up)[0], legal)
 
 
 def test_advise_dh_doubles_eleven_on_two_cards() -> None:
