@@ -35,7 +35,7 @@ COMPILED_MODULES = (
     "seat",
     "settlement",
     "shoe",
-    "analysis/advisor",
+    "analysis/chart_lookup",
     "analysis/simulate",
 )
 

@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
 from bot.engine import BUILD, PRESETS, Rules
-from bot.engine.analysis import Tally, advisor_for, play_worker, split_rounds, stake_for
+from bot.engine.analysis import Tally, lookup_for, play_worker, split_rounds, stake_for
 
 MAX_WORKERS = 64
 #: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if not seed:
         return _error("--seed must not be empty")
 
-    advisor_for(rules)  # build the chart before the clock starts (and before workers fork)
+    lookup_for(rules)  # build the chart before the clock starts (and before workers fork)
     bar = ProgressBar(args.hands, sys.stderr) if sys.stderr.isatty() else None
     played = [0]
 

@@ -1,12 +1,15 @@
-"""The Hint's figures, worked out off the event loop.
+"""What basic strategy advises at a table: the Hint button's answer, and the chart and
+house edge behind it, worked out off the event loop.
 
-A table's chart and house edge are worked out by a worker thread when the table
-opens (``warm``), and kept (``bot.strategy_cache``). A Hint's decision values
-(what each legal action is worth for the exact cards) come from the same worker.
-The bot gives the worker a child process (``bot.strategy_process``) to do the
-computing in, so that it never holds the event loop's GIL; without one (the
-tests' services) the thread computes. A Hint pressed before the table's chart is
-ready answers at once from the infinite-deck chart, and says so.
+The engine does the mathematics (``bot.engine.analysis``); this module is the one
+place the tables ask it, and the one place a Hint is worded. A table's chart and
+house edge are worked out by a worker thread when the table opens (``warm``), and
+kept (``bot.strategy_cache``). A Hint's decision values (what each legal action is
+worth for the exact cards) come from the same worker. The bot gives the worker a
+child process (``bot.strategy_process``) to do the computing in, so that it never
+holds the event loop's GIL; without one (the tests' services) the thread computes.
+A Hint pressed before the table's chart is ready answers at once from the
+infinite-deck chart, and says so.
 """
 
 from __future__ import annotations
@@ -17,16 +20,17 @@ import threading
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Executor, Future
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Final, ParamSpec, TypeVar
 
-from bot.engine import Action, Card, Rules
-from bot.engine.analysis import decision_values, decision_words, infinite_advisor
+from bot.engine import Action, Card, Hand, Rules
+from bot.engine.analysis import decision_values, decision_words, infinite_lookup
 from bot.strategy_cache import StrategyCache, chart_and_edge, rules_key
 from bot.strategy_process import ChildProcess
-from bot.tables.hints import card_name, hand_name, hint_sentence
 
 #: What a Hint says while the table's own chart is still being worked out.
-NOT_READY = "(infinite-deck chart: this table's exact figures are still being worked out)"
+NOT_READY: Final = "(infinite-deck chart: this table's exact figures are still being worked out)"
+#: What a Hint says to the insurance question: basic strategy never insures.
+NO_INSURANCE: Final = "Basic strategy: no insurance (it costs more than it saves in the long run)."
 
 
 P = ParamSpec("P")
@@ -120,8 +124,8 @@ class Advice:
         if Action.INSURANCE in legal or not self.ready(rules):
             self.warm(rules)
             if Action.INSURANCE in legal:
-                return hint_sentence(rules, cards, up, legal)
-            infinite = infinite_advisor(rules).advise(cards, up, legal)
+                return NO_INSURANCE
+            infinite = infinite_lookup(rules).advise(cards, up, legal)
             return (
                 f"Basic strategy: {infinite.value} ({hand_name(cards)} against "
                 f"{card_name(up)}) {NOT_READY}."
@@ -148,3 +152,20 @@ def _legal_values(
         pair=Action.SPLIT in legal,
     )
     return {action: value for action, value in values.items() if action in legal}
+
+
+def card_name(card: Card) -> str:
+    """The up card with its article: "an ace", "an 8", "a 10", "a 6"."""
+    if card.rank == 1:
+        return "an ace"
+    value = str(card.value)
+    return f"an {value}" if value in ("8", "11") else f"a {value}"
+
+
+def hand_name(cards: Sequence[Card]) -> str:
+    """How a basic-strategy chart names the hand: "hard 11", "soft 17", "a pair of 8s"."""
+    hand = Hand.of(list(cards))
+    if len(cards) == 2 and hand.is_pair:
+        rank = "aces" if cards[0].rank == 1 else f"{cards[0].value}s"
+        return f"a pair of {rank}"
+    return f"{'soft' if hand.is_soft else 'hard'} {hand.total}"

@@ -5,7 +5,7 @@ live round: code outside ``bot/engine/`` imports it from ``bot.engine.analysis``
 
 - Basic strategy: ``chart_for(rules)`` (a ``Chart``, worked out from expected
   values: seconds of CPU for a few decks), ``advise`` (the chart's action for a
-  hand), ``advisor_for`` and ``infinite_advisor`` (a chart as a fast lookup; the
+  hand), ``lookup_for`` and ``infinite_lookup`` (a chart as a fast lookup; the
   infinite-deck one in milliseconds), ``strategy_rules`` (the rule fields a chart
   depends on).
 - What each action is worth for exact cards: ``decision_values``, ``decision_words``.
@@ -19,9 +19,9 @@ from bot.engine.analysis.simulate import Tally, play_rounds, play_worker, split_
 from bot.engine.analysis.strategy import (
     Chart,
     advise,
-    advisor_for,
     chart_for,
-    infinite_advisor,
+    infinite_lookup,
+    lookup_for,
     strategy_rules,
 )
 
@@ -29,12 +29,12 @@ __all__ = [
     "Chart",
     "Tally",
     "advise",
-    "advisor_for",
     "chart_for",
     "decision_values",
     "decision_words",
     "house_edge",
-    "infinite_advisor",
+    "infinite_lookup",
+    "lookup_for",
     "play_rounds",
     "play_worker",
     "split_rounds",

@@ -49,7 +49,7 @@ class HouseEdge:
 def house_edge(rules: Rules, *, infinite: bool = False) -> HouseEdge:
     """The house edge of basic strategy for ``rules`` (its deck count, or an infinite deck)."""
     model = ShoeModel(rules, infinite=infinite)
-    # A finite shoe's chart is the cached one the advisor plays (worked out once).
+    # A finite shoe's chart is the cached one the simulator plays (worked out once).
     chart = build_chart(model) if infinite else chart_for(rules)
     if exact_shoe(model):
         return HouseEdge(rules, -100.0 * exact_player_value(rules, chart), infinite)
