@@ -65,7 +65,7 @@ class StrategyCache:
         work: Callable[[Rules], tuple[Chart, float]] = chart_and_edge,
     ) -> tuple[Chart, float]:
         """The chart and edge of ``rules``: stored, or worked out by ``work`` and stored
-        (blocking; the strategy worker passes one that computes in its child process)."""
+        (blocking)."""
         found = self.cached(rules)
         if found is None:
             found = work(rules)
