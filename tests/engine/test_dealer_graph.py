@@ -1,4 +1,4 @@
-"""The dealer's odds from the graph (bot/engine/dealer_graph.py) are final_odds' odds."""
+"""The dealer's odds from the graph (bot/engine/analysis/dealer_graph.py) are final_odds' odds."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """A hit whose bound the stand already reaches is never valued (``HandValues.hit_bound``
-in bot/engine/exact.py): the best of standing and hitting is the same as valuing both."""
+in bot/engine/analysis/exact.py): the best of standing and hitting is the same as valuing
+both."""
 
 from __future__ import annotations
 
