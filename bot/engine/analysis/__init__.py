@@ -1,7 +1,8 @@
 """The mathematics of the rules in ``bot.engine``: the engine's second door.
 
-Everything here is computed from the rules and the shoe's make-up, never from a
-live round: code outside ``bot/engine/`` imports it from ``bot.engine.analysis``.
+Everything here is computed from the rules and the shoe's make-up (the simulator by
+playing rounds of its own), never read from a table's round: code outside
+``bot/engine/`` imports it from ``bot.engine.analysis``.
 
 - Basic strategy: ``chart_for(rules)`` (a ``Chart``, worked out from expected
   values: seconds of CPU for a few decks), ``advise`` (the chart's action for a
