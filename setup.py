@@ -17,14 +17,12 @@ import sys
 
 from setuptools import setup
 
-#: The modules a round runs through (dealer_odds for the dealer's draw rule). The
-#: strategy and edge computations (ev, strategy, edge) run once per rule set and stay
-#: interpreted.
+#: The modules a round runs through, and the simulator's (under bot/engine/). The
+#: strategy and edge computations (analysis/ev, strategy, edge) run once per rule set
+#: and stay interpreted.
 COMPILED_MODULES = (
     "actions",
-    "advisor",
     "cards",
-    "dealer_odds",
     "dealer_play",
     "errors",
     "events",
@@ -37,7 +35,8 @@ COMPILED_MODULES = (
     "seat",
     "settlement",
     "shoe",
-    "simulate",
+    "analysis/chart_lookup",
+    "analysis/simulate",
 )
 
 

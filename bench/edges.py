@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import PRESETS
-from bot.engine.edge import house_edge
+from bot.engine.analysis.edge import house_edge
 from tests.engine.edge_reference import basic_strategy_rows, rules_of
 
 

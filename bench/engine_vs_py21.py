@@ -108,10 +108,11 @@ def build_compiled(work: Path) -> Path:
 def profile(rounds: int) -> None:
     """Where the pure engine's time goes: cProfile of the simulator's loop."""
     sys.path.insert(0, str(ROOT))
-    from bot.engine import advisor_for, play_rounds, preset
+    from bot.engine import preset
+    from bot.engine.analysis import lookup_for, play_rounds
 
     rules = preset("vegas-shoe")
-    advisor_for(rules)
+    lookup_for(rules)
     profiler = cProfile.Profile()
     profiler.runcall(play_rounds, rules, rounds, bytes.fromhex(SEED))
     stats = pstats.Stats(profiler)

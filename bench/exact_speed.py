@@ -17,7 +17,7 @@ same with the ``bot`` package in DIR instead of a compiled one (an older commit'
 ``git archive c256198 bot | tar -x -C DIR``), with the CPU ratio. ``--loop-stall`` works out a
 chart and edge (1D S17 unless named) in the bot's strategy worker (``bot.tables.advice``)
 while the event loop ticks every 5 ms, once with the work in the worker's thread and
-once in its child process (``bot.strategy_process``), and prints the longest a tick
+once in its worker process (``bot.strategy_process``), and prints the longest a tick
 came late each time, beside the same ticks with the loop idle.
 """
 
@@ -34,8 +34,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.engine import BUILD, Rules, chart_for, exact, exact_play, house_edge, strategy
-from bot.engine.dealer_odds import final_odds
+from bot.engine import BUILD, Rules
+from bot.engine.analysis import chart_for, exact, exact_play, house_edge, strategy
+from bot.engine.analysis.dealer_odds import final_odds
 
 RULE_SETS = {
     "1D S17": Rules(decks=1, penetration=0),
@@ -56,7 +57,10 @@ def _empty_caches() -> None:
 
 
 def _recursion_stand(self: exact.DealerTable, key: int, left: list[int], total: int) -> float:
-    from bot.engine.dealer_graph import stand_class, worth  # (not in older engines: --against)
+    from bot.engine.analysis.dealer_graph import (
+        stand_class,
+        worth,
+    )  # (not in older engines: --against)
 
     memo = self._memo[stand_class(total)]
     found = memo.get(key)
@@ -129,15 +133,15 @@ async def loop_stall(rules: Rules) -> None:
     """The loop's longest late tick while the bot's strategy worker works out ``rules``
     in its thread, then in a child process, then with nothing to do."""
     sys.path.insert(0, str(ROOT))  # the project's db package, not bench/db.py
-    from bot.strategy_process import ChildProcess
+    from bot.strategy_process import StrategyPool
     from bot.tables.advice import Advice
 
     loop = asyncio.get_running_loop()
     name = f"{rules.decks}D {'H17' if rules.dealer_hits_soft_17 else 'S17'}"
     took = 0.0
-    for where, child in (("worker thread", None), ("child process", ChildProcess())):
+    for where, worker in (("worker thread", None), ("child process", StrategyPool())):
         _empty_caches()
-        advice = Advice(None, child=child)
+        advice = Advice(None, worker=worker)
         start = loop.time()
         advice.warm(rules)
         done = asyncio.ensure_future(advice.settle())

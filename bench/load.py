@@ -75,7 +75,8 @@ from table_reading import (  # noqa: E402
 )
 
 import db  # noqa: E402
-from bot.engine import Action, Card, advise  # noqa: E402
+from bot.engine import Action, Card  # noqa: E402
+from bot.engine.analysis import advise  # noqa: E402
 from cogs.table.buttons import custom_id, parse_custom_id  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402
 from fakediscord.interactions import FakeInteraction, InteractionRejected  # noqa: E402

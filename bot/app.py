@@ -29,10 +29,11 @@ from bot.discord_reply import tell
 from bot.log_context import bind
 from bot.metrics import BotMetrics, MetricsServer
 from bot.strategy_cache import cache_directory
-from bot.strategy_process import ChildProcess
+from bot.strategy_process import StrategyPool
 from bot.table_display import TableDisplay
 from bot.tables import ShoeFactory, TableError, TableService, TableSnapshot
 from bot.tables.advice import Advice
+from bot.tables.errors import RESTARTING
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +44,6 @@ discord.VoiceClient.warn_dave = False
 #: One cog per feature, loaded in this order.
 EXTENSIONS: Final = ("cogs.table", "cogs.economy", "cogs.admin")
 
-#: What a click or command gets once a graceful stop has begun.
-RESTARTING: Final = "The bot is restarting; nothing was changed. Try again in a minute."
 #: What it gets before this process has resumed the tables a previous run left open.
 STARTING: Final = "The bot is still starting up; nothing was changed. Try again in a moment."
 #: Seconds a graceful stop gives interactions in flight, then the tables (steps in
@@ -196,7 +195,9 @@ class BlackjackBot(commands.Bot):
             clock=self.clock,
             publish=self._publish,
             shoe_factory=self._shoe_factory,
-            advice=Advice(cache_directory(self.config.database_url), child=ChildProcess()),
+            advice=Advice(
+                cache_directory(self.config.database_url), worker=StrategyPool(), clock=self.clock
+            ),
         )
         self._tables.shard_count = self.config.shard_count or 1
         await self._tables.check_shard_count()
@@ -329,8 +330,12 @@ class BlackjackBot(commands.Bot):
         the store.
 
         Each step has a budget so the process exits well inside 5 s; every step of a
-        table is durable when it ends, so nothing is lost to a step cut short.
+        table is durable when it ends, so nothing is lost to a step cut short. The
+        strategy worker stops first: a Hint in flight that waits for it is answered
+        that the bot is restarting, at once.
         """
+        if self._tables is not None:
+            self._tables.advice.close()
         await self._finish_in_flight()
         await self.display.stopping()
         if self._tables is not None:

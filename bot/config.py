@@ -8,6 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import dotenv
+import dotenv.main
+
 from db import redacted_url
 
 #: Relative to the folder the bot starts in, as is ``.env``.
@@ -52,23 +55,39 @@ class Config:
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """Parse KEY=VALUE lines (``#`` comments, optional quotes, optional ``export``)."""
-    values: dict[str, str] = {}
+    """The settings of a ``.env`` file, read by python-dotenv (``#`` comments, quotes,
+    ``export``; no ``${VAR}`` expansion): {} when there is none; a line that is not
+    KEY=VALUE is a ConfigError naming it, where python-dotenv would skip it."""
     if not path.is_file():
-        return values
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        line = line.removeprefix("export ").strip()
-        key, sep, value = line.partition("=")
-        if not sep or not key.strip().isidentifier():
-            raise ConfigError(f"{path}:{number}: expected KEY=VALUE, got {raw!r}")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key.strip()] = value
-    return values
+        return {}
+    unparsed = _UnparsedLines()
+    logger = logging.getLogger(dotenv.main.__name__)
+    logger.addFilter(unparsed)
+    try:
+        values = dotenv.dotenv_values(path, interpolate=False)
+    finally:
+        logger.removeFilter(unparsed)
+    if unparsed.lines:
+        raise ConfigError(f"{path}:{unparsed.lines[0]}: expected KEY=VALUE")
+    for key, value in values.items():
+        if value is None:
+            raise ConfigError(f"{path}: expected KEY=VALUE, got {key!r}")
+    return {key: value for key, value in values.items() if value is not None}
+
+
+class _UnparsedLines(logging.Filter):
+    """python-dotenv's warning about a line it could not parse, kept (with its line
+    number) to be raised instead of logged."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[object] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING and isinstance(record.args, tuple) and record.args:
+            self.lines.append(record.args[-1])
+            return False
+        return True
 
 
 def environment(dotenv: Path | None = DOTENV) -> dict[str, str]:

@@ -12,7 +12,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.engine import Action, Chart, Rules, chart_for, house_edge, strategy_rules
+from bot.engine import Action, Rules
+from bot.engine.analysis import Chart, chart_for, house_edge, strategy_rules
 
 #: Bump when the computation changes, so old files are not read as new ones.
 VERSION = 3
@@ -64,7 +65,7 @@ class StrategyCache:
         work: Callable[[Rules], tuple[Chart, float]] = chart_and_edge,
     ) -> tuple[Chart, float]:
         """The chart and edge of ``rules``: stored, or worked out by ``work`` and stored
-        (blocking; the strategy worker passes one that computes in its child process)."""
+        (blocking)."""
         found = self.cached(rules)
         if found is None:
             found = work(rules)

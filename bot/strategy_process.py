@@ -1,101 +1,119 @@
-"""The strategy worker's computing, in a child process: it never holds the bot's GIL.
+"""The strategy worker's process (a ``ProcessPoolExecutor`` of one, so computing never
+holds the bot's GIL), and the jobs of a Hint it runs.
 
 A thread working out a chart holds the interpreter lock in 5 ms turns. On a busy
 machine the OS preempts it while it holds the lock, and the event loop then waits
 for the lock, not for a core: ``bench/exact_speed.py --loop-stall`` measured the
 loop's 5 ms ticks up to 27 to 43 ms late while a thread worked out a 1- or 2-deck
-chart, where the idle loop's were 4 to 19 ms late. A child process competes for a
+chart, where the idle loop's were 4 to 19 ms late. A worker process competes for a
 core only, as any other process does.
+
+The pool adds what the bot needs around ``ProcessPoolExecutor``: the worker is
+started by ``spawn`` (a fresh interpreter: nothing of the bot's threads, sockets or
+event loop, which a fork would copy mid-use) and ignores Ctrl-C (the bot's own
+stop ends it); a worker that died (killed for its memory, say) fails the jobs under
+way, and the next job starts another; ``shutdown`` ends a job under way at once, so
+a chart still being worked out never holds up the bot's exit. The jobs live here, a
+light module to import in the worker, not in ``bot.tables``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
+import signal
 import threading
-from collections.abc import Callable
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
-from typing import Any, ParamSpec, TypeVar
+from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.sharedctypes import Synchronized
+from typing import Final, ParamSpec, TypeVar
+
+from bot.engine import Action, Card, Rules
+from bot.engine.analysis import decision_values
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
 
-class ChildProcess:
-    """One daemon child process running calls in turn, started by the first call.
+class StrategyPool(Executor):
+    """One worker process running jobs in turn, started by the first job.
 
-    ``call`` blocks its caller (the strategy worker's thread) without the GIL until the
-    child answers; the function and its arguments travel by pickle, so the function is
-    a module's. The child dies with the bot, and ``close`` ends it at once. A child
-    that died (killed for its memory, say) fails the call under way, and the next call
-    starts another.
+    Jobs travel by pickle, so a job is a module's function with picklable arguments.
     """
 
     def __init__(self) -> None:
+        self._context = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
-        #: Held to close the pipe: a call under way and ``close`` may both close it at once,
-        #: and a second close of its descriptor fails (or closes another file's).
-        self._closing = threading.Lock()
-        self._process: BaseProcess | None = None
-        self._pipe: Connection | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        #: The worker's process id, written by the worker as it starts (0 until then).
+        self._pid: Synchronized[int] | None = None
         self._closed = False
 
-    def call(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
-        """``fn(*args, **kwargs)`` worked out in the child (its exception raised here)."""
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        """Queue ``fn(*args, **kwargs)`` for the worker; RuntimeError once shut down."""
         with self._lock:
             if self._closed:
-                raise RuntimeError("the strategy process is closed")
-            if self._pipe is None:
-                # spawn: a fresh interpreter, nothing of the bot's threads or sockets.
-                context = multiprocessing.get_context("spawn")
-                self._pipe, theirs = context.Pipe()
-                self._process = context.Process(
-                    target=_serve, args=(theirs,), name="strategy", daemon=True
-                )
-                self._process.start()
-                theirs.close()
-                if self._closed:  # close() came while it started: it could not end it
-                    self._process.terminate()
-                    self._process.join()
-                    raise RuntimeError("the strategy process is closed")
-            try:
-                self._pipe.send((fn, args, kwargs))
-                ok, result = self._pipe.recv()
-            except (EOFError, OSError):
-                self._close_pipe(self._pipe)
-                self._pipe = self._process = None
-                raise
-        if not ok:
-            raise result
-        return result  # type: ignore[no-any-return]
+                raise RuntimeError("the strategy worker is shut down")
+            if self._pool is not None:
+                try:
+                    return self._pool.submit(fn, *args, **kwargs)
+                except BrokenProcessPool:  # its worker died: its jobs failed, start another
+                    self._pool.shutdown(wait=False)
+            self._pid = self._context.Value("i", 0)
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=self._context,
+                initializer=_started,
+                initargs=(self._pid,),
+            )
+            return self._pool.submit(fn, *args, **kwargs)
 
-    def close(self) -> None:
-        """End the child, whatever it is working out; later calls are refused."""
-        self._closed = True
-        # (A call under way sees the end of the pipe and lets go of both.)
-        process, pipe = self._process, self._pipe
-        if process is not None and process.pid is not None:  # else call() ends it, started
-            process.terminate()
-            process.join()
-        if pipe is not None:
-            self._close_pipe(pipe)
-
-    def _close_pipe(self, pipe: Connection) -> None:
-        with self._closing:
-            if not pipe.closed:
-                pipe.close()
-
-
-def _serve(pipe: Connection) -> None:
-    """The child: answer calls until the bot's end of the pipe closes."""
-    while True:
-        try:
-            fn, args, kwargs = pipe.recv()
-        except EOFError:
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Refuse new jobs and end the worker at once: the job under way and those queued
+        fail with ``BrokenProcessPool`` (or, with ``cancel_futures``, are cancelled)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            pool, pid = self._pool, self._pid
+        if pool is None:
             return
-        answer: tuple[bool, Any]
-        try:
-            answer = (True, fn(*args, **kwargs))
-        except Exception as exc:
-            answer = (False, exc)
-        pipe.send(answer)
+        # Ended first: the pool then fails what the worker held, and ``wait`` has only the
+        # pool's own threads and the ended process to join.
+        if pid is not None and pid.value:
+            with contextlib.suppress(ProcessLookupError):  # it had ended already
+                os.kill(pid.value, signal.SIGTERM)
+        pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def _started(pid: Synchronized[int]) -> None:
+    """In the worker as it starts: Ctrl-C in a terminal reaches the whole process group,
+    and the bot's graceful stop, not the worker, answers it; then say who it is."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    pid.value = os.getpid()
+
+
+def legal_values(
+    rules: Rules, cards: Sequence[Card], up: Card, legal: Collection[Action]
+) -> dict[Action, float]:
+    """A Hint's figures: what each legal action is worth for these cards (a job)."""
+    values = decision_values(
+        rules,
+        [card.value for card in cards],
+        up.value,
+        pair=Action.SPLIT in legal,
+    )
+    return {action: value for action, value in values.items() if action in legal}
+
+
+#: The hand whose values ``warm_values`` works out against every up card.
+_WARMING_HAND: Final = (10, 6)
+
+
+def warm_values(rules: Rules) -> None:
+    """Work out the dealer's odds against every up card that the exact figures of
+    ``rules`` start from, so that a Hint's figures then take milliseconds (a job)."""
+    for up in range(1, 11):
+        decision_values(rules, _WARMING_HAND, up)

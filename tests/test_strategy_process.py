@@ -1,102 +1,115 @@
-"""The strategy worker's computing in a child process (bot/strategy_process.py): the same
-figures as in the bot's own process, worked out elsewhere, and ended with the bot."""
+"""The strategy worker's process (bot/strategy_process.py): the same figures as in the
+bot's own process, worked out elsewhere, answered at once while it is cold, and ended
+with the bot."""
 
 from __future__ import annotations
 
 import os
 import select
-import threading
+import signal
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
 from bot.engine import Action, Card, Rules
-from bot.strategy_cache import chart_and_edge
-from bot.strategy_process import ChildProcess
-from bot.tables.advice import Advice
+from bot.strategy_cache import StrategyCache, chart_and_edge
+from bot.strategy_process import StrategyPool
+from bot.tables.advice import NOT_READY, Advice
+from bot.tables.errors import RESTARTING, Restarting
+from fakediscord.clock import ManualClock
 
 SIX_DECKS = Rules(decks=6, penetration=0)
+HARD_16 = [Card.parse("Ts"), Card.parse("6d")]
+TEN = Card.parse("Tc")
+LEGAL = {Action.HIT, Action.STAND, Action.DOUBLE, Action.SURRENDER}
 
 
-def test_a_call_is_worked_out_in_the_child_and_its_exception_comes_back() -> None:
-    child = ChildProcess()
+def _gone(pid: int) -> bool:
     try:
-        assert child.call(os.getpid) != os.getpid()
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_a_job_is_worked_out_in_the_worker_and_its_exception_comes_back() -> None:
+    pool = StrategyPool()
+    try:
+        assert pool.submit(os.getpid).result() != os.getpid()
         with pytest.raises(ValueError, match="invalid literal"):
-            child.call(int, "ten")
-        chart, edge = child.call(chart_and_edge, SIX_DECKS)
+            pool.submit(int, "ten").result()
+        chart, edge = pool.submit(chart_and_edge, SIX_DECKS).result()
         assert (chart, edge) == chart_and_edge(SIX_DECKS)
     finally:
-        child.close()
+        pool.shutdown()
 
 
-async def test_the_hint_from_the_child_is_the_hint_from_a_thread() -> None:
-    in_child = Advice(child=ChildProcess())
-    in_thread = Advice()
+async def test_the_hint_from_the_worker_process_is_the_hint_from_a_thread() -> None:
+    in_process = Advice(worker=StrategyPool(), clock=ManualClock())
+    in_thread = Advice(clock=ManualClock())
     try:
-        for advice in (in_child, in_thread):
+        for advice in (in_process, in_thread):
             advice.warm(SIX_DECKS)
             await advice.settle()
-        assert in_child.cache.cached(SIX_DECKS) == in_thread.cache.cached(SIX_DECKS)
-        cards, up = [Card.parse("Ts"), Card.parse("6d")], Card.parse("Tc")
-        legal = {Action.HIT, Action.STAND, Action.DOUBLE, Action.SURRENDER}
-        hint = await in_child.hint(SIX_DECKS, cards, up, legal)
-        assert hint == await in_thread.hint(SIX_DECKS, cards, up, legal)
+        assert in_process.cache.cached(SIX_DECKS) == in_thread.cache.cached(SIX_DECKS)
+        hint = await in_process.hint(SIX_DECKS, HARD_16, TEN, LEGAL)
+        assert hint == await in_thread.hint(SIX_DECKS, HARD_16, TEN, LEGAL)
         assert hint.endswith("(hard 16 against a 10).")
+        assert NOT_READY not in hint
     finally:
-        in_child.close()
+        in_process.close()
         in_thread.close()
 
 
-def test_closing_ends_the_child() -> None:
-    child = ChildProcess()
-    child.call(os.getpid)
-    process = child._process
-    assert process is not None
-    assert process.is_alive()
-    child.close()
-    assert not process.is_alive()
-
-
-def test_a_child_that_died_fails_its_call_and_the_next_starts_another() -> None:
-    child = ChildProcess()
+async def test_a_cold_worker_answers_from_the_infinite_chart_then_with_the_exact_figures(
+    tmp_path: Path,
+) -> None:
+    """After a restart the chart is read back from its file, but the new worker has
+    worked nothing out: the first Hint does not wait for it."""
+    StrategyCache(tmp_path).compute(SIX_DECKS)
+    advice = Advice(tmp_path, worker=StrategyPool(), clock=ManualClock())
     try:
-        first = child.call(os.getpid)
-        process = child._process
-        assert process is not None
-        process.kill()
-        process.join()
-        with pytest.raises((EOFError, OSError)):
-            child.call(os.getpid)
-        assert child.call(os.getpid) not in (first, os.getpid())
+        assert advice.cache.cached(SIX_DECKS) is not None
+        first = await advice.hint(SIX_DECKS, HARD_16, TEN, LEGAL)
+        assert first == f"Basic strategy: surrender (hard 16 against a 10) {NOT_READY}."
+        await advice.settle()  # the worker worked out the dealer's odds meanwhile
+        later = await advice.hint(SIX_DECKS, HARD_16, TEN, LEGAL)
+        assert later.startswith("Surrender \u22120.500")
+        assert later.endswith(": surrender (hard 16 against a 10).")
     finally:
-        child.close()
-    with pytest.raises(RuntimeError, match="closed"):
-        child.call(os.getpid)
+        advice.close()
 
 
-def _call_until_closed(child: ChildProcess, failed: list[BaseException]) -> None:
-    """A call the child never finishes (it waits on nothing): only ``close`` ends it."""
+def test_shutting_down_ends_the_worker_and_the_job_under_way_at_once() -> None:
+    pool = StrategyPool()
+    pid = pool.submit(os.getpid).result()
+    endless = pool.submit(select.select, [], [], [])  # waits on nothing: only an end ends it
+    pool.shutdown()
+    with pytest.raises(BrokenProcessPool):
+        endless.result()
+    assert _gone(pid)
+    with pytest.raises(RuntimeError, match="shut down"):
+        pool.submit(os.getpid)
+
+
+def test_a_worker_that_died_fails_its_job_and_the_next_job_starts_another() -> None:
+    pool = StrategyPool()
     try:
-        child.call(select.select, [], [], [])
-    except BaseException as error:
-        failed.append(error)
+        first = pool.submit(os.getpid).result()
+        endless = pool.submit(select.select, [], [], [])
+        os.kill(first, signal.SIGKILL)
+        with pytest.raises(BrokenProcessPool):
+            endless.result()
+        assert pool.submit(os.getpid).result() not in (first, os.getpid())
+    finally:
+        pool.shutdown()
 
 
-def test_closing_during_a_call_ends_it_and_closes_the_pipe_once() -> None:
-    """``close`` during a call: the call fails, ``close`` raises nothing, the pipe ends
-    closed. (Both let go of the pipe; when they did so at the same instant its descriptor
-    was closed twice, "Bad file descriptor" at a shutdown: a window this test rarely hits,
-    which the pipe's own lock in ``ChildProcess`` closes.)"""
-    for _ in range(5):
-        child = ChildProcess()
-        child.call(os.getpid)
-        failed: list[BaseException] = []
-        caller = threading.Thread(target=_call_until_closed, args=(child, failed))
-        caller.start()
-        while not child._lock.locked():  # the call is under way
-            pass
-        child.close()
-        caller.join()
-        assert len(failed) == 1
-        assert isinstance(failed[0], EOFError | OSError)
-        assert child._pipe is None or child._pipe.closed
+async def test_a_hint_after_the_worker_stopped_says_the_bot_is_restarting() -> None:
+    advice = Advice(worker=StrategyPool(), clock=ManualClock())
+    advice.warm(SIX_DECKS)
+    await advice.settle()
+    advice.close()
+    with pytest.raises(Restarting, match=RESTARTING):
+        await advice.hint(SIX_DECKS, HARD_16, TEN, LEGAL)

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
-from bot.engine import house_edge
+from bot.engine.analysis import house_edge
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     if rules.penetration == 0:
         dealt = f"{decks}, a fresh shoe every round."
     else:
-        # The computation always deals each round from a full shoe (bot.engine.edge).
+        # The computation always deals each round from a full shoe (bot.engine.analysis.edge).
         dealt = (
             f"{decks}, computed for a full shoe each round; these rules deal to a cut card "
             f"at {rules.penetration:.0%} (simulate measures that)."

@@ -7,7 +7,7 @@ import json
 import sys
 
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
-from bot.engine import decision_values, decision_words
+from bot.engine.analysis import decision_values, decision_words
 
 #: How a card may be written on the command line: A, 2-9, T/10, J, Q, K.
 _CARD_VALUES = {"A": 1, "T": 10, "10": 10, "J": 10, "Q": 10, "K": 10} | {

@@ -28,7 +28,7 @@ from bot.engine import (
     ShoeExhausted,
     StackedShoe,
     Standing,
-    cards,
+    parse_cards,
     preset,
 )
 from bot.rules_words import rules_lines
@@ -365,7 +365,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     shoe: Shoe
     if getattr(args, "stack", None):
-        shoe = StackedShoe(cards(args.stack))
+        shoe = StackedShoe(parse_cards(args.stack))
     elif args.seed:
         try:
             shoe = Shoe(rules.decks, rules.penetration, bytes.fromhex(args.seed))

@@ -1,7 +1,7 @@
 """``python -m bot simulate``: play rounds of basic strategy through the Round, measure the edge.
 
 Each worker process plays its share of the rounds with its own seed derived
-from the run's seed (``bot.engine.simulate.worker_seed``), so the same seed and
+from the run's seed (``bot.engine.analysis.simulate.worker_seed``), so the same seed and
 worker count give the same result. The progress bar goes to stderr, only when
 it is a terminal and only once a run has taken a second.
 """
@@ -22,16 +22,8 @@ from multiprocessing.process import BaseProcess
 from typing import Any, TextIO
 
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
-from bot.engine import (
-    BUILD,
-    PRESETS,
-    Rules,
-    Tally,
-    advisor_for,
-    play_worker,
-    split_rounds,
-    stake_for,
-)
+from bot.engine import BUILD, PRESETS, Rules
+from bot.engine.analysis import Tally, lookup_for, play_worker, split_rounds, stake_for
 
 MAX_WORKERS = 64
 #: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
@@ -74,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if not seed:
         return _error("--seed must not be empty")
 
-    advisor_for(rules)  # build the chart before the clock starts (and before workers fork)
+    lookup_for(rules)  # build the chart before the clock starts (and before workers fork)
     bar = ProgressBar(args.hands, sys.stderr) if sys.stderr.isatty() else None
     played = [0]
 

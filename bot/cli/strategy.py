@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
-from bot.engine import chart_for
+from bot.engine.analysis import chart_for
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

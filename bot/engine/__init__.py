@@ -1,24 +1,25 @@
 """The pure blackjack rules engine: no discord, asyncio, database, clock or global random.
 
-This package is the engine's one door: code outside ``bot/engine/`` imports from
-``bot.engine`` only (an import-linter contract in ``make lint`` enforces it), the
-way python-chess is used through ``chess.X``. The submodules are its inside.
+Code outside ``bot/engine/`` comes in by one of two doors (import-linter contracts in
+``make lint`` enforce it), the way python-chess is used through ``chess.X``:
+
+- ``bot.engine`` (this module), the rules: cards, the shoe, a round, what is legal
+  and why not, settlement, the rule presets.
+- ``bot.engine.analysis``, the mathematics of those rules: exact values, the dealer's
+  odds, basic strategy, the house edge, simulation.
+
+The rules know nothing of the analysis. Here:
 
 - Rules: ``Rules``, ``preset``, ``PRESETS``, the limits every table shares.
 - A round: ``Round.deal(rules, shoe, bets)``, ``round.legal_actions(player)``,
   ``round.judge(player, action)`` (legal, or the ``Refusal`` that says why),
   ``round.play(verdict)`` / ``round.act(player, action)``, ``round.settlement()``.
 - Shoes: ``Shoe`` (seeded, committed to by SHA-256), ``StackedShoe`` for tests.
-- Strategy and the edge: ``advise``, ``chart_for``, ``advisor_for``, ``house_edge``,
-  ``infinite_advisor`` (the infinite-deck chart, in milliseconds), ``Chart``,
-  ``strategy_rules``; what each action is worth for exact cards: ``decision_values``,
-  ``decision_words``.
 """
 
 from bot.engine import round as _round_module
 from bot.engine.actions import Action
-from bot.engine.cards import DECK, Card, cards
-from bot.engine.edge import house_edge
+from bot.engine.cards import DECK, Card, parse_cards
 from bot.engine.errors import (
     ActionNotAllowed,
     IllegalAction,
@@ -29,8 +30,7 @@ from bot.engine.errors import (
     RoundNotSettled,
     RoundOver,
 )
-from bot.engine.events import Event, EventKind
-from bot.engine.exact_play import decision_values, decision_words
+from bot.engine.events import Event
 from bot.engine.hand import Hand
 from bot.engine.legality import Refusal, Verdict
 from bot.engine.round import Round
@@ -45,13 +45,7 @@ from bot.engine.rules import (
     preset,
 )
 from bot.engine.seat import insurance_payout
-from bot.engine.settlement import (
-    HandResult,
-    InsuranceResult,
-    Outcome,
-    PlayerResult,
-    Settlement,
-)
+from bot.engine.settlement import Outcome, Settlement
 from bot.engine.shoe import (
     SEED_BYTES,
     Shoe,
@@ -63,16 +57,7 @@ from bot.engine.shoe import (
     shoe_from_dict,
     shuffled_order,
 )
-from bot.engine.simulate import Tally, play_rounds, play_worker, split_rounds, stake_for
 from bot.engine.standing import Standing
-from bot.engine.strategy import (
-    Chart,
-    advise,
-    advisor_for,
-    chart_for,
-    infinite_advisor,
-    strategy_rules,
-)
 
 #: "compiled" when the round runs as a mypyc extension module, "pure" when it is Python.
 BUILD = "pure" if (_round_module.__file__ or "").endswith(".py") else "compiled"
@@ -88,19 +73,14 @@ __all__ = [
     "Action",
     "ActionNotAllowed",
     "Card",
-    "Chart",
     "Event",
-    "EventKind",
     "Hand",
-    "HandResult",
     "IllegalAction",
-    "InsuranceResult",
     "InvalidBets",
     "NoSuchHand",
     "NoSuchPlayer",
     "NotYourTurn",
     "Outcome",
-    "PlayerResult",
     "Refusal",
     "Round",
     "RoundNotSettled",
@@ -114,25 +94,12 @@ __all__ = [
     "ShoeExhausted",
     "StackedShoe",
     "Standing",
-    "Tally",
     "Verdict",
-    "advise",
-    "advisor_for",
-    "cards",
-    "chart_for",
     "commitment",
     "continuation_seed",
-    "decision_values",
-    "decision_words",
-    "house_edge",
-    "infinite_advisor",
     "insurance_payout",
-    "play_rounds",
-    "play_worker",
+    "parse_cards",
     "preset",
     "shoe_from_dict",
     "shuffled_order",
-    "split_rounds",
-    "stake_for",
-    "strategy_rules",
 ]

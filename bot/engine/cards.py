@@ -66,6 +66,6 @@ class Card(NamedTuple):
 DECK: Final[tuple[Card, ...]] = tuple(Card(index // 4 + 1, index % 4) for index in range(52))
 
 
-def cards(text: str) -> list[Card]:
-    """Parse a space-separated list of cards: ``cards("A♠ 10♥ 7c")``."""
+def parse_cards(text: str) -> list[Card]:
+    """Parse a space-separated list of cards: ``parse_cards("A♠ 10♥ 7c")``."""
     return [Card.parse(part) for part in text.split()]

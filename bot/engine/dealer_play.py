@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Final
 
 from bot.engine.cards import Card
-from bot.engine.dealer_odds import dealer_must_hit
 from bot.engine.events import EventKind
 from bot.engine.round_state import RATIOS, RoundPhase, RoundState
+from bot.engine.rules import Rules
 from bot.engine.seat import insurance_payout
 from bot.engine.settlement import settle_hand
 
@@ -24,6 +24,11 @@ _EV_INSURANCE_RESULT: Final = EventKind.INSURANCE_RESULT
 _EV_RESULT: Final = EventKind.RESULT
 _EV_REVEAL: Final = EventKind.REVEAL
 _NO_CARDS: Final[tuple[Card, ...]] = ()
+
+
+def dealer_must_hit(total: int, soft: bool, rules: Rules) -> bool:
+    """Whether the dealer draws on ``total``: below 17 always, soft 17 when the rules say so."""
+    return total < 17 or (total == 17 and soft and rules.dealer_hits_soft_17)
 
 
 def dealer_turn(round_: RoundState) -> None:

@@ -127,7 +127,7 @@ LEGAL_SETS: Final[tuple[frozenset[Action], ...]] = tuple(
 )
 
 #: The first two-card totals each ``Rules.double_on`` lets a hand double on: the one
-#: table both the Round and the expected values (``bot.engine.ev``) read.
+#: table both the Round and the expected values (``bot.engine.analysis.ev``) read.
 DOUBLE_TOTALS: Final[dict[str, frozenset[int]]] = {
     "any": frozenset(range(4, 22)),
     "9-11": frozenset((9, 10, 11)),

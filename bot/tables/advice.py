@@ -1,156 +1,179 @@
-"""The Hint's figures, worked out off the event loop.
+"""What basic strategy advises at a table: the Hint button's answer, and the chart and
+house edge behind it, worked out off the event loop.
 
-A table's chart and house edge are worked out by a worker thread when the table
-opens (``warm``), and kept (``bot.strategy_cache``). A Hint's decision values
-(what each legal action is worth for the exact cards) come from the same worker.
-The bot gives the worker a child process (``bot.strategy_process``) to do the
-computing in, so that it never holds the event loop's GIL; without one (the
-tests' services) the thread computes. A Hint pressed before the table's chart is
-ready answers at once from the infinite-deck chart, and says so.
+The engine does the mathematics (``bot.engine.analysis``); this module is the one
+place the tables ask it, and the one place a Hint is worded. All the computing runs
+in one worker (an ``Executor``): the bot gives it a process of its own
+(``bot.strategy_process.StrategyPool``), so that it never holds the event loop's
+GIL; the tests' services give it a thread.
+
+A table's chart and house edge are worked out in the worker when the table opens
+(``warm``), and kept (``bot.strategy_cache``); a chart read back from the cache
+after a restart still leaves the worker cold, so it then works out the dealer's
+odds the exact figures start from. A Hint's exact figures (what each legal action
+is worth for these cards) come from the worker once it has done either for the
+table's rules: a Hint pressed before then, or one the worker cannot answer within
+``HINT_WAIT_S`` (busy with another table's chart), answers from the infinite-deck
+chart, in milliseconds, and says so.
 """
 
 from __future__ import annotations
 
 import asyncio
-import queue
-import threading
-from collections.abc import Callable, Collection, Sequence
-from concurrent.futures import Executor, Future
+from collections.abc import Collection, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Final
 
-from bot.engine import (
-    Action,
-    Card,
-    Rules,
-    decision_values,
-    decision_words,
-    infinite_advisor,
-)
+from bot.clock import Clock, SystemClock
+from bot.engine import Action, Card, Hand, Rules
+from bot.engine.analysis import decision_words, infinite_lookup
 from bot.strategy_cache import StrategyCache, chart_and_edge, rules_key
-from bot.strategy_process import ChildProcess
-from bot.tables.hints import card_name, hand_name, hint_sentence
+from bot.strategy_process import legal_values, warm_values
+from bot.tables.errors import Restarting
 
-#: What a Hint says while the table's own chart is still being worked out.
-NOT_READY = "(infinite-deck chart: this table's exact figures are still being worked out)"
-
-
-P = ParamSpec("P")
-T = TypeVar("T")
-_Job = tuple[Future[Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]
-
-
-class DaemonWorker(Executor):
-    """One daemon thread running jobs in turn: a chart still being worked out never
-    holds up the bot's exit (a ThreadPoolExecutor's threads are joined at exit)."""
-
-    def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-
-    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
-        future: Future[T] = Future()
-        self._jobs.put((future, fn, args, kwargs))
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="strategy", daemon=True)
-            self._thread.start()
-        return future
-
-    def _run(self) -> None:
-        while True:
-            future, fn, args, kwargs = self._jobs.get()
-            if not future.set_running_or_notify_cancel():
-                continue
-            try:
-                result = fn(*args, **kwargs)
-            except BaseException as exc:
-                future.set_exception(exc)
-            else:
-                future.set_result(result)
+#: What a Hint says while the table's own figures are still being worked out.
+NOT_READY: Final = "(infinite-deck chart: this table's exact figures are still being worked out)"
+#: What a Hint says to the insurance question: basic strategy never insures.
+NO_INSURANCE: Final = "Basic strategy: no insurance (it costs more than it saves in the long run)."
+#: Seconds a Hint waits for the worker's exact figures before it answers from the
+#: infinite-deck chart instead (a warm worker takes milliseconds to 0.3 s).
+HINT_WAIT_S: Final = 0.8
 
 
 class Advice:
-    """Charts, edges and decision values for the tables, from one worker thread (which
-    hands the computing to ``child``, a process, when there is one)."""
+    """Charts, edges and a Hint's figures for the tables, from one worker."""
 
     def __init__(
         self,
         directory: Path | None = None,
         *,
         worker: Executor | None = None,
-        child: ChildProcess | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.cache = StrategyCache(directory)
-        self._worker = worker or DaemonWorker()
-        self._child = child
-        self._pending: dict[str, Future[object]] = {}
+        self._worker = worker or ThreadPoolExecutor(max_workers=1, thread_name_prefix="strategy")
+        self._clock = clock or SystemClock()
+        #: Rule sets whose warming is under way in the worker, by key.
+        self._pending: dict[str, asyncio.Future[Any]] = {}
+        #: Rule sets the worker has worked on: their exact figures come at once.
+        self._warm: set[str] = set()
+        self._closed = False
 
     def warm(self, rules: Rules) -> None:
-        """Start working out the chart and edge of ``rules`` (returns at once)."""
+        """Start working out the chart and edge of ``rules`` in the worker, or, when they
+        are stored already, the dealer's odds of its exact figures (returns at once)."""
         key = rules_key(rules)
-        if key not in self._pending and self.cache.cached(rules) is None:
-            self._pending[key] = self._worker.submit(self._compute, rules)
+        if self._closed or key in self._warm or key in self._pending:
+            return
+        job: asyncio.Future[Any]
+        if self.cache.cached(rules) is None:
+            job = asyncio.wrap_future(self._worker.submit(chart_and_edge, rules))
+        else:
+            job = asyncio.wrap_future(self._worker.submit(warm_values, rules))
+        self._pending[key] = job
+        job.add_done_callback(lambda done: self._warmed(rules, key, done))
 
-    def _compute(self, rules: Rules) -> None:
-        self.cache.compute(rules, lambda wanted: self._run(chart_and_edge, wanted))
-
-    def _run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
-        """``fn`` in the child process if there is one, else here (the worker's thread)."""
-        if self._child is None:
-            return fn(*args, **kwargs)
-        return self._child.call(fn, *args, **kwargs)
+    def _warmed(self, rules: Rules, key: str, job: asyncio.Future[Any]) -> None:
+        del self._pending[key]
+        if job.cancelled() or job.exception() is not None:
+            return  # closed, or the worker died: the next warm() asks again
+        result = job.result()
+        if isinstance(result, tuple):
+            self.cache.store(rules, *result)
+        self._warm.add(key)
 
     async def settle(self) -> None:
-        """Until every chart and edge started so far is worked out."""
-        for pending in list(self._pending.values()):
-            await asyncio.wrap_future(pending)
+        """Until every warming started so far is over."""
+        while self._pending:
+            await asyncio.wait(list(self._pending.values()))
 
     async def edge(self, rules: Rules) -> float:
         """The house edge of ``rules`` (fresh shoe), worked out in the worker if need be."""
         found = self.cache.cached(rules)
         if found is None:
+            if self._closed:
+                raise Restarting()
             self.warm(rules)
-            await asyncio.wrap_future(self._pending[rules_key(rules)])
+            job = self._pending[rules_key(rules)]
+            await asyncio.wait([job])
+            self._lost(job)
+            job.result()  # the worker's error, if it failed
             found = self.cache.cached(rules)
             assert found is not None
         return found[1]
 
-    def ready(self, rules: Rules) -> bool:
-        """Whether the chart and edge of ``rules`` are at hand."""
-        return self.cache.cached(rules) is not None
-
     async def hint(
         self, rules: Rules, cards: Sequence[Card], up: Card, legal: Collection[Action]
     ) -> str:
-        """The Hint's sentence: each legal action's value and the best, for these cards."""
-        if Action.INSURANCE in legal or not self.ready(rules):
+        """The Hint's sentence: each legal action's value and the best, for these cards;
+        the infinite-deck chart's action while the worker cannot say yet."""
+        if Action.INSURANCE in legal:
+            return NO_INSURANCE
+        if self._closed:
+            raise Restarting()
+        if rules_key(rules) not in self._warm:
             self.warm(rules)
-            if Action.INSURANCE in legal:
-                return hint_sentence(rules, cards, up, legal)
-            infinite = infinite_advisor(rules).advise(cards, up, legal)
-            return (
-                f"Basic strategy: {infinite.value} ({hand_name(cards)} against "
-                f"{card_name(up)}) {NOT_READY}."
-            )
-        values = await asyncio.get_running_loop().run_in_executor(
-            self._worker, self._run, _legal_values, rules, cards, up, legal
-        )
+            return _from_infinite_chart(rules, cards, up, legal)
+        job: asyncio.Future[Any]
+        job = asyncio.wrap_future(self._worker.submit(legal_values, rules, cards, up, legal))
+        timer: asyncio.Future[Any] = asyncio.ensure_future(self._clock.sleep(HINT_WAIT_S))
+        try:
+            await asyncio.wait([job, timer], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            timer.cancel()
+        if not job.done():
+            job.add_done_callback(_forget)  # late figures are not wanted
+            return _from_infinite_chart(rules, cards, up, legal)
+        if self._lost(job):
+            return _from_infinite_chart(rules, cards, up, legal)
+        values = job.result()
         return f"{decision_words(values)} ({hand_name(cards)} against {card_name(up)})."
 
+    def _lost(self, job: asyncio.Future[Any]) -> bool:
+        """Whether the worker ended before it finished ``job``: Restarting when the bot
+        stopped it; else it died, and the next one starts cold."""
+        if not (job.cancelled() or isinstance(job.exception(), BrokenProcessPool)):
+            return False
+        if self._closed:
+            raise Restarting()
+        self._warm.clear()
+        return True
+
     def close(self) -> None:
-        """Stop the worker (work under way finishes; nothing new starts)."""
+        """Stop the worker: work under way ends, nothing new starts; a Hint from now on
+        is answered that the bot is restarting."""
+        self._closed = True
         self._worker.shutdown(wait=False, cancel_futures=True)
-        if self._child is not None:
-            self._child.close()
 
 
-def _legal_values(
+def _from_infinite_chart(
     rules: Rules, cards: Sequence[Card], up: Card, legal: Collection[Action]
-) -> dict[Action, float]:
-    values = decision_values(
-        rules,
-        [card.value for card in cards],
-        up.value,
-        pair=Action.SPLIT in legal,
-    )
-    return {action: value for action, value in values.items() if action in legal}
+) -> str:
+    action = infinite_lookup(rules).advise(cards, up, legal)
+    said = f"{action.value} ({hand_name(cards)} against {card_name(up)})"
+    return f"Basic strategy: {said} {NOT_READY}."
+
+
+def _forget(job: asyncio.Future[Any]) -> None:
+    """Take a finished job's outcome that nobody waits for (else asyncio logs it)."""
+    if not job.cancelled():
+        job.exception()
+
+
+def card_name(card: Card) -> str:
+    """The up card with its article: "an ace", "an 8", "a 10", "a 6"."""
+    if card.rank == 1:
+        return "an ace"
+    value = str(card.value)
+    return f"an {value}" if value in ("8", "11") else f"a {value}"
+
+
+def hand_name(cards: Sequence[Card]) -> str:
+    """How a basic-strategy chart names the hand: "hard 11", "soft 17", "a pair of 8s"."""
+    hand = Hand.of(list(cards))
+    if len(cards) == 2 and hand.is_pair:
+        rank = "aces" if cards[0].rank == 1 else f"{cards[0].value}s"
+        return f"a pair of {rank}"
+    return f"{'soft' if hand.is_soft else 'hard'} {hand.total}"

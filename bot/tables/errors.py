@@ -5,14 +5,26 @@ Every one of them leaves the table and every balance exactly as they were.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from bot.tables.snapshot import TableSnapshot
 
 
+#: What a click or command gets once a graceful stop has begun.
+RESTARTING: Final = "The bot is restarting; nothing was changed. Try again in a minute."
+
+
 class TableError(Exception):
     """Something a player asked for that the table refuses; shown to them ephemerally."""
+
+
+class Restarting(TableError):
+    """The bot is stopping: what needs the strategy worker, which stopped, waits for the
+    next start."""
+
+    def __init__(self, message: str = RESTARTING) -> None:
+        super().__init__(message)
 
 
 class NoTableHere(TableError):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_DATABASE_URL, ConfigError, load_config, read_dotenv
+from bot.config import DEFAULT_DATABASE_URL, ConfigError, environment, load_config, read_dotenv
 
 
 def test_missing_token_says_how_to_get_one() -> None:
@@ -91,6 +92,33 @@ def test_dotenv_garbage_names_the_line(tmp_path: Path) -> None:
     env.write_text("DISCORD_TOKEN=abc\nnot a setting\n")
     with pytest.raises(ConfigError, match=r"\.env:2"):
         read_dotenv(env)
+    env.write_text("DISCORD_TOKEN=abc\nLOG_LEVEL\n")
+    with pytest.raises(ConfigError, match="expected KEY=VALUE, got 'LOG_LEVEL'"):
+        read_dotenv(env)
+
+
+def test_dotenv_quotes_and_comments_and_no_expansion(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text(
+        "DISCORD_TOKEN='a#b' # the token\n"
+        "DATABASE_URL=postgresql://bj:pa$word@db/bj\n"
+        "LOG_LEVEL=DEBUG  # while it is new\n"
+    )
+    assert read_dotenv(env) == {
+        "DISCORD_TOKEN": "a#b",
+        "DATABASE_URL": "postgresql://bj:pa$word@db/bj",
+        "LOG_LEVEL": "DEBUG",
+    }
+
+
+def test_a_real_variable_wins_over_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=from-file\nLOG_LEVEL=DEBUG\n")
+    monkeypatch.setenv("LOG_LEVEL", "ERROR")
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    settings = environment(env)
+    assert (settings["DISCORD_TOKEN"], settings["LOG_LEVEL"]) == ("from-file", "ERROR")
+    assert "from-file" not in os.environ.values()  # read, not loaded into the process
 
 
 def test_example_env_file_documents_every_setting() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import db
 from bot.app import BlackjackBot
-from bot.engine import Rules, Shoe, StackedShoe, cards
+from bot.engine import Rules, Shoe, StackedShoe, parse_cards
 from bot.tables import TableSnapshot
 from cogs.table.commands import table_cog
 from fakediscord import FakeDiscord
@@ -33,7 +33,7 @@ class ShoeQueue:
 
     def add(self, text: str) -> None:
         """The next table (or reshuffle) deals exactly ``text`` ("8s Th Ac ...")."""
-        shoe = StackedShoe(cards(text))
+        shoe = StackedShoe(parse_cards(text))
         shoe.seed = bytes([len(self.queue) + 100]) * 32  # its own commitment
         self.queue.append(shoe)
 

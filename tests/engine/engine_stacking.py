@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.engine import Round, Rules, StackedShoe, cards
+from bot.engine import Round, Rules, StackedShoe, parse_cards
 
 RULES_DIR = Path(__file__).parent.parent / "data" / "rules"
 
@@ -19,10 +19,10 @@ def rule_text(name: str) -> str:
 
 def stack(hands: Sequence[str], dealer: str, draws: str = "") -> StackedShoe:
     """A shoe that deals ``hands`` (one "A♠ K♦" text per spot) and ``dealer``, then ``draws``."""
-    spots = [cards(hand) for hand in hands]
-    up, hole = cards(dealer)
+    spots = [parse_cards(hand) for hand in hands]
+    up, hole = parse_cards(dealer)
     order = [spot[0] for spot in spots] + [up] + [spot[1] for spot in spots] + [hole]
-    return StackedShoe(order + cards(draws))
+    return StackedShoe(order + parse_cards(draws))
 
 
 def deal(

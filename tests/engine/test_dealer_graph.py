@@ -1,4 +1,4 @@
-"""The dealer's odds from the graph (bot/engine/dealer_graph.py) are final_odds' odds."""
+"""The dealer's odds from the graph (bot/engine/analysis/dealer_graph.py) are final_odds' odds."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.engine.dealer_graph import DealerGraph, stand_class, worth
-from bot.engine.dealer_odds import final_odds, full_shoe
+from bot.engine.analysis.dealer_graph import DealerGraph, stand_class, worth
+from bot.engine.analysis.dealer_odds import final_odds, full_shoe
 from bot.engine.rules import Rules
 
 

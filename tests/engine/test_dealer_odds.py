@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine.analysis.dealer_odds import dealer_odds
 from bot.engine.cards import Card
-from bot.engine.dealer_odds import dealer_must_hit, dealer_odds
+from bot.engine.dealer_play import dealer_must_hit
 from bot.engine.rules import Rules, preset
 
 DATA = Path(__file__).parent.parent / "data" / "dealer_final_totals.csv"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.engine.edge import house_edge
+from bot.engine.analysis.edge import house_edge
 from bot.engine.rules import PRESETS, Rules, preset
 
 DATA = Path(__file__).parent.parent / "data" / "house_edge_reference.csv"

@@ -20,8 +20,8 @@ import pytest
 
 from bot.__main__ import main
 from bot.engine import Action, Rules
-from bot.engine.edge import house_edge
-from bot.engine.exact_play import decision_values, decision_words
+from bot.engine.analysis.edge import house_edge
+from bot.engine.analysis.exact_play import decision_values, decision_words
 from tests.engine.edge_reference import basic_strategy_rows, rules_of
 
 DATA = Path(__file__).parent.parent / "data"

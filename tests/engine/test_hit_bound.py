@@ -1,5 +1,6 @@
 """A hit whose bound the stand already reaches is never valued (``HandValues.hit_bound``
-in bot/engine/exact.py): the best of standing and hitting is the same as valuing both."""
+in bot/engine/analysis/exact.py): the best of standing and hitting is the same as valuing
+both."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from itertools import combinations_with_replacement
 import pytest
 
 from bot.engine import Rules
-from bot.engine.exact import hand_total
-from bot.engine.exact_play import UpCard
+from bot.engine.analysis.exact import hand_total
+from bot.engine.analysis.exact_play import UpCard
 
 
 @pytest.mark.parametrize("decks", [1, 2])

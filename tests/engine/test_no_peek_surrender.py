@@ -1,6 +1,6 @@
 """Without the peek (European no hole card) a dealer blackjack takes everything that is
 not a natural: doubles, splits, and a surrendered hand too, which then gets nothing back.
-The Round's settlement and the expected values of ``bot.engine.ev`` agree on it."""
+The Round's settlement and the expected values of ``bot.engine.analysis.ev`` agree on it."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from engine_stacking import deal
 
 from bot.engine import Action, Outcome, preset
-from bot.engine.edge import house_edge
-from bot.engine.ev import ShoeModel
+from bot.engine.analysis.edge import house_edge
+from bot.engine.analysis.ev import ShoeModel
 
 NO_PEEK = preset("vegas-shoe").replace(dealer_peeks=False, insurance=False)
 A = Action

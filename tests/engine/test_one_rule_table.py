@@ -7,8 +7,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.engine import Action, Hand, Round, RoundPhase, Shoe, ev, legality, preset
-from bot.engine.dealer_odds import dealer_must_hit
+from bot.engine import Action, Hand, Round, RoundPhase, Shoe, legality, preset
+from bot.engine.analysis import ev
+from bot.engine.dealer_play import dealer_must_hit
 
 VEGAS = preset("vegas-shoe")
 

@@ -14,7 +14,16 @@ from __future__ import annotations
 import pytest
 from engine_stacking import deal, rule_text
 
-from bot.engine import Action, ActionNotAllowed, Hand, InvalidBets, Outcome, Round, cards, preset
+from bot.engine import (
+    Action,
+    ActionNotAllowed,
+    Hand,
+    InvalidBets,
+    Outcome,
+    Round,
+    parse_cards,
+    preset,
+)
 
 RULES = preset("classic")
 A = Action
@@ -113,23 +122,23 @@ def test_the_dealer_resolves_his_hand_after_every_hand_is_finished() -> None:
 
 def test_number_cards_are_valued_at_their_number() -> None:
     for rank in range(2, 11):
-        assert Hand.of([*cards(f"{rank}♠")]).total == rank
+        assert Hand.of([*parse_cards(f"{rank}♠")]).total == rank
 
 
 def test_face_cards_are_valued_at_10() -> None:
-    assert [Hand.of(cards(c)).total for c in ("J♦", "Q♠", "K♥")] == [10, 10, 10]
+    assert [Hand.of(parse_cards(c)).total for c in ("J♦", "Q♠", "K♥")] == [10, 10, 10]
 
 
 def test_aces_are_11_unless_that_busts_then_1() -> None:
-    assert Hand.of(cards("A♠ 6♥")).total == 17
-    assert Hand.of(cards("A♠ 6♥ 9♣")).total == 16
-    assert Hand.of(cards("A♠ A♥")).total == 12
+    assert Hand.of(parse_cards("A♠ 6♥")).total == 17
+    assert Hand.of(parse_cards("A♠ 6♥ 9♣")).total == 16
+    assert Hand.of(parse_cards("A♠ A♥")).total == 12
 
 
 def test_sample_hands_have_the_values_shown() -> None:
     samples = {"5♠ 3♥": 8, "A♥ 9♠": 20, "7♣ 6♣ A♠": 14, "J♦ 3♦ 5♦": 18}
     for text, value in samples.items():
-        assert Hand.of(cards(text)).total == value
+        assert Hand.of(parse_cards(text)).total == value
 
 
 # PLAYER OPTIONS

@@ -24,7 +24,7 @@ from bot.engine import (
     RoundPhase,
     StackedShoe,
     Standing,
-    cards,
+    parse_cards,
     preset,
 )
 
@@ -193,7 +193,7 @@ def test_the_three_questions_are_hit_insurance_and_double_down() -> None:
 
 def test_action_and_standing_are_kept_for_each_shuffle_announcement() -> None:
     standing = Standing()
-    shoe = StackedShoe(cards("10♠ 10♦ 9♥ 8♣  A♠ 10♦ K♥ 7♣  6♠ 10♦ 4♥ 7♣ 2♣"))
+    shoe = StackedShoe(parse_cards("10♠ 10♦ 9♥ 8♣  A♠ 10♦ K♥ 7♣  6♠ 10♦ 4♥ 7♣ 2♣"))
     first = Round.deal(RULES, shoe, [("alice", [2])])
     first.act("alice", A.STAND)  # 19 beats 18: +2
     second = Round.deal(RULES, shoe, [("alice", [2])])  # natural: +3

@@ -22,7 +22,7 @@ from bot.engine import (
     Round,
     RoundPhase,
     Shoe,
-    cards,
+    parse_cards,
     preset,
 )
 
@@ -44,7 +44,7 @@ def test_a_deck_is_52_cards_of_4_suits_and_13_faces() -> None:
 
 
 def test_the_suits_are_spades_hearts_diamonds_and_clubs() -> None:
-    assert [str(card) for card in cards("A♠ A♥ A♦ A♣")] == ["A♠", "A♥", "A♦", "A♣"]
+    assert [str(card) for card in parse_cards("A♠ A♥ A♦ A♣")] == ["A♠", "A♥", "A♦", "A♣"]
 
 
 def test_the_back_of_a_face_down_card_tells_nothing() -> None:
@@ -61,18 +61,18 @@ def test_the_goal_is_a_score_as_high_as_possible_without_going_over_21() -> None
 
 
 def test_numbered_cards_are_worth_their_number_faces_ten() -> None:
-    assert Hand.of(cards("7♠ 3♥")).total == 10
-    assert Hand.of(cards("J♠ Q♥")).total == 20
-    assert Hand.of(cards("K♠ 2♥")).total == 12
+    assert Hand.of(parse_cards("7♠ 3♥")).total == 10
+    assert Hand.of(parse_cards("J♠ Q♥")).total == 20
+    assert Hand.of(parse_cards("K♠ 2♥")).total == 12
 
 
 def test_an_ace_is_1_or_11_whichever_is_closer_to_21_without_going_over() -> None:
-    assert Hand.of(cards("A♠ 8♥")).total == 19
-    assert Hand.of(cards("A♠ 8♥ 5♣")).total == 14
+    assert Hand.of(parse_cards("A♠ 8♥")).total == 19
+    assert Hand.of(parse_cards("A♠ 8♥ 5♣")).total == 14
 
 
 def test_the_score_is_the_sum_of_the_cards() -> None:
-    assert Hand.of(cards("2♠ 3♥ 4♣ 5♦")).total == 14
+    assert Hand.of(parse_cards("2♠ 3♥ 4♣ 5♦")).total == 14
 
 
 def test_three_or_fewer_players_against_one_dealer() -> None:

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Rules, chart_for
+from bot.engine import Rules
+from bot.engine.analysis import chart_for
 
 DATA = Path(__file__).parent.parent / "data"
 

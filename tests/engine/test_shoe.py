@@ -15,9 +15,9 @@ from bot.engine import (
     Shoe,
     ShoeExhausted,
     StackedShoe,
-    cards,
     commitment,
     continuation_seed,
+    parse_cards,
     preset,
     shuffled_order,
 )
@@ -142,7 +142,7 @@ def test_a_shoe_restores_at_the_same_position() -> None:
 
 
 def test_a_stacked_shoe_deals_its_cards_in_order_then_says_it_is_empty() -> None:
-    shoe = StackedShoe(cards("A♠ K♥"))
+    shoe = StackedShoe(parse_cards("A♠ K♥"))
     assert [str(shoe.draw()), str(shoe.draw())] == ["A♠", "K♥"]
     with pytest.raises(ShoeExhausted, match="stack more cards"):
         shoe.draw()

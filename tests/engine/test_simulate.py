@@ -16,8 +16,8 @@ from engine_stacking import deal
 from bot.__main__ import main
 from bot.cli.simulate import ProgressBar, simulate
 from bot.engine import Action, Round, RoundPhase, Shoe, preset
-from bot.engine.edge import house_edge
-from bot.engine.simulate import (
+from bot.engine.analysis.edge import house_edge
+from bot.engine.analysis.simulate import (
     SeedDeriver,
     Tally,
     derive_seed,
@@ -27,7 +27,7 @@ from bot.engine.simulate import (
     stake_for,
     worker_seed,
 )
-from bot.engine.strategy import advise
+from bot.engine.analysis.strategy import advise
 
 VEGAS = preset("vegas-shoe")
 SEED = bytes.fromhex("5eed")

@@ -2,7 +2,7 @@
 
 tests/data/split_values.csv (source and command in tests/data/README.md) holds
 Farmer's split values, each split hand played at its best with one pair card
-removed (his CDP1, the play of ``bot.engine.exact``), double after split, no
+removed (his CDP1, the play of ``bot.engine.analysis.exact``), double after split, no
 surrender:
 
 - split to 2 hands (no resplit) at 1 deck H17 and 2 decks S17;
@@ -10,7 +10,7 @@ surrender:
   where every pair card a resplit takes is out of the shoe for every hand;
 - aces resplit to 4 hands at 1 deck H17.
 
-Ours follow Farmer's method (``bot.engine.exact_split``) and agree within 1e-6 for
+Ours follow Farmer's method (``bot.engine.analysis.exact_split``) and agree within 1e-6 for
 every pair against every up card (his figures are printed to six decimals); the
 quick estimate a chart ranks by when a split is not close to another action is
 within 0.00004 at 1 and 2 decks. The
@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Action, Rules
-from bot.engine.exact_play import CHART_SPLIT_MARGIN, CHART_SPLIT_MARGIN_MANY, UpCard
+from bot.engine.analysis.exact_play import CHART_SPLIT_MARGIN, CHART_SPLIT_MARGIN_MANY, UpCard
 
 DATA = Path(__file__).parent.parent / "data"
 #: Farmer's figures have six decimals; ours agree to 1e-9 before rounding.

@@ -12,9 +12,9 @@ import pytest
 
 from bot.__main__ import main
 from bot.engine.actions import Action
-from bot.engine.cards import Card, cards
+from bot.engine.analysis.strategy import PAIR_ROWS, UP_CARDS, advise, chart_for
+from bot.engine.cards import Card, parse_cards
 from bot.engine.rules import Rules, preset
-from bot.engine.strategy import PAIR_ROWS, UP_CARDS, advise, chart_for
 
 DATA = Path(__file__).parent.parent / "data"
 VEGAS = preset("vegas-shoe")
@@ -119,7 +119,7 @@ def test_single_deck_h17_doubles_11_against_an_ace() -> None:
 
 
 def _advise(rules: Rules, hand: str, up: str, legal: frozenset[Action]) -> Action:
-    return advise(rules, cards(hand), cards(up)[0], legal)
+    return advise(rules, parse_cards(hand), parse_cards(up)[0], legal)
 
 
 def test_advise_dh_doubles_eleven_on_two_cards() -> None:

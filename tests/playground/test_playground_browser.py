@@ -26,7 +26,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
-from bot.engine import Rules, Shoe, StackedShoe, cards
+from bot.engine import Rules, Shoe, StackedShoe, parse_cards
 from playground.running import Playground
 from tests.db.invariants import check_invariants
 from tests.playground.browser import ServedPlayground, chromium
@@ -57,7 +57,7 @@ def stacked_then_seeded() -> Callable[[Rules], Shoe]:
     made: list[Shoe] = []
 
     def factory(rules: Rules) -> Shoe:
-        shoe: Shoe = StackedShoe(cards(ROUND))
+        shoe: Shoe = StackedShoe(parse_cards(ROUND))
         shoe.seed = bytes([7]) * 32
         if made:
             shoe = Shoe(rules.decks, rules.penetration, bytes([len(made)]) * 32)

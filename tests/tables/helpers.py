@@ -7,7 +7,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 import db
-from bot.engine import Rules, Shoe, StackedShoe, cards
+from bot.engine import Rules, Shoe, StackedShoe, parse_cards
 from bot.tables import Player, TableSnapshot
 from fakediscord.clock import ManualClock, settle
 
@@ -27,7 +27,7 @@ SPARE = " ".join(["2c"] * 30)
 def stacked(text: str, seed: int = 1) -> StackedShoe:
     """A shoe dealing exactly ``text`` ("8s Th Ac ..."), with its own seed so that
     each shoe has its own commitment and can be revealed like a real one."""
-    shoe = StackedShoe(cards(text))
+    shoe = StackedShoe(parse_cards(text))
     shoe.seed = bytes([seed]) * 32
     return shoe
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import db
 from bot.engine import Action, commitment
 from bot.tables import TablePhase, TableService
-from bot.tables.advice import NOT_READY, Advice
+from bot.tables.advice import HINT_WAIT_S, NOT_READY, Advice
+from fakediscord.clock import ManualClock, settle
 from tests.tables.helpers import (
     ALICE,
     BOB,
@@ -57,13 +59,13 @@ async def test_reaching_the_cut_card_reshuffles_and_announces_action_and_standin
 
 
 async def test_the_hint_says_what_each_choice_is_worth(
-    service: TableService, shoes: ShoeQueue
+    service: TableService, shoes: ShoeQueue, clock: ManualClock
 ) -> None:
     # The worker is busy (held by a gate) when the table opens and asks for its chart.
     worker = ThreadPoolExecutor(max_workers=1)
     gate = threading.Event()
     worker.submit(gate.wait)
-    service.advice = Advice(worker=worker)
+    service.advice = Advice(worker=worker, clock=clock)
     shoes.add("5s 6d 6s 7d " + SPARE)
     await service.start(GUILD, CHANNEL, ALICE)
     table, _ = await service.bet(CHANNEL, ALICE, "100")
@@ -79,6 +81,33 @@ async def test_the_hint_says_what_each_choice_is_worth(
     assert "Hit +0." in hint
     assert "Stand \u2212" in hint
     assert "Surrender \u22120.500" in hint
+
+
+async def test_a_hint_the_busy_worker_cannot_answer_in_time_comes_from_the_infinite_chart(
+    service: TableService, shoes: ShoeQueue, clock: ManualClock
+) -> None:
+    worker = ThreadPoolExecutor(max_workers=1)
+    service.advice = Advice(worker=worker, clock=clock)
+    shoes.add("5s 6d 6s 7d " + SPARE)
+    await service.start(GUILD, CHANNEL, ALICE)
+    await service.advice.settle()  # the table's chart: the worker is warm for its rules
+    table, _ = await service.bet(CHANNEL, ALICE, "100")
+    gate = threading.Event()
+    worker.submit(gate.wait)  # then busy (another table's chart, say)
+    try:
+        sleeping = clock.sleepers
+        pressed = asyncio.ensure_future(service.hint(table.table_id, table.round_no, ALICE))
+        await clock.wait_for_sleepers(sleeping + 1)  # the Hint waits for the worker
+        assert not pressed.done()
+        clock.advance(HINT_WAIT_S)
+        await settle()
+        assert pressed.done()  # answered with the worker still busy
+        hint = pressed.result().note
+        assert hint == f"Basic strategy: double (hard 11 against a 6) {NOT_READY}."
+    finally:
+        gate.set()
+    hint = (await service.hint(table.table_id, table.round_no, ALICE)).note
+    assert hint.startswith("Double +0.")
 
 
 async def test_insurance_and_even_money_pay_two_to_one_against_a_dealer_blackjack(

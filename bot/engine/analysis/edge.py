@@ -1,11 +1,11 @@
 """The house edge of basic strategy, computed without simulation.
 
 Every first deal (up card, two player cards) is weighted by its odds and
-played by the chart of ``bot.engine.strategy``: the first decision from the
+played by the chart of ``bot.engine.analysis.strategy``: the first decision from the
 cell of the two-card hand, later hits and stands from the cells of the totals
 reached, split hands from their own cells with what a split hand may do.
 Insurance is never taken. Exact on an infinite deck; on a finite shoe it uses
-the per-round model of ``bot.engine.ev`` (a fresh shoe every round, the three
+the per-round model of ``bot.engine.analysis.ev`` (a fresh shoe every round, the three
 dealt cards removed). Payouts are exact fractions of the bet: the Round's
 rounding down of half chips is not part of the edge.
 """
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.actions import Action
-from bot.engine.dealer_odds import full_shoe
-from bot.engine.ev import (
+from bot.engine.analysis.dealer_odds import full_shoe
+from bot.engine.analysis.ev import (
     DOUBLE_TOTALS,
     HandValue,
     HitRule,
@@ -26,9 +26,9 @@ from bot.engine.ev import (
     hand_state,
     split_value,
 )
-from bot.engine.exact_play import UpCard, exact_shoe, first_decision
+from bot.engine.analysis.exact_play import UpCard, exact_shoe, first_decision
+from bot.engine.analysis.strategy import Chart, build_chart, chart_for
 from bot.engine.rules import Rules
-from bot.engine.strategy import Chart, build_chart, chart_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ class HouseEdge:
 def house_edge(rules: Rules, *, infinite: bool = False) -> HouseEdge:
     """The house edge of basic strategy for ``rules`` (its deck count, or an infinite deck)."""
     model = ShoeModel(rules, infinite=infinite)
-    # A finite shoe's chart is the cached one the advisor plays (worked out once).
+    # A finite shoe's chart is the cached one the simulator plays (worked out once).
     chart = build_chart(model) if infinite else chart_for(rules)
     if exact_shoe(model):
         return HouseEdge(rules, -100.0 * exact_player_value(rules, chart), infinite)

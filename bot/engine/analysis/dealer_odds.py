@@ -1,8 +1,7 @@
 """How the dealer's hand ends: the draw rule, and the odds of each final total.
 
-``dealer_must_hit`` is the one dealer-draw rule of the engine: the Round plays
-the dealer with it and the odds below are computed with it, so the two cannot
-disagree.
+The odds are computed with the Round's own draw rule (``dealer_must_hit`` of
+``bot.engine.dealer_play``), so the two cannot disagree.
 
 Card values are blackjack values, 1 (ace) to 10 (any ten). A shoe's make-up is a
 sequence of ten counts, ``counts[v - 1]`` cards of value ``v``.
@@ -15,6 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.engine.cards import Card
+from bot.engine.dealer_play import dealer_must_hit
 from bot.engine.rules import Rules
 
 #: The dealer's final outcomes, in the order of ``DealerOdds.as_tuple()``.
@@ -22,11 +22,6 @@ OUTCOMES: Final = ("17", "18", "19", "20", "21", "blackjack", "bust")
 #: Index of each outcome in a raw odds list.
 BLACKJACK: Final = 5
 BUST: Final = 6
-
-
-def dealer_must_hit(total: int, soft: bool, rules: Rules) -> bool:
-    """Whether the dealer draws on ``total``: below 17 always, soft 17 when the rules say so."""
-    return total < 17 or (total == 17 and soft and rules.dealer_hits_soft_17)
 
 
 def full_shoe(decks: int) -> list[int]:

@@ -24,13 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from bot.engine.advisor import Advisor
+from bot.engine.analysis.chart_lookup import ChartLookup
+from bot.engine.analysis.strategy import lookup_for
 from bot.engine.fresh_shoe import FreshShoe
 from bot.engine.round import Round
 from bot.engine.round_state import RoundPhase
 from bot.engine.rules import Rules
 from bot.engine.shoe import KeyedHmac, Shoe
-from bot.engine.strategy import advisor_for
 
 #: The simulated player's id.
 PLAYER: Final = "sim"
@@ -139,7 +139,7 @@ def play_rounds(
     """Play ``rounds`` rounds of basic strategy from shoes derived from ``seed``."""
     if rounds < 0:
         raise ValueError(f"rounds must be 0 or more, not {rounds}")
-    return _play(rules, advisor_for(rules), rounds, seed, progress, max(progress_every, 1))
+    return _play(rules, lookup_for(rules), rounds, seed, progress, max(progress_every, 1))
 
 
 def play_worker(
@@ -159,7 +159,7 @@ def play_worker(
 
 def _play(
     rules: Rules,
-    advisor: Advisor,
+    lookup: ChartLookup,
     rounds: int,
     seed: bytes,
     progress: Progress | None,
@@ -167,7 +167,7 @@ def _play(
 ) -> Tally:
     stake = stake_for(rules)
     bets = [(PLAYER, (stake,))]
-    advise = advisor.advise
+    advise = lookup.advise
     deal = Round.deal
     fresh = rules.penetration == 0
     seeds = SeedDeriver(seed)

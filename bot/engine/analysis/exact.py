@@ -5,7 +5,7 @@ up card, the shoe left is the full shoe less the up card, the hand and any
 cards removed beforehand (``extra``: the other half of a split pair). Every
 draw the player makes comes from that shoe, and what standing is worth is
 computed from the dealer's odds for the shoe the hand's exact composition leaves
-(``bot.engine.dealer_graph``, the odds of ``bot.engine.dealer_odds.final_odds``),
+(``bot.engine.analysis.dealer_graph``, the odds of ``bot.engine.analysis.dealer_odds.final_odds``),
 so hits, double cards and the cards of a split hand are all out of the shoe when
 the dealer plays.
 
@@ -22,16 +22,16 @@ loses: every value below already counts it, per chip staked.
 
 Values are per unit of the hand's stake. Split hands: each hand's own cards,
 the other half of the pair and (``extra``) the further pair cards of resplits
-are removed; ``bot.engine.exact_split`` combines them into the split's value.
+are removed; ``bot.engine.analysis.exact_split`` combines them into the split's value.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.engine.dealer_graph import STAND_CLASSES, STEP, DealerGraph, stand_class
-from bot.engine.dealer_odds import blackjack_card
-from bot.engine.ev import step
+from bot.engine.analysis.dealer_graph import STAND_CLASSES, STEP, DealerGraph, stand_class
+from bot.engine.analysis.dealer_odds import blackjack_card
+from bot.engine.analysis.ev import step
 from bot.engine.rules import Rules
 
 #: A continuation policy for hands of three or more cards: hit this (total, soft)?

@@ -1,8 +1,11 @@
-"""The per-decision lookup behind ``strategy.advise``: a chart flattened for speed.
+"""A basic-strategy chart flattened for the per-decision lookup: ``ChartLookup``.
 
-The simulator asks for advice millions of times, so a decision is two list
-lookups and, for the Round's prebuilt frozensets of legal actions, one dict
-lookup remembered per cell.
+``strategy`` works a chart out (``Chart``) and says what it advises for a hand
+(``strategy.advise``); this module is how that answer is read fast. The simulator
+asks millions of times, so a decision is two list lookups and, for the Round's
+prebuilt frozensets of legal actions, one dict lookup remembered per cell. It is
+its own module so that the compiled (mypyc) build compiles it with the simulator,
+while the chart's computation stays interpreted.
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ _ROWS: Final = 55
 _HAND_DECISIONS: Final = frozenset({Action.HIT, Action.STAND})
 
 
-class Advisor:
-    """Basic-strategy decisions of one chart, by hand and up card."""
+class ChartLookup:
+    """The decisions of one chart, by hand and up card."""
 
     __slots__ = ("_by_rank", "_memo", "_orders")
 

@@ -36,9 +36,9 @@ from collections.abc import Callable
 from functools import cache
 from typing import TypeVar
 
-from bot.engine.dealer_graph import STEP
-from bot.engine.dealer_odds import blackjack_card
-from bot.engine.exact import DealerTable, HandValues, HitRule
+from bot.engine.analysis.dealer_graph import STEP
+from bot.engine.analysis.dealer_odds import blackjack_card
+from bot.engine.analysis.exact import DealerTable, HandValues, HitRule
 from bot.engine.rules import Rules
 
 T = TypeVar("T")

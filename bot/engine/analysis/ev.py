@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from bot.engine.dealer_odds import (
+from bot.engine.analysis.dealer_odds import (
     BUST,
     INFINITE_DECK,
     blackjack_card,

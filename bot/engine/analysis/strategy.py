@@ -3,7 +3,7 @@
 The chart is total-dependent: one decision per hard total, soft total and
 pair against each up card. Each decision is the action with the best value
 averaged over the two-card hands that make the total, each valued with those
-two cards and the up card out of the shoe (``bot.engine.ev``). A cell lists the
+two cards and the up card out of the shoe (``bot.engine.analysis.ev``). A cell lists the
 actions best first, so when the first is not allowed (a third card, a split
 hand) the next allowed one is the fallback: the chart codes ``Dh``, ``Ds``,
 ``Uh``, ``Us``, ``Ph``, ``Ps``, ``Uph`` stop at the first hit or stand.
@@ -19,9 +19,8 @@ from functools import lru_cache
 from typing import Final
 
 from bot.engine.actions import Action
-from bot.engine.advisor import Advisor
-from bot.engine.cards import Card
-from bot.engine.ev import (
+from bot.engine.analysis.chart_lookup import ChartLookup
+from bot.engine.analysis.ev import (
     DOUBLE_TOTALS,
     HandValue,
     HitRule,
@@ -30,7 +29,8 @@ from bot.engine.ev import (
     hand_state,
     split_value,
 )
-from bot.engine.exact_play import UpCard, exact_shoe
+from bot.engine.analysis.exact_play import UpCard, exact_shoe
+from bot.engine.cards import Card
 from bot.engine.rules import Rules
 
 #: Up cards in chart order (value 1 is the ace).
@@ -297,38 +297,38 @@ def advise(
     chart: what a split takes away (surrender, a double without DAS, a further
     split) is missing from ``legal``, and the cell's fallback covers it.
     """
-    global _last_advisor
-    last = _last_advisor
+    global _last_lookup
+    last = _last_lookup
     if last is None or last[0] is not rules:
         # One identity check per call: the simulator passes the same Rules every time.
-        last = _last_advisor = (rules, advisor_for(rules))
+        last = _last_lookup = (rules, lookup_for(rules))
     return last[1].advise(hand_cards, dealer_up, legal)
 
 
 @lru_cache(maxsize=64)
-def advisor_for(rules: Rules) -> Advisor:
-    """The chart of ``rules`` as a fast lookup: ``advisor_for(rules).advise(hand, up, legal)``."""
+def lookup_for(rules: Rules) -> ChartLookup:
+    """The chart of ``rules`` as a fast lookup: ``lookup_for(rules).advise(hand, up, legal)``."""
     chart = chart_for(rules)
-    return Advisor(chart.orders, by_rank=chart.rules.split_by == "rank")
+    return ChartLookup(chart.orders, by_rank=chart.rules.split_by == "rank")
 
 
-_last_advisor: tuple[Rules, Advisor] | None = None
+_last_lookup: tuple[Rules, ChartLookup] | None = None
 
 
 @lru_cache(maxsize=32)
-def infinite_advisor(rules: Rules) -> Advisor:
+def infinite_lookup(rules: Rules) -> ChartLookup:
     """The infinite-deck chart of ``rules`` as a lookup: a few milliseconds to build, so
     it can answer while the rules' own chart is still being worked out."""
     chart = build_chart(ShoeModel(strategy_rules(rules), infinite=True))
-    return Advisor(chart.orders, by_rank=chart.rules.split_by == "rank")
+    return ChartLookup(chart.orders, by_rank=chart.rules.split_by == "rank")
 
 
 __all__ = [
     "Chart",
     "advise",
-    "advisor_for",
     "build_chart",
     "chart_for",
-    "infinite_advisor",
+    "infinite_lookup",
+    "lookup_for",
     "strategy_rules",
 ]

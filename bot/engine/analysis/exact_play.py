@@ -1,4 +1,4 @@
-"""Basic strategy and its edge from the exact values of ``bot.engine.exact``.
+"""Basic strategy and its edge from the exact values of ``bot.engine.analysis.exact``.
 
 Three uses, one set of values:
 
@@ -19,15 +19,15 @@ from functools import lru_cache
 from typing import Final
 
 from bot.engine.actions import Action
-from bot.engine.dealer_odds import blackjack_card, full_shoe
-from bot.engine.ev import ShoeModel
-from bot.engine.exact import DealerTable, HandValues, HitRule, hand_key, hand_total
-from bot.engine.exact_split import SplitValues, best_split_hand, split
+from bot.engine.analysis.dealer_odds import blackjack_card, full_shoe
+from bot.engine.analysis.ev import ShoeModel
+from bot.engine.analysis.exact import DealerTable, HandValues, HitRule, hand_key, hand_total
+from bot.engine.analysis.exact_split import SplitValues, best_split_hand, split
 from bot.engine.legality import DOUBLE_TOTALS
 from bot.engine.rules import Rules
 
 #: The most decks whose chart and edge are valued exactly. Above it the shoe is deep
-#: enough for the per-round model of ``bot.engine.ev`` (only the up card and the two
+#: enough for the per-round model of ``bot.engine.analysis.ev`` (only the up card and the two
 #: first cards out): within 0.003 points of the exact edge at four decks, less at
 #: more, and an exact chart there takes minutes in Python, not seconds.
 EXACT_MAX_DECKS: Final = 2

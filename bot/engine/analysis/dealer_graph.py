@@ -33,7 +33,8 @@ from collections.abc import Callable, Sequence
 from operator import le, mul, sub
 from typing import Final
 
-from bot.engine.dealer_odds import BLACKJACK, BUST, blackjack_card, dealer_must_hit
+from bot.engine.analysis.dealer_odds import BLACKJACK, BUST, blackjack_card
+from bot.engine.dealer_play import dealer_must_hit
 from bot.engine.rules import Rules
 
 #: One edge: (card index, cards of that value the dealer already holds, child node
