@@ -11,7 +11,8 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from bot.engine import Action, Card, advise, preset
+from bot.engine import Action, Card, preset
+from bot.engine.analysis import advise
 from bot.shown_names import shown_name
 from cogs.table.buttons import parse_custom_id
 from cogs.table.render import CURRENT_MARK
