@@ -463,8 +463,9 @@ class TableFlow:
             fresh = rebuilt(stored)
         except (UnreadableTable, JournalError) as error:
             log.warning("table %s cannot reload: %s", table.table_id, error)
-            table.round_id, table.paused = stored.round_id, False
+            table.round_id = stored.round_id
             await self._close(table, f"It could not go on: {error}. Any open round was refunded.")
+            table.paused = False
             return self._changed(table)
         reload_into(table, fresh)
         self._rearm(table)

@@ -100,8 +100,9 @@ class ResumableFlow(TableFlow):
         return report
 
     async def _resume_one(self, stored: db.StoredTable) -> ResumedTable | None:
+        if stored.message_id is None:
+            raise UnreadableTable("its table message was never posted")
         table = rebuilt(stored)
-        assert stored.message_id is not None  # rebuilt() refuses a table without one
         if table.previous_shoe is not None and table.previous_decks is not None:
             self._retired_decks[table.previous_shoe.commitment] = table.previous_decks
         self._rearm(table)

@@ -11,7 +11,7 @@ import dataclasses
 from typing import Final
 
 import db
-from bot.tables.durable import UnreadableTable, restore_table
+from bot.tables.durable import restore_table
 from bot.tables.journal import JournalError, replay
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
@@ -31,8 +31,6 @@ def rebuilt(stored: db.StoredTable) -> Table:
     UnreadableTable or JournalError when it cannot be rebuilt.
     """
     table = restore_table(stored, stored.previous_shoe)
-    if stored.message_id is None:
-        raise UnreadableTable("its table message was never posted")
     if stored.round_id is not None and stored.actions:
         try:
             replay(table, stored.actions)
