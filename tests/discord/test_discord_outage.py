@@ -17,11 +17,13 @@ from pathlib import Path
 import pytest
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
-from bot.app import build_bot
+from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from bot.tables.errors import PAUSED
+from bot.tables.resume import BACK
 from bot.tables.service import PAUSED_THERE
 from fakediscord.harness import running_bot
+from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
 from tests.outage import Outage, PostgresOutage, SQLiteOutage
 from tests.pgserver import start_for_tests
@@ -54,15 +56,17 @@ def store(
         server.stop()
 
 
+def bot_on(world: World, store: Store, shoes: ShoeQueue | None = None) -> BlackjackBot:
+    config = Config(token=world.fake.token, database_url=store.url)
+    return build_bot(config, clock=world.fake.clock, shoe_factory=shoes)
+
+
 @pytest.fixture
 async def world_on(world: World, store: Store) -> AsyncIterator[World]:
     """The bot on ``store``, with ROUND stacked for the first table."""
     shoes = ShoeQueue()
     shoes.add(ROUND)
-    config = Config(token=world.fake.token, database_url=store.url)
-    async with running_bot(
-        world.fake, build_bot(config, clock=world.fake.clock, shoe_factory=shoes)
-    ) as bot:
+    async with running_bot(world.fake, bot_on(world, store, shoes)) as bot:
         world.bot = bot
         yield world
 
@@ -88,6 +92,39 @@ async def test_a_click_during_an_outage_is_paused_and_the_round_settles_once_aft
     await world.tick(30)  # the next retry finds the store back
 
     await world.click(world.alice, table, "Stand")
+    await settled_once(world, table, store)
+
+
+async def test_a_table_paused_at_a_graceful_stop_resumes_at_the_next_start(
+    world: World, store: Store
+) -> None:
+    shoes = ShoeQueue()
+    shoes.add(ROUND)
+    async with running_bot(world.fake, bot_on(world, store, shoes)) as bot:
+        world.bot = bot
+        table = await world.start(world.alice)
+        await world.bet(world.alice, "100")
+        store.outage.begin()
+        try:
+            assert await world.refused(world.alice, table, "Stand") == PAUSED
+        except BaseException:
+            store.outage.end()
+            raise
+    store.outage.end()  # SIGTERM came while the store was away; it is back for the start
+    async with running_bot(world.fake, bot_on(world, store)) as bot:
+        world.bot = bot
+        await world.settle()
+        assert BACK in embed_text(table)
+        assert await world.say(world.bob, "blackjack start") == (
+            "A table is already open in this channel. It's here:"
+            f" https://discord.com/channels/{world.guild.id}/{world.channel.id}/{table.id}"
+        )
+        await world.click(world.alice, table, "Stand")
+        await settled_once(world, table, store)
+
+
+async def settled_once(world: World, table: FakeMessage, store: Store) -> None:
+    """Alice's round settled once, the table takes bets again, no second table opened."""
     assert "Place your bets" in embed_text(table)
     assert await world.ledger(world.alice) == [
         ("grant", START_CHIPS),
