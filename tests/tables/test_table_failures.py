@@ -13,7 +13,9 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+import asyncpg
 import pytest
 
 import db
@@ -117,15 +119,25 @@ def fault(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SQLiteOutage:
     return outage
 
 
-def open_tables(store_url: str) -> list[tuple[str, int, str]]:
-    conn = sqlite3.connect(sqlite_path(store_url))
+async def run_sql(store_url: str, sql: str) -> list[tuple[Any, ...]]:
+    """Run ``sql`` straight on the database (SQLite file or PostgreSQL); its rows."""
+    if store_url.startswith("sqlite:///"):
+        conn = sqlite3.connect(sqlite_path(store_url))
+        try:
+            with conn:
+                return conn.execute(sql).fetchall()
+        finally:
+            conn.close()
+    pg = await asyncpg.connect(store_url)
     try:
-        rows = conn.execute(
-            "SELECT table_id, channel_id, status FROM live_tables ORDER BY table_id"
-        ).fetchall()
+        return [tuple(row) for row in await pg.fetch(sql)]
     finally:
-        conn.close()
-    return [(str(t), int(c), str(s)) for t, c, s in rows if s == "open"]
+        await pg.close()
+
+
+async def open_tables(store_url: str) -> list[tuple[str, int]]:
+    sql = "SELECT table_id, channel_id FROM live_tables WHERE status = 'open' ORDER BY table_id"
+    return [(str(t), int(c)) for t, c in await run_sql(store_url, sql)]
 
 
 async def test_a_click_while_the_store_refuses_writes_pauses_the_table_until_it_is_back(
@@ -160,7 +172,7 @@ async def test_a_click_while_the_store_refuses_writes_pauses_the_table_until_it_
     done = (await service.act(table.table_id, dealt.round_no, ALICE, Action.STAND)).snapshot
     assert done.phase is TablePhase.BETTING
     assert await ledger_kinds(store, ALICE) == [("grant", START_CHIPS), ("bet", -100)]
-    assert open_tables(store_url) == [(table.table_id, CHANNEL, "open")]
+    assert await open_tables(store_url) == [(table.table_id, CHANNEL)]
 
 
 @pytest.fixture
@@ -219,6 +231,7 @@ async def test_a_timer_whose_write_fails_pauses_and_deals_once_the_store_is_back
     assert await ledger_kinds(store, BOB) == [("grant", START_CHIPS)]
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 async def test_two_open_tables_of_one_channel_from_before_keep_the_newer_and_refund_the_other(
     store_url: str, clock: ManualClock, shoes: ShoeQueue
 ) -> None:
@@ -237,13 +250,13 @@ async def test_two_open_tables_of_one_channel_from_before_keep_the_newer_and_ref
     await first.suspend()
     await store.close()
     # The database as a bot without one table per channel left it: both in one channel.
-    conn = sqlite3.connect(sqlite_path(store_url))
-    with conn:
-        conn.execute("DROP INDEX live_tables_one_per_channel")
-        conn.execute("DELETE FROM schema_version WHERE version = 4")
-        conn.execute(f"UPDATE live_tables SET channel_id = {CHANNEL}")
-        conn.execute(f"UPDATE rounds SET channel_id = {CHANNEL}")
-    conn.close()
+    for sql in (
+        "DROP INDEX live_tables_one_per_channel",
+        "DELETE FROM schema_version WHERE version = 4",
+        f"UPDATE live_tables SET channel_id = {CHANNEL}",
+        f"UPDATE rounds SET channel_id = {CHANNEL}",
+    ):
+        await run_sql(store_url, sql)
 
     store = await db.open_store(store_url, clock=when)  # migration 004
     try:
@@ -262,5 +275,5 @@ async def test_two_open_tables_of_one_channel_from_before_keep_the_newer_and_ref
         await second.suspend()
     finally:
         await store.close()
-    assert open_tables(store_url) == [(newer.table_id, CHANNEL, "open")]
+    assert await open_tables(store_url) == [(newer.table_id, CHANNEL)]
     await check_invariants(store_url)
