@@ -20,6 +20,7 @@ from bot.tables.durable import UnreadableTable
 from bot.tables.flow import TableFlow
 from bot.tables.journal import JournalError
 from bot.tables.snapshot import TableSnapshot
+from bot.tables.snapshot_builder import build_snapshot
 from bot.tables.stored import rebuilt
 
 log = logging.getLogger(__name__)
@@ -106,6 +107,8 @@ class ResumableFlow(TableFlow):
         if table.previous_shoe is not None and table.previous_decks is not None:
             self._retired_decks[table.previous_shoe.commitment] = table.previous_decks
         self._rearm(table)
+        # Shown (by /blackjack start's pointer) if the store fails before the first change.
+        table.snapshot = build_snapshot(table, table.version)
         self._tables[table.table_id] = table
         self._by_channel[table.channel_id] = table.table_id
         try:

@@ -277,3 +277,22 @@ async def test_two_open_tables_of_one_channel_from_before_keep_the_newer_and_ref
         await store.close()
     assert await open_tables(store_url) == [(newer.table_id, CHANNEL)]
     await check_invariants(store_url)
+
+
+async def test_start_in_a_channel_whose_table_is_stored_open_resumes_it_instead_of_a_second(
+    store: db.Store, clock: ManualClock, shoes: ShoeQueue
+) -> None:
+    shoes.add(ROUND)
+    before = TableService(store, clock=clock, shoe_factory=shoes)
+    left = (await before.start(GUILD, CHANNEL, ALICE)).snapshot
+    await before.attach_message(left.table_id, 700_000_000_000_000_001)
+    await before.bet(CHANNEL, ALICE, "100")
+    await before.suspend()  # stored open; a service that never resumed it comes next
+
+    after = TableService(store, clock=clock, shoe_factory=shoes)
+    with pytest.raises(TableAlreadyOpen) as pointed:
+        await after.start(GUILD, CHANNEL, BOB)
+    assert pointed.value.snapshot.table_id == left.table_id
+    done = await after.act(left.table_id, pointed.value.snapshot.round_no, ALICE, Action.STAND)
+    assert done.snapshot.phase is TablePhase.BETTING  # the round went on and settled
+    await after.suspend()
