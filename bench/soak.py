@@ -3,14 +3,21 @@
     .venv/bin/python bench/soak.py                       # 50 kills, SQLite, a reliable Discord
     .venv/bin/python bench/soak.py --faults              # Discord answers 429s and 500s too
     .venv/bin/python bench/soak.py --backend postgres    # on a throwaway PostgreSQL server
+    .venv/bin/python bench/soak.py --kills 10 --outages 5  # the chip store goes away 5 times
+
+An outage stops the PostgreSQL server (``pg_ctl stop -m fast``, then start), or
+makes SQLite refuse every write (its own read-only error, tests/outage.py), while
+the players go on; half the outages also kill the process.
 
 At the end it asserts (and prints) that every account's balance equals the sum
 of its ledger, that every open round belongs to an open table (which resumes
 it), that the chips held equal the chips granted less what the house won, that
 no bet, payout or refund was recorded twice, that no round was voided (a kill
-cannot void a round: the table resumes), and that every settled round paid what
-the engine pays when it replays the round from its shoe seed and recorded
-decisions. Exit status 1 if any of that fails.
+or an outage cannot void a round: the table resumes, or waits for the store), the
+invariants of tests/db/invariants.py (no stake held by a round whose table is not
+open, no channel with two open tables), that no player was told of a refund, and
+that every settled round paid what the engine pays when it replays the round from
+its shoe seed and recorded decisions. Exit status 1 if any of that fails.
 """
 
 from __future__ import annotations
@@ -30,10 +37,20 @@ from table_players import Casino, bot_process, describe  # noqa: E402
 
 from fakediscord import FakeDiscord  # noqa: E402
 from tests.db.invariants import check_invariants  # noqa: E402
+from tests.discord.discord_world import embed_text  # noqa: E402
+from tests.outage import Outage, PostgresOutage, SQLiteOutage  # noqa: E402
 from tests.pgserver import PostgresServer, find_postgres_bin  # noqa: E402
 
 
-async def run(args: argparse.Namespace, url: str) -> int:
+def fake_texts(fake: FakeDiscord) -> list[str]:
+    """Everything the players were shown: each answer, and each message as it stands."""
+    answers = [interaction.content or "" for interaction in fake.interactions.values()]
+    return answers + [embed_text(message) for message in fake.messages.values()]
+
+
+async def run(
+    args: argparse.Namespace, url: str, outage: Outage, env: dict[str, str] | None = None
+) -> int:
     async with FakeDiscord() as fake:
         casino = Casino.build(fake, "Casino", players=args.players)
         if args.faults:
@@ -46,14 +63,17 @@ async def run(args: argparse.Namespace, url: str) -> int:
 
         report = await soak(
             fake,
-            bot_process(fake, url),
+            bot_process(fake, url, **(env or {})),
             casino,
             url,
             kills=args.kills,
             seed=args.seed,
             max_wait=15.0 if args.faults else 5.0,
             progress=progress,
+            outages=args.outages,
+            outage=outage,
         )
+        told = [text for text in fake_texts(fake) if "refunded" in text]
     try:
         replayed = await check_settled_rounds(url)
     except AssertionError as error:
@@ -67,12 +87,14 @@ async def run(args: argparse.Namespace, url: str) -> int:
         assert report.exit_code == 0, f"the last run exited with {report.exit_code}"
         voided = report.economy.totals["void_rounds"]
         assert voided == 0, f"{voided} round(s) voided"
+        assert not told, f"players were told of refunds that did not happen: {told[:3]}"
     except AssertionError as error:
         print(f"FAILED: {error}")
         return 1
     print(
         "OK: every balance is its ledger, every open round has its table, chips held ="
-        " granted - house won, no round voided, every settled round replays to its payouts"
+        " granted - house won, no round voided, no stake stranded, one table per channel,"
+        " no refund claimed, every settled round replays to its payouts"
     )
     return 0
 
@@ -86,19 +108,27 @@ def main() -> int:
     parser.add_argument("--faults", action="store_true", help="inject 429s and 500s")
     parser.add_argument("--share-429", type=float, default=0.05)
     parser.add_argument("--share-500", type=float, default=0.03)
+    parser.add_argument(
+        "--outages", type=int, default=0, help="times the chip store goes away (at most --kills)"
+    )
     args = parser.parse_args()
-    print(f"soak: {args.kills} kills, seed {args.seed}, {args.backend}, faults {args.faults}")
+    print(
+        f"soak: {args.kills} kills, {args.outages} outages, seed {args.seed}, {args.backend},"
+        f" faults {args.faults}"
+    )
     if args.backend == "postgres":
         if find_postgres_bin() is None:
             print("PostgreSQL server binaries are not installed")
             return 2
         server = PostgresServer.start()
         try:
-            return asyncio.run(run(args, server.create_database("soak")))
+            return asyncio.run(run(args, server.create_database("soak"), PostgresOutage(server)))
         finally:
             server.stop()
     with tempfile.TemporaryDirectory(prefix="bj-soak-") as folder:
-        return asyncio.run(run(args, f"sqlite:///{Path(folder) / 'chips.sqlite3'}"))
+        outage = SQLiteOutage(Path(folder) / "store-fails")
+        url = f"sqlite:///{Path(folder) / 'chips.sqlite3'}"
+        return asyncio.run(run(args, url, outage, outage.env))
 
 
 if __name__ == "__main__":

@@ -63,3 +63,17 @@ class UnknownShoe(StoreError):
     def __init__(self, commitment: str) -> None:
         super().__init__(f"there is no shoe with commitment {commitment}")
         self.commitment = commitment
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot take the transaction now: its server is down or unreachable, its
+    disk is full, or its file is read-only. Retry later; nothing is lost by waiting.
+
+    ``maybe_committed``: the connection was lost while a write was in flight, so whether it
+    committed is unknown (read the database again before trusting memory). Otherwise the
+    transaction was not written.
+    """
+
+    def __init__(self, message: str, *, maybe_committed: bool = False) -> None:
+        super().__init__(message)
+        self.maybe_committed = maybe_committed

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol
 
-from db.errors import StoreConfigError, StoreError, StoreVersionError
+from db.errors import StoreConfigError, StoreError, StoreUnavailable, StoreVersionError
 
 
 class StoreObserver(Protocol):
@@ -26,4 +26,4 @@ def is_failure(error: BaseException) -> bool:
     if isinstance(error, asyncio.CancelledError):
         return False
     answer = isinstance(error, StoreError)
-    return not answer or isinstance(error, StoreConfigError | StoreVersionError)
+    return not answer or isinstance(error, StoreConfigError | StoreVersionError | StoreUnavailable)

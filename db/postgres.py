@@ -7,7 +7,7 @@ from typing import Any, Final, TypeVar
 
 import asyncpg
 
-from db.errors import StoreConfigError
+from db.errors import StoreConfigError, StoreUnavailable
 from db.statements import Many, Op, Row, numbered
 from db.store import Clock, Store
 
@@ -17,6 +17,28 @@ T = TypeVar("T")
 #: accounts, accounts in id order) but are retried anyway, as PostgreSQL advises.
 _RETRIES: Final = 5
 _CONNECT_TIMEOUT_S: Final = 10
+#: SQLSTATE classes the server reports when it cannot take work now (insufficient
+#: resources: a full disk; operator intervention: a shutdown or a start in progress).
+_UNAVAILABLE_CLASSES: Final = ("53", "57")
+
+
+def _unavailable(error: Exception, write: bool) -> StoreUnavailable | None:
+    """The StoreUnavailable that ``error`` means, or None for an error of the statement itself.
+
+    A connection lost (or never made) while a write was in flight leaves unknown whether its
+    COMMIT got through; a server that reported the error rolled the transaction back.
+    """
+    lost = asyncpg.PostgresConnectionError | asyncpg.InterfaceError | OSError | TimeoutError
+    if isinstance(error, lost):
+        return StoreUnavailable(
+            f"the PostgreSQL server cannot be reached ({type(error).__name__}: {error})",
+            maybe_committed=write,
+        )
+    if isinstance(error, asyncpg.PostgresError) and str(error.sqlstate)[:2] in (
+        _UNAVAILABLE_CLASSES
+    ):
+        return StoreUnavailable(f"the PostgreSQL server cannot take writes now ({error})")
+    return None
 
 
 async def _drive(conn: Any, op: Op[T]) -> T:
@@ -97,11 +119,18 @@ class PostgresStore(Store):
             except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
                 if attempt == _RETRIES - 1:
                     raise
+            except Exception as error:
+                unavailable = _unavailable(error, write)
+                if unavailable is None:
+                    raise
+                raise unavailable from error
         raise AssertionError("unreachable")
 
     def _rolled_back(self, error: Exception) -> bool:
         # An error the server reported ended the transaction unwritten; a lost connection
-        # (asyncpg's InterfaceError, OSError) leaves unknown whether COMMIT got through.
+        # leaves unknown whether COMMIT got through.
+        if isinstance(error, StoreUnavailable):
+            return not error.maybe_committed
         return isinstance(error, asyncpg.PostgresError)
 
     async def close(self) -> None:

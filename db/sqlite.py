@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Final, TypeVar
 from urllib.request import pathname2url
 
-from db.errors import StoreConfigError
+from db.errors import StoreConfigError, StoreUnavailable
 from db.statements import Many, Op, Row
 from db.store import Clock, Store
 from db.writable import sqlite_fault
@@ -29,6 +29,24 @@ T = TypeVar("T")
 
 #: How long a writer waits for another process's write to finish before giving up.
 BUSY_TIMEOUT_MS: Final = 10_000
+#: SQLite's result codes for a database that cannot take a write now (its disk full, its
+#: file read-only or failing, locked past the busy timeout), rather than a refused statement.
+_UNAVAILABLE: Final = frozenset(
+    {
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+        sqlite3.SQLITE_NOMEM,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_PROTOCOL,
+    }
+)
+#: Names a file whose presence makes every write fail as SQLite's own read-only refusal
+#: (``PRAGMA query_only``): how the tests and the soak take the store away for a while
+#: without a mock. Unset in production, and then nothing is checked.
+FAULT_FILE_ENV: Final = "BLACKJACK_SQLITE_FAULT_FILE"
 
 
 def _drive(conn: sqlite3.Connection, op: Op[T]) -> T:
@@ -49,7 +67,12 @@ def _drive(conn: sqlite3.Connection, op: Op[T]) -> T:
         op.close()
 
 
-def _transaction(conn: sqlite3.Connection, factory: Callable[[], Op[T]], write: bool) -> T:
+def _transaction(
+    conn: sqlite3.Connection, factory: Callable[[], Op[T]], write: bool, fault_file: str | None
+) -> T:
+    if fault_file is not None:
+        failing = os.path.exists(fault_file)
+        conn.execute(f"PRAGMA query_only = {'ON' if failing else 'OFF'}")
     # BEGIN IMMEDIATE takes the write lock up front, so two writers never both
     # read and then fail to upgrade; they queue on the busy timeout instead.
     conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
@@ -102,6 +125,7 @@ class SQLiteStore(Store):
         self._thread = thread
         self._closed = False
         self.path = path
+        self._fault_file = os.environ.get(FAULT_FILE_ENV) or None
 
     @classmethod
     async def open(
@@ -160,7 +184,16 @@ class SQLiteStore(Store):
         return await loop.run_in_executor(self._thread, function, self._conn)
 
     async def _transact(self, op: Callable[[], Op[T]], *, write: bool) -> T:
-        return await self._call(partial(_transaction, factory=op, write=write))
+        transaction = partial(_transaction, factory=op, write=write, fault_file=self._fault_file)
+        try:
+            return await self._call(transaction)
+        except sqlite3.Error as error:
+            code = getattr(error, "sqlite_errorcode", None)  # absent on the module's own errors
+            if code is None or code & 0xFF not in _UNAVAILABLE:
+                raise
+            raise StoreUnavailable(
+                f"the SQLite database at {self.path!r} cannot be written ({error})"
+            ) from error
 
     async def close(self) -> None:
         """Close the connection (after the calls already queued) and end its thread."""

@@ -98,6 +98,17 @@ class TableStateStore(ABC):
         wanted = None if guild_ids is None else [checks.snowflake("guild_id", g) for g in guild_ids]
         return await self._run(lambda: table_state.open_tables(wanted), write=False)
 
+    async def open_table(self, table_id: str) -> StoredTable | None:
+        """The table with this id if it is open (with its round's journal), else None."""
+        t = checks.text("table_id", table_id)
+        found = await self._run(lambda: table_state.open_tables(None, table_id=t), write=False)
+        return found[0] if found else None
+
+    async def open_tables_in(self, channel_id: int) -> list[StoredTable]:
+        """The open tables of a channel (one at most, since schema 004)."""
+        c = checks.snowflake("channel_id", channel_id)
+        return await self._run(lambda: table_state.open_tables(None, channel_id=c), write=False)
+
     async def open_table_shard_counts(self) -> set[int]:
         """The SHARD_COUNTs the open tables were saved under (empty when none is open)."""
         return await self._run(table_state.shard_counts, write=False)

@@ -73,6 +73,8 @@ class PostgresServer:
 
     bin_dir: Path
     root: Path
+    #: The server's options (``pg_ctl start -o``), to start it again after an outage.
+    options: str = ""
     _names: Iterator[int] = field(default_factory=lambda: count(1))
 
     @property
@@ -104,7 +106,23 @@ class PostgresServer:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         run([str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(root / "server.log"),
              "-o", options, "-w", "-t", "60", "start"])  # fmt: skip
-        return cls(bin_dir, root)
+        return cls(bin_dir, root, options)
+
+    def go_down(self) -> None:
+        """An outage: ``pg_ctl stop -m fast`` (open connections are cut, the files stay)."""
+        drop, _ = _as_postgres_user()
+        _runner(drop)(
+            [str(self.bin_dir / "pg_ctl"), "-D", str(self.root / "data"), "-m", "fast", "-w",
+             "stop"]
+        )  # fmt: skip
+
+    def come_back(self) -> None:
+        """The end of an outage: ``pg_ctl start`` with the same options and files."""
+        drop, _ = _as_postgres_user()
+        _runner(drop)(
+            [str(self.bin_dir / "pg_ctl"), "-D", str(self.root / "data"), "-l",
+             str(self.root / "server.log"), "-o", self.options, "-w", "-t", "60", "start"]
+        )  # fmt: skip
 
     def url(self, database: str = "postgres") -> str:
         """A postgresql:// URL for ``database`` on this server (over the unix socket)."""

@@ -12,6 +12,7 @@ from bot.tables.errors import (
     TableAlreadyOpen,
     TableError,
     TableFull,
+    TablePaused,
     WrongPhase,
 )
 from bot.tables.fairness import Fairness
@@ -48,6 +49,7 @@ __all__ = [
     "TableAlreadyOpen",
     "TableError",
     "TableFull",
+    "TablePaused",
     "TablePhase",
     "TableService",
     "TableSnapshot",

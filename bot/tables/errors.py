@@ -44,6 +44,20 @@ class TableAlreadyOpen(TableError):
         self.snapshot = snapshot
 
 
+#: What a player hears while their table waits for the chip store (``TablePaused``).
+PAUSED = (
+    "The table is paused: the chip store is unavailable. Nothing changed; try again in a moment."
+)
+
+
+class TablePaused(TableError):
+    """The table's last write failed (the database is down, full or read-only): it waits,
+    as the database last stored it, and goes on by itself once the database takes writes."""
+
+    def __init__(self, message: str = PAUSED) -> None:
+        super().__init__(message)
+
+
 class StaleButton(TableError):
     """An unknown table id (for example after a restart) or a button from an earlier round."""
 
@@ -97,5 +111,6 @@ __all__ = [
     "TableAlreadyOpen",
     "TableError",
     "TableFull",
+    "TablePaused",
     "WrongPhase",
 ]

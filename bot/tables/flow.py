@@ -18,9 +18,10 @@ from bot.clock import Clock
 from bot.engine import Rules, Shoe, Verdict
 from bot.log_context import bind
 from bot.tables import chip_limit
-from bot.tables.durable import rules_dict, table_write
+from bot.tables.durable import UnreadableTable, rules_dict, table_write
 from bot.tables.journal import (
     TIMEOUT,
+    JournalError,
     apply_decision,
     begin_round,
     deal_round,
@@ -31,6 +32,7 @@ from bot.tables.journal import names as seat_names
 from bot.tables.results import hand_results, payouts_of, result_lines, shuffle_notice
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from bot.tables.snapshot_builder import build_snapshot
+from bot.tables.stored import rebuilt, reload_into
 from bot.tables.table import Table
 
 log = logging.getLogger(__name__)
@@ -38,6 +40,10 @@ log = logging.getLogger(__name__)
 Publish = Callable[[TableSnapshot], Awaitable[None]]
 #: Builds the shoe for a table's rules; tests pass one that deals stacked cards.
 ShoeFactory = Callable[[Rules], Shoe]
+#: A paused table tries to reload after this long, then twice as long each time, up to
+#: RETRY_MAX_S: soon after a short outage, without hammering a database that is down.
+RETRY_FIRST_S = 1.0
+RETRY_MAX_S = 15.0
 
 
 def fresh_shoe(rules: Rules) -> Shoe:
@@ -324,6 +330,10 @@ class TableFlow:
             await self._store.void_round(round_id, reason, table=self._write(table))
         else:
             await self._store.close_table(table.table_id)
+        self._forget(table)
+
+    def _forget(self, table: Table) -> None:
+        """A closed table leaves its channel; its old buttons say it closed."""
         self._tables.pop(table.table_id, None)
         self._closed_ids.add(table.table_id)
         if self._by_channel.get(table.channel_id) == table.table_id:
@@ -356,18 +366,23 @@ class TableFlow:
     async def _timer(self, table: Table, due: float) -> None:
         await self._clock.sleep_until(due)
         bind(table_id=table.table_id, round_id=table.round_id)
+        snapshot: TableSnapshot | None
         try:
             async with table.lock:
-                if table.closed or table.timer is not asyncio.current_task():
+                if table.closed or table.paused or table.timer is not asyncio.current_task():
                     return
                 await self._on_time(table)
                 snapshot = self._changed(table)
         except asyncio.CancelledError:
             raise
+        except db.StoreUnavailable as error:
+            self._pause(table, error)
+            return
         except Exception:
             log.exception("the timer of table %s failed; closing it", table.table_id)
             snapshot = await self._close_after_error(table)
-        await self._emit(snapshot)
+        if snapshot is not None:
+            await self._emit(snapshot)
 
     async def _on_time(self, table: Table) -> None:
         now = self._clock.now()
@@ -379,15 +394,103 @@ class TableFlow:
             if due is not None and due <= now:
                 await self._action_timed_out(table)
 
-    async def _close_after_error(self, table: Table) -> TableSnapshot:
-        """A step failed: close the table and refund its round rather than leave it stuck."""
+    async def _close_after_error(self, table: Table) -> TableSnapshot | None:
+        """A step failed (a bug): close the table and refund its round rather than leave it
+        stuck. None if the close could not commit: the table is paused instead, and
+        nothing claims a refund that did not happen."""
         async with table.lock:
             if not table.closed:
                 try:
                     await self._close(table, "Something went wrong; any open round was refunded.")
-                except Exception:
+                except Exception as error:
                     log.exception("closing table %s after an error failed", table.table_id)
-                    table.phase = TablePhase.CLOSED
-                    self._tables.pop(table.table_id, None)
-                    self._by_channel.pop(table.channel_id, None)
+                    self._pause(table, error)
+                    return None
             return self._changed(table)
+
+    # ----------------------------------------------------------- pausing
+
+    def _pause(self, table: Table, error: BaseException) -> None:
+        """A write failed: the table waits (as the store last committed it) and reloads
+        itself from the store, with backoff, once the store takes writes again.
+
+        The table stays registered in its channel: clicks are refused with TablePaused,
+        and /blackjack start points at it. Its memory may hold half of the change that
+        failed; the reload replaces it, and the last published snapshot stands until then.
+        """
+        if table.paused:
+            return
+        log.warning("table %s paused: %s", table.table_id, error)
+        table.paused = True
+        if table.timer is not None and table.timer is not asyncio.current_task():
+            table.timer.cancel()
+        table.timer, table.timer_due = None, None
+        if not self._suspended:
+            table.recovery = asyncio.create_task(
+                self._recover(table), name=f"table {table.table_id} recovery"
+            )
+
+    async def _recover(self, table: Table) -> None:
+        """Retry the reload with backoff on the table's clock until it works."""
+        delay = RETRY_FIRST_S
+        while True:
+            await self._clock.sleep(delay)
+            delay = min(delay * 2, RETRY_MAX_S)
+            try:
+                async with table.lock:
+                    snapshot = await self._reload(table)
+            except db.StoreUnavailable as error:
+                log.info("table %s waits: %s", table.table_id, error)
+                continue
+            except Exception:
+                log.exception("table %s could not reload after its pause", table.table_id)
+                continue
+            table.recovery = None
+            log.info("table %s goes on: the store takes writes again", table.table_id)
+            await self._emit(snapshot)
+            return
+
+    async def _reload(self, table: Table) -> TableSnapshot:
+        """The paused table as the store holds it, carried on by one write (the proof that
+        the store takes writes again). Under the table's lock."""
+        stored = await self._store.open_table(table.table_id)
+        if stored is None:  # its close committed, though its caller heard otherwise
+            table.phase = TablePhase.CLOSED
+            table.paused = False
+            self._forget(table)
+            return self._changed(table)
+        try:
+            fresh = rebuilt(stored)
+        except (UnreadableTable, JournalError) as error:
+            log.warning("table %s cannot reload: %s", table.table_id, error)
+            table.round_id = stored.round_id
+            await self._close(table, f"It could not go on: {error}. Any open round was refunded.")
+            table.paused = False
+            return self._changed(table)
+        reload_into(table, fresh)
+        self._rearm(table)
+        await self._carry_on(table, write=True)
+        table.paused = False
+        return self._changed(table)
+
+    async def _carry_on(self, table: Table, *, write: bool = False) -> None:
+        """The step a rebuilt table was stopped before: betting after a settlement, the
+        settlement after the last decision (else, with ``write``, its document saved)."""
+        if table.round_id is None:
+            await self._next_round(table)  # stopped between settlement and betting
+        elif table.round is not None and table.round.is_finished:
+            await self._settle(table)  # stopped after the last decision
+        elif write:
+            await self._save(table)
+
+    def _rearm(self, table: Table) -> None:
+        """Deadlines still ahead keep their time; one that passed meanwhile starts afresh."""
+        now = self._clock.now()
+        if table.deadline is not None and table.deadline <= now:
+            full = (
+                table.timers.bet_s if table.phase is TablePhase.BETTING else table.timers.action_s
+            )
+            table.deadline = now + full
+        for seat in table.seats:
+            if seat.deadline is not None and seat.deadline <= now:
+                seat.deadline = now + table.timers.action_s

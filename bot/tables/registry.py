@@ -1,7 +1,9 @@
 """The open tables, found by id or channel, and the one way a table is changed.
 
 A change runs under the table's lock and is published after it; a TableError
-changes nothing, anything else closes the table and refunds its round.
+changes nothing. A store that cannot take the write pauses the table (TablePaused:
+it goes on once the store is back); anything else closes the table and refunds its
+round, and if that close cannot commit either, the table is paused too.
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+import db
 from bot.engine import Rules
 from bot.log_context import bind
-from bot.tables.errors import NoTableHere, StaleButton, TableError, TableFull
+from bot.tables.errors import NoTableHere, StaleButton, TableError, TableFull, TablePaused
 from bot.tables.fairness import Fairness, fairness_of
 from bot.tables.flow import TableFlow
 from bot.tables.snapshot import TableSnapshot
@@ -71,7 +74,9 @@ class TableRegistry(TableFlow):
 
     @staticmethod
     def _check_open(table: Table) -> None:
-        """After waiting for the lock: the table may have closed meanwhile."""
+        """After waiting for the lock: the table may have paused or closed meanwhile."""
+        if table.paused:
+            raise TablePaused()
         if table.closed:
             raise StaleButton(CLOSED)
 
@@ -93,9 +98,15 @@ class TableRegistry(TableFlow):
                 snapshot = self._changed(table)
         except TableError:
             raise
+        except db.StoreUnavailable as error:
+            self._pause(table, error)
+            raise TablePaused() from None
         except Exception:
             log.exception("table %s failed; closing it", table.table_id)
-            await self._emit(await self._close_after_error(table))
+            closed = await self._close_after_error(table)
+            if closed is None:  # the close did not commit either: nothing was refunded
+                raise TablePaused() from None
+            await self._emit(closed)
             raise TableError(BROKEN) from None
         await self._emit(snapshot)
         return result, snapshot

@@ -16,11 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import db
-from bot.tables.durable import UnreadableTable, restore_table
+from bot.tables.durable import UnreadableTable
 from bot.tables.flow import TableFlow
-from bot.tables.journal import JournalError, replay
-from bot.tables.snapshot import TablePhase, TableSnapshot
-from bot.tables.table import Table
+from bot.tables.journal import JournalError
+from bot.tables.snapshot import TableSnapshot
+from bot.tables.snapshot_builder import build_snapshot
+from bot.tables.stored import rebuilt
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,14 @@ class ResumableFlow(TableFlow):
         (all when None) that is not live here already."""
         report = ResumeReport(voided=list(await self._store.recover(guild_ids)))
         for stored in await self._store.open_tables(guild_ids):
-            if stored.table_id in self._tables or stored.channel_id in self._by_channel:
+            if stored.table_id in self._tables:
+                continue  # live here already
+            if stored.channel_id in self._by_channel:
+                # A second open table for one channel (stored before the database kept one
+                # per channel): refunded, so no stake waits on a table that never plays.
+                reason = "another table is open in its channel"
+                log.warning("table %s cannot resume: %s", stored.table_id, reason)
+                report.voided.extend(await self._give_up(stored, reason))
                 continue
             try:
                 snapshot = await self._resume_one(stored)
@@ -93,46 +101,29 @@ class ResumableFlow(TableFlow):
         return report
 
     async def _resume_one(self, stored: db.StoredTable) -> ResumedTable | None:
-        table = restore_table(stored, stored.previous_shoe)
         if stored.message_id is None:
             raise UnreadableTable("its table message was never posted")
-        if stored.round_id is not None and stored.actions:
-            try:
-                replay(table, stored.actions)
-            except (KeyError, TypeError, ValueError) as error:
-                raise JournalError(str(error)) from None
-        elif table.phase is not TablePhase.BETTING:
-            table.phase = TablePhase.BETTING  # a round not dealt yet is still taking bets
+        table = rebuilt(stored)
         if table.previous_shoe is not None and table.previous_decks is not None:
             self._retired_decks[table.previous_shoe.commitment] = table.previous_decks
         self._rearm(table)
+        # Shown (by /blackjack start's pointer) if the store fails before the first change.
+        table.snapshot = build_snapshot(table, table.version)
         self._tables[table.table_id] = table
         self._by_channel[table.channel_id] = table.table_id
         try:
             async with table.lock:
                 table.events.append(BACK)
-                if table.round_id is None:
-                    await self._next_round(table)  # stopped between settlement and betting
-                elif table.round is not None and table.round.is_finished:
-                    await self._settle(table)  # stopped after the last decision
+                await self._carry_on(table)
                 snapshot = self._changed(table)
             return ResumedTable(snapshot, stored.message_id, table.message_at)
+        except db.StoreUnavailable as error:
+            self._pause(table, error)  # it goes on once the store is back
+            return None
         except Exception:
             log.exception("resuming table %s failed; closing it", table.table_id)
             await self._close_after_error(table)
             return None
-
-    def _rearm(self, table: Table) -> None:
-        """Deadlines still ahead keep their time; one that passed meanwhile starts afresh."""
-        now = self._clock.now()
-        if table.deadline is not None and table.deadline <= now:
-            full = (
-                table.timers.bet_s if table.phase is TablePhase.BETTING else table.timers.action_s
-            )
-            table.deadline = now + full
-        for seat in table.seats:
-            if seat.deadline is not None and seat.deadline <= now:
-                seat.deadline = now + table.timers.action_s
 
     async def _give_up(self, stored: db.StoredTable, reason: str) -> list[db.VoidResult]:
         """Void the table's round (the refund), then mark it closed."""
@@ -156,9 +147,9 @@ class ResumableFlow(TableFlow):
         timers: list[asyncio.Task[None]] = []
         for table in list(self._tables.values()):
             async with table.lock:
-                timer = table.timer
-                if timer is not None and timer is not asyncio.current_task():
-                    timer.cancel()
-                    timers.append(timer)
-                table.timer, table.timer_due = None, None
+                for task in (table.timer, table.recovery):
+                    if task is not None and task is not asyncio.current_task():
+                        task.cancel()
+                        timers.append(task)
+                table.timer, table.timer_due, table.recovery = None, None, None
         await asyncio.gather(*timers, return_exceptions=True)

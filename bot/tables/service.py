@@ -19,6 +19,7 @@ from bot.engine import Action
 from bot.shown_names import shown_name
 from bot.tables.advice import Advice
 from bot.tables.betting import TableBetting
+from bot.tables.durable import UnreadableTable
 from bot.tables.errors import (
     NotAllowed,
     NotEnoughChips,
@@ -27,13 +28,14 @@ from bot.tables.errors import (
     StaleButton,
     TableAlreadyOpen,
     TableError,
+    TablePaused,
 )
 from bot.tables.flow import Publish, ShoeFactory
-from bot.tables.journal import decision
+from bot.tables.journal import JournalError, decision
 from bot.tables.players import Player
 from bot.tables.refusals import judged, player_in_round
 from bot.tables.resume import ResumableFlow
-from bot.tables.snapshot import Reply, TablePhase
+from bot.tables.snapshot import Reply, TablePhase, TableSnapshot
 from bot.tables.table import SeatState, Table, Timers
 from bot.tables.table_rules import table_rules
 
@@ -41,6 +43,13 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 _COST_KINDS = {Action.DOUBLE: "double", Action.SPLIT: "split", Action.INSURANCE: "insurance"}
+#: /blackjack start while the store cannot be read.
+NO_STORE = "The chip store is unavailable right now. Nothing changed; try again in a moment."
+#: /blackjack start in a channel whose table waits for the store.
+PAUSED_THERE = (
+    "A table is already open in this channel. It is paused while the chip store is"
+    " unavailable, and goes on by itself when the store is back."
+)
 _COST_WORDS = {Action.DOUBLE: "Doubling", Action.SPLIT: "Splitting", Action.INSURANCE: "Insurance"}
 
 
@@ -77,10 +86,24 @@ class TableService(TableBetting, ResumableFlow):
         max_bet: int | None = None,
     ) -> Reply:
         """Open a table in the channel with the host seated, and open betting at once."""
+        try:
+            snapshot = await self._open_table(guild_id, channel_id, host, preset, min_bet, max_bet)
+        except db.StoreUnavailable:
+            raise TableError(NO_STORE) from None
+        await self._emit(snapshot)
+        return Reply(snapshot)
+
+    async def _open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: Player,
+        preset: str | None,
+        min_bet: int | None,
+        max_bet: int | None,
+    ) -> TableSnapshot:
         async with self._opening:
-            existing = self.table_in(channel_id)
-            if existing is not None:
-                raise TableAlreadyOpen(existing, "A table is already open in this channel.")
+            await self._check_channel_free(channel_id)
             settings = await self._store.get_guild_settings(guild_id)
             name = preset or settings.default_preset
             rules = table_rules(name, settings, min_bet, max_bet)
@@ -107,9 +130,25 @@ class TableService(TableBetting, ResumableFlow):
                 await self._open_betting(table)
                 self._tables[table.table_id] = table
                 self._by_channel[channel_id] = table.table_id
-                snapshot = self._changed(table)
-        await self._emit(snapshot)
-        return Reply(snapshot)
+                return self._changed(table)
+
+    async def _check_channel_free(self, channel_id: int) -> None:
+        """TableAlreadyOpen if the channel has a table: live here (perhaps paused), or open
+        in the store and not live (its write or close failed before a restart): then it is
+        resumed first, or refunded if it cannot resume."""
+        existing = self._by_channel.get(channel_id)
+        if existing is None:
+            for stored in await self._store.open_tables_in(channel_id):
+                try:
+                    await self._resume_one(stored)
+                except (UnreadableTable, JournalError) as error:
+                    await self._give_up(stored, str(error))
+            existing = self._by_channel.get(channel_id)
+        if existing is not None:
+            table = self._tables[existing]
+            assert table.snapshot is not None
+            text = PAUSED_THERE if table.paused else "A table is already open in this channel."
+            raise TableAlreadyOpen(table.snapshot, text)
 
     def _new_id(self) -> str:
         while True:
@@ -270,7 +309,9 @@ class TableService(TableBetting, ResumableFlow):
         table = self._tables.get(table_id)
         if table is None:
             return
-        with contextlib.suppress(StaleButton):  # closed meanwhile: its round is voided
+        # Closed meanwhile (its round voided), or paused: it closes when its message is
+        # found gone again after the store is back.
+        with contextlib.suppress(StaleButton, TablePaused):
             await self._mutate(table, lambda: self._close(table, reason))
 
     async def suspend(self) -> None:

@@ -89,6 +89,10 @@ class Table:
     timer: asyncio.Task[None] | None = None
     #: When ``timer`` wakes.
     timer_due: float | None = None
+    #: A write failed: the table waits for the store (no timer runs, every change is
+    #: refused) and ``recovery`` reloads it from the store once the store takes writes.
+    paused: bool = False
+    recovery: asyncio.Task[None] | None = None
 
     @property
     def closed(self) -> bool:
@@ -107,7 +111,7 @@ class Table:
 
     def next_due(self) -> float | None:
         """The earliest time a timer has something to do, or None."""
-        if self.closed:
+        if self.closed or self.paused:
             return None
         if self.phase is TablePhase.BETTING:
             return self.deadline

@@ -112,12 +112,23 @@ def open_table_round(
     return round_id
 
 
-def open_tables(guild_ids: Sequence[int] | None) -> Op[list[StoredTable]]:
-    """Every open table (of these guilds, if given), each with its round's journal."""
-    rows = yield Query(
-        "SELECT table_id, guild_id, channel_id, message_id, round_id, shard_count, state_json"
-        " FROM live_tables WHERE status = 'open' ORDER BY table_id"
-    )
+_OPEN_TABLES = (
+    "SELECT table_id, guild_id, channel_id, message_id, round_id, shard_count, state_json"
+    " FROM live_tables WHERE status = 'open'"
+)
+
+
+def open_tables(
+    guild_ids: Sequence[int] | None, *, table_id: str | None = None, channel_id: int | None = None
+) -> Op[list[StoredTable]]:
+    """Every open table (of these guilds, if given; or the one with this id, or in this
+    channel), each with its round's journal."""
+    if table_id is not None:
+        rows = yield Query(_OPEN_TABLES + " AND table_id = ?", (table_id,))
+    elif channel_id is not None:
+        rows = yield Query(_OPEN_TABLES + " AND channel_id = ? ORDER BY table_id", (channel_id,))
+    else:
+        rows = yield Query(_OPEN_TABLES + " ORDER BY table_id")
     wanted = None if guild_ids is None else set(guild_ids)
     rows = [row for row in rows if wanted is None or int(row[1]) in wanted]
     round_ids = [int(row[4]) for row in rows if row[4] is not None]

@@ -42,7 +42,7 @@ async def test_a_process_killed_inside_a_stake_takes_no_chips(
 ) -> None:
     round_id = await _round_with_bets(store_url, clock)
     await _kill_when_inside("stake-then-die", store_url, str(G), str(ALICE), str(round_id), "300")
-    await check_invariants(store_url)
+    await check_invariants(store_url, tables=False)
     async with db.open_store(store_url, clock=clock) as store:
         assert await store.balance(G, ALICE) == 900
         [recovered] = await store.recover()
@@ -50,7 +50,7 @@ async def test_a_process_killed_inside_a_stake_takes_no_chips(
         assert recovered.refunds == {ALICE: 100, BOB: 200}
         assert await store.recover() == []
         assert (await store.balance(G, ALICE), await store.balance(G, BOB)) == (1000, 1000)
-    await check_invariants(store_url)
+    await check_invariants(store_url, tables=False)
 
 
 async def test_a_process_killed_inside_a_settlement_pays_nothing_and_recovery_refunds_once(
@@ -65,7 +65,7 @@ async def test_a_process_killed_inside_a_settlement_pays_nothing_and_recovery_re
         ]
     )
     await _kill_when_inside("settle-then-die", store_url, str(round_id), payouts, hands)
-    await check_invariants(store_url)
+    await check_invariants(store_url, tables=False)
     async with db.open_store(store_url, clock=clock) as store:
         record = await store.get_round(round_id)
         assert record is not None
@@ -76,4 +76,4 @@ async def test_a_process_killed_inside_a_settlement_pays_nothing_and_recovery_re
     async with db.open_store(store_url, clock=clock) as store:
         assert await store.recover() == []
         assert (await store.balance(G, ALICE), await store.balance(G, BOB)) == (1000, 1000)
-    await check_invariants(store_url)
+    await check_invariants(store_url, tables=False)

@@ -199,4 +199,4 @@ def test_random_operations_keep_the_books_exact(store_url: str) -> None:
             )
         finally:
             runner.run(store.close())
-        runner.run(check_invariants(store_url))
+        runner.run(check_invariants(store_url, tables=False))

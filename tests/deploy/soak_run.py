@@ -7,10 +7,17 @@ points of the next one (as it is sent, once the bot's first request for it has
 reached Discord, or once it was answered, while the table's edits and timers
 run). Waiting is always on the fake's state, never a sleep. After each restart
 the players go on at the same table message: it resumes.
+
+With ``outages``, the chip store goes away that many times (tests/outage.py: the
+PostgreSQL server stopped, or SQLite refusing writes) while the players go on, and
+half the time the process is killed during the outage too (it starts again once the
+store is back). Their clicks are answered "paused" until the table finds the store
+back and carries on.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections import Counter
@@ -19,9 +26,12 @@ from dataclasses import dataclass
 
 from table_players import Casino, Economy, Table, read_economy
 
+from bot.tables.errors import PAUSED
+from bot.tables.service import PAUSED_THERE
 from fakediscord import FakeDiscord
 from fakediscord.harness import BotProcess
 from fakediscord.interactions import NoResponse
+from tests.outage import Outage
 
 #: Where in a player's action the process dies.
 MOMENTS = ("as it is sent", "at the bot's first request", "once answered")
@@ -48,6 +58,11 @@ class SoakReport:
     exit_code: int | None
     seconds: float
     economy: Economy
+    outages: int = 0
+    #: Kills while the store was away (counted in ``kills`` too).
+    outage_kills: int = 0
+    #: Actions answered "the table is paused" (the store was away), a start included.
+    paused: int = 0
 
     def lines(self) -> list[tuple[str, object]]:
         """Figures for a report."""
@@ -59,6 +74,9 @@ class SoakReport:
             ("unanswered", self.unanswered),
             ("injected 500s", self.injected_500),
             ("injected 429s", self.injected_429),
+            ("store outages", self.outages),
+            ("killed in an outage", self.outage_kills),
+            ("answered paused", self.paused),
             ("last exit code", self.exit_code),
             ("seconds", f"{self.seconds:.1f}"),
         ]
@@ -80,8 +98,11 @@ async def soak(
     max_steps: int = 30,
     max_wait: float = 5.0,
     progress: Callable[[int], None] | None = None,
+    outages: int = 0,
+    outage: Outage | None = None,
 ) -> SoakReport:
-    """Kill and restart ``process`` ``kills`` times while ``casino``'s players play on.
+    """Kill and restart ``process`` ``kills`` times while ``casino``'s players play on,
+    with ``outages`` of the store (``outage``) before that many of the kills.
 
     Ends with a stretch of play and a graceful stop (SIGTERM), then reads the economy.
     """
@@ -90,11 +111,16 @@ async def soak(
     schedule = random.Random(seed)
     table = Table(fake, casino, random.Random(seed + 1), max_wait=max_wait)
     moments: Counter[str] = Counter()
+    outage_at = set(random.Random(seed + 2).sample(range(kills), min(outages, kills)))
+    outage_kills = 0
     started = time.perf_counter()
     await process.start()
     for kill in range(kills):
         for _ in range(schedule.randint(1, max_steps)):
             await table.step()
+        if kill in outage_at:
+            assert outage is not None, "outages need an outage to inject"
+            outage_kills += await store_outage(table, process, outage, schedule)
         moment = schedule.choice(MOMENTS)
         moments[moment] += 1
         answering = bot_answering(fake, len(fake.requests))
@@ -120,7 +146,12 @@ async def soak(
     exit_code = None if process.process is None else process.process.returncode
     injected = Counter(r.status for r in fake.requests if r.injected)
     return SoakReport(
-        kills=kills,
+        outages=len(outage_at),
+        paused=sum(
+            (i.content or "").startswith((PAUSED, PAUSED_THERE)) for i in fake.interactions.values()
+        ),
+        outage_kills=outage_kills,
+        kills=kills + outage_kills,
         moments=moments,
         interactions=table.sent,
         refused=table.refused,
@@ -131,3 +162,27 @@ async def soak(
         seconds=time.perf_counter() - started,
         economy=await read_economy(database_url),
     )
+
+
+async def store_outage(
+    table: Table, process: BotProcess, outage: Outage, schedule: random.Random
+) -> int:
+    """The store goes away while players act (and, one time in two, the process is
+    killed), then comes back; the number of kills (0 or 1)."""
+    await asyncio.to_thread(outage.begin)  # pg_ctl takes a moment: the fake keeps serving
+    try:
+        answered = 0
+        for turn in range(8):
+            # Answered "paused", or (None) waited for an edit that did not come.
+            answered += await table.step() is not None
+            if turn >= schedule.randint(0, 3) and answered:
+                break
+        killed = schedule.random() < 0.5
+        if killed:
+            await process.kill()
+    finally:
+        await asyncio.to_thread(outage.end)
+    if killed:
+        await process.start()
+    table.resumed()  # bets refused during the outage are offered again
+    return int(killed)

@@ -5,14 +5,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from replay_rounds import check_settled_rounds
 from soak_run import GAME_ROUTES, SoakReport, soak
 from table_players import Casino, bot_process
 
 from fakediscord import FakeDiscord
 from tests.db.invariants import check_invariants
+from tests.outage import Outage, PostgresOutage, SQLiteOutage
+from tests.pgserver import start_for_tests
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 
@@ -61,3 +65,33 @@ async def test_kills_with_discord_answering_429_and_500_move_no_chip_twice(
     assert_nothing_lost(report)
     assert await check_settled_rounds(url) == report.economy.totals["settled_rounds"]
     await check_invariants(url)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def outage_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, Outage]]:
+    """A database URL and the outage that takes it away (a server of its own on PostgreSQL)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'chips.sqlite3'}", SQLiteOutage(tmp_path / "store-fails")
+        return
+    server = start_for_tests()
+    try:
+        yield server.create_database("soak"), PostgresOutage(server)
+    finally:
+        server.stop()
+
+
+async def test_store_outages_with_kills_pause_the_table_and_strand_no_chip(
+    fake_discord: FakeDiscord, outage_store: tuple[str, Outage]
+) -> None:
+    url, outage = outage_store
+    env = outage.env if isinstance(outage, SQLiteOutage) else {}
+    casino = Casino.build(fake_discord, "Casino", players=3)
+    process = bot_process(fake_discord, url, **env)
+    report = await soak(
+        fake_discord, process, casino, url, kills=3, seed=5, max_steps=15, outages=3, outage=outage
+    )
+    assert report.outages == 3
+    assert report.paused >= 1  # players met the paused table, and it went on afterwards
+    assert_nothing_lost(report)
+    assert await check_settled_rounds(url) == report.economy.totals["settled_rounds"]
+    await check_invariants(url)  # no stake stranded, one open table per channel

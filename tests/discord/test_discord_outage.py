@@ -1,0 +1,137 @@
+"""The chip store goes away in the middle of a round, through the fake Discord.
+
+On PostgreSQL the server is stopped (``pg_ctl stop -m fast``) while Alice's hand is
+in play and started again; on SQLite the bot's connection refuses every write while
+the outage lasts (SQLite's own read-only error, tests/outage.py). Either way: her
+click is answered "paused" and changes nothing, /blackjack start points at the
+paused table instead of opening another, and once the store is back the round goes
+on and settles once, every balance equal to its ledger.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
+
+from bot.app import BlackjackBot, build_bot
+from bot.config import Config
+from bot.tables.errors import PAUSED
+from bot.tables.resume import BACK
+from bot.tables.service import PAUSED_THERE
+from fakediscord.harness import running_bot
+from fakediscord.records import FakeMessage
+from tests.db.invariants import check_invariants
+from tests.outage import Outage, PostgresOutage, SQLiteOutage
+from tests.pgserver import start_for_tests
+
+#: Alice 10 9 (19) against the dealer's T 7 (17): she stands and wins.
+ROUND = "Ts Td 9s 7d " + SPARE
+
+
+@dataclass(frozen=True)
+class Store:
+    url: str
+    outage: Outage
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Store]:
+    """A database on its own, and the outage that takes it away."""
+    if request.param == "sqlite":
+        outage = SQLiteOutage(tmp_path / "store-fails")
+        for name, value in outage.env.items():
+            monkeypatch.setenv(name, value)  # read by the bot when it opens the store
+        yield Store(f"sqlite:///{tmp_path / 'chips.sqlite3'}", outage)
+        return
+    server = start_for_tests()  # its own server: this test stops it
+    try:
+        yield Store(server.create_database("outage"), PostgresOutage(server))
+    finally:
+        server.stop()
+
+
+def bot_on(world: World, store: Store, shoes: ShoeQueue | None = None) -> BlackjackBot:
+    config = Config(token=world.fake.token, database_url=store.url)
+    return build_bot(config, clock=world.fake.clock, shoe_factory=shoes)
+
+
+@pytest.fixture
+async def world_on(world: World, store: Store) -> AsyncIterator[World]:
+    """The bot on ``store``, with ROUND stacked for the first table."""
+    shoes = ShoeQueue()
+    shoes.add(ROUND)
+    async with running_bot(world.fake, bot_on(world, store, shoes)) as bot:
+        world.bot = bot
+        yield world
+
+
+async def test_a_click_during_an_outage_is_paused_and_the_round_settles_once_after(
+    world_on: World, store: Store
+) -> None:
+    world = world_on
+    table = await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    assert "Stand" in embed_text(table)
+
+    store.outage.begin()
+    try:
+        assert await world.refused(world.alice, table, "Stand") == PAUSED
+        answer = await world.say(world.bob, "blackjack start")
+        assert answer.startswith(PAUSED_THERE)
+        assert await world.bet(world.bob, "50") == PAUSED
+        await world.tick(20)  # retries while the store is still away change nothing
+        assert await world.refused(world.alice, table, "Stand") == PAUSED
+    finally:
+        store.outage.end()
+    await world.tick(30)  # the next retry finds the store back
+
+    await world.click(world.alice, table, "Stand")
+    await settled_once(world, table, store)
+
+
+async def test_a_table_paused_at_a_graceful_stop_resumes_at_the_next_start(
+    world: World, store: Store
+) -> None:
+    shoes = ShoeQueue()
+    shoes.add(ROUND)
+    async with running_bot(world.fake, bot_on(world, store, shoes)) as bot:
+        world.bot = bot
+        table = await world.start(world.alice)
+        await world.bet(world.alice, "100")
+        store.outage.begin()
+        try:
+            assert await world.refused(world.alice, table, "Stand") == PAUSED
+        except BaseException:
+            store.outage.end()
+            raise
+    store.outage.end()  # SIGTERM came while the store was away; it is back for the start
+    async with running_bot(world.fake, bot_on(world, store)) as bot:
+        world.bot = bot
+        await world.settle()
+        assert BACK in embed_text(table)
+        assert await world.say(world.bob, "blackjack start") == (
+            "A table is already open in this channel. It's here:"
+            f" https://discord.com/channels/{world.guild.id}/{world.channel.id}/{table.id}"
+        )
+        await world.click(world.alice, table, "Stand")
+        await settled_once(world, table, store)
+
+
+async def settled_once(world: World, table: FakeMessage, store: Store) -> None:
+    """Alice's round settled once, the table takes bets again, no second table opened."""
+    assert "Place your bets" in embed_text(table)
+    assert await world.ledger(world.alice) == [
+        ("grant", START_CHIPS),
+        ("bet", -100),
+        ("payout", 200),
+    ]
+    assert world.fake.messages_in(world.channel) == [table]  # no second table
+    rounds = await world.store.round_history(world.guild.id, channel_id=world.channel.id)
+    assert [r.status for r in rounds] == ["open", "settled"]  # the next round takes bets
+    await check_invariants(store.url)
