@@ -17,7 +17,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from db import checks, migrate, writable
-from db.errors import StoreConfigError, StoreError
+from db.errors import StoreConfigError, StoreError, StoreUnavailable
 from db.models import (
     OUTCOMES,
     STAKE_KINDS,
@@ -383,6 +383,11 @@ class Store(TableStateStore, ABC):
             await self._transact(writable.probe, write=True)
         except writable.RolledBack:
             return
+        except StoreUnavailable as error:
+            # A write refused for now (read-only, full, down) is the answer the probe wants:
+            # what the backend said, in words.
+            cause = error.__cause__ if isinstance(error.__cause__, Exception) else error
+            raise StoreConfigError(self._write_refused(cause)) from error
         except StoreError:
             raise
         except Exception as error:
