@@ -20,7 +20,6 @@ from bot.tables.betting import Betting
 from bot.tables.changes import Publish, TableChanges
 from bot.tables.errors import (
     NotAllowed,
-    NotEnoughChips,
     NothingToDo,
     StaleButton,
     TableAlreadyOpen,
@@ -29,16 +28,15 @@ from bot.tables.errors import (
 )
 from bot.tables.fairness import Fairness
 from bot.tables.flow import RoundFlow, ShoeFactory
-from bot.tables.journal import decision
+from bot.tables.play import Playing
 from bot.tables.players import Player
-from bot.tables.refusals import judged, player_in_round
+from bot.tables.refusals import player_in_round
 from bot.tables.registry import TableRegistry
 from bot.tables.resume import Resumer, ResumeReport
 from bot.tables.snapshot import Reply, TableSnapshot
 from bot.tables.table import SeatState, Table, Timers
 from bot.tables.table_rules import table_rules
 
-_COST_KINDS = {Action.DOUBLE: "double", Action.SPLIT: "split", Action.INSURANCE: "insurance"}
 #: /blackjack start while the store cannot be read.
 NO_STORE = "The chip store is unavailable right now. Nothing changed; try again in a moment."
 #: /blackjack start in a channel whose table waits for the store.
@@ -46,7 +44,6 @@ PAUSED_THERE = (
     "A table is already open in this channel. It is paused while the chip store is"
     " unavailable, and goes on by itself when the store is back."
 )
-_COST_WORDS = {Action.DOUBLE: "Doubling", Action.SPLIT: "Splitting", Action.INSURANCE: "Insurance"}
 
 
 class TableService:
@@ -57,8 +54,8 @@ class TableService:
 
     The work is done by its parts, each built here with what it uses: the registry
     (which tables are live), the round flow (the steps of a round), the changes (a
-    change under the table's lock, the timers, the pause), betting (bets and seats)
-    and the resumer (stored tables made live again).
+    change under the table's lock, the timers, the pause), betting (bets and seats),
+    playing (the players' decisions) and the resumer (stored tables made live again).
     """
 
     def __init__(
@@ -76,6 +73,7 @@ class TableService:
         self.flow = RoundFlow(store, clock, self.registry, shoe_factory)
         self.changes = TableChanges(store, clock, self.registry, self.flow, publish)
         self.betting = Betting(store, clock, self.registry, self.flow, self.changes)
+        self.playing = Playing(store, clock, self.registry, self.flow, self.changes)
         self.resumer = Resumer(store, self.registry, self.flow, self.changes)
         self._opening = asyncio.Lock()
         self.advice = advice or Advice()  # charts, edges and Hint figures off the event loop
@@ -221,43 +219,9 @@ class TableService:
     # ----------------------------------------------------------- playing
 
     async def act(self, table_id: str, round_no: int, player: Player, action: Action) -> Reply:
-        """Apply a button press to the player's first unfinished hand (or insurance decision).
-
-        The cost (double, split, insurance) is staked first; if the balance cannot
-        cover it, NotEnoughChips and nothing changes.
-        """
-        table = self.registry.table(table_id)
-
-        async def press() -> None:
-            pid = player_in_round(table, round_no, player.user_id)
-            round_ = table.round
-            assert round_ is not None
-            assert table.round_id is not None
-            verdict = judged(round_, pid, action)  # the one legality check of this press
-            cost, checked = verdict.cost, verdict.action
-            assert checked is not None
-            # Journaled before the click is answered; with its stake when it costs chips.
-            row = decision(table, pid, checked, self._clock.now())
-            if cost:
-                try:
-                    await self._store.stake(
-                        table.guild_id,
-                        player.user_id,
-                        cost,
-                        _COST_KINDS[checked],
-                        table.round_id,
-                        actions=[row],
-                    )
-                except db.InsufficientChips as error:
-                    raise NotEnoughChips(
-                        error.amount, error.balance, _COST_WORDS[checked]
-                    ) from None
-            else:
-                await self._store.append_actions([row])
-            await self.flow.apply(table, row, verdict)
-
-        _, snapshot = await self.changes.mutate(table, press)
-        return Reply(snapshot)
+        """Apply a button press to the player's first unfinished hand (or insurance decision);
+        NotEnoughChips, and nothing changes, if its cost is more than the balance."""
+        return await self.playing.act(table_id, round_no, player, action)
 
     async def hint(self, table_id: str, round_no: int, player: Player) -> Reply:
         """Basic-strategy advice for the player's current hand, in one sentence (the note)."""
