@@ -7,7 +7,6 @@ table's lock; the new snapshot is published after the lock is released.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Sequence
 
@@ -22,28 +21,17 @@ from bot.tables.errors import (
     NotAllowed,
     NothingToDo,
     StaleButton,
-    TableAlreadyOpen,
-    TableError,
     TablePaused,
 )
 from bot.tables.fairness import Fairness
 from bot.tables.flow import RoundFlow, ShoeFactory
+from bot.tables.opening import Opening
 from bot.tables.play import Playing
 from bot.tables.players import Player
 from bot.tables.refusals import player_in_round
 from bot.tables.registry import TableRegistry
 from bot.tables.resume import Resumer, ResumeReport
 from bot.tables.snapshot import Reply, TableSnapshot
-from bot.tables.table import SeatState, Table, Timers
-from bot.tables.table_rules import table_rules
-
-#: /blackjack start while the store cannot be read.
-NO_STORE = "The chip store is unavailable right now. Nothing changed; try again in a moment."
-#: /blackjack start in a channel whose table waits for the store.
-PAUSED_THERE = (
-    "A table is already open in this channel. It is paused while the chip store is"
-    " unavailable, and goes on by itself when the store is back."
-)
 
 
 class TableService:
@@ -55,7 +43,8 @@ class TableService:
     The work is done by its parts, each built here with what it uses: the registry
     (which tables are live), the round flow (the steps of a round), the changes (a
     change under the table's lock, the timers, the pause), betting (bets and seats),
-    playing (the players' decisions) and the resumer (stored tables made live again).
+    playing (the players' decisions), the resumer (stored tables made live again)
+    and opening (a new table and its message).
     """
 
     def __init__(
@@ -67,15 +56,13 @@ class TableService:
         shoe_factory: ShoeFactory | None = None,
         advice: Advice | None = None,
     ) -> None:
-        self._store = store
-        self._clock = clock
         self.registry = TableRegistry()
         self.flow = RoundFlow(store, clock, self.registry, shoe_factory)
         self.changes = TableChanges(store, clock, self.registry, self.flow, publish)
         self.betting = Betting(store, clock, self.registry, self.flow, self.changes)
         self.playing = Playing(store, clock, self.registry, self.flow, self.changes)
         self.resumer = Resumer(store, self.registry, self.flow, self.changes)
-        self._opening = asyncio.Lock()
+        self.opening = Opening(store, clock, self.registry, self.flow, self.changes, self.resumer)
         self.advice = advice or Advice()  # charts, edges and Hint figures off the event loop
 
     @property
@@ -122,73 +109,19 @@ class TableService:
         max_bet: int | None = None,
     ) -> Reply:
         """Open a table in the channel with the host seated, and open betting at once."""
-        try:
-            snapshot = await self._open_table(guild_id, channel_id, host, preset, min_bet, max_bet)
-        except db.StoreUnavailable:
-            raise TableError(NO_STORE) from None
-        await self.changes.emit(snapshot)
-        return Reply(snapshot)
-
-    async def _open_table(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host: Player,
-        preset: str | None,
-        min_bet: int | None,
-        max_bet: int | None,
-    ) -> TableSnapshot:
-        async with self._opening:
-            await self._check_channel_free(channel_id)
-            settings = await self._store.get_guild_settings(guild_id)
-            name = preset or settings.default_preset
-            rules = table_rules(name, settings, min_bet, max_bet)
-            await self._store.ensure_account(guild_id, host.user_id)
-            shoe = self.flow.new_shoe_for(rules)
-            await self._store.open_shoe(guild_id, channel_id, shoe.commitment)
-            previous = await self._store.last_revealed_shoe(guild_id, channel_id)
-            table = Table(
-                table_id=self.registry.new_id(),
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host.user_id,
-                preset=name,
-                rules=rules,
-                timers=Timers(settings.bet_timer_s, settings.action_timer_s, settings.idle_close_s),
-                shoe=shoe,
-                previous_shoe=previous,
-                previous_decks=None,
-                idle_since=self._clock.now(),
-            )
-            table.seats.append(SeatState(host))
-            self.advice.warm(rules)
-            async with table.lock:
-                await self.flow.open_betting(table)
-                self.registry.add(table)
-                return self.changes.changed(table)
-
-    async def _check_channel_free(self, channel_id: int) -> None:
-        """TableAlreadyOpen if the channel has a table: live here (perhaps paused), or open
-        in the store and not live (its write or close failed before a restart): then it is
-        resumed first, or refunded if it cannot resume."""
-        if self.registry.live_in(channel_id) is None:
-            await self.resumer.resume_in(channel_id)
-        table = self.registry.live_in(channel_id)
-        if table is not None:
-            assert table.snapshot is not None
-            text = PAUSED_THERE if table.paused else "A table is already open in this channel."
-            raise TableAlreadyOpen(table.snapshot, text)
+        return await self.opening.start(
+            guild_id,
+            channel_id,
+            host,
+            preset=preset,
+            min_bet=min_bet,
+            max_bet=max_bet,
+            warm=self.advice.warm,
+        )
 
     async def attach_message(self, table_id: str, message_id: int) -> None:
         """Remember the table message; it is stored on each round for recovery."""
-        table = self.registry.table(table_id)
-        async with table.lock:
-            self.changes.check_open(table)
-            table.message_id = message_id
-            table.message_at = self._clock.now()
-            if table.round_id is not None:
-                await self._store.set_round_message(table.round_id, message_id)
-            await self.flow.save(table)
+        await self.opening.attach_message(table_id, message_id)
 
     # ----------------------------------------------------------- seats and bets
 

@@ -30,7 +30,7 @@ from bot.tables import (
 )
 from bot.tables.changes import RETRY_FIRST_S
 from bot.tables.errors import PAUSED
-from bot.tables.service import PAUSED_THERE
+from bot.tables.opening import PAUSED_THERE
 from db import sqlite_path
 from fakediscord.clock import ManualClock
 from tests.db.invariants import check_invariants
