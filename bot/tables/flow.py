@@ -58,7 +58,7 @@ def _rules_json(rules: Rules) -> str:
 
 
 class RoundFlow:
-    """The steps of a round, for the service's methods, its timers and a resumed table.
+    """The steps of a round, for the players' changes, the timers and a resumed table.
 
     Each step runs under the table's lock (the caller holds it) and commits what it
     changes through the store; the caller makes the new snapshot.

@@ -1,4 +1,5 @@
-"""Tables outlive the process: resumed at start-up, kept open at a graceful stop.
+"""Tables outlive the process: resumed at start-up (a graceful stop, which keeps them
+open, is ``TableChanges.suspend``).
 
 Why: a deploy, a crash or a host reboot used to void every round in play. Each
 table's document and its round's journal are durable (durable.py, journal.py),
