@@ -17,12 +17,7 @@ from bot.shown_names import shown_name
 from bot.tables.advice import Advice
 from bot.tables.betting import Betting
 from bot.tables.changes import Publish, TableChanges
-from bot.tables.errors import (
-    NotAllowed,
-    NothingToDo,
-    StaleButton,
-    TablePaused,
-)
+from bot.tables.errors import NotAllowed, NothingToDo, StaleButton, TablePaused
 from bot.tables.fairness import Fairness
 from bot.tables.flow import RoundFlow, ShoeFactory
 from bot.tables.opening import Opening
