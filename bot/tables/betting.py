@@ -1,11 +1,22 @@
-"""Bets: /bet and the Bet buttons, staked at once; the cards are dealt when everyone has bet."""
+"""Bets and seats: /bet and the Bet buttons, staked at once (the cards are dealt when
+everyone has bet), and /join, /leave and their buttons."""
 
 from __future__ import annotations
 
 import db
 from bot.bet_amount import BetAmountError, needs_balance, parse_bet, short_of_chips
+from bot.clock import Clock
+from bot.tables.changes import TableChanges
 from bot.tables.chip_limit import at_the_limit, best_win
-from bot.tables.errors import BetRefused, NotEnoughChips, StaleButton, WrongPhase
+from bot.tables.errors import (
+    BetRefused,
+    NotEnoughChips,
+    NotSeated,
+    StaleButton,
+    TableError,
+    WrongPhase,
+)
+from bot.tables.flow import RoundFlow
 from bot.tables.players import Player
 from bot.tables.refusals import EARLIER_ROUND
 from bot.tables.registry import TableRegistry
@@ -20,23 +31,39 @@ def spots_allowed(max_spots: int) -> str:
     return f"You can play 1 to {max_spots} hands at this table."
 
 
-class TableBetting(TableRegistry):
-    """Placing bets at a table."""
+class Betting:
+    """Taking a seat, betting, and standing up."""
+
+    def __init__(
+        self,
+        store: db.Store,
+        clock: Clock,
+        registry: TableRegistry,
+        flow: RoundFlow,
+        changes: TableChanges,
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        self._registry = registry
+        self._flow = flow
+        self._changes = changes
+
+    # ----------------------------------------------------------- bets
 
     async def bet(self, channel_id: int, player: Player, amount: str, spots: int = 1) -> Reply:
         """Place the player's bet for this round, seating them if there is room.
 
         The stake is taken at once; when every seated player has bet, the cards are dealt.
         """
-        table = self._in_channel(channel_id)
-        message, snapshot = await self._mutate(
+        table = self._registry.in_channel(channel_id)
+        message, snapshot = await self._changes.mutate(
             table, lambda: self._place_bet(table, player, amount, spots)
         )
         return Reply(snapshot, message)
 
     async def rebet(self, table_id: str, round_no: int, player: Player, factor: int) -> Reply:
         """The Bet buttons: repeat the player's last bet (factor 1) or double it (factor 2)."""
-        table = self._table(table_id)
+        table = self._registry.table(table_id)
 
         async def bet_again() -> str:
             if round_no != table.round_no:
@@ -49,7 +76,7 @@ class TableBetting(TableRegistry):
             stake, spots = last
             return await self._place_bet(table, player, str(stake * factor), spots)
 
-        message, snapshot = await self._mutate(table, bet_again)
+        message, snapshot = await self._changes.mutate(table, bet_again)
         return Reply(snapshot, message)
 
     async def _place_bet(self, table: Table, player: Player, amount: str, spots: int) -> str:
@@ -62,7 +89,7 @@ class TableBetting(TableRegistry):
         if not isinstance(spots, int) or not 1 <= spots <= table.rules.max_spots:
             raise BetRefused(spots_allowed(table.rules.max_spots))
         if seat is None:
-            self._check_room(table)
+            self._registry.check_room(table)
         # A plain number needs no balance read: the debit below checks the balance anyway.
         balance: int | None = None
         if needs_balance(amount):
@@ -90,7 +117,7 @@ class TableBetting(TableRegistry):
                 "bet",
                 table.round_id,
                 headroom=best_win(rules, stake, spots),
-                table=self._write(table),
+                table=self._flow.write(table),
             )
         except (db.BalanceLimitExceeded, db.InsufficientChips) as error:
             seat.bet = seat.spots = 0  # nothing changed after all
@@ -103,6 +130,65 @@ class TableBetting(TableRegistry):
                 raise BetRefused(short_of_chips(error.amount, error.balance)) from None
             raise NotEnoughChips(error.amount, error.balance, "That bet") from None
         if all(s.spots for s in table.seats):
-            await self._deal(table)
+            await self._flow.deal(table)
         hands = f" on {spots} hands" if spots > 1 else ""
         return f"Bet {stake * spots:,}{hands}. Balance: {balance:,}."
+
+    # ----------------------------------------------------------- seats
+
+    async def join(self, channel_id: int, player: Player) -> Reply:
+        """Seat the player at the channel's table (they play from the next deal)."""
+        return await self._join(self._registry.in_channel(channel_id), player)
+
+    async def join_table(self, table_id: str, player: Player) -> Reply:
+        """Seat the player at this table: its Join button."""
+        return await self._join(self._registry.table(table_id), player)
+
+    async def _join(self, table: Table, player: Player) -> Reply:
+        async def seat_player() -> None:
+            seat = table.seat_of(player.user_id)
+            if seat is not None and not seat.leaving:
+                raise TableError("You are already seated at this table.")
+            if seat is not None:
+                seat.leaving = False  # joining again cancels a pending leave
+                await self._flow.save(table)
+                return
+            self._registry.check_room(table)
+            await self._store.ensure_account(table.guild_id, player.user_id)
+            table.seats.append(SeatState(player))
+            await self._flow.save(table)
+
+        _, snapshot = await self._changes.mutate(table, seat_player)
+        return Reply(snapshot)
+
+    async def leave(self, channel_id: int, player: Player) -> Reply:
+        """Stand up from the channel's table: now, or when the round ends if the player
+        has chips in it."""
+        return await self._leave(self._registry.in_channel(channel_id), player)
+
+    async def leave_table(self, table_id: str, player: Player) -> Reply:
+        """Stand up from this table: its Leave button."""
+        return await self._leave(self._registry.table(table_id), player)
+
+    async def _leave(self, table: Table, player: Player) -> Reply:
+        async def stand_up() -> str:
+            seat = table.seat_of(player.user_id)
+            if seat is None:
+                raise NotSeated("You are not seated at this table.")
+            if seat.leaving:
+                raise TableError("You are already leaving when this round ends.")
+            seat.leaving = True
+            if seat.spots or table.in_round(seat):
+                await self._flow.save(table)
+                return "You'll leave when this round ends."
+            self._flow.remove_leavers(table)
+            if not table.seats:
+                await self._flow.close(table, "Everyone left the table.")
+                return "You left."
+            await self._flow.save(table)
+            if table.phase is TablePhase.BETTING and all(s.spots for s in table.seats):
+                await self._flow.deal(table)  # everyone still seated has bet
+            return "You left."
+
+        message, snapshot = await self._changes.mutate(table, stand_up)
+        return Reply(snapshot, message)

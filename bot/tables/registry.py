@@ -1,117 +1,107 @@
-"""The open tables, found by id or channel, and the one way a table is changed.
+"""The live tables of this process, found by id or by channel.
 
-A change runs under the table's lock and is published after it; a TableError
-changes nothing. A store that cannot take the write pauses the table (TablePaused:
-it goes on once the store is back); anything else closes the table and refunds its
-round, and if that close cannot commit either, the table is paused too.
+Only bookkeeping: which tables are open, in which channel, which closed here, and
+the decks of the shoes they retired. How a table changes is in changes.py.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+import secrets
 
-import db
 from bot.engine import Rules
-from bot.log_context import bind
-from bot.tables.errors import NoTableHere, StaleButton, TableError, TableFull, TablePaused
+from bot.tables.errors import NoTableHere, StaleButton, TableFull
 from bot.tables.fairness import Fairness, fairness_of
-from bot.tables.flow import TableFlow
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Table
-
-T = TypeVar("T")
-log = logging.getLogger(__name__)
 
 RESTARTED = (
     "This table is no longer open: it could not resume after the bot restarted, and any "
     "round in play was refunded. Start a new one with /blackjack start."
 )
 CLOSED = "This table has closed. Start a new one with /blackjack start."
-BROKEN = "Something went wrong at this table: it closed, and any open round was refunded."
 
 
-class TableRegistry(TableFlow):
-    """Looking tables up, and changing one under its lock."""
+class TableRegistry:
+    """Every live table, by id and by channel (one open table per channel)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Table] = {}
+        self._by_channel: dict[int, str] = {}
+        #: Decks of shoes this process retired, so /blackjack fairness can name them.
+        self.retired_decks: dict[str, int] = {}
+        #: Tables closed in this process, so their old buttons say so (not "restarted").
+        self._closed_ids: set[str] = set()
 
     # ----------------------------------------------------------- reading
 
     def table_in(self, channel_id: int) -> TableSnapshot | None:
         """The open table in this channel, or None."""
-        table_id = self._by_channel.get(channel_id)
-        return None if table_id is None else self._tables[table_id].snapshot
+        table = self.live_in(channel_id)
+        return None if table is None else table.snapshot
 
     def open_tables(self) -> list[TableSnapshot]:
         """Every open table's latest snapshot."""
-        return [t.snapshot for t in self._tables.values() if t.snapshot is not None]
+        return [t.snapshot for t in self.tables.values() if t.snapshot is not None]
 
     def get(self, table_id: str) -> TableSnapshot:
         """The table's latest snapshot; StaleButton if the id is unknown or closed."""
-        snapshot = self._table(table_id).snapshot
+        snapshot = self.table(table_id).snapshot
         assert snapshot is not None
         return snapshot
 
     def rules_of(self, table_id: str) -> Rules:
         """The table's rules (its preset with the table's bet limits)."""
-        return self._table(table_id).rules
+        return self.table(table_id).rules
 
     def fairness(self, channel_id: int) -> Fairness:
         """The current shoe's commitment and the previous shoe's revealed seed."""
-        return fairness_of(self._in_channel(channel_id), self._retired_decks)
+        return fairness_of(self.in_channel(channel_id), self.retired_decks)
 
-    def _table(self, table_id: str) -> Table:
-        table = self._tables.get(table_id)
+    def table(self, table_id: str) -> Table:
+        """The live table; StaleButton (closed, or gone since a restart) if there is none."""
+        table = self.tables.get(table_id)
         if table is None:
             raise StaleButton(CLOSED if table_id in self._closed_ids else RESTARTED)
         return table
 
-    def _in_channel(self, channel_id: int) -> Table:
-        table_id = self._by_channel.get(channel_id)
-        if table_id is None:
+    def in_channel(self, channel_id: int) -> Table:
+        """The channel's live table; NoTableHere if there is none."""
+        table = self.live_in(channel_id)
+        if table is None:
             raise NoTableHere()
-        return self._tables[table_id]
+        return table
+
+    def live_in(self, channel_id: int) -> Table | None:
+        table_id = self._by_channel.get(channel_id)
+        return None if table_id is None else self.tables[table_id]
 
     @staticmethod
-    def _check_open(table: Table) -> None:
-        """After waiting for the lock: the table may have paused or closed meanwhile."""
-        if table.paused:
-            raise TablePaused()
-        if table.closed:
-            raise StaleButton(CLOSED)
-
-    async def _mutate(
-        self, table: Table, change: Callable[[], Awaitable[T]]
-    ) -> tuple[T, TableSnapshot]:
-        """Run ``change`` under the table's lock, then publish the new snapshot.
-
-        A TableError leaves everything as it was (each check comes before any
-        change). Anything else is a bug or a lost database: the table closes and
-        refunds its round rather than stay half-changed.
-        """
-        bind(guild_id=table.guild_id, channel_id=table.channel_id, table_id=table.table_id)
-        try:
-            async with table.lock:
-                self._check_open(table)
-                bind(round_id=table.round_id)
-                result = await change()
-                snapshot = self._changed(table)
-        except TableError:
-            raise
-        except db.StoreUnavailable as error:
-            self._pause(table, error)
-            raise TablePaused() from None
-        except Exception:
-            log.exception("table %s failed; closing it", table.table_id)
-            closed = await self._close_after_error(table)
-            if closed is None:  # the close did not commit either: nothing was refunded
-                raise TablePaused() from None
-            await self._emit(closed)
-            raise TableError(BROKEN) from None
-        await self._emit(snapshot)
-        return result, snapshot
-
-    @staticmethod
-    def _check_room(table: Table) -> None:
+    def check_room(table: Table) -> None:
+        """TableFull if every seat is taken."""
         if len(table.seats) >= table.rules.max_players:
             raise TableFull(f"The table is full ({table.rules.max_players} players).")
+
+    # ----------------------------------------------------------- changing
+
+    def new_id(self) -> str:
+        """An id no table of this process has had."""
+        while True:
+            table_id = secrets.token_hex(4)
+            if table_id not in self.tables and table_id not in self._closed_ids:
+                return table_id
+
+    def add(self, table: Table) -> None:
+        """The table is live in its channel."""
+        self.tables[table.table_id] = table
+        self._by_channel[table.channel_id] = table.table_id
+
+    def forget(self, table: Table) -> None:
+        """A closed table leaves its channel; its old buttons say it closed."""
+        self.tables.pop(table.table_id, None)
+        self.mark_closed(table.table_id)
+        if self._by_channel.get(table.channel_id) == table.table_id:
+            del self._by_channel[table.channel_id]
+
+    def mark_closed(self, table_id: str) -> None:
+        """A table closed without being live here (it could not resume)."""
+        self._closed_ids.add(table_id)

@@ -1,4 +1,5 @@
-"""Tables outlive the process: resumed at start-up, kept open at a graceful stop.
+"""Tables outlive the process: resumed at start-up (a graceful stop, which keeps them
+open, is ``TableChanges.suspend``).
 
 Why: a deploy, a crash or a host reboot used to void every round in play. Each
 table's document and its round's journal are durable (durable.py, journal.py),
@@ -10,15 +11,16 @@ gone, or access lost: found by the first edit) is voided and refunded, once.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import db
+from bot.tables.changes import TableChanges
 from bot.tables.durable import UnreadableTable
-from bot.tables.flow import TableFlow
+from bot.tables.flow import RoundFlow
 from bot.tables.journal import JournalError
+from bot.tables.registry import TableRegistry
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.snapshot_builder import build_snapshot
 from bot.tables.stored import rebuilt
@@ -52,8 +54,16 @@ class ResumeReport:
     voided: list[db.VoidResult] = field(default_factory=list)
 
 
-class ResumableFlow(TableFlow):
-    """The table flow with start-up resumption and a graceful stop that voids nothing."""
+class Resumer:
+    """Stored tables made live again: at start-up, and a channel's before a new table opens."""
+
+    def __init__(
+        self, store: db.Store, registry: TableRegistry, flow: RoundFlow, changes: TableChanges
+    ) -> None:
+        self._store = store
+        self._registry = registry
+        self._flow = flow
+        self._changes = changes
 
     async def check_shard_count(self) -> None:
         """ShardCountChanged if an open table was saved by a process with another SHARD_COUNT.
@@ -62,11 +72,11 @@ class ResumableFlow(TableFlow):
         keep its tables live while a new process resumed them too.
         """
         counts = await self._store.open_table_shard_counts()
-        others = sorted(counts - {self.shard_count})
+        others = sorted(counts - {self._flow.shard_count})
         if others:
             raise ShardCountChanged(
                 f"open tables were saved by processes running SHARD_COUNT={others[0]}, but this"
-                f" one runs SHARD_COUNT={self.shard_count}. Start every process with"
+                f" one runs SHARD_COUNT={self._flow.shard_count}. Start every process with"
                 f" SHARD_COUNT={others[0]}, or stop every process and let the tables finish"
                 " (or /blackjack stop them) before changing it."
             )
@@ -76,9 +86,9 @@ class ResumableFlow(TableFlow):
         (all when None) that is not live here already."""
         report = ResumeReport(voided=list(await self._store.recover(guild_ids)))
         for stored in await self._store.open_tables(guild_ids):
-            if stored.table_id in self._tables:
+            if stored.table_id in self._registry.tables:
                 continue  # live here already
-            if stored.channel_id in self._by_channel:
+            if self._registry.live_in(stored.channel_id) is not None:
                 # A second open table for one channel (stored before the database kept one
                 # per channel): refunded, so no stake waits on a table that never plays.
                 reason = "another table is open in its channel"
@@ -100,29 +110,37 @@ class ResumableFlow(TableFlow):
                 report.resumed.append(snapshot)
         return report
 
+    async def resume_in(self, channel_id: int) -> None:
+        """A table open in the store for this channel but not live here (its write or close
+        failed before a restart): resumed, or refunded if it cannot resume."""
+        for stored in await self._store.open_tables_in(channel_id):
+            try:
+                await self._resume_one(stored)
+            except (UnreadableTable, JournalError) as error:
+                await self._give_up(stored, str(error))
+
     async def _resume_one(self, stored: db.StoredTable) -> ResumedTable | None:
         if stored.message_id is None:
             raise UnreadableTable("its table message was never posted")
         table = rebuilt(stored)
         if table.previous_shoe is not None and table.previous_decks is not None:
-            self._retired_decks[table.previous_shoe.commitment] = table.previous_decks
-        self._rearm(table)
+            self._registry.retired_decks[table.previous_shoe.commitment] = table.previous_decks
+        self._flow.rearm(table)
         # Shown (by /blackjack start's pointer) if the store fails before the first change.
         table.snapshot = build_snapshot(table, table.version)
-        self._tables[table.table_id] = table
-        self._by_channel[table.channel_id] = table.table_id
+        self._registry.add(table)
         try:
             async with table.lock:
                 table.events.append(BACK)
-                await self._carry_on(table)
-                snapshot = self._changed(table)
+                await self._flow.carry_on(table)
+                snapshot = self._changes.changed(table)
             return ResumedTable(snapshot, stored.message_id, table.message_at)
         except db.StoreUnavailable as error:
-            self._pause(table, error)  # it goes on once the store is back
+            self._changes.pause(table, error)  # it goes on once the store is back
             return None
         except Exception:
             log.exception("resuming table %s failed; closing it", table.table_id)
-            await self._close_after_error(table)
+            await self._changes.close_after_error(table)
             return None
 
     async def _give_up(self, stored: db.StoredTable, reason: str) -> list[db.VoidResult]:
@@ -135,21 +153,5 @@ class ResumableFlow(TableFlow):
             if not result.already_closed:
                 voided.append(result)
         await self._store.close_table(stored.table_id)
-        self._closed_ids.add(stored.table_id)
+        self._registry.mark_closed(stored.table_id)
         return voided
-
-    async def suspend(self) -> None:
-        """A graceful stop: let steps in flight finish (each durable), stop every timer.
-
-        Nothing is voided: every table resumes at the next start.
-        """
-        self._suspended = True
-        timers: list[asyncio.Task[None]] = []
-        for table in list(self._tables.values()):
-            async with table.lock:
-                for task in (table.timer, table.recovery):
-                    if task is not None and task is not asyncio.current_task():
-                        task.cancel()
-                        timers.append(task)
-                table.timer, table.timer_due, table.recovery = None, None, None
-        await asyncio.gather(*timers, return_exceptions=True)

@@ -7,57 +7,39 @@ table's lock; the new snapshot is published after the lock is released.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import logging
-import secrets
-from typing import TypeVar
+from collections.abc import Sequence
 
 import db
 from bot.clock import Clock
-from bot.engine import Action
+from bot.engine import Action, Rules
 from bot.shown_names import shown_name
 from bot.tables.advice import Advice
-from bot.tables.betting import TableBetting
-from bot.tables.durable import UnreadableTable
-from bot.tables.errors import (
-    NotAllowed,
-    NotEnoughChips,
-    NothingToDo,
-    NotSeated,
-    StaleButton,
-    TableAlreadyOpen,
-    TableError,
-    TablePaused,
-)
-from bot.tables.flow import Publish, ShoeFactory
-from bot.tables.journal import JournalError, decision
+from bot.tables.betting import Betting
+from bot.tables.changes import Publish, TableChanges
+from bot.tables.errors import NotAllowed, NothingToDo, StaleButton, TablePaused
+from bot.tables.fairness import Fairness
+from bot.tables.flow import RoundFlow, ShoeFactory
+from bot.tables.opening import Opening
+from bot.tables.play import Playing
 from bot.tables.players import Player
-from bot.tables.refusals import judged, player_in_round
-from bot.tables.resume import ResumableFlow
-from bot.tables.snapshot import Reply, TablePhase, TableSnapshot
-from bot.tables.table import SeatState, Table, Timers
-from bot.tables.table_rules import table_rules
-
-T = TypeVar("T")
-log = logging.getLogger(__name__)
-
-_COST_KINDS = {Action.DOUBLE: "double", Action.SPLIT: "split", Action.INSURANCE: "insurance"}
-#: /blackjack start while the store cannot be read.
-NO_STORE = "The chip store is unavailable right now. Nothing changed; try again in a moment."
-#: /blackjack start in a channel whose table waits for the store.
-PAUSED_THERE = (
-    "A table is already open in this channel. It is paused while the chip store is"
-    " unavailable, and goes on by itself when the store is back."
-)
-_COST_WORDS = {Action.DOUBLE: "Doubling", Action.SPLIT: "Splitting", Action.INSURANCE: "Insurance"}
+from bot.tables.refusals import player_in_round
+from bot.tables.registry import TableRegistry
+from bot.tables.resume import Resumer, ResumeReport
+from bot.tables.snapshot import Reply, TableSnapshot
 
 
-class TableService(TableBetting, ResumableFlow):
-    """Live blackjack tables, one per channel.
+class TableService:
+    """Live blackjack tables, one per channel: what the cogs call.
 
     Every call that changes a table answers with one shape, a ``Reply``: the table as
     it now stands and a note for the caller ("" when there is nothing to say).
+
+    The work is done by its parts, each built here with what it uses: the registry
+    (which tables are live), the round flow (the steps of a round), the changes (a
+    change under the table's lock, the timers, the pause), betting (bets and seats),
+    playing (the players' decisions), the resumer (stored tables made live again)
+    and opening (a new table and its message).
     """
 
     def __init__(
@@ -69,9 +51,45 @@ class TableService(TableBetting, ResumableFlow):
         shoe_factory: ShoeFactory | None = None,
         advice: Advice | None = None,
     ) -> None:
-        super().__init__(store, clock, publish, shoe_factory)
-        self._opening = asyncio.Lock()
+        self.registry = TableRegistry()
+        self.flow = RoundFlow(store, clock, self.registry, shoe_factory)
+        self.changes = TableChanges(store, clock, self.registry, self.flow, publish)
+        self.betting = Betting(store, clock, self.registry, self.flow, self.changes)
+        self.playing = Playing(store, clock, self.registry, self.flow, self.changes)
+        self.resumer = Resumer(store, self.registry, self.flow, self.changes)
+        self.opening = Opening(store, clock, self.registry, self.flow, self.changes, self.resumer)
         self.advice = advice or Advice()  # charts, edges and Hint figures off the event loop
+
+    @property
+    def shard_count(self) -> int:
+        """SHARD_COUNT of this process (1 unsharded), stored with each table."""
+        return self.flow.shard_count
+
+    @shard_count.setter
+    def shard_count(self, count: int) -> None:
+        self.flow.shard_count = count
+
+    # ----------------------------------------------------------- reading
+
+    def table_in(self, channel_id: int) -> TableSnapshot | None:
+        """The open table in this channel, or None."""
+        return self.registry.table_in(channel_id)
+
+    def open_tables(self) -> list[TableSnapshot]:
+        """Every open table's latest snapshot."""
+        return self.registry.open_tables()
+
+    def get(self, table_id: str) -> TableSnapshot:
+        """The table's latest snapshot; StaleButton if the id is unknown or closed."""
+        return self.registry.get(table_id)
+
+    def rules_of(self, table_id: str) -> Rules:
+        """The table's rules (its preset with the table's bet limits)."""
+        return self.registry.rules_of(table_id)
+
+    def fairness(self, channel_id: int) -> Fairness:
+        """The current shoe's commitment and the previous shoe's revealed seed."""
+        return self.registry.fairness(channel_id)
 
     # ----------------------------------------------------------- opening
 
@@ -86,192 +104,58 @@ class TableService(TableBetting, ResumableFlow):
         max_bet: int | None = None,
     ) -> Reply:
         """Open a table in the channel with the host seated, and open betting at once."""
-        try:
-            snapshot = await self._open_table(guild_id, channel_id, host, preset, min_bet, max_bet)
-        except db.StoreUnavailable:
-            raise TableError(NO_STORE) from None
-        await self._emit(snapshot)
-        return Reply(snapshot)
-
-    async def _open_table(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host: Player,
-        preset: str | None,
-        min_bet: int | None,
-        max_bet: int | None,
-    ) -> TableSnapshot:
-        async with self._opening:
-            await self._check_channel_free(channel_id)
-            settings = await self._store.get_guild_settings(guild_id)
-            name = preset or settings.default_preset
-            rules = table_rules(name, settings, min_bet, max_bet)
-            await self._store.ensure_account(guild_id, host.user_id)
-            shoe = self._shoe_factory(rules)
-            await self._store.open_shoe(guild_id, channel_id, shoe.commitment)
-            previous = await self._store.last_revealed_shoe(guild_id, channel_id)
-            table = Table(
-                table_id=self._new_id(),
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host.user_id,
-                preset=name,
-                rules=rules,
-                timers=Timers(settings.bet_timer_s, settings.action_timer_s, settings.idle_close_s),
-                shoe=shoe,
-                previous_shoe=previous,
-                previous_decks=None,
-                idle_since=self._clock.now(),
-            )
-            table.seats.append(SeatState(host))
-            self.advice.warm(rules)
-            async with table.lock:
-                await self._open_betting(table)
-                self._tables[table.table_id] = table
-                self._by_channel[channel_id] = table.table_id
-                return self._changed(table)
-
-    async def _check_channel_free(self, channel_id: int) -> None:
-        """TableAlreadyOpen if the channel has a table: live here (perhaps paused), or open
-        in the store and not live (its write or close failed before a restart): then it is
-        resumed first, or refunded if it cannot resume."""
-        existing = self._by_channel.get(channel_id)
-        if existing is None:
-            for stored in await self._store.open_tables_in(channel_id):
-                try:
-                    await self._resume_one(stored)
-                except (UnreadableTable, JournalError) as error:
-                    await self._give_up(stored, str(error))
-            existing = self._by_channel.get(channel_id)
-        if existing is not None:
-            table = self._tables[existing]
-            assert table.snapshot is not None
-            text = PAUSED_THERE if table.paused else "A table is already open in this channel."
-            raise TableAlreadyOpen(table.snapshot, text)
-
-    def _new_id(self) -> str:
-        while True:
-            table_id = secrets.token_hex(4)
-            if table_id not in self._tables and table_id not in self._closed_ids:
-                return table_id
+        return await self.opening.start(
+            guild_id,
+            channel_id,
+            host,
+            preset=preset,
+            min_bet=min_bet,
+            max_bet=max_bet,
+            warm=self.advice.warm,
+        )
 
     async def attach_message(self, table_id: str, message_id: int) -> None:
         """Remember the table message; it is stored on each round for recovery."""
-        table = self._table(table_id)
-        async with table.lock:
-            self._check_open(table)
-            table.message_id = message_id
-            table.message_at = self._clock.now()
-            if table.round_id is not None:
-                await self._store.set_round_message(table.round_id, message_id)
-            await self._save(table)
+        await self.opening.attach_message(table_id, message_id)
 
-    # ----------------------------------------------------------- seats
+    # ----------------------------------------------------------- seats and bets
+
+    async def bet(self, channel_id: int, player: Player, amount: str, spots: int = 1) -> Reply:
+        """Place the player's bet for this round, seating them if there is room."""
+        return await self.betting.bet(channel_id, player, amount, spots)
+
+    async def rebet(self, table_id: str, round_no: int, player: Player, factor: int) -> Reply:
+        """The Bet buttons: repeat the player's last bet (factor 1) or double it (factor 2)."""
+        return await self.betting.rebet(table_id, round_no, player, factor)
 
     async def join(self, channel_id: int, player: Player) -> Reply:
         """Seat the player at the channel's table (they play from the next deal)."""
-        return await self._join(self._in_channel(channel_id), player)
+        return await self.betting.join(channel_id, player)
 
     async def join_table(self, table_id: str, player: Player) -> Reply:
         """Seat the player at this table: its Join button."""
-        return await self._join(self._table(table_id), player)
-
-    async def _join(self, table: Table, player: Player) -> Reply:
-        async def seat_player() -> None:
-            seat = table.seat_of(player.user_id)
-            if seat is not None and not seat.leaving:
-                raise TableError("You are already seated at this table.")
-            if seat is not None:
-                seat.leaving = False  # joining again cancels a pending leave
-                await self._save(table)
-                return
-            self._check_room(table)
-            await self._store.ensure_account(table.guild_id, player.user_id)
-            table.seats.append(SeatState(player))
-            await self._save(table)
-
-        _, snapshot = await self._mutate(table, seat_player)
-        return Reply(snapshot)
+        return await self.betting.join_table(table_id, player)
 
     async def leave(self, channel_id: int, player: Player) -> Reply:
-        """Stand up from the channel's table: now, or when the round ends if the player
-        has chips in it."""
-        return await self._leave(self._in_channel(channel_id), player)
+        """Stand up from the channel's table: now, or when the round ends."""
+        return await self.betting.leave(channel_id, player)
 
     async def leave_table(self, table_id: str, player: Player) -> Reply:
         """Stand up from this table: its Leave button."""
-        return await self._leave(self._table(table_id), player)
-
-    async def _leave(self, table: Table, player: Player) -> Reply:
-        async def stand_up() -> str:
-            seat = table.seat_of(player.user_id)
-            if seat is None:
-                raise NotSeated("You are not seated at this table.")
-            if seat.leaving:
-                raise TableError("You are already leaving when this round ends.")
-            seat.leaving = True
-            if seat.spots or table.in_round(seat):
-                await self._save(table)
-                return "You'll leave when this round ends."
-            self._remove_leavers(table)
-            if not table.seats:
-                await self._close(table, "Everyone left the table.")
-                return "You left."
-            await self._save(table)
-            if table.phase is TablePhase.BETTING and all(s.spots for s in table.seats):
-                await self._deal(table)  # everyone still seated has bet
-            return "You left."
-
-        message, snapshot = await self._mutate(table, stand_up)
-        return Reply(snapshot, message)
+        return await self.betting.leave_table(table_id, player)
 
     # ----------------------------------------------------------- playing
 
     async def act(self, table_id: str, round_no: int, player: Player, action: Action) -> Reply:
-        """Apply a button press to the player's first unfinished hand (or insurance decision).
-
-        The cost (double, split, insurance) is staked first; if the balance cannot
-        cover it, NotEnoughChips and nothing changes.
-        """
-        table = self._table(table_id)
-
-        async def press() -> None:
-            pid = player_in_round(table, round_no, player.user_id)
-            round_ = table.round
-            assert round_ is not None
-            assert table.round_id is not None
-            verdict = judged(round_, pid, action)  # the one legality check of this press
-            cost, checked = verdict.cost, verdict.action
-            assert checked is not None
-            # Journaled before the click is answered; with its stake when it costs chips.
-            row = decision(table, pid, checked, self._clock.now())
-            if cost:
-                try:
-                    await self._store.stake(
-                        table.guild_id,
-                        player.user_id,
-                        cost,
-                        _COST_KINDS[checked],
-                        table.round_id,
-                        actions=[row],
-                    )
-                except db.InsufficientChips as error:
-                    raise NotEnoughChips(
-                        error.amount, error.balance, _COST_WORDS[checked]
-                    ) from None
-            else:
-                await self._store.append_actions([row])
-            await self._apply(table, row, verdict)
-
-        _, snapshot = await self._mutate(table, press)
-        return Reply(snapshot)
+        """Apply a button press to the player's first unfinished hand (or insurance decision);
+        NotEnoughChips, and nothing changes, if its cost is more than the balance."""
+        return await self.playing.act(table_id, round_no, player, action)
 
     async def hint(self, table_id: str, round_no: int, player: Player) -> Reply:
         """Basic-strategy advice for the player's current hand, in one sentence (the note)."""
-        table = self._table(table_id)
+        table = self.registry.table(table_id)
         async with table.lock:
-            self._check_open(table)
+            self.changes.check_open(table)
             pid = player_in_round(table, round_no, player.user_id)
             round_ = table.round
             assert round_ is not None
@@ -289,16 +173,16 @@ class TableService(TableBetting, ResumableFlow):
 
     async def stop(self, channel_id: int, by: Player, *, may_manage_channel: bool) -> Reply:
         """Close the table (the host, or anyone with Manage Channels); refund an open round."""
-        table = self._in_channel(channel_id)
+        table = self.registry.in_channel(channel_id)
 
         async def stop_table() -> None:
             if by.user_id != table.host_id and not may_manage_channel:
                 raise NotAllowed(
                     "Only the host or someone with Manage Channels can stop this table."
                 )
-            await self._close(table, f"Stopped by {shown_name(by.name)}.")
+            await self.flow.close(table, f"Stopped by {shown_name(by.name)}.")
 
-        _, snapshot = await self._mutate(table, stop_table)
+        _, snapshot = await self.changes.mutate(table, stop_table)
         return Reply(snapshot)
 
     async def close(self, table_id: str, reason: str) -> None:
@@ -306,15 +190,26 @@ class TableService(TableBetting, ResumableFlow):
 
         Closing a table that is already closed does nothing.
         """
-        table = self._tables.get(table_id)
+        table = self.registry.tables.get(table_id)
         if table is None:
             return
         # Closed meanwhile (its round voided), or paused: it closes when its message is
         # found gone again after the store is back.
         with contextlib.suppress(StaleButton, TablePaused):
-            await self._mutate(table, lambda: self._close(table, reason))
+            await self.changes.mutate(table, lambda: self.flow.close(table, reason))
+
+    # ----------------------------------------------------------- start-up and stop
+
+    async def check_shard_count(self) -> None:
+        """ShardCountChanged if an open table was saved by a process with another SHARD_COUNT."""
+        await self.resumer.check_shard_count()
+
+    async def resume(self, guild_ids: Sequence[int] | None = None) -> ResumeReport:
+        """Resume every stored open table of ``guild_ids`` (all when None); see ``Resumer``."""
+        return await self.resumer.resume(guild_ids)
 
     async def suspend(self) -> None:
-        """The graceful stop (see ``ResumableFlow.suspend``), then the strategy worker's."""
-        await super().suspend()
+        """A graceful stop: steps in flight finish (each durable), every timer stops, then
+        the strategy worker. Nothing is voided: every table resumes at the next start."""
+        await self.changes.suspend()
         self.advice.close()

@@ -1,7 +1,7 @@
 """A stored table rebuilt as it was last committed: its document, and its round replayed.
 
 Start-up resumes tables this way (resume.py), and a paused table reloads itself this
-way when the store takes writes again (flow.py): the database, not memory, says where
+way when the store takes writes again (changes.py): the database, not memory, says where
 the table stands, since a write that failed may have changed memory and not the store.
 """
 

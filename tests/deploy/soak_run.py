@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from table_players import Casino, Economy, Table, read_economy
 
 from bot.tables.errors import PAUSED
-from bot.tables.service import PAUSED_THERE
+from bot.tables.opening import PAUSED_THERE
 from fakediscord import FakeDiscord
 from fakediscord.harness import BotProcess
 from fakediscord.interactions import NoResponse

@@ -20,8 +20,8 @@ from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from bot.tables.errors import PAUSED
+from bot.tables.opening import PAUSED_THERE
 from bot.tables.resume import BACK
-from bot.tables.service import PAUSED_THERE
 from fakediscord.harness import running_bot
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants

@@ -20,7 +20,7 @@ PLAYERS = (ALICE, BOB, CAROL, DAVE)
 def check_views(service: TableService) -> int:
     """Every open table's snapshot shows its seats as fresh views would; how many seats."""
     checked = 0
-    for table in service._tables.values():
+    for table in service.registry.tables.values():
         fresh = tuple(fresh_seat_view(table, seat) for seat in table.seats)
         assert [seat.pid for seat in table.seats] == [str(s.player.user_id) for s in table.seats]
         if table.snapshot is not None and not table.closed and not table.lock.locked():

@@ -28,9 +28,9 @@ from bot.tables import (
     TableService,
     TableSnapshot,
 )
+from bot.tables.changes import RETRY_FIRST_S
 from bot.tables.errors import PAUSED
-from bot.tables.flow import RETRY_FIRST_S
-from bot.tables.service import PAUSED_THERE
+from bot.tables.opening import PAUSED_THERE
 from db import sqlite_path
 from fakediscord.clock import ManualClock
 from tests.db.invariants import check_invariants
