@@ -17,7 +17,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from db import checks, migrate, writable
-from db.errors import StoreConfigError, StoreError
+from db.errors import StoreConfigError, StoreError, StoreUnavailable
 from db.models import (
     OUTCOMES,
     STAKE_KINDS,
@@ -383,6 +383,8 @@ class Store(TableStateStore, ABC):
             await self._transact(writable.probe, write=True)
         except writable.RolledBack:
             return
+        except StoreUnavailable as error:  # the database's own refusal, in a backend's words
+            raise StoreConfigError(self._write_refused(error)) from error
         except StoreError:
             raise
         except Exception as error:
