@@ -2,8 +2,8 @@
 
 aiosqlite runs each statement on the connection's own thread, in the order the
 statements come, from whichever task sends them. So the store lets one transaction
-at a time use the connection (a lock), and runs each transaction, once begun, in a
-task of its own that a cancelled caller stops waiting for but never interrupts: the
+at a time use the connection (a lock, its turn), and a transaction that raises, or
+whose caller is cancelled mid-way, is rolled back before the turn passes on: the
 connection is never left inside a transaction, and no transaction half done.
 """
 
@@ -65,12 +65,6 @@ def _unavailable(error: sqlite3.Error, path: str) -> StoreUnavailable | None:
     if code is None or code & 0xFF not in _UNAVAILABLE:
         return None
     return StoreUnavailable(f"the SQLite database at {path!r} cannot be written ({error})")
-
-
-def _retrieve(task: asyncio.Task[Any]) -> None:
-    """Mark the outcome of a transaction whose caller stopped waiting as seen."""
-    if not task.cancelled():
-        task.exception()
 
 
 class SQLiteStore(Store):
@@ -154,35 +148,39 @@ class SQLiteStore(Store):
 
     async def _transact(self, op: Callable[[], Op[T]], *, write: bool) -> T:
         await self._turn.acquire()  # a caller cancelled while it waits: nothing begins
-        task = asyncio.create_task(self._transaction(op, write))  # releases the turn
-        task.add_done_callback(_retrieve)
         try:
-            return await asyncio.shield(task)
-        except sqlite3.Error as error:
-            unavailable = _unavailable(error, self.path)
-            if unavailable is None:
-                raise
-            raise unavailable from error
+            result = await self._transaction(op, write)
+        except BaseException as error:
+            # Undone in a task of its own, which no second cancellation of the caller can
+            # stop; the turn passes on only once the ROLLBACK has run.
+            undo = asyncio.create_task(self._db.rollback())  # a no-op outside a transaction
+            undo.add_done_callback(self._pass_turn)
+            await asyncio.wait((undo,))
+            if isinstance(error, sqlite3.Error):
+                unavailable = _unavailable(error, self.path)
+                if unavailable is not None:
+                    raise unavailable from error
+            raise
+        self._turn.release()
+        return result
+
+    def _pass_turn(self, undo: asyncio.Task[None]) -> None:
+        self._turn.release()
+        if not undo.cancelled():
+            undo.exception()  # a connection that cannot roll back fails its next BEGIN too
 
     async def _transaction(self, op: Callable[[], Op[T]], write: bool) -> T:
-        """``op()`` from BEGIN to COMMIT (ROLLBACK if it raises), holding the turn."""
+        """``op()`` from BEGIN to COMMIT; the caller rolls back if it raises."""
         db = self._db
-        try:
-            if self._fault_file is not None:
-                failing = await asyncio.to_thread(os.path.exists, self._fault_file)
-                await db.execute(f"PRAGMA query_only = {'ON' if failing else 'OFF'}")
-            # BEGIN IMMEDIATE takes the write lock up front, so two writers never both
-            # read and then fail to upgrade; they queue on the busy timeout instead.
-            await db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-            try:
-                result = await drive(op(), self._query, self._many)
-                await db.commit()
-            except BaseException:
-                await db.rollback()  # a no-op when no transaction is open
-                raise
-            return result
-        finally:
-            self._turn.release()
+        if self._fault_file is not None:
+            failing = await asyncio.to_thread(os.path.exists, self._fault_file)
+            await db.execute(f"PRAGMA query_only = {'ON' if failing else 'OFF'}")
+        # BEGIN IMMEDIATE takes the write lock up front, so two writers never both
+        # read and then fail to upgrade; they queue on the busy timeout instead.
+        await db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        result = await drive(op(), self._query, self._many)
+        await db.commit()
+        return result
 
     async def _query(self, sql: str, params: Sequence[Any]) -> list[Row]:
         # One thread hop: the statement and its rows together.

@@ -11,7 +11,6 @@ import pytest
 import db
 from db import HandResult
 from db.ops import chips
-from db.postgres import PostgresStore
 from db.statements import Op
 
 G, ALICE, BOB, CHANNEL = 10, 21, 22, 30
@@ -129,8 +128,8 @@ async def test_concurrent_daily_claims_pay_once(store: db.Store) -> None:
 async def test_a_caller_cancelled_mid_transaction_leaves_it_whole_or_undone(
     store: db.Store,
 ) -> None:
-    """SQLite finishes a transaction whose caller stopped waiting; PostgreSQL rolls it back.
-    Either way no half of it stays, and the connection is left outside any transaction."""
+    """The transaction is rolled back whole, and the next one runs (the connection is not
+    left inside a transaction)."""
     await store.ensure_account(G, ALICE)
     caller: asyncio.Task[int]
 
@@ -142,7 +141,7 @@ async def test_a_caller_cancelled_mid_transaction_leaves_it_whole_or_undone(
     caller = asyncio.ensure_future(store._run(two_grants, write=True))
     with pytest.raises(asyncio.CancelledError):
         await caller
-    whole = 1000 if isinstance(store, PostgresStore) else 1150
-    assert await store.balance(G, ALICE) == whole
+    assert await store.balance(G, ALICE) == 1000
+    assert [entry.kind for entry in await store.ledger(G, ALICE)] == ["grant"]
     await store.adjust(G, ALICE, 1, BOB, "the next transaction")
-    assert await store.balance(G, ALICE) == whole + 1
+    assert await store.balance(G, ALICE) == 1001
