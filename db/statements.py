@@ -17,7 +17,7 @@ import re
 from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 Row: TypeAlias = tuple[Any, ...]
 T = TypeVar("T")
@@ -42,6 +42,14 @@ class Many:
 Statement: TypeAlias = Query | Many
 #: A store operation returning ``T``.
 Op: TypeAlias = Generator[Statement, list[Row], T]
+
+
+class Run(Protocol):
+    """A store's transaction runner: the operation ``op()`` in one transaction (a write
+    transaction if ``write``); its result."""
+
+    def __call__(self, op: Callable[[], Op[T]], *, write: bool) -> Awaitable[T]: ...
+
 
 _PLACEHOLDER = re.compile(r"\?")
 
