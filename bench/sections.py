@@ -9,11 +9,10 @@ the interactions answered, the event loop thread's CPU, and each section's CPU a
 
 A section is inclusive (what it calls counts in it). A coroutine's section counts the
 thread CPU of its own steps only, not what runs while it waits, so sections of concurrent
-clicks never count one another. The database thread's transactions (``tx ...``) are timed
-in that thread, by the operation they run. Unlike py-spy's samples, which cost the bot a
-quarter of its rate, a section costs 1.5 us a call (a coroutine's, 4 us with a step in
-between), some 40 us an interaction in all; unlike cProfile, it does not weigh Python
-calls more than C ones.
+clicks never count one another (nor aiosqlite's thread, where the statements run). Unlike
+py-spy's samples, which cost the bot a quarter of its rate, a section costs 1.5 us a call
+(a coroutine's, 4 us with a step in between), some 40 us an interaction in all; unlike
+cProfile, it does not weigh Python calls more than C ones.
 """
 
 from __future__ import annotations
@@ -52,6 +51,7 @@ SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("bot.tables.flow", "apply_decision", "table: apply a decision"),
     ("bot.tables.flow", "table_write", "table: its document"),
     ("db.group_commit", "GroupCommit._write_group", "db: a group's writer (loop side)"),
+    ("db.sqlite", "SQLiteStore._transaction", "db: a SQLite transaction (loop side)"),
 )
 
 _SPENT: dict[str, list[int]] = {}
@@ -118,28 +118,6 @@ def install() -> None:
         for parent in parents:
             owner = getattr(owner, parent)
         setattr(owner, name, _timed(getattr(owner, name), label))
-    _time_transactions()
-
-
-def _time_transactions() -> None:
-    """``tx {operation}``: each SQLite transaction, timed in the database thread."""
-    import db.sqlite as sqlite
-
-    running = ["?"]
-    drive, transaction = sqlite._drive, sqlite._transaction
-
-    def named_drive(conn: Any, op: Any) -> Any:
-        running[0] = getattr(op, "__name__", "?")
-        return drive(conn, op)
-
-    def timed_transaction(conn: Any, factory: Any, write: bool) -> Any:
-        began = time.thread_time_ns()
-        try:
-            return transaction(conn, factory, write)
-        finally:
-            _add(f"tx {running[0]}", time.thread_time_ns() - began)
-
-    sqlite._drive, sqlite._transaction = named_drive, timed_transaction
 
 
 def reset() -> None:

@@ -1,8 +1,8 @@
 """Group commit: the writes of many callers in one transaction, each as if alone.
 
 While one transaction is being written, the next writes queue; they then go in one
-transaction, one trip to the database (SQLite: one thread hop and one WAL commit;
-PostgreSQL: one fsync) for all. Each write runs behind a savepoint of its own, so
+transaction, one commit for all (SQLite: one WAL commit, one BEGIN and COMMIT on the
+connection's thread; PostgreSQL: one fsync). Each write runs behind a savepoint of its own, so
 one that refuses (a stake the balance does not cover) is undone alone and its caller
 gets the error, while the others commit: every caller sees what it would have seen
 in a transaction of its own, in the order the writes were submitted.

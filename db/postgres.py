@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 import asyncpg
 
 from db.errors import StoreConfigError, StoreUnavailable
-from db.statements import Many, Op, Row, numbered
+from db.statements import Op, Row, drive, numbered
 from db.store import Clock, Store
 
 T = TypeVar("T")
@@ -41,23 +41,16 @@ def _unavailable(error: Exception, write: bool) -> StoreUnavailable | None:
     return None
 
 
-async def _drive(conn: Any, op: Op[T]) -> T:
-    rows: list[Row] = []
-    try:
-        statement = next(op)
-        while True:
-            if isinstance(statement, Many):
-                await conn.executemany(numbered(statement.sql), statement.rows)
-                rows = []
-            else:
-                records = await conn.fetch(numbered(statement.sql), *statement.params)
-                rows = [tuple(record) for record in records]
-            statement = op.send(rows)
-    except StopIteration as stop:
-        result: T = stop.value
-        return result
-    finally:
-        op.close()
+def _statements(conn: Any) -> tuple[Any, Any]:
+    """``drive``'s two ways to run a statement on ``conn``, with PostgreSQL's placeholders."""
+
+    async def query(sql: str, params: Sequence[Any]) -> list[Row]:
+        return [tuple(record) for record in await conn.fetch(numbered(sql), *params)]
+
+    async def many(sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await conn.executemany(numbered(sql), rows)
+
+    return query, many
 
 
 class PostgresStore(Store):
@@ -115,7 +108,7 @@ class PostgresStore(Store):
                         # One snapshot for every statement of a report.
                         transaction = conn.transaction(isolation="repeatable_read", readonly=True)
                     async with transaction:
-                        return await _drive(conn, op())
+                        return await drive(op(), *_statements(conn))
             except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
                 if attempt == _RETRIES - 1:
                     raise

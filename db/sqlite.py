@@ -1,11 +1,10 @@
-"""The SQLite backend: one connection on a thread of its own, WAL, and a whole transaction
-per thread hop.
+"""The SQLite backend: one aiosqlite connection, WAL, one transaction at a time.
 
-The connection lives on a one-worker :class:`concurrent.futures.ThreadPoolExecutor`, as
-aiosqlite keeps one on a thread of its own; unlike aiosqlite's public API (a statement
-per hop), a whole transaction is handed to the thread at once. That keeps the event
-loop out of the transaction: nothing interleaves, a cancelled caller cannot leave it
-half done, and a stake costs one thread hop, not five.
+aiosqlite runs each statement on the connection's own thread, in the order the
+statements come, from whichever task sends them. So the store lets one transaction
+at a time use the connection (a lock, its turn), and a transaction that raises, or
+whose caller is cancelled mid-way, is rolled back before the turn passes on: the
+connection is never left inside a transaction, and no transaction half done.
 """
 
 from __future__ import annotations
@@ -13,15 +12,15 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from functools import partial
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 from urllib.request import pathname2url
 
+import aiosqlite
+
 from db.errors import StoreConfigError, StoreUnavailable
-from db.statements import Many, Op, Row
+from db.statements import Op, Row, drive
 from db.store import Clock, Store
 from db.writable import sqlite_fault
 
@@ -49,43 +48,6 @@ _UNAVAILABLE: Final = frozenset(
 FAULT_FILE_ENV: Final = "BLACKJACK_SQLITE_FAULT_FILE"
 
 
-def _drive(conn: sqlite3.Connection, op: Op[T]) -> T:
-    rows: list[Row] = []
-    try:
-        statement = next(op)
-        while True:
-            if isinstance(statement, Many):
-                conn.executemany(statement.sql, statement.rows)
-                rows = []
-            else:
-                rows = conn.execute(statement.sql, statement.params).fetchall()
-            statement = op.send(rows)
-    except StopIteration as stop:
-        result: T = stop.value
-        return result
-    finally:
-        op.close()
-
-
-def _transaction(
-    conn: sqlite3.Connection, factory: Callable[[], Op[T]], write: bool, fault_file: str | None
-) -> T:
-    if fault_file is not None:
-        failing = os.path.exists(fault_file)
-        conn.execute(f"PRAGMA query_only = {'ON' if failing else 'OFF'}")
-    # BEGIN IMMEDIATE takes the write lock up front, so two writers never both
-    # read and then fail to upgrade; they queue on the busy timeout instead.
-    conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-    try:
-        result = _drive(conn, factory())
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    return result
-
-
 def _existing(path: str) -> str:
     """A URI that opens ``path`` only if it exists (``:memory:`` stays in memory)."""
     if path == ":memory:":
@@ -93,36 +55,26 @@ def _existing(path: str) -> str:
     return f"file:{pathname2url(str(Path(path).resolve()))}?mode=rw"
 
 
-def _connect(target: str, *, uri: bool) -> sqlite3.Connection:
-    # On the connection's own thread, which alone uses it afterwards. Autocommit
-    # (isolation_level None): _transaction issues BEGIN and COMMIT itself.
-    return sqlite3.connect(
-        target,
-        uri=uri,
-        isolation_level=None,
-        timeout=BUSY_TIMEOUT_MS / 1000,
-        cached_statements=256,
-    )
+def _try_open(target: str, uri: bool) -> None:
+    sqlite3.connect(target, uri=uri).close()
 
 
-def _configure(conn: sqlite3.Connection) -> None:
-    conn.execute("PRAGMA journal_mode = WAL").fetchall()  # a write: its error comes on the fetch
-    # In WAL mode, NORMAL loses no committed transaction when the process dies
-    # (only on power loss, and then the database stays consistent).
-    conn.execute("PRAGMA synchronous = NORMAL")
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+def _unavailable(error: sqlite3.Error, path: str) -> StoreUnavailable | None:
+    """The StoreUnavailable that ``error`` means, or None for an error of the statement."""
+    code = getattr(error, "sqlite_errorcode", None)  # absent on the module's own errors
+    if code is None or code & 0xFF not in _UNAVAILABLE:
+        return None
+    return StoreUnavailable(f"the SQLite database at {path!r} cannot be written ({error})")
 
 
 class SQLiteStore(Store):
     """A Store in one SQLite file (or ``:memory:``)."""
 
-    def __init__(
-        self, conn: sqlite3.Connection, thread: ThreadPoolExecutor, path: str, clock: Clock | None
-    ) -> None:
+    def __init__(self, db: aiosqlite.Connection, path: str, clock: Clock | None) -> None:
         super().__init__(clock)
-        self._conn = conn
-        self._thread = thread
+        self._db = db
+        #: Held from a transaction's BEGIN to its COMMIT or ROLLBACK: one at a time.
+        self._turn = asyncio.Lock()
         self._closed = False
         self.path = path
         self._fault_file = os.environ.get(FAULT_FILE_ENV) or None
@@ -151,16 +103,24 @@ class SQLiteStore(Store):
                 ) from exc
         # Without migrating, open read-write but never create (a URI with mode=rw).
         target, uri = (path, False) if migrate else (_existing(path), True)
-        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
-        loop = asyncio.get_running_loop()
         try:
-            conn = await loop.run_in_executor(thread, partial(_connect, target, uri=uri))
+            # A file that cannot be opened fails here, on a thread of its own: failing in
+            # aiosqlite's worker thread, it would report back to an event loop that may
+            # have closed by then (a second traceback, "Event loop is closed").
+            await asyncio.to_thread(_try_open, target, uri)
+            # Autocommit (isolation_level None): the store issues BEGIN itself.
+            db = await aiosqlite.connect(
+                target,
+                uri=uri,
+                isolation_level=None,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                cached_statements=256,
+            )
         except sqlite3.Error as exc:
-            thread.shutdown(wait=False)
             raise StoreConfigError(sqlite_fault(path, exc)) from exc
-        store = cls(conn, thread, path, clock)
+        store = cls(db, path, clock)
         try:
-            await store._call(_configure)
+            await store._configure()
             if migrate:
                 await store._migrate("sqlite")
         except sqlite3.Error as exc:
@@ -171,36 +131,68 @@ class SQLiteStore(Store):
             raise
         return store
 
+    async def _configure(self) -> None:
+        # A write: its error (a read-only file) comes when its rows are fetched.
+        await self._db.execute_fetchall("PRAGMA journal_mode = WAL")
+        # In WAL mode, NORMAL loses no committed transaction when the process dies
+        # (only on power loss, and then the database stays consistent).
+        await self._db.execute("PRAGMA synchronous = NORMAL")
+        await self._db.execute("PRAGMA foreign_keys = ON")
+        await self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
     def _write_refused(self, error: Exception) -> str:
-        if isinstance(error, sqlite3.Error):
-            return sqlite_fault(self.path, error)
+        cause = error.__cause__ if isinstance(error, StoreUnavailable) else error
+        if isinstance(cause, sqlite3.Error):
+            return sqlite_fault(self.path, cause)
         return super()._write_refused(error)
 
-    async def _call(self, function: Callable[[sqlite3.Connection], T]) -> T:
-        """``function(connection)`` on the connection's thread, after the calls queued before
-        it. A caller cancelled meanwhile stops waiting: a call already running ends as it
-        would have (a whole transaction), one not started yet never runs."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, function, self._conn)
-
     async def _transact(self, op: Callable[[], Op[T]], *, write: bool) -> T:
-        transaction = partial(_transaction, factory=op, write=write, fault_file=self._fault_file)
+        await self._turn.acquire()  # a caller cancelled while it waits: nothing begins
         try:
-            return await self._call(transaction)
-        except sqlite3.Error as error:
-            code = getattr(error, "sqlite_errorcode", None)  # absent on the module's own errors
-            if code is None or code & 0xFF not in _UNAVAILABLE:
-                raise
-            raise StoreUnavailable(
-                f"the SQLite database at {self.path!r} cannot be written ({error})"
-            ) from error
+            result = await self._transaction(op, write)
+        except BaseException as error:
+            # Undone in a task of its own, which no second cancellation of the caller can
+            # stop; the turn passes on only once the ROLLBACK has run.
+            undo = asyncio.create_task(self._db.rollback())  # a no-op outside a transaction
+            undo.add_done_callback(self._pass_turn)
+            await asyncio.wait((undo,))
+            if isinstance(error, sqlite3.Error):
+                unavailable = _unavailable(error, self.path)
+                if unavailable is not None:
+                    raise unavailable from error
+            raise
+        self._turn.release()
+        return result
+
+    def _pass_turn(self, undo: asyncio.Task[None]) -> None:
+        self._turn.release()
+        if not undo.cancelled():
+            undo.exception()  # a connection that cannot roll back fails its next BEGIN too
+
+    async def _transaction(self, op: Callable[[], Op[T]], write: bool) -> T:
+        """``op()`` from BEGIN to COMMIT; the caller rolls back if it raises."""
+        db = self._db
+        if self._fault_file is not None:
+            failing = await asyncio.to_thread(os.path.exists, self._fault_file)
+            await db.execute(f"PRAGMA query_only = {'ON' if failing else 'OFF'}")
+        # BEGIN IMMEDIATE takes the write lock up front, so two writers never both
+        # read and then fail to upgrade; they queue on the busy timeout instead.
+        await db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        result = await drive(op(), self._query, self._many)
+        await db.commit()
+        return result
+
+    async def _query(self, sql: str, params: Sequence[Any]) -> list[Row]:
+        # One thread hop: the statement and its rows together.
+        return cast(list[Row], await self._db.execute_fetchall(sql, params))
+
+    async def _many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self._db.executemany(sql, rows)
 
     async def close(self) -> None:
-        """Close the connection (after the calls already queued) and end its thread."""
+        """Close the connection, after the transaction running (if any) ends."""
         if self._closed:
             return
         self._closed = True
-        try:
-            await self._call(sqlite3.Connection.close)
-        finally:
-            self._thread.shutdown(wait=False)
+        async with self._turn:
+            await self._db.close()

@@ -2,10 +2,10 @@
 
 Every store operation is a generator that yields ``Query`` or ``Many`` values
 and gets back the rows as tuples; its return value is the operation's result.
-A backend runs the whole generator inside one transaction. SQLite runs it in
-the database thread in one go (no hop back to the event loop between
-statements, and nothing can interleave); PostgreSQL awaits each statement on
-one pooled connection. So each operation is written once, for both backends.
+A backend runs the whole generator inside one transaction with :func:`drive`,
+awaiting each statement: SQLite on its one aiosqlite connection (one transaction
+at a time), PostgreSQL on one pooled connection. So each operation is written
+once, for both backends.
 
 SQL uses ``?`` placeholders (never a literal question mark); the PostgreSQL
 backend rewrites them to ``$1, $2, ...``.
@@ -14,10 +14,10 @@ backend rewrites them to ``$1, $2, ...``.
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Sequence
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 Row: TypeAlias = tuple[Any, ...]
 T = TypeVar("T")
@@ -43,6 +43,14 @@ Statement: TypeAlias = Query | Many
 #: A store operation returning ``T``.
 Op: TypeAlias = Generator[Statement, list[Row], T]
 
+
+class Run(Protocol):
+    """A store's transaction runner: the operation ``op()`` in one transaction (a write
+    transaction if ``write``); its result."""
+
+    def __call__(self, op: Callable[[], Op[T]], *, write: bool) -> Awaitable[T]: ...
+
+
 _PLACEHOLDER = re.compile(r"\?")
 
 
@@ -51,3 +59,28 @@ def numbered(sql: str) -> str:
     """``?`` placeholders rewritten to PostgreSQL's ``$1, $2, ...``."""
     counter = iter(range(1, 10_000))
     return _PLACEHOLDER.sub(lambda _: f"${next(counter)}", sql)
+
+
+async def drive(
+    op: Op[T],
+    query: Callable[[str, Sequence[Any]], Awaitable[list[Row]]],
+    many: Callable[[str, Sequence[Sequence[Any]]], Awaitable[object]],
+) -> T:
+    """Run ``op`` to its end: each ``Query`` through ``query`` (its rows sent back), each
+    ``Many`` through ``many`` (no rows); the operation's result. The generator is closed
+    however it ends, so its ``finally`` blocks run."""
+    rows: list[Row] = []
+    try:
+        statement = next(op)
+        while True:
+            if isinstance(statement, Many):
+                await many(statement.sql, statement.rows)
+                rows = []
+            else:
+                rows = await query(statement.sql, statement.params)
+            statement = op.send(rows)
+    except StopIteration as stop:
+        result: T = stop.value
+        return result
+    finally:
+        op.close()

@@ -4,7 +4,8 @@ Each public method checks its arguments first (ValueError, nothing touched),
 then runs one transaction on the backend (a stake or a journal append may share its
 transaction with other tables' through ``db.group_commit``, each as if alone).
 Backends supply ``_transact`` and ``close``; the operations themselves live in
-``db.ops`` and are shared.
+``db.ops`` and are shared. The durable tables' operations are ``Store.tables``
+(db.table_store.TableStates), which runs its transactions through the store's ``_run``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, Self, TypeVar
 
 from db import checks, migrate, writable
 from db.errors import StoreConfigError, StoreError, StoreUnavailable
+from db.group_commit import GroupCommit
 from db.models import (
     OUTCOMES,
     STAKE_KINDS,
@@ -32,6 +34,7 @@ from db.models import (
     RoundRecord,
     SettleResult,
     ShoeRecord,
+    StoredTable,
     TableAction,
     TableWrite,
     VoidResult,
@@ -41,7 +44,7 @@ from db.observer import StoreObserver, is_failure
 from db.ops import chips, reports, rounds, settings, shoes
 from db.ops.table_state import along_with, open_table_round
 from db.statements import Op
-from db.table_store import TableStateStore, checked_write
+from db.table_store import TableStates, checked_write
 
 T = TypeVar("T")
 Clock = Callable[[], datetime]
@@ -52,14 +55,17 @@ def system_clock() -> datetime:
     return datetime.now(UTC)
 
 
-class Store(TableStateStore, ABC):
+class Store(ABC):
     """Chips, ledger, rounds, shoes, guild settings and durable tables, in one database."""
 
     def __init__(self, clock: Clock | None = None) -> None:
-        super().__init__()
         self._clock = clock or system_clock
         #: Told of every transaction and round closed, when set (the bot's metrics).
         self.observer: StoreObserver | None = None
+        #: Stakes and journal appends of many tables, committed together (db.group_commit).
+        self._group = GroupCommit(lambda write: self._run(write, write=True), self._rolled_back)
+        #: The open tables' documents and journals.
+        self.tables = TableStates(self._run, self._group, self._now)
 
     # -- backend -------------------------------------------------------------
 
@@ -88,6 +94,10 @@ class Store(TableStateStore, ABC):
             raise
         finally:
             observer.transaction(name, time.perf_counter() - started, failed)
+
+    def _rolled_back(self, error: Exception) -> bool:
+        """Whether ``error`` from a write transaction means nothing of it was committed."""
+        return True
 
     @abstractmethod
     async def close(self) -> None:
@@ -298,6 +308,56 @@ class Store(TableStateStore, ABC):
         b = None if before_id is None else checks.whole("before_id", before_id)
         return await self._run(lambda: reports.round_history(g, c, u, n, b), write=False)
 
+    async def recover(
+        self, guild_ids: Sequence[int] | None = None, reason: str = "the bot restarted"
+    ) -> list[VoidResult]:
+        """Void every open round (of ``guild_ids``, if given) that no open table is playing.
+
+        Call at start-up: these are rounds of a database from before durable tables,
+        or a round opened just before a stop and not yet in its table's document.
+        Each round is its own transaction; a round voided meanwhile is left out.
+        """
+        wanted = None if guild_ids is None else [checks.snowflake("guild_id", g) for g in guild_ids]
+        ids = await self._run(lambda: rounds.open_round_ids(wanted), write=False)
+        owned = await self.tables.owned_round_ids()
+        ids = [round_id for round_id in ids if round_id not in owned]
+        results = [await self.void_round(round_id, reason) for round_id in ids]
+        return [result for result in results if not result.already_closed]
+
+    # -- durable tables: self.tables's methods, under the names bot.tables calls -----
+
+    async def save_table(self, table: TableWrite, actions: Sequence[TableAction] = ()) -> None:
+        """``TableStates.save_table``."""
+        await self.tables.save_table(table, actions)
+
+    async def append_actions(self, actions: Sequence[TableAction]) -> None:
+        """``TableStates.append_actions``."""
+        await self.tables.append_actions(actions)
+
+    async def close_table(self, table_id: str) -> None:
+        """``TableStates.close_table``."""
+        await self.tables.close_table(table_id)
+
+    async def open_tables(self, guild_ids: Sequence[int] | None = None) -> list[StoredTable]:
+        """``TableStates.open_tables``."""
+        return await self.tables.open_tables(guild_ids)
+
+    async def open_table(self, table_id: str) -> StoredTable | None:
+        """``TableStates.open_table``."""
+        return await self.tables.open_table(table_id)
+
+    async def open_tables_in(self, channel_id: int) -> list[StoredTable]:
+        """``TableStates.open_tables_in``."""
+        return await self.tables.open_tables_in(channel_id)
+
+    async def open_table_shard_counts(self) -> set[int]:
+        """``TableStates.open_table_shard_counts``."""
+        return await self.tables.open_table_shard_counts()
+
+    async def round_actions(self, round_id: int) -> list[TableAction]:
+        """``TableStates.round_actions``."""
+        return await self.tables.round_actions(round_id)
+
     # -- shoes ---------------------------------------------------------------
 
     async def open_shoe(self, guild_id: int, channel_id: int, commitment: str) -> ShoeRecord:
@@ -383,11 +443,8 @@ class Store(TableStateStore, ABC):
             await self._transact(writable.probe, write=True)
         except writable.RolledBack:
             return
-        except StoreUnavailable as error:
-            # A write refused for now (read-only, full, down) is the answer the probe wants:
-            # what the backend said, in words.
-            cause = error.__cause__ if isinstance(error.__cause__, Exception) else error
-            raise StoreConfigError(self._write_refused(cause)) from error
+        except StoreUnavailable as error:  # the database's own refusal, in a backend's words
+            raise StoreConfigError(self._write_refused(error)) from error
         except StoreError:
             raise
         except Exception as error:

@@ -1,18 +1,14 @@
-"""The store's operations on durable tables (a mixin of ``Store``; see db.ops.table_state)."""
+"""The store's operations on durable tables: ``Store.tables`` (see db.ops.table_state)."""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import TypeVar
 
 from db import checks
 from db.group_commit import GroupCommit
-from db.models import StoredTable, TableAction, TableWrite, VoidResult
-from db.ops import rounds, table_state
-from db.statements import Op
-
-T = TypeVar("T")
+from db.models import StoredTable, TableAction, TableWrite
+from db.ops import table_state
+from db.statements import Run
 
 
 def checked_write(table: TableWrite | None) -> TableWrite | None:
@@ -30,43 +26,25 @@ def checked_write(table: TableWrite | None) -> TableWrite | None:
     return table
 
 
-class TableStateStore(ABC):
-    """Saving, journaling and reading back the tables the bot has open."""
+class TableStates:
+    """Saving, journaling and reading back the tables the bot has open.
 
-    def __init__(self) -> None:
+    Each method checks its arguments (ValueError, nothing touched), then runs one
+    operation of ``db.ops.table_state`` through ``run``, the store's transaction runner;
+    journal appends go through ``group``, which commits them with other tables' stakes.
+    """
+
+    def __init__(self, run: Run, group: GroupCommit, now: Callable[[], int]) -> None:
+        #: Runs an operation in a transaction of its own (``Store._run``).
+        self._run = run
         #: Stakes and journal appends of many tables, committed together (db.group_commit).
-        self._group = GroupCommit(lambda write: self._run(write, write=True), self._rolled_back)
+        self._group = group
+        #: Now, in the store's microseconds.
+        self._now = now
 
-    def _rolled_back(self, error: Exception) -> bool:
-        """Whether ``error`` from a write transaction means nothing of it was committed."""
-        return True
-
-    @abstractmethod
-    async def _run(self, op: Callable[[], Op[T]], *, write: bool) -> T: ...
-
-    @abstractmethod
-    def _now(self) -> int: ...
-
-    @abstractmethod
-    async def void_round(
-        self, round_id: int, reason: str, *, table: TableWrite | None = None
-    ) -> VoidResult: ...
-
-    async def recover(
-        self, guild_ids: Sequence[int] | None = None, reason: str = "the bot restarted"
-    ) -> list[VoidResult]:
-        """Void every open round (of ``guild_ids``, if given) that no open table is playing.
-
-        Call at start-up: these are rounds of a database from before durable tables,
-        or a round opened just before a stop and not yet in its table's document.
-        Each round is its own transaction; a round voided meanwhile is left out.
-        """
-        wanted = None if guild_ids is None else [checks.snowflake("guild_id", g) for g in guild_ids]
-        ids = await self._run(lambda: rounds.open_round_ids(wanted), write=False)
-        owned = await self._run(table_state.owned_round_ids, write=False)
-        ids = [round_id for round_id in ids if round_id not in owned]
-        results = [await self.void_round(round_id, reason) for round_id in ids]
-        return [result for result in results if not result.already_closed]
+    async def owned_round_ids(self) -> set[int]:
+        """The rounds an open table is playing."""
+        return await self._run(table_state.owned_round_ids, write=False)
 
     async def save_table(self, table: TableWrite, actions: Sequence[TableAction] = ()) -> None:
         """Replace the table's document (a closed table stays closed), with journal rows."""

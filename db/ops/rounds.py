@@ -140,10 +140,8 @@ def settle_round(
             continue
         balances[user_id] = yield from credit(guild_id, user_id, amount, now)
         credited[user_id] = amount
-        yield Query(
-            LEDGER_INSERT,
-            (guild_id, user_id, amount, balances[user_id], "payout", round_id, None, None, now),
-        )
+    # The ledger rows in one batch: one trip to the database, not one per player.
+    yield from _ledger_rows(guild_id, credited, balances, "payout", round_id, None, now)
     if hands:
         yield Many(
             "INSERT INTO hand_results (round_id, guild_id, user_id, hand_index, outcome, wagered,"
@@ -154,6 +152,26 @@ def settle_round(
             ],
         )
     return SettleResult(round_id, False, "settled", credited, balances)
+
+
+def _ledger_rows(
+    guild_id: int,
+    amounts: Mapping[int, int],
+    balances: Mapping[int, int],
+    kind: str,
+    round_id: int,
+    reason: str | None,
+    now: int,
+) -> Op[None]:
+    """A ledger row per player credited ``amounts[player]``, in one batch."""
+    if amounts:
+        yield Many(
+            LEDGER_INSERT,
+            [
+                (guild_id, user, amount, balances[user], kind, round_id, None, reason, now)
+                for user, amount in amounts.items()
+            ],
+        )
 
 
 def void_round(round_id: int, reason: str, now: int) -> Op[VoidResult]:
@@ -190,10 +208,7 @@ def void_round(round_id: int, reason: str, now: int) -> Op[VoidResult]:
     for user_id, amount in sorted((int(u), int(s)) for u, s in stake_rows):
         balances[user_id] = yield from credit(guild_id, user_id, amount, now)
         refunds[user_id] = amount
-        yield Query(
-            LEDGER_INSERT,
-            (guild_id, user_id, amount, balances[user_id], "refund", round_id, None, reason, now),
-        )
+    yield from _ledger_rows(guild_id, refunds, balances, "refund", round_id, reason, now)
     return VoidResult(
         round_id,
         int(guild_id),

@@ -146,7 +146,7 @@ def open_tables(
             journals.setdefault(int(round_id), []).append(
                 TableAction(str(table_id), int(round_id), player, action, detail, at / 1e6)
             )
-    # In this transaction: one thread hop for every table's shoe, not one each.
+    # In this transaction, so every table and its last shoe come from one snapshot.
     previous = {}
     for row in rows:
         previous[row[0]] = yield from last_revealed_shoe(int(row[1]), int(row[2]))

@@ -6,8 +6,12 @@ import asyncio
 import sys
 from pathlib import Path
 
+import pytest
+
 import db
 from db import HandResult
+from db.ops import chips
+from db.statements import Op
 
 G, ALICE, BOB, CHANNEL = 10, 21, 22, 30
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,3 +123,25 @@ async def test_concurrent_daily_claims_pay_once(store: db.Store) -> None:
     results = await asyncio.gather(*(store.claim_daily(G, ALICE) for _ in range(30)))
     assert sum(r.claimed for r in results) == 1
     assert await store.balance(G, ALICE) == 1250
+
+
+async def test_a_caller_cancelled_mid_transaction_leaves_it_whole_or_undone(
+    store: db.Store,
+) -> None:
+    """The transaction is rolled back whole, and the next one runs (the connection is not
+    left inside a transaction)."""
+    await store.ensure_account(G, ALICE)
+    caller: asyncio.Task[int]
+
+    def two_grants() -> Op[int]:
+        yield from chips.adjust(G, ALICE, 100, BOB, "first half", 0)
+        caller.cancel()  # the caller stops waiting between the two statements' trips
+        return (yield from chips.adjust(G, ALICE, 50, BOB, "second half", 0))
+
+    caller = asyncio.ensure_future(store._run(two_grants, write=True))
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+    assert await store.balance(G, ALICE) == 1000
+    assert [entry.kind for entry in await store.ledger(G, ALICE)] == ["grant"]
+    await store.adjust(G, ALICE, 1, BOB, "the next transaction")
+    assert await store.balance(G, ALICE) == 1001
