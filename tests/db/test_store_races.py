@@ -125,7 +125,7 @@ async def test_concurrent_daily_claims_pay_once(store: db.Store) -> None:
     assert await store.balance(G, ALICE) == 1250
 
 
-async def test_a_caller_cancelled_mid_transaction_leaves_it_whole_or_undone(
+async def test_a_caller_cancelled_mid_transaction_leaves_it_undone(
     store: db.Store,
 ) -> None:
     """The transaction is rolled back whole, and the next one runs (the connection is not
