@@ -55,7 +55,7 @@ import discord  # noqa: E402
 import sections  # noqa: E402
 from load_kit import FloorBot, GcPauses, Latency, MemoryProbe  # noqa: E402
 
-from bot import collector  # noqa: E402
+from bot import gc_tuning  # noqa: E402
 from bot.app import BlackjackBot, build_bot  # noqa: E402
 from bot.cli.run import event_loop_runner  # noqa: E402
 from bot.config import load_config  # noqa: E402
@@ -303,7 +303,7 @@ async def serve(kind: str) -> None:
     if kind == "blackjack" and os.environ.get("BENCH_SECTIONS"):
         sections.install()  # before the bot is built: its cogs read their listeners then
     if kind == "blackjack" and os.environ.get("BENCH_GC_DEFAULT") != "1":
-        collector.tune()  # as ``python -m bot`` does (bot/cli/run.py); the floors keep defaults
+        gc_tuning.tune()  # as ``python -m bot`` does (bot/cli/run.py); the floors keep defaults
     bot = make_bot(kind, env)
     latency = Latency()
     latency.install(bot)

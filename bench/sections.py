@@ -38,7 +38,7 @@ SECTIONS: tuple[tuple[str, str, str], ...] = (
     # answers and edits
     ("discord.webhook.async_", "AsyncWebhookAdapter.request", "discord.py's webhook adapter"),
     ("aiohttp", "ClientSession._request", "aiohttp: a request"),
-    ("cogs.table.deadline", "Answer.table", "click: the answer (type 7)"),
+    ("cogs.table.response_window", "TimelyResponse.table", "click: the answer (type 7)"),
     ("cogs.table.messages", "TableMessages._edit", "edit: a coalesced table edit"),
     ("cogs.table.messages", "TableMessages.render", "render: faces and render_table"),
     # the table

@@ -22,7 +22,7 @@ import aiohttp
 import discord
 
 import db
-from bot import collector
+from bot import gc_tuning
 from bot.config import TOKEN_HELP, Config, ConfigError, environment, load_config
 from bot.endpoints import api_base, apply_endpoints
 from bot.log_setup import setup_logging
@@ -98,7 +98,7 @@ async def serve(config: Config) -> None:
     """
     from bot.app import build_bot  # imports discord.ui and the cogs: only when running
 
-    collector.tune()
+    gc_tuning.tune()
     async with db.open_store(config.database_url) as store:
         await store.check_writable()
         bot = build_bot(config, store=store)

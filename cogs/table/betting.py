@@ -11,9 +11,9 @@ from discord.ext import commands
 from bot.discord_reply import tell
 from bot.engine import MAX_SPOTS
 from cogs.table.commands import player_of
-from cogs.table.deadline import BUSY, Answer
 from cogs.table.messages import TableMessages
-from cogs.table.refusals import answer_command_error
+from cogs.table.refusals import refuse_command_error
+from cogs.table.response_window import BUSY, TimelyResponse
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -33,7 +33,7 @@ class BettingCog(commands.Cog, name="Betting"):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         """A refused bet is answered to the bettor (the tree's handler does the rest)."""
-        await answer_command_error(interaction, error, self.messages)
+        await refuse_command_error(interaction, error, self.messages)
 
     @app_commands.command(name="bet", description="Bet on this round at the channel's table")
     @app_commands.describe(
@@ -55,6 +55,6 @@ class BettingCog(commands.Cog, name="Betting"):
         if table_id is not None and messages.overloaded(table_id):
             await tell(interaction, BUSY)
             return
-        async with Answer(interaction, self.bot.clock) as answer, messages.busy(table_id):
+        async with TimelyResponse(interaction, self.bot.clock) as answer, messages.busy(table_id):
             reply = await self.bot.tables.bet(channel_id, player_of(interaction), amount, hands)
             await answer.text(reply.note)

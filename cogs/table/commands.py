@@ -16,13 +16,13 @@ from bot.tables import NoTableHere, Player, Reply, TableError
 from bot.tables.registry import CLOSED
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
-from cogs.table.deadline import BUSY, Answer
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.display import DiscordDisplay
 from cogs.table.messages import TableMessages
 from cogs.table.notices import missing_permissions
-from cogs.table.refusals import answer_command_error, answer_refusal, apologise_for_click
+from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
 from cogs.table.render import hint_text
+from cogs.table.response_window import BUSY, TimelyResponse
 from cogs.table.rules_text import fairness_text, rules_text
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class TableCog(commands.Cog, name="Table"):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         """A command's refusal is answered to the caller (the tree's handler does the rest)."""
-        await answer_command_error(interaction, error, self.messages)
+        await refuse_command_error(interaction, error, self.messages)
 
     # -- buttons -------------------------------------------------------------------------------
 
@@ -91,7 +91,7 @@ class TableCog(commands.Cog, name="Table"):
         try:
             await self.press(interaction, ref)
         except TableError as error:
-            await answer_refusal(interaction, error, self.messages)
+            await refuse(interaction, error, self.messages)
         except Exception as error:
             log.exception("a click on table %s failed", ref.table_id)
             if getattr(error, "code", None) != ALREADY_ACKNOWLEDGED:  # else it was answered
@@ -111,7 +111,10 @@ class TableCog(commands.Cog, name="Table"):
         if moved is not None:  # a button of a message the table has left
             await tell(interaction, moved)
             return
-        async with Answer(interaction, self.bot.clock) as answer, messages.holding(ref.table_id):
+        async with (
+            TimelyResponse(interaction, self.bot.clock) as answer,
+            messages.holding(ref.table_id),
+        ):
             if ref.action == "hint":
                 reply = await tables.hint(ref.table_id, ref.round_no, player)
                 faces = await self.card_emojis.faces_for(interaction.guild_id or 0)

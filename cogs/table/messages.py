@@ -31,9 +31,9 @@ from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table import discord_codes as codes
 from cogs.table.buttons import ButtonSpec
 from cogs.table.card_art import Faces
-from cogs.table.deadline import overloaded
 from cogs.table.notices import tell_host
 from cogs.table.render import RenderedTable, render_table
+from cogs.table.response_window import overloaded
 from cogs.table.restart_text import jump_link, moved_text
 
 log = logging.getLogger(__name__)

@@ -1,8 +1,8 @@
 """The one place a table's refusal (a ``TableError``) is answered: to the presser alone.
 
 Slash commands reach it through their cog's error handler (``cog_app_command_error``,
-:func:`answer_command_error`), the table buttons through ``TableCog.on_interaction`` (a
-listener has no error handler of its own). After a deferral (``cogs.table.deadline``)
+:func:`refuse_command_error`), the table buttons through ``TableCog.on_interaction`` (a
+listener has no error handler of its own). After a deferral (``cogs.table.response_window``)
 the answer is a followup. A click that failed for any other reason gets
 :func:`apologise_for_click`.
 """
@@ -21,7 +21,7 @@ from cogs.table.messages import TableMessages
 from cogs.table.restart_text import jump_link
 
 
-async def answer_refusal(
+async def refuse(
     interaction: discord.Interaction[Any], error: TableError, messages: TableMessages
 ) -> None:
     """Say why nothing happened, ephemerally (as a followup if the click was answered)."""
@@ -35,7 +35,7 @@ async def answer_refusal(
         await tell(interaction, text)
 
 
-async def answer_command_error(
+async def refuse_command_error(
     interaction: discord.Interaction[Any],
     error: app_commands.AppCommandError,
     messages: TableMessages,
@@ -45,7 +45,7 @@ async def answer_command_error(
     if isinstance(error, app_commands.CommandInvokeError) and isinstance(
         error.original, TableError
     ):
-        await answer_refusal(interaction, error.original, messages)
+        await refuse(interaction, error.original, messages)
 
 
 #: A click failed unexpectedly. Its action may have been applied, so this does not say

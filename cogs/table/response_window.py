@@ -3,7 +3,7 @@
 Discord shows "This interaction failed" when no response arrives within 3 s of the
 interaction's creation, although the bot may have applied it. So:
 
-- :class:`Answer` acknowledges an interaction that is not answered within
+- :class:`TimelyResponse` acknowledges an interaction that is not answered within
   :data:`DEFER_AFTER` of reaching the bot (waiting for the table's lock, a slow
   database, a busy event loop) with a deferred response (a click: type 6, "updating
   the message"; a command: type 5, ephemeral), and then sends the real answer
@@ -50,10 +50,10 @@ def age(interaction: discord.Interaction[Any]) -> float:
     return seconds if 0.0 <= seconds < RESPONSE_WINDOW else 0.0
 
 
-class Answer:
+class TimelyResponse:
     """One interaction's single answer: sent directly, or deferred then sent via the webhook.
 
-    Use as ``async with Answer(interaction, clock) as answer``; the deferral is armed
+    Use as ``async with TimelyResponse(interaction, clock) as answer``; the deferral is armed
     on entry and disarmed on exit.
     """
 
@@ -68,7 +68,7 @@ class Answer:
         #: The deferral's request, once the timer fired.
         self._guard: asyncio.Task[None] | None = None
 
-    async def __aenter__(self) -> Answer:
+    async def __aenter__(self) -> TimelyResponse:
         when = self._clock.now() + DEFER_AFTER - age(self._interaction)
         self._timer = self._clock.call_at(when, self._fire)
         return self

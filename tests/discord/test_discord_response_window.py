@@ -16,7 +16,7 @@ from discord_world import SPARE, World, embed_text
 import db
 from bot.app import BlackjackBot
 from cogs.table.commands import table_cog
-from cogs.table.deadline import BUSY, MAX_WAITING
+from cogs.table.response_window import BUSY, MAX_WAITING
 from fakediscord import FakeDiscord
 from fakediscord.interactions import FakeInteraction
 from fakediscord.records import FakeMessage
