@@ -110,7 +110,10 @@ async def test_hint_gives_basic_strategy_privately(
 async def test_rules_name_every_rule_and_the_house_edge(bot: BlackjackBot, world: World) -> None:
     await world.start(world.alice, preset="single-deck")
     rules = await world.say(world.bob, "blackjack rules")
-    assert rules.startswith("**Table rules: single-deck** (single-deck-h17-casino.txt)")
+    assert rules.startswith(
+        "**Table rules: single-deck**\n"
+        "This table deals a single-deck casino game where the dealer hits soft 17.\n"
+    )
     assert "The dealer hits soft 17." in rules
     assert "Blackjack pays 3:2." in rules
     assert "No surrender." in rules
