@@ -14,6 +14,7 @@ from typing import Final
 
 import discord
 
+from bot.bet_amount import stake_words
 from bot.shown_names import shown_name
 from bot.tables.results import signed
 from bot.tables.snapshot import DealerView, HandView, SeatView, TablePhase, TableSnapshot
@@ -134,8 +135,7 @@ def seat_lines(seat: SeatView, phase: TablePhase, faces: Faces | None = None) ->
         current_deadline = seat.deadline if seat.legal else None
         lines += [hand_line(hand, current_deadline, faces) for hand in seat.hands]
     elif seat.bet:
-        spots = f" on {seat.spots} hands" if seat.spots > 1 else ""
-        lines.append(f"Bet {chips(seat.bet)}{spots}")
+        lines.append(f"Bet {stake_words(seat.bet, seat.spots)}")
     elif phase is TablePhase.BETTING:
         lines.append("No bet yet")
     else:

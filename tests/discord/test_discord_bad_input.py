@@ -44,7 +44,20 @@ async def test_a_second_bet_in_the_same_round_is_refused(bot: BlackjackBot, worl
     await world.click(world.bob, world.fake.last_message(world.channel), "Join")
     await world.bet(world.alice, "100")
     before = await world.chips()
-    assert await world.bet(world.alice, "100") == "You already bet 100 this round."
+    assert await world.bet(world.alice, "100") == "You have already bet this round (100)."
+    assert await world.chips() == before
+
+
+async def test_a_bet_on_several_hands_says_per_hand_and_in_all_everywhere(
+    bot: BlackjackBot, world: World
+) -> None:
+    table = await world.start(world.alice)
+    await world.click(world.bob, table, "Join")
+    words = "50 a hand on 2 hands, 100 in all"
+    assert await world.bet(world.alice, "50", hands=2) == f"Bet {words}. Balance: 900."
+    assert f"Bet {words}" in embed_text(table)
+    before = await world.chips()
+    assert await world.bet(world.alice, "20") == f"You have already bet this round ({words})."
     assert await world.chips() == before
 
 

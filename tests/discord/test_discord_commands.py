@@ -88,7 +88,7 @@ async def test_bet_buttons_repeat_or_double_the_last_bet(
     doubled = await world.click(world.alice, table, "Bet 2×")
     assert doubled.response_type == 7
     note = await doubled.wait_for_followups(1)
-    assert note[0].content == f"Bet 400 on 2 hands. Balance: {before - 400:,}."
+    assert note[0].content == f"Bet 200 a hand on 2 hands, 400 in all. Balance: {before - 400:,}."
     assert note[0].ephemeral
 
 

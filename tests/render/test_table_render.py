@@ -129,7 +129,7 @@ def test_betting_shows_the_bet_buttons_limits_deadline_and_last_results() -> Non
     description = rendered.embed.description or ""
     assert f"**Place your bets** · <t:{int(NOW + 30)}:R>" in description
     assert "10–10,000 a hand, up to 7 hands" in description
-    assert field_named(rendered.embed, "alice") == "Bet 500 on 2 hands"
+    assert field_named(rendered.embed, "alice") == "Bet 500 a hand on 2 hands, 1,000 in all"
     assert field_named(rendered.embed, "bob") == "No bet yet"
     assert field_named(rendered.embed, "Last round") == "alice: win +500\nbob: loss -100"
 

@@ -101,7 +101,7 @@ async def test_a_second_bet_in_a_round_is_refused_and_says_what_was_bet(
         betting,
         lambda: service.bet(CHANNEL, BOB, "100"),
         BetRefused,
-        "You already bet 150 on 2 hands this round.",
+        "You have already bet this round (150 a hand on 2 hands, 300 in all).",
     )
 
 
