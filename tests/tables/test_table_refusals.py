@@ -182,7 +182,7 @@ async def test_plays_the_rules_do_not_allow_are_refused_with_the_reason(
     assert table.phase is TablePhase.PLAYING
     t, n = table.table_id, table.round_no
     cases: list[tuple[Call, type[TableError], str]] = [
-        (lambda: service.act(t, n, BOB, Action.SPLIT), ActionRefused, "You can split only a pair"),
+        (lambda: service.act(t, n, BOB, Action.SPLIT), ActionRefused, "You have no pair to split."),
         (
             lambda: service.act(t, n, BOB, Action.INSURANCE),
             ActionRefused,
