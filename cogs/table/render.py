@@ -45,6 +45,9 @@ CURRENT_MARK: Final = "▶"
 #: Lines of recent events shown under the seats (the newest last).
 EVENT_LINES: Final = 4
 LAST_ROUND: Final = "Last round"
+#: What a closed table says of the round it voided, and under each seat that had a stake.
+ROUND_REFUNDED: Final = "The round in play was called off and every stake refunded."
+STAKE_REFUNDED: Final = "Stake refunded"
 #: Kept free for the shuffle notice and the latest events when the last round is long.
 EXTRAS_ROOM: Final = 400
 
@@ -130,6 +133,8 @@ def seat_name(seat: SeatView) -> str:
 
 def seat_lines(seat: SeatView, phase: TablePhase, faces: Faces | None = None) -> list[str]:
     """The lines under a seat's name."""
+    if phase is TablePhase.CLOSED:  # no cards, totals or stakes: nothing is in play
+        return [STAKE_REFUNDED if seat.spots else "Nothing at stake"]
     lines: list[str] = []
     if seat.hands:
         current_deadline = seat.deadline if seat.legal else None
@@ -172,7 +177,11 @@ def phase_lines(snapshot: TableSnapshot) -> list[str]:
     if snapshot.phase is TablePhase.PLAYING:
         return [f"**Your move** · everyone plays at once{when}"]
     reason = f" · {snapshot.closed_reason}" if snapshot.closed_reason else ""
-    return [f"**Table closed**{reason}"]
+    lines = [f"**Table closed**{reason}"]
+    # Bets are placed only in an open round, so a seat with one means it was voided.
+    if any(seat.spots for seat in snapshot.seats) and "refunded" not in reason:
+        lines.append(ROUND_REFUNDED)
+    return lines
 
 
 # ---------------------------------------------------------------------------- the table
@@ -280,7 +289,7 @@ def _compose(
         extras.append(("Shuffled", snapshot.shuffle_notice))
     if snapshot.last_results:
         extras.append((LAST_ROUND, snapshot.last_results))
-    if snapshot.events:
+    if snapshot.events and snapshot.phase is not TablePhase.CLOSED:
         extras.append(("Latest", snapshot.events[-EVENT_LINES:]))
     for name, lines in extras:
         if name == LAST_ROUND:

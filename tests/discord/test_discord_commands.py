@@ -8,6 +8,7 @@ from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labe
 
 from bot.app import BlackjackBot
 from bot.tables import TablePhase
+from cogs.table.render import ROUND_REFUNDED, STAKE_REFUNDED
 
 DAY = 86_400
 
@@ -142,7 +143,12 @@ async def test_only_the_host_or_a_channel_manager_stops_a_table(
     assert await world.chips() == before
     stopped = await world.say(world.mod, "blackjack stop")
     assert stopped == "Table closed. Any round in progress was voided and its stakes refunded."
-    assert "**Table closed** · Stopped by Moderator." in embed_text(table)
+    text = embed_text(table)
+    assert "**Table closed** · Stopped by Moderator.\n" + ROUND_REFUNDED in text
+    # Nothing looks live: no cards, totals, stakes or latest events; the seat says refunded.
+    assert f"## Alice\n{STAKE_REFUNDED}\n" in text
+    for live in ("10♠", "**17**", "· 100", "Latest", "Dealer"):
+        assert live not in text
     assert table.buttons() == []
     assert await world.balance(world.alice) == START_CHIPS
     assert (await world.ledger(world.alice))[-1] == ("refund", 100)
