@@ -181,7 +181,8 @@ def phase_lines(snapshot: TableSnapshot) -> list[str]:
         return [f"**Your move** · everyone plays at once{when}"]
     reason = f" · {snapshot.closed_reason}" if snapshot.closed_reason else ""
     lines = [f"**Table closed**{reason}"]
-    # Bets are placed only in an open round, so a seat with one means it was voided.
+    # Bets are placed only in an open round, so a seat with one means it was voided and
+    # refunded; a close after a failure already says so in its reason.
     if any(seat.spots for seat in snapshot.seats) and "refunded" not in reason:
         lines.append(ROUND_REFUNDED)
     return lines
