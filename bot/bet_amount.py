@@ -36,6 +36,14 @@ def bet_range(low: int, high: int) -> str:
     return f"a bet of exactly {low:,}" if low == high else f"bets from {low:,} to {high:,}"
 
 
+def stake_words(stake: int, spots: int) -> str:
+    """A bet as the table, the receipt and the refusals all say it: ``50``, or
+    ``50 a hand on 2 hands, 100 in all`` (the amount typed is always per hand)."""
+    if spots == 1:
+        return f"{stake:,}"
+    return f"{stake:,} a hand on {spots} hands, {stake * spots:,} in all"
+
+
 def short_of_chips(needed: int, balance: int) -> str:
     """The refusal for a bet the balance cannot cover."""
     return f"That bet needs {needed:,} chips and you have {balance:,}. Try /daily."

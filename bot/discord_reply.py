@@ -7,10 +7,12 @@ from typing import Any
 import discord
 
 
-async def tell(interaction: discord.Interaction[Any], text: str) -> None:
+async def tell(interaction: discord.Interaction[Any], text: str) -> discord.WebhookMessage | None:
     """``text`` to the interaction's user alone (ephemeral): as the interaction's response,
-    or as a followup once it has been answered (a deferral, a table shown, a refusal)."""
+    or as a followup once it has been answered (a deferral, a table shown, a refusal).
+
+    The followup message when it was one (None: the response itself)."""
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+        return await interaction.followup.send(text, ephemeral=True, wait=True)
+    await interaction.response.send_message(text, ephemeral=True)
+    return None

@@ -4,11 +4,12 @@
 ``back``). Drawing is deterministic: the rank uses the font bundled inside Pillow and the
 suits are plain geometry, so running it again gives the same bytes (a test checks this).
 
-Each image is 128×128 (Discord scales emoji images to that) with a portrait card in the
-middle: in an embed the card is about 22 px high, so the rank fills the top half and the
-suit most of the rest. A dark border keeps the white card apart from a light theme, the
-white face keeps it apart from a dark one. Drawn at four times the size, then scaled
-down, for smooth edges.
+Each image is 128×128 (Discord scales emoji images to that) with a card nearly as wide
+as it is high: in an embed the card is about 22 px high, so the rank takes the top two
+thirds, as wide as the card allows, with a stroke thin enough to keep the holes of 6, 8,
+9 and Q open at that size; a small suit sits under it, and nothing else is drawn. A dark
+border keeps the white card apart from a light theme, the white face keeps it apart from
+a dark one. Drawn at four times the size, then scaled down, for smooth edges.
 """
 
 from __future__ import annotations
@@ -30,13 +31,15 @@ FACE = (255, 255, 255, 255)
 BACK = (31, 78, 156, 255)
 OUT_DIR = Path(__file__).resolve().parents[1] / "cogs" / "table" / "cards"
 
-# The card, in 128-px units: portrait, centred, rounded.
-CARD_BOX = (18, 2, 110, 126)
+# The card, in 128-px units: centred, rounded, a little higher than wide.
+CARD_BOX = (8, 2, 120, 126)
 RADIUS = 12
 BORDER_WIDTH = 4
 # Where the rank and the suit go (left, top, right, bottom), in 128-px units.
-RANK_BOX = (26, 9, 102, 68)
-SUIT_BOX = (38, 74, 90, 120)
+RANK_BOX = (14, 8, 114, 82)
+SUIT_BOX = (42, 86, 86, 121)
+# The rank's extra stroke, in 128-px units: bolder, yet thin enough to keep counters open.
+RANK_STROKE = 2
 
 
 def _scaled(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
@@ -57,7 +60,7 @@ def _card(draw: ImageDraw.ImageDraw, fill: tuple[int, int, int, int]) -> None:
 def _rank(image: Image.Image, rank: str, colour: tuple[int, int, int, int]) -> None:
     """The rank, bold, scaled to fill its box (``10`` is squeezed to fit the width)."""
     font = ImageFont.load_default(size=60 * SCALE)
-    stroke = 5 * SCALE
+    stroke = RANK_STROKE * SCALE
     left, top, right, bottom = font.getbbox(rank, stroke_width=stroke)
     mask = Image.new("L", (right - left, bottom - top), 0)
     ImageDraw.Draw(mask).text(
@@ -118,7 +121,7 @@ def back() -> Image.Image:
     big = Image.new("RGBA", (SIZE * SCALE, SIZE * SCALE), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
     _card(draw, BACK)
-    left, top, right, bottom = _scaled((27, 11, 101, 117))
+    left, top, right, bottom = _scaled((17, 11, 111, 117))
     draw.rectangle((left, top, right, bottom), outline=FACE, width=3 * SCALE)
     step = 12 * SCALE
     for offset in range(-(bottom - top), right - left, step):

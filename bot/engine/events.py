@@ -72,7 +72,7 @@ class Event(NamedTuple):
         )
         bust = ", bust" if total > 21 else ""
         if kind is EventKind.DEAL:
-            return f"{who} is dealt {_cards(cards)} ({total}), stake {amount}"
+            return f"{who} is dealt {_cards(cards)} ({total}), stake {amount:,}"
         if kind is EventKind.DEALER_UP:
             return f"dealer shows {_cards(cards)}"
         if kind is EventKind.NATURAL:
@@ -82,7 +82,7 @@ class Event(NamedTuple):
         if kind is EventKind.INSURANCE_OFFERED:
             return "dealer shows an ace: insurance is offered (pays 2:1)"
         if kind is EventKind.INSURE:
-            return f"{who} takes {note or 'insurance'} for {amount}"
+            return f"{who} takes {note or 'insurance'} for {amount:,}"
         if kind is EventKind.DECLINE_INSURANCE:
             return f"{who} declines insurance"
         if kind is EventKind.PEEK:
@@ -99,7 +99,7 @@ class Event(NamedTuple):
         if kind is EventKind.SPLIT:
             return f"{who} splits: {note}"
         if kind is EventKind.SURRENDER:
-            return f"{who} surrenders and gets back {amount}"
+            return f"{who} surrenders and gets back {amount:,}"
         if kind is EventKind.REVEAL:
             return f"dealer turns over {_cards(cards)}: {total}"
         if kind is EventKind.DEALER_HIT:

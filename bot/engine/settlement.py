@@ -66,21 +66,21 @@ def result_note(hand: Hand, dealer: Hand) -> str:
     outcome, payout = hand.outcome, hand.payout
     rounded = " (a fraction of a chip was rounded down)" if hand.rounded_down else ""
     if outcome == Outcome.SURRENDER:
-        return f"surrendered: {payout} back{rounded}"
+        return f"surrendered: {payout:,} back{rounded}"
     if outcome == Outcome.BUST:
-        return f"busts with {hand.total}: loses {hand.stake}"
+        return f"busts with {hand.total}: loses {hand.stake:,}"
     if outcome == Outcome.BLACKJACK:
-        return f"blackjack: wins {payout - hand.stake}, {payout} back{rounded}"
+        return f"blackjack: wins {payout - hand.stake:,}, {payout:,} back{rounded}"
     if dealer.natural:
         if outcome == Outcome.PUSH:
             return "blackjack against dealer blackjack: push, stake back"
-        return f"dealer blackjack: loses {hand.stake}"
+        return f"dealer blackjack: loses {hand.stake:,}"
     if outcome == Outcome.WIN:
         against = "dealer busts" if dealer.total > 21 else f"{hand.total} beats {dealer.total}"
-        return f"{against}: wins {hand.stake}, {payout} back"
+        return f"{against}: wins {hand.stake:,}, {payout:,} back"
     if outcome == Outcome.PUSH:
-        return f"{hand.total} ties {dealer.total}: push, {payout} back"
-    return f"{hand.total} loses to {dealer.total}: loses {hand.stake}"
+        return f"{hand.total} ties {dealer.total}: push, {payout:,} back"
+    return f"{hand.total} loses to {dealer.total}: loses {hand.stake:,}"
 
 
 class HandResult(NamedTuple):
@@ -187,7 +187,7 @@ def build_events(log: list[RawEvent], start: int, seats: list[Seat], dealer: Han
             note = result_note(seat_of[player].hands[hand], dealer)
         elif kind is EventKind.INSURANCE_RESULT:
             stake = seat_of[player].insurance
-            note = f"wins {2 * stake}" if amount else f"loses {stake}"
+            note = f"wins {2 * stake:,}" if amount else f"loses {stake:,}"
         if kind is EventKind.INSURE or kind is EventKind.DECLINE_INSURANCE:
             who = player
         events.append(Event(kind, player, hand, cards, total, amount, note, who))

@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from bot.clock import Clock, SystemClock
 from bot.engine import Action, Card, Hand, Rules
-from bot.engine.analysis import decision_words, infinite_lookup
+from bot.engine.analysis import infinite_lookup
 from bot.strategy_cache import StrategyCache, chart_and_edge, rules_key
 from bot.strategy_process import legal_values, warm_values
 from bot.tables.errors import Restarting
@@ -128,8 +128,7 @@ class Advice:
             return _from_infinite_chart(rules, cards, up, legal)
         if self._lost(job):
             return _from_infinite_chart(rules, cards, up, legal)
-        values = job.result()
-        return f"{decision_words(values)} ({hand_name(cards)} against {card_name(up)})."
+        return exact_hint(job.result(), cards, up)
 
     def _lost(self, job: asyncio.Future[Any]) -> bool:
         """Whether the worker ended before it finished ``job``: Restarting when the bot
@@ -146,6 +145,21 @@ class Advice:
         is answered that the bot is restarting."""
         self._closed = True
         self._worker.shutdown(wait=False, cancel_futures=True)
+
+
+#: How the Hint explains its figures: each is a choice's average result per chip bet.
+WHAT_FIGURES_MEAN: Final = "What each choice wins or loses on average, as a share of your bet"
+
+
+def exact_hint(values: dict[Action, float], cards: Sequence[Card], up: Card) -> str:
+    """The best choice for these cards, then what every legal choice is worth, in percent
+    of the bet (a value of -0.472 chips per chip bet is "−47.2%"), best first."""
+    ranked = sorted(values, key=lambda action: -values[action])
+    worth = ", ".join(
+        f"{action.value} {values[action] * 100:+.1f}%".replace("-", "\u2212") for action in ranked
+    )
+    said = f"{ranked[0].value} ({hand_name(cards)} against {card_name(up)})"
+    return f"Basic strategy: {said}.\n{WHAT_FIGURES_MEAN}: {worth}."
 
 
 def _from_infinite_chart(

@@ -4,7 +4,13 @@ everyone has bet), and /join, /leave and their buttons."""
 from __future__ import annotations
 
 import db
-from bot.bet_amount import BetAmountError, needs_balance, parse_bet, short_of_chips
+from bot.bet_amount import (
+    BetAmountError,
+    needs_balance,
+    parse_bet,
+    short_of_chips,
+    stake_words,
+)
 from bot.clock import Clock
 from bot.tables.changes import TableChanges
 from bot.tables.chip_limit import at_the_limit, best_win
@@ -84,8 +90,9 @@ class Betting:
             raise WrongPhase("The cards are out: bet when the next round opens.")
         seat = table.seat_of(player.user_id)
         if seat is not None and seat.spots:
-            hands = f" on {seat.spots} hands" if seat.spots > 1 else ""
-            raise BetRefused(f"You already bet {seat.bet:,}{hands} this round.")
+            raise BetRefused(
+                f"You have already bet this round ({stake_words(seat.bet, seat.spots)})."
+            )
         if not isinstance(spots, int) or not 1 <= spots <= table.rules.max_spots:
             raise BetRefused(spots_allowed(table.rules.max_spots))
         if seat is None:
@@ -131,8 +138,7 @@ class Betting:
             raise NotEnoughChips(error.amount, error.balance, "That bet") from None
         if all(s.spots for s in table.seats):
             await self._flow.deal(table)
-        hands = f" on {spots} hands" if spots > 1 else ""
-        return f"Bet {stake * spots:,}{hands}. Balance: {balance:,}."
+        return f"Bet {stake_words(stake, spots)}. Balance: {balance:,}."
 
     # ----------------------------------------------------------- seats
 

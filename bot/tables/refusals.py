@@ -33,6 +33,14 @@ _REFUSED: Final[dict[Refusal, tuple[type[TableError], str]]] = {
         NothingToDo,
         "Waiting for the other players to decide on insurance.",
     ),
+    # Split, Double and Surrender are shared: each is enabled while anyone can use it,
+    # so a press by someone whose own hand cannot is a plain "not for you", not a fault.
+    Refusal.SPLIT_A_PAIR: (ActionRefused, "You have no pair to split."),
+    Refusal.DOUBLE_FIRST_TWO_CARDS: (ActionRefused, "You have no two-card hand to double."),
+    Refusal.SURRENDER_FIRST_TWO_CARDS: (
+        ActionRefused,
+        "You have no two-card hand to surrender.",
+    ),
     Refusal.DECIDE_INSURANCE_FIRST: (
         ActionRefused,
         "Decide on insurance first: Insurance or No insurance.",

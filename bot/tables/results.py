@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
@@ -112,6 +113,29 @@ def result_lines(
                 f"it would pass the chip limit of {db.MAX_BALANCE:,}"
             )
     return tuple(lines)
+
+
+#: The last line of a player's result (``result_lines``): the net, and in the summary
+#: the number of hands. Matched at the end, where a player's name cannot reach.
+_NET_LINE: Final = re.compile(r": net (?:[+-][\d,]+|±0)(?: on \d+ hands)?$")
+#: The end of the line that may follow a player's net: chips the chip limit kept back.
+_NOT_PAID_END: Final = f"it would pass the chip limit of {db.MAX_BALANCE:,}"
+
+
+def result_blocks(lines: Sequence[str]) -> list[list[str]]:
+    """``result_lines`` grouped for showing: the dealer's line, then each player's lines
+    (hands, insurance, net, chips not paid) together, so that no player's hands are
+    shown apart."""
+    blocks: list[list[str]] = []
+    open_block = False
+    for index, line in enumerate(lines):
+        not_paid = line.endswith(_NOT_PAID_END)
+        if blocks and (open_block or not_paid):
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+        open_block = index > 0 and not not_paid and not _NET_LINE.search(line)
+    return blocks
 
 
 def shuffle_notice(seats: Iterable[SeatState], commitment: str) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from bot.discord_reply import tell
 from bot.engine import MAX_SPOTS
 from cogs.table.commands import player_of
 from cogs.table.messages import TableMessages
+from cogs.table.receipts import Receipts
 from cogs.table.refusals import refuse_command_error
 from cogs.table.response_window import BUSY, TimelyResponse
 
@@ -25,9 +26,10 @@ AMOUNT_MAX_LENGTH = 32
 class BettingCog(commands.Cog, name="Betting"):
     """Bets by slash command; the Bet buttons on the table message live in the table cog."""
 
-    def __init__(self, bot: BlackjackBot, messages: TableMessages) -> None:
+    def __init__(self, bot: BlackjackBot, messages: TableMessages, receipts: Receipts) -> None:
         self.bot = bot
         self.messages = messages
+        self.receipts = receipts
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -57,4 +59,5 @@ class BettingCog(commands.Cog, name="Betting"):
             return
         async with TimelyResponse(interaction, self.bot.clock) as answer, messages.busy(table_id):
             reply = await self.bot.tables.bet(channel_id, player_of(interaction), amount, hands)
-            await answer.text(reply.note)
+            receipt = await answer.text(reply.note)
+        self.receipts.expire(interaction, receipt)

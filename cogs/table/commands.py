@@ -20,6 +20,7 @@ from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.display import DiscordDisplay
 from cogs.table.messages import TableMessages
 from cogs.table.notices import missing_permissions
+from cogs.table.receipts import Receipts
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
 from cogs.table.render import hint_text
 from cogs.table.response_window import BUSY, TimelyResponse
@@ -57,6 +58,8 @@ class TableCog(commands.Cog, name="Table"):
         self.card_emojis = CardEmojis(enabled=bot.config.card_pictures)
         self.messages.use_faces(self.card_emojis.faces_for)
         self._display = DiscordDisplay(bot, self.messages, self.card_emojis)
+        #: Bet receipts, deleted a few seconds after they are sent.
+        self.receipts = Receipts(bot.clock)
 
     async def cog_load(self) -> None:
         """Wire the messages to the table service, start the card upload, show the tables."""
@@ -70,6 +73,7 @@ class TableCog(commands.Cog, name="Table"):
         if self.bot.display is self._display:
             self.bot.display = TableDisplay()
         await self.card_emojis.stop()
+        self.receipts.stop()
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -135,7 +139,9 @@ class TableCog(commands.Cog, name="Table"):
                 return
             messages.shown(reply.snapshot)
         if reply.note:
-            await tell(interaction, reply.note)
+            receipt = await tell(interaction, reply.note)
+            if ref.action in ("rebet", "rebet2"):
+                self.receipts.expire(interaction, receipt)
 
     async def _apply(self, ref: ButtonRef, player: Player) -> Reply:
         tables = self.bot.tables

@@ -14,8 +14,9 @@ from typing import Final
 
 import discord
 
+from bot.bet_amount import stake_words
 from bot.shown_names import shown_name
-from bot.tables.results import signed
+from bot.tables.results import result_blocks, signed
 from bot.tables.snapshot import DealerView, HandView, SeatView, TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec, SentButtons, table_buttons
 from cogs.table.card_art import Faces, card_row, cards_in_line, hidden_card, picture_count
@@ -44,6 +45,12 @@ CURRENT_MARK: Final = "▶"
 #: Lines of recent events shown under the seats (the newest last).
 EVENT_LINES: Final = 4
 LAST_ROUND: Final = "Last round"
+#: The name of a field that carries on the one above it: blank to the reader (Discord
+#: needs a name), so it does not read as a new section.
+CONTINUED: Final = "\u200b"
+#: What a closed table says of the round it voided, and under each seat that had a stake.
+ROUND_REFUNDED: Final = "The round in play was called off and every stake refunded."
+STAKE_REFUNDED: Final = "Stake refunded"
 #: Kept free for the shuffle notice and the latest events when the last round is long.
 EXTRAS_ROOM: Final = 400
 
@@ -129,13 +136,14 @@ def seat_name(seat: SeatView) -> str:
 
 def seat_lines(seat: SeatView, phase: TablePhase, faces: Faces | None = None) -> list[str]:
     """The lines under a seat's name."""
+    if phase is TablePhase.CLOSED:  # no cards, totals or stakes: nothing is in play
+        return [STAKE_REFUNDED if seat.spots else "Nothing at stake"]
     lines: list[str] = []
     if seat.hands:
         current_deadline = seat.deadline if seat.legal else None
         lines += [hand_line(hand, current_deadline, faces) for hand in seat.hands]
     elif seat.bet:
-        spots = f" on {seat.spots} hands" if seat.spots > 1 else ""
-        lines.append(f"Bet {chips(seat.bet)}{spots}")
+        lines.append(f"Bet {stake_words(seat.bet, seat.spots)}")
     elif phase is TablePhase.BETTING:
         lines.append("No bet yet")
     else:
@@ -172,7 +180,12 @@ def phase_lines(snapshot: TableSnapshot) -> list[str]:
     if snapshot.phase is TablePhase.PLAYING:
         return [f"**Your move** · everyone plays at once{when}"]
     reason = f" · {snapshot.closed_reason}" if snapshot.closed_reason else ""
-    return [f"**Table closed**{reason}"]
+    lines = [f"**Table closed**{reason}"]
+    # Bets are placed only in an open round, so a seat with one means it was voided and
+    # refunded; a close after a failure already says so in its reason.
+    if any(seat.spots for seat in snapshot.seats) and "refunded" not in reason:
+        lines.append(ROUND_REFUNDED)
+    return lines
 
 
 # ---------------------------------------------------------------------------- the table
@@ -280,7 +293,7 @@ def _compose(
         extras.append(("Shuffled", snapshot.shuffle_notice))
     if snapshot.last_results:
         extras.append((LAST_ROUND, snapshot.last_results))
-    if snapshot.events:
+    if snapshot.events and snapshot.phase is not TablePhase.CLOSED:
         extras.append(("Latest", snapshot.events[-EVENT_LINES:]))
     for name, lines in extras:
         if name == LAST_ROUND:
@@ -339,18 +352,27 @@ def add_last_round(
     if faces is not None:
         choices.insert(0, [cards_in_line(line, faces) for line in results])
     for lines in choices:
-        chunks = field_chunks(lines)
-        size = sum(len(LAST_ROUND) + len(chunk) for chunk in chunks)
+        chunks = field_chunks(result_blocks(lines))
+        names = [CONTINUED if index else LAST_ROUND for index in range(len(chunks))]
+        size = sum(len(name) + len(chunk) for name, chunk in zip(names, chunks, strict=True))
         fits = field_count(embed) + len(chunks) < FIELD_LIMIT
         if chunks and fits and embed_size(embed) + size <= EMBED_TOTAL_LIMIT - EXTRAS_ROOM:
-            for chunk in chunks:
-                embed.add_field(name=LAST_ROUND, value=chunk, inline=False)
+            for name, chunk in zip(names, chunks, strict=True):
+                embed.add_field(name=name, value=chunk, inline=False)
             return sum(picture_count(chunk) for chunk in chunks)
     return None
 
 
-def field_chunks(lines: Sequence[str]) -> list[str]:
-    """Whole lines packed into field values of at most FIELD_VALUE_LIMIT each."""
+def field_chunks(blocks: Sequence[Sequence[str]]) -> list[str]:
+    """Whole blocks of lines packed into field values of at most FIELD_VALUE_LIMIT each;
+    a block too long for a field of its own is packed line by line."""
+    lines: list[str] = []
+    for block in blocks:
+        text = "\n".join(block)
+        if len(text) <= FIELD_VALUE_LIMIT:
+            lines.append(text)
+        else:
+            lines += block
     chunks: list[str] = []
     current: list[str] = []
     size = 0

@@ -107,11 +107,12 @@ class TimelyResponse:
         else:
             await self._interaction.response.edit_message(embed=embed, view=view)
 
-    async def text(self, text: str) -> None:
+    async def text(self, text: str) -> discord.WebhookMessage | None:
         """Answer with a sentence only the user sees (after a deferral, as a followup: after
-        "thinking" it replaces that message, as a refusal's answer does)."""
+        "thinking" it replaces that message, as a refusal's answer does); the followup
+        message when it was one."""
         await self._settle()
-        await tell(self._interaction, text)
+        return await tell(self._interaction, text)
 
 
 def overloaded(waiting: int) -> bool:

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from bot.engine import PRESET_SOURCES, Rules
+from bot.engine import Rules
 from bot.rules_words import rules_lines
 from bot.tables.fairness import Fairness
+
+#: What kind of game each preset deals, finishing the sentence "This table deals ...".
+_GAMES: dict[str, str] = {
+    "vegas-shoe": "the common modern game: a six-deck shoe, as most casinos deal it today",
+    "classic": "the classic terminal game: one player with one to seven hands",
+    "simple": "a simple group game: hit or stand, and every win pays even money",
+    "reno-1972": "the game of Unix's bj program from 1972: one deck and a fixed bet",
+    "single-deck": "a single-deck casino game where the dealer hits soft 17",
+}
 
 
 def rules_text(preset: str, rules: Rules, edge_pct: float) -> str:
     """The whole ``/blackjack rules`` answer."""
-    source = PRESET_SOURCES.get(preset)
-    heading = f"**Table rules: {preset}**" + (f" ({source})" if source else "")
+    game = _GAMES.get(preset, f"the {preset} rules")
+    heading = f"**Table rules: {preset}**\nThis table deals {game}."
     who = "the house" if edge_pct >= 0 else "you"
     edge = (
         f"House edge with perfect basic strategy: **{abs(edge_pct):.2f}%** of your bet "

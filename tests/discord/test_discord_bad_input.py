@@ -6,7 +6,7 @@ import asyncio
 import copy
 
 import pytest
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
 from cogs.table.commands import table_cog
@@ -44,7 +44,20 @@ async def test_a_second_bet_in_the_same_round_is_refused(bot: BlackjackBot, worl
     await world.click(world.bob, world.fake.last_message(world.channel), "Join")
     await world.bet(world.alice, "100")
     before = await world.chips()
-    assert await world.bet(world.alice, "100") == "You already bet 100 this round."
+    assert await world.bet(world.alice, "100") == "You have already bet this round (100)."
+    assert await world.chips() == before
+
+
+async def test_a_bet_on_several_hands_says_per_hand_and_in_all_everywhere(
+    bot: BlackjackBot, world: World
+) -> None:
+    table = await world.start(world.alice)
+    await world.click(world.bob, table, "Join")
+    words = "50 a hand on 2 hands, 100 in all"
+    assert await world.bet(world.alice, "50", hands=2) == f"Bet {words}. Balance: 900."
+    assert f"Bet {words}" in embed_text(table)
+    before = await world.chips()
+    assert await world.bet(world.alice, "20") == f"You have already bet this round ({words})."
     assert await world.chips() == before
 
 
@@ -73,15 +86,23 @@ async def test_a_press_by_someone_with_no_hand_changes_nothing(
 async def test_an_action_the_rules_forbid_is_explained(
     bot: BlackjackBot, world: World, shoes: ShoeQueue
 ) -> None:
-    shoes.add("Ts 8s 9h 6c 8h 8d " + SPARE)  # Alice 10 6, Bob 8 8, dealer 9 8
+    shoes.add("Ts 8s 9h 6c 8h 8d 2c " + SPARE)  # Alice 10 6 (then a 2), Bob 8 8, dealer 9 8
     table = await world.start(world.alice)
     await world.click(world.bob, table, "Join")
     await world.bet(world.alice, "100")
     await world.bet(world.bob, "100")
     before = await world.chips()
     # Split is enabled (Bob holds a pair) but Alice's 10 6 is no pair.
-    reason = await world.refused(world.alice, table, "Split")
-    assert reason == "You can split only a pair on your first two cards."
+    assert await world.refused(world.alice, table, "Split") == "You have no pair to split."
+    await world.click(world.alice, table, "Hit")
+    # Double and Surrender stay enabled for Bob's two cards; Alice's three cannot.
+    assert {"Double", "Surrender"} <= labels_enabled(table)
+    assert await world.refused(world.alice, table, "Double") == (
+        "You have no two-card hand to double."
+    )
+    assert await world.refused(world.alice, table, "Surrender") == (
+        "You have no two-card hand to surrender."
+    )
     assert await world.chips() == before
 
 

@@ -8,6 +8,7 @@ from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labe
 
 from bot.app import BlackjackBot
 from bot.tables import TablePhase
+from cogs.table.render import ROUND_REFUNDED, STAKE_REFUNDED
 
 DAY = 86_400
 
@@ -88,7 +89,7 @@ async def test_bet_buttons_repeat_or_double_the_last_bet(
     doubled = await world.click(world.alice, table, "Bet 2×")
     assert doubled.response_type == 7
     note = await doubled.wait_for_followups(1)
-    assert note[0].content == f"Bet 400 on 2 hands. Balance: {before - 400:,}."
+    assert note[0].content == f"Bet 200 a hand on 2 hands, 400 in all. Balance: {before - 400:,}."
     assert note[0].ephemeral
 
 
@@ -110,7 +111,10 @@ async def test_hint_gives_basic_strategy_privately(
 async def test_rules_name_every_rule_and_the_house_edge(bot: BlackjackBot, world: World) -> None:
     await world.start(world.alice, preset="single-deck")
     rules = await world.say(world.bob, "blackjack rules")
-    assert rules.startswith("**Table rules: single-deck** (single-deck-h17-casino.txt)")
+    assert rules.startswith(
+        "**Table rules: single-deck**\n"
+        "This table deals a single-deck casino game where the dealer hits soft 17.\n"
+    )
     assert "The dealer hits soft 17." in rules
     assert "Blackjack pays 3:2." in rules
     assert "No surrender." in rules
@@ -139,7 +143,12 @@ async def test_only_the_host_or_a_channel_manager_stops_a_table(
     assert await world.chips() == before
     stopped = await world.say(world.mod, "blackjack stop")
     assert stopped == "Table closed. Any round in progress was voided and its stakes refunded."
-    assert "**Table closed** · Stopped by Moderator." in embed_text(table)
+    text = embed_text(table)
+    assert "**Table closed** · Stopped by Moderator.\n" + ROUND_REFUNDED in text
+    # Nothing looks live: no cards, totals, stakes or latest events; the seat says refunded.
+    assert f"## Alice\n{STAKE_REFUNDED}\n" in text
+    for live in ("10♠", "**17**", "· 100", "Latest", "Dealer"):
+        assert live not in text
     assert table.buttons() == []
     assert await world.balance(world.alice) == START_CHIPS
     assert (await world.ledger(world.alice))[-1] == ("refund", 100)

@@ -5,11 +5,12 @@ bot stops."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 from discord_world import SPARE, ShoeQueue, World
 
 from bot.app import RESTARTING, BlackjackBot
-from bot.tables.advice import HINT_WAIT_S, NOT_READY
+from bot.tables.advice import HINT_WAIT_S, NOT_READY, WHAT_FIGURES_MEAN
 from fakediscord.clock import ManualClock
 
 # Alice 10 6 against the dealer's 9: her move.
@@ -38,8 +39,10 @@ async def test_a_cold_hint_answers_from_the_infinite_chart_then_a_later_one_exac
     await bot.tables.advice.settle()  # the worker has worked out this table's chart
     warm = await world.click(world.alice, table, "Hint")
     assert warm.ephemeral
-    assert ": surrender (hard 16 against a 9)." in (warm.content or "")
-    assert "Stand \u22120." in (warm.content or "")
+    assert "Basic strategy: surrender (hard 16 against a 9).\n" in (warm.content or "")
+    # The figures are said to be each choice's average result, in percent of the bet.
+    assert f"{WHAT_FIGURES_MEAN}: surrender \u221250.0%, " in (warm.content or "")
+    assert re.search(r", stand \u2212\d\d\.\d%", warm.content or "")
     assert NOT_READY not in (warm.content or "")
 
 

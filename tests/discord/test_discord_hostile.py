@@ -15,6 +15,7 @@ from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
 import db
 from bot.app import BlackjackBot
+from bot.bet_amount import stake_words
 from bot.shown_names import shown_name
 from fakediscord import FakeDiscord, FakeMember
 from fakediscord.interactions import InteractionRejected
@@ -67,7 +68,7 @@ async def test_seven_hostile_names_play_a_round_stop_it_and_look_themselves_up(
         await world.click(member, table, "Join")
     for member, count in zip(members, spots, strict=True):
         answer = await world.bet(member, "10", hands=count)
-        assert answer.startswith(f"Bet {10 * count}")
+        assert answer.startswith(f"Bet {stake_words(10, count)}. Balance: ")
     dealt = embed_text(table)
     for member in members:
         assert shown_name(member.nick or "") in dealt

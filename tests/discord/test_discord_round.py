@@ -126,3 +126,17 @@ async def test_a_new_shoe_is_announced_with_action_and_standing_and_its_seed_rev
     fairness = await world.say(world.bob, "blackjack fairness")
     assert f"Previous shoe: commitment `{first_commitment}`" in fairness
     assert "Check it: `python -m bot verify --seed " in fairness
+
+
+async def test_every_amount_has_thousands_separators(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add("Ts Tc 7c 9d " + SPARE)  # Alice 10 7 against the dealer's 10 9
+    table = await world.start(world.alice)
+    await world.bet(world.alice, "1000")
+    assert "Alice is dealt 10♠ 7♣ (17), stake 1,000" in embed_text(table)
+    assert "▶ 10♠ 7♣ · **17** · 1,000" in embed_text(table)
+    await world.click(world.alice, table, "Stand")
+    text = embed_text(table)
+    assert "Alice: 10♠ 7♣ — 17 loses to 19: loses 1,000" in text
+    assert "Net **-1,000**" in text

@@ -8,7 +8,9 @@ import discord
 import pytest
 from render_snapshots import NOW, cards, hand, seat, table, worst_case
 
+import db
 from bot.engine.actions import Action
+from bot.tables.results import result_blocks
 from bot.tables.snapshot import DealerView, TablePhase
 from cogs.table.buttons import BUTTON_ACTIONS, ButtonRef, custom_id, parse_custom_id
 from cogs.table.embed_limits import (
@@ -20,7 +22,7 @@ from cogs.table.embed_limits import (
     embed_size,
     field_count,
 )
-from cogs.table.render import COLOURS, RenderedTable, render_table
+from cogs.table.render import COLOURS, CONTINUED, LAST_ROUND, RenderedTable, render_table
 from cogs.table.restart_text import voided_embed
 from db.models import VoidResult
 from fakediscord.limits import validate_message
@@ -129,7 +131,7 @@ def test_betting_shows_the_bet_buttons_limits_deadline_and_last_results() -> Non
     description = rendered.embed.description or ""
     assert f"**Place your bets** · <t:{int(NOW + 30)}:R>" in description
     assert "10–10,000 a hand, up to 7 hands" in description
-    assert field_named(rendered.embed, "alice") == "Bet 500 on 2 hands"
+    assert field_named(rendered.embed, "alice") == "Bet 500 a hand on 2 hands, 1,000 in all"
     assert field_named(rendered.embed, "bob") == "No bet yet"
     assert field_named(rendered.embed, "Last round") == "alice: win +500\nbob: loss -100"
 
@@ -314,3 +316,41 @@ def test_a_last_round_too_long_for_the_message_shows_each_players_net_instead() 
     assert embed_size(embed) <= EMBED_TOTAL_LIMIT
     assert field_named(embed, "Last round") == "\n".join(summary)
     validate_message({"embeds": [embed.to_dict()]}, allowed_flags=64)
+
+
+def test_a_last_round_over_several_fields_keeps_each_players_hands_together() -> None:
+    names = [f"player{n}" for n in range(7)]
+    dealer = "Dealer: 9♦ 7♣ 2♦ (18)"
+    blocks = {
+        name: [
+            *(f"{name} (hand {h}): 10♠ 8♣ 2♥ 3♦ — 23 busts: loses 1,000" for h in range(1, 5)),
+            f"{name}: insurance of 500 loses",
+            f"{name}: net -4,500",
+        ]
+        for name in names
+    }
+    last_results = (dealer, *(line for lines in blocks.values() for line in lines))
+    snapshot = table(
+        TablePhase.BETTING,
+        *(seat(n, name) for n, name in enumerate(names)),
+        last_results=last_results,
+        events=(),
+    )
+    embed = render_table(snapshot).embed
+    results = [field for field in embed.fields if field.name in (LAST_ROUND, CONTINUED)]
+    assert len(results) > 1
+    # One heading; the fields that carry on have a blank name, not a new section's.
+    assert [field.name for field in results] == [LAST_ROUND] + [CONTINUED] * (len(results) - 1)
+    shown = [(field.value or "").split("\n") for field in results]
+    assert [line for lines in shown for line in lines] == list(last_results)
+    for lines in blocks.values():
+        assert any(lines == value[i : i + len(lines)] for value in shown for i in range(len(value)))
+    validate_message({"embeds": [embed.to_dict()]}, allowed_flags=64)
+
+
+def test_result_blocks_keep_the_chip_limit_line_with_its_player() -> None:
+    not_paid = f"bob: 5 not paid: it would pass the chip limit of {db.MAX_BALANCE:,}"
+    lines = ["Dealer: 10♦ 8♣ (18)", "alice: 10♠ 9♣ — 19 beats 18: wins 10, 20 back",
+             "alice: net +10", "bob: A♠ K♣ — blackjack: wins 15, 25 back", "bob: net +15",
+             not_paid, "carol: net ±0 on 2 hands"]  # fmt: skip
+    assert result_blocks(lines) == [lines[:1], lines[1:3], lines[3:6], lines[6:]]

@@ -104,7 +104,7 @@ async def test_rebet_repeats_or_doubles_the_last_bet(
     table = service.get(table.table_id)
     assert table.phase is TablePhase.BETTING
     table, said = await service.rebet(table.table_id, table.round_no, ALICE, 2)
-    assert said.startswith("Bet 400 on 2 hands. Balance: ")
+    assert said.startswith("Bet 200 a hand on 2 hands, 400 in all. Balance: ")
     assert table.seats[0].bet == 200
 
 

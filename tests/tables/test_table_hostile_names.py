@@ -16,7 +16,7 @@ import db
 from bot.shown_names import NAME_LIMIT, shown_name
 from bot.tables import Player, TablePhase, TableService, TableSnapshot
 from cogs.economy import leaderboard_embed, stats_embed
-from cogs.table.render import render_table
+from cogs.table.render import CONTINUED, LAST_ROUND, render_table
 from fakediscord.clock import ManualClock
 from fakediscord.limits import validate_message
 from tests.tables.helpers import CHANNEL, GUILD, SPARE, Published, ShoeQueue, tick
@@ -116,9 +116,10 @@ async def test_seven_hostile_names_on_seven_hands_each_render_harmless_with_ever
         seat_fields = [field.name for field in embed.fields[: len(snapshot.seats)]]
         assert seat_fields == [shown_name(seat.name) for seat in snapshot.seats]
 
-    # Every player sees their result in the Last round section.
+    # Every player sees their result in the Last round section (over several fields).
     embed = render_table(settled).embed
-    last_round = "\n".join(f.value or "" for f in embed.fields if f.name == "Last round")
+    names = (LAST_ROUND, CONTINUED)
+    last_round = "\n".join(f.value or "" for f in embed.fields if f.name in names)
     for player in PLAYERS:
         assert f"{shown_name(player.name)}: net +70" in last_round
     closed = render_table(published.last).embed

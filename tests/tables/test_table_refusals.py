@@ -101,7 +101,7 @@ async def test_a_second_bet_in_a_round_is_refused_and_says_what_was_bet(
         betting,
         lambda: service.bet(CHANNEL, BOB, "100"),
         BetRefused,
-        "You already bet 150 on 2 hands this round.",
+        "You have already bet this round (150 a hand on 2 hands, 300 in all).",
     )
 
 
@@ -182,7 +182,7 @@ async def test_plays_the_rules_do_not_allow_are_refused_with_the_reason(
     assert table.phase is TablePhase.PLAYING
     t, n = table.table_id, table.round_no
     cases: list[tuple[Call, type[TableError], str]] = [
-        (lambda: service.act(t, n, BOB, Action.SPLIT), ActionRefused, "You can split only a pair"),
+        (lambda: service.act(t, n, BOB, Action.SPLIT), ActionRefused, "You have no pair to split."),
         (
             lambda: service.act(t, n, BOB, Action.INSURANCE),
             ActionRefused,

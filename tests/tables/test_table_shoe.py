@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import db
 from bot.engine import Action, commitment
 from bot.tables import TablePhase, TableService
-from bot.tables.advice import HINT_WAIT_S, NOT_READY, Advice
+from bot.tables.advice import HINT_WAIT_S, NOT_READY, WHAT_FIGURES_MEAN, Advice
 from fakediscord.clock import ManualClock, settle
 from tests.tables.helpers import (
     ALICE,
@@ -76,11 +76,12 @@ async def test_the_hint_says_what_each_choice_is_worth(
     await service.advice.settle()
     hint = (await service.hint(table.table_id, table.round_no, ALICE)).note
     # Then what each legal choice is worth for these exact cards (six decks, S17, peek).
-    assert hint.endswith(": double (hard 11 against a 6).")
-    assert hint.startswith("Double +0.")
-    assert "Hit +0." in hint
-    assert "Stand \u2212" in hint
-    assert "Surrender \u22120.500" in hint
+    best, figures = hint.split("\n")
+    assert best == "Basic strategy: double (hard 11 against a 6)."
+    assert figures.startswith(f"{WHAT_FIGURES_MEAN}: double +")
+    assert ", hit +" in figures
+    assert ", stand \u2212" in figures
+    assert figures.endswith(", surrender \u221250.0%.")
 
 
 async def test_a_hint_the_busy_worker_cannot_answer_in_time_comes_from_the_infinite_chart(
@@ -107,7 +108,7 @@ async def test_a_hint_the_busy_worker_cannot_answer_in_time_comes_from_the_infin
     finally:
         gate.set()
     hint = (await service.hint(table.table_id, table.round_no, ALICE)).note
-    assert hint.startswith("Double +0.")
+    assert hint.startswith("Basic strategy: double (hard 11 against a 6).\nWhat each")
 
 
 async def test_insurance_and_even_money_pay_two_to_one_against_a_dealer_blackjack(
