@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SEED = "b1ac4ac0"
+SEED = "b1ac4ac0" * 8
 
 #: py21 1.6.0's parameters (py21/rules.json) set to the vegas-shoe rules.
 PY21_RULES = {

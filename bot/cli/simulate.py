@@ -22,9 +22,11 @@ from multiprocessing.process import BaseProcess
 from typing import Any, TextIO
 
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
+from bot.cli.seed_flag import add_seed_flag
 from bot.engine import (
     BUILD,
     PRESETS,
+    SEED_BYTES,
     Rules,
     Tally,
     advisor_for,
@@ -46,8 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--hands", type=int, required=True, metavar="N", help="rounds to play (one hand each)"
     )
-    parser.add_argument(
-        "--seed", metavar="HEX", help="the run's seed in hex (default: a random one, printed)"
+    add_seed_flag(
+        parser, "the run's seed, to repeat a run (default: a random one, printed with the result)"
     )
     parser.add_argument(
         "--workers",
@@ -66,13 +68,8 @@ def run(args: argparse.Namespace) -> int:
         return _error(f"--hands must be at least 1, not {args.hands}")
     if not 1 <= args.workers <= MAX_WORKERS:
         return _error(f"--workers must be 1 to {MAX_WORKERS}, not {args.workers}")
-    seed_hex = args.seed if args.seed is not None else secrets.token_hex(32)
-    try:
-        seed = bytes.fromhex(seed_hex)
-    except ValueError:
-        return _error(f"--seed must be hex digits (an even number of them), not {seed_hex!r}")
-    if not seed:
-        return _error("--seed must not be empty")
+    seed: bytes = args.seed if args.seed is not None else secrets.token_bytes(SEED_BYTES)
+    seed_hex = seed.hex()
 
     advisor_for(rules)  # build the chart before the clock starts (and before workers fork)
     bar = ProgressBar(args.hands, sys.stderr) if sys.stderr.isatty() else None

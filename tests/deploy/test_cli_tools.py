@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.deploy.test_readme_commands import cli
+from tests.deploy.test_readme_commands import ROOT, cli
 
 
 @pytest.mark.parametrize(
@@ -42,3 +42,23 @@ def test_edge_gives_its_cut_card_caveat_once() -> None:
     out = cli("edge").stdout
     assert out.count("cut card") == 1
     assert out.count("simulate") == 1
+
+
+@pytest.mark.parametrize("tool", [["play"], ["simulate", "--hands", "10"], ["verify"]])
+def test_every_seed_follows_one_rule_and_every_help_says_it(tool: list[str]) -> None:
+    refused = cli(*tool, "--seed", "5eed")
+    assert refused.returncode == 2
+    assert "a seed is 64 hex digits (32 bytes), not '5eed'" in refused.stderr
+    help_text = " ".join(cli(tool[0], "--help").stdout.split())
+    assert "--seed HEX 64 hex digits (32 bytes): " in help_text
+
+
+def test_readme_lists_every_rule_flag_and_value() -> None:
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    for flag in (
+        "--blackjack-pays 3:2|6:5|1:1|2:1",
+        "--double any|9-11|10-11|none",
+        "--peek-ace-only/--no-peek-ace-only",
+        "A `--seed` is 64 hex digits for every tool",
+    ):
+        assert flag in readme
