@@ -3,8 +3,19 @@ help texts and the simulation's progress. Each runs ``python -m bot`` as a child
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pytest
 
+from tests.deploy.test_cli_strangers import SEED
 from tests.deploy.test_readme_commands import ROOT, cli
 
 
@@ -62,3 +73,103 @@ def test_readme_lists_every_rule_flag_and_value() -> None:
         "A `--seed` is 64 hex digits for every tool",
     ):
         assert flag in readme
+
+
+def simulate_process(*flags: str, stderr: int | None = None) -> subprocess.Popen[bytes]:
+    """``simulate`` over 100 M rounds (it never ends on its own in a test), in its own group."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot", "simulate", "--hands", "100000000", *flags],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE if stderr is None else stderr,
+        cwd=ROOT,
+        start_new_session=True,
+    )
+
+
+def workers_of(process: subprocess.Popen[bytes], count: int) -> list[int]:
+    """The pids of ``process``'s ``count`` workers, once all have started."""
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        pids = [int(pid) for pid in children.read_text().split()] if children.exists() else []
+        if len(pids) >= count:
+            return pids
+        select.select([], [], [], 0.05)
+    raise AssertionError(f"{count} workers never started")
+
+
+def wait_gone(pids: list[int], max_wait: float = 30.0) -> list[int]:
+    """The pids of ``pids`` still running after ``max_wait`` seconds (none, once all end)."""
+    deadline = time.monotonic() + max_wait
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        alive = [pid for pid in alive if Path(f"/proc/{pid}").exists() and not _zombie(pid)]
+        select.select([], [], [], 0.05)
+    return alive
+
+
+def end_group(process: subprocess.Popen[bytes]) -> None:
+    """Whatever a failed test left of ``process``'s group: no worker outlives the test."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.communicate(timeout=60)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_simulate_prints_its_heading_first_and_stays_quiet_when_piped() -> None:
+    process = simulate_process("--seed", SEED)
+    assert process.stdout is not None
+    assert process.stderr is not None
+    heading = process.stdout.readline().decode()
+    assert heading.startswith("100,000,000 rounds of basic strategy, one spot of 10 chips")
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert "[" not in err.decode()
+    assert "rounds/s" not in err.decode()
+
+
+def test_simulate_draws_a_progress_bar_on_a_terminal() -> None:
+    controller, terminal = pty.openpty()
+    process = simulate_process(stderr=terminal)
+    os.close(terminal)
+    seen = b""
+    deadline = time.monotonic() + 60
+    try:
+        while b"rounds/s" not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([controller], [], [], 1)
+            if ready:
+                seen += os.read(controller, 4096)
+    finally:
+        os.killpg(process.pid, signal.SIGINT)
+        process.communicate(timeout=60)
+        os.close(controller)
+    assert b"\r[" in seen
+    assert b"/100,000,000 rounds" in seen
+
+
+def test_killing_simulate_stops_its_workers() -> None:
+    process = simulate_process("--workers", "2")
+    try:
+        pids = workers_of(process, 2)
+        process.terminate()  # kill PID: SIGTERM to the parent alone
+        assert process.wait(timeout=30) == 128 + signal.SIGTERM
+        assert wait_gone(pids) == []
+    finally:
+        end_group(process)
+
+
+def test_workers_stop_themselves_when_their_parent_is_killed_outright() -> None:
+    process = simulate_process("--workers", "2")
+    try:
+        pids = workers_of(process, 2)
+        process.kill()  # SIGKILL: the parent cannot stop them; they see it gone
+        process.wait(timeout=30)
+        assert wait_gone(pids) == []
+    finally:
+        end_group(process)
