@@ -33,8 +33,27 @@ CONFIG_EXIT = 2
 NETWORK_EXIT = 1
 
 
+#: The settings ``run`` reads, for its help (.env.example says more of each).
+SETTINGS_HELP = """\
+settings (environment variables, or a .env file in the folder you start from):
+  DISCORD_TOKEN          the bot's token (required)
+  DATABASE_URL           sqlite:////absolute/path.sqlite3 or postgresql://...
+                         (default: data/blackjack.sqlite3 under this folder)
+  LOG_LEVEL, LOG_FORMAT  DEBUG/INFO/WARNING/ERROR; text or json
+  METRICS_PORT, METRICS_HOST
+                         Prometheus metrics at http://HOST:PORT/metrics
+  SHARD_COUNT, SHARD_IDS sharding: the total, and this process's shards
+  DEV_GUILD_ID           sync slash commands to this one server at once
+  TABLE_MESSAGE_MAX_AGE_S
+                         seconds before a table message is replaced
+  CARD_PICTURES          on (default) or off: cards as emoji pictures or text
+"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """No options: everything is configured by the environment."""
+    """No options: everything is configured by the environment, listed in the help."""
+    parser.epilog = SETTINGS_HELP
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,8 +6,11 @@ from __future__ import annotations
 import contextlib
 import os
 import pty
+import re
 import select
 import signal
+import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -15,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli.copy_db import counted
+from tests.bot_command import bot_command
 from tests.deploy.test_cli_strangers import SEED
 from tests.deploy.test_readme_commands import ROOT, cli
 
@@ -173,3 +178,65 @@ def test_workers_stop_themselves_when_their_parent_is_killed_outright() -> None:
         assert wait_gone(pids) == []
     finally:
         end_group(process)
+
+
+def test_copy_db_blames_its_to_url_when_that_is_what_fails(tmp_path: Path) -> None:
+    source = tmp_path / "chips.sqlite3"
+    source.touch()
+    with socket.socket() as closed:  # a port nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    done = bot_command(
+        tmp_path,
+        "copy-db",
+        "--to",
+        f"postgresql://u:secret@127.0.0.1:{port}/x",
+        DATABASE_URL=f"sqlite:///{source}",
+    )
+    assert done.returncode == 1
+    assert "fix the --to URL or start the server" in done.stderr
+    assert "DATABASE_URL" not in done.stderr
+    assert "secret" not in done.stderr
+
+
+def test_copy_db_counts_in_words() -> None:
+    assert [counted(1, "row"), counted(0, "row"), counted(1200, "row")] == [
+        "1 row",
+        "0 rows",
+        "1,200 rows",
+    ]
+
+
+def test_backup_into_a_missing_folder_names_the_folder(tmp_path: Path) -> None:
+    source = tmp_path / "chips.sqlite3"
+    sqlite3.connect(source).close()
+    done = bot_command(
+        tmp_path,
+        "backup",
+        str(tmp_path / "nowhere" / "b.sqlite3"),
+        DATABASE_URL=f"sqlite:///{source}",
+    )
+    assert done.returncode == 1
+    assert f"there is no folder '{tmp_path / 'nowhere'}' to write b.sqlite3 into" in done.stderr
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_the_top_help_has_no_markup() -> None:
+    out = cli("--help").stdout
+    assert "``" not in out
+    assert "With no command it starts the Discord bot" in " ".join(out.split())
+
+
+def test_run_help_lists_every_setting_of_env_example() -> None:
+    example = (ROOT / ".env.example").read_text()
+    names = set(re.findall(r"^#?\s*([A-Z][A-Z_]+)=", example, re.MULTILINE))
+    names -= {"DISCORD_API_BASE", "DISCORD_GATEWAY_URL"}  # the fake Discord's, for tests
+    assert "DISCORD_TOKEN" in names
+    out = cli("run", "--help").stdout
+    assert [name for name in sorted(names) if name not in out] == []
+
+
+@pytest.mark.parametrize("tool", ["backup", "copy-db"])
+def test_backup_and_copy_db_say_they_read_database_url(tool: str) -> None:
+    out = " ".join(cli(tool, "--help").stdout.split())
+    assert f"{tool} reads the SQLite database that DATABASE_URL names" in out
