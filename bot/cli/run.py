@@ -69,24 +69,32 @@ def run(args: argparse.Namespace) -> int:
     try:
         event_loop_runner()(serve(config))
     except discord.LoginFailure:
-        print(f"error: Discord rejected DISCORD_TOKEN. {TOKEN_HELP}", file=sys.stderr)
+        fatal(config, f"Discord rejected DISCORD_TOKEN. {TOKEN_HELP}")
         return CONFIG_EXIT
     except discord.PrivilegedIntentsRequired:
-        print("error: Discord refused the bot's intents.", file=sys.stderr)
+        fatal(config, "Discord refused the bot's intents.")
         return CONFIG_EXIT
     except (StoreError, ShardCountChanged) as error:
-        print(f"error: {error}", file=sys.stderr)
+        fatal(config, str(error))
         return CONFIG_EXIT
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
-        print(
-            f"error: cannot reach Discord at {discord.http.Route.BASE} ({error}). "
+        fatal(
+            config,
+            f"cannot reach Discord at {discord.http.Route.BASE} ({error}). "
             "Check the network connection, then start the bot again.",
-            file=sys.stderr,
         )
         return NETWORK_EXIT
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def fatal(config: Config, message: str) -> None:
+    """The line the bot exits with: one JSON line with LOG_FORMAT=json, else ``error: ...``."""
+    if config.log_format == "json":
+        logging.getLogger("bot").critical(message)
+    else:
+        print(f"error: {message}", file=sys.stderr)
 
 
 def event_loop_runner() -> Callable[[Coroutine[Any, Any, None]], None]:

@@ -4,6 +4,7 @@ help texts and the simulation's progress. Each runs ``python -m bot`` as a child
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import pty
 import re
@@ -20,7 +21,7 @@ import pytest
 
 from bot.cli.copy_db import counted
 from tests.bot_command import bot_command
-from tests.deploy.test_cli_strangers import SEED
+from tests.deploy.test_cli_strangers import SEED, closed_port
 from tests.deploy.test_readme_commands import ROOT, cli
 
 
@@ -240,3 +241,29 @@ def test_run_help_lists_every_setting_of_env_example() -> None:
 def test_backup_and_copy_db_say_they_read_database_url(tool: str) -> None:
     out = " ".join(cli(tool, "--help").stdout.split())
     assert f"{tool} reads the SQLite database that DATABASE_URL names" in out
+
+
+def unreachable_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """The bot against a Discord that refuses connections: it logs, then exits 1."""
+    settings = {
+        "DISCORD_TOKEN": "a-token",
+        "DISCORD_API_BASE": f"http://127.0.0.1:{closed_port()}/api/v10",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}",
+        **env,
+    }
+    return bot_command(tmp_path, "run", **settings)
+
+
+def test_text_logs_into_a_pipe_have_no_colour(tmp_path: Path) -> None:
+    done = unreachable_bot(tmp_path, LOG_LEVEL="INFO")
+    assert done.returncode == 1
+    assert "] [INFO    ] " in done.stderr  # discord.py's layout, logged
+    assert "\x1b[" not in done.stderr
+
+
+def test_with_json_logs_the_fatal_line_is_json_too(tmp_path: Path) -> None:
+    done = unreachable_bot(tmp_path, LOG_LEVEL="WARNING", LOG_FORMAT="json")
+    assert done.returncode == 1
+    lines = [json.loads(line) for line in done.stderr.splitlines() if line.strip()]
+    assert lines[-1]["level"] == "CRITICAL"
+    assert lines[-1]["message"].startswith("cannot reach Discord at http://127.0.0.1:")
