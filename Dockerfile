@@ -28,6 +28,6 @@ ENV PYTHONUNBUFFERED=1 \
     DATABASE_URL=sqlite:////data/blackjack.sqlite3
 VOLUME ["/data"]
 HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
-    CMD ["python", "-m", "bot", "check"]
+    CMD ["python", "-m", "bot", "check", "--gateway"]
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

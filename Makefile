@@ -6,10 +6,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: setup run playground test lint format clean
 
+# setuptools 77 or newer, as pyproject.toml's build needs (PEP 639 licence), so the venv can
+# also build the project itself (bench/engine_vs_py21.py compiles the engine with it). The
+# editable install's "Editable installation" banner is setuptools' note to its own users.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[dev,postgres]"
+	$(BIN)/pip install --quiet --upgrade pip "setuptools>=77"
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/pip install --quiet -e ".[dev,postgres]"
 	touch $(STAMP)
 
 ## Create .venv and install the project with its dev and PostgreSQL extras (once).

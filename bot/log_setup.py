@@ -31,6 +31,12 @@ _STANDARD: Final = frozenset(
 )
 
 
+#: Text lines without colour, laid out as discord.py's coloured ones.
+PLAIN: Final = logging.Formatter(
+    "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
+)
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object a line: time, level, logger, message, the ids known, extras."""
 
@@ -86,7 +92,11 @@ def setup_logging(level: int, log_format: str, *, secrets: Iterable[str] = ()) -
     without interaction tokens or any of ``secrets`` (the bot's token)."""
     root = logging.getLogger()
     if log_format != "json":
-        discord.utils.setup_logging(level=level, root=True)
+        if sys.stderr.isatty():
+            discord.utils.setup_logging(level=level, root=True)  # its colours, on a terminal
+        else:
+            # Not discord.py's choice, which colours inside any container (docker logs, files).
+            discord.utils.setup_logging(level=level, root=True, formatter=PLAIN)
     else:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(JsonFormatter())

@@ -28,13 +28,14 @@ def rules_key(rules: Rules) -> str:
 
 def cache_directory(database_url: str) -> Path | None:
     """Where the bot keeps charts: beside its SQLite file, else under ./data (None for a
-    database in memory: nothing is kept)."""
+    database in memory: nothing is kept). Absolute, as of the folder the bot starts in: a
+    chart written later lands there whatever the folder is then."""
     if database_url.startswith("sqlite:///"):
         path = database_url.removeprefix("sqlite:///").split("?")[0]
         if not path or ":memory:" in path:
             return None
-        return Path(path).parent / "strategy"
-    return Path("data") / "strategy"
+        return Path(path).absolute().parent / "strategy"
+    return Path("data").absolute() / "strategy"
 
 
 def chart_and_edge(rules: Rules) -> tuple[Chart, float]:

@@ -21,7 +21,7 @@ from typing import Any, Final
 import asyncpg
 
 import db
-from db.errors import StoreError
+from db.errors import StoreConfigError, StoreError
 
 #: Rows sent to PostgreSQL per COPY.
 BATCH: Final = 5_000
@@ -95,8 +95,12 @@ async def copy_sqlite_to_postgres(sqlite_url: str, postgres_url: str) -> CopyRep
     # Opening each store migrates it: both are then at this code's schema.
     async with db.open_store(sqlite_url) as source_store:
         source_version = await source_store.schema_version()
-    async with db.open_store(postgres_url) as target_store:
-        target_version = await target_store.schema_version()
+    try:
+        async with db.open_store(postgres_url) as target_store:
+            target_version = await target_store.schema_version()
+    except StoreConfigError as error:
+        # The store names the bot's setting; here the URL came from copy-db's --to.
+        raise StoreConfigError(str(error).replace("DATABASE_URL", "the --to URL")) from error
     if source_version != target_version:
         raise CopyRefused(f"schema {source_version} in SQLite but {target_version} in PostgreSQL")
     source = sqlite3.connect(db.sqlite_path(sqlite_url), isolation_level=None)

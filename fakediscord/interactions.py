@@ -272,7 +272,8 @@ def _option_value(decl: dict[str, Any], value: Any, resolved: dict[str, dict[str
     else:
         raise InteractionRejected(f"option {name!r} (type {kind}) cannot take {value!r}")
     if choices and value not in [c["value"] for c in choices]:
-        raise InteractionRejected(f"option {name!r} must be one of {[c['value'] for c in choices]}")
+        listed = ", ".join(str(c["value"]) for c in choices)
+        raise InteractionRejected(f"option {name!r} must be one of: {listed}")
     return value
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,24 +66,40 @@ EVERYONE_DEFAULT = permission_bits(
 
 
 class Snowflakes:
-    """Deterministic, real-looking snowflake ids (increasing)."""
+    """Real-looking snowflake ids, increasing, dated by ``now_ms`` as Discord's are: an id's
+    timestamp (``id >> 22``) is when it was minted, by the fake's clock. Without a clock they
+    start at ``start_ms`` and move a millisecond every 4,096 ids."""
 
-    def __init__(self, start_ms: int = 1_750_000_000_000) -> None:
-        self._counter = itertools.count(1)
-        self._base = (start_ms - DISCORD_EPOCH_MS) << 22
+    def __init__(
+        self, now_ms: Callable[[], float] | None = None, start_ms: int = 1_750_000_000_000
+    ) -> None:
+        self._now_ms = now_ms
+        self._ms = start_ms if now_ms is None else int(now_ms())
+        self._increment = 0
 
     def __call__(self) -> int:
-        return self._base + (next(self._counter) << 12)
+        now = self._ms if self._now_ms is None else int(self._now_ms())
+        if now > self._ms:
+            self._ms, self._increment = now, 0
+        self._increment += 1
+        if self._increment >= 1 << 12:  # the 12-bit increment is spent: the next millisecond
+            self._ms, self._increment = self._ms + 1, 0
+        return ((self._ms - DISCORD_EPOCH_MS) << 22) | self._increment
+
+    def _next_millisecond(self) -> None:
+        self._ms, self._increment = self._ms + 1, 0
 
     def on_shard(self, shard_id: int, num_shards: int) -> int:
         """The next id whose guild lands on ``shard_id`` of ``num_shards`` (ids stay increasing)."""
         if not 0 <= shard_id < num_shards:
             raise ValueError(f"shard {shard_id} is not in 0..{num_shards - 1}")
         while True:
-            # The shard follows the timestamp bits (id >> 22), which move every 1024 ids.
+            # The shard follows the timestamp bits (id >> 22): step ahead of the clock to the
+            # next millisecond that lands on the shard.
             candidate = self()
             if (candidate >> 22) % num_shards == shard_id:
                 return candidate
+            self._next_millisecond()
 
 
 def iso(ts: float) -> str:

@@ -57,7 +57,7 @@ class FakeDiscord(World):
             raise ValueError("shard counts, concurrency and guild limits start at 1")
         #: A ManualClock unless one is given (the playground passes the real clock).
         self.clock: Clock = clock or ManualClock()
-        self.snowflake = Snowflakes()
+        self.snowflake = Snowflakes(lambda: self.clock.now() * 1000)
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
         self.privileged_intents = privileged_intents
         #: ``shards`` in ``GET /gateway/bot``: what an AutoShardedClient without shard_count runs.

@@ -111,7 +111,11 @@ class Playground:
         """A new member (lower-case name, as Discord usernames are)."""
         username = _clean_name(name)
         if any(m.user.username == username for m in self.players()):
-            raise ValueError(f"There is already a player called {username}.")
+            typed = name.strip()
+            same = (
+                "" if typed == username else f" ({typed}: names are in lower case, as on Discord)"
+            )
+            raise ValueError(f"There is already a player called {username}{same}.")
         return self.fake.add_member(self.guild, username)
 
     def add_channel(self, name: str) -> FakeChannel:

@@ -262,8 +262,10 @@ def build_app(playground: Playground, guard: Guard) -> web.Application:
 async def serving(
     playground: Playground, *, host: str = "127.0.0.1", port: int = 8765
 ) -> AsyncIterator[str]:
-    """Start the playground and its page; yield the page's URL; stop both afterwards."""
-    await playground.start()
+    """Start the page, then the playground; yield the page's URL; stop both afterwards.
+
+    The page's port is taken first: a busy one is refused before the bot connects.
+    Nothing reaches the page before its URL is printed."""
     guard = Guard()
     runner = web.AppRunner(build_app(playground, guard), access_log=None, shutdown_timeout=0.5)
     try:
@@ -272,6 +274,7 @@ async def serving(
         await site.start()
         bound = runner.addresses[0][1]  # port 0 asks the OS for a free one
         guard.serve_on(host, bound)
+        await playground.start()
         yield f"http://{host}:{bound}"
     finally:
         await runner.cleanup()

@@ -30,6 +30,7 @@ def test_an_unreadable_file_is_computed_again(tmp_path: Path) -> None:
 
 
 def test_the_bot_keeps_charts_beside_its_sqlite_file() -> None:
-    assert cache_directory("sqlite:///var/bj/chips.sqlite3") == Path("var/bj/strategy")
+    assert cache_directory("sqlite:///var/bj/chips.sqlite3") == Path.cwd() / "var/bj/strategy"
+    assert cache_directory("sqlite:////srv/chips.sqlite3") == Path("/srv/strategy")
     assert cache_directory("sqlite:///:memory:") is None
-    assert cache_directory("postgresql://db/bj") == Path("data/strategy")
+    assert cache_directory("postgresql://db/bj") == Path.cwd() / "data/strategy"

@@ -16,7 +16,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from bot.cli.sqlite_source import configured_sqlite_file
+from bot.cli.sqlite_source import SOURCE_HELP, configured_sqlite_file
 
 PG_DUMP_RECIPE = (
     "DATABASE_URL is PostgreSQL: back it up with pg_dump, which reads one consistent\n"
@@ -28,7 +28,10 @@ PG_DUMP_RECIPE = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", type=Path, help="the file to write (must not exist yet)")
+    parser.epilog = SOURCE_HELP.format(tool="backup")
+    parser.add_argument(
+        "path", type=Path, help="the file to write (must not exist yet; its folder must)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,6 +41,13 @@ def run(args: argparse.Namespace) -> int:
     target: Path = args.path
     if target.exists():
         print(f"error: {target} exists; name a new file", file=sys.stderr)
+        return 1
+    folder = target.parent
+    if not folder.is_dir():
+        print(
+            f"error: there is no folder {str(folder)!r} to write {target.name} into",
+            file=sys.stderr,
+        )
         return 1
     try:
         pages = backup_sqlite(source, target)

@@ -12,11 +12,12 @@ import argparse
 import asyncio
 import sys
 
-from bot.cli.sqlite_source import configured_sqlite_file
+from bot.cli.sqlite_source import SOURCE_HELP, configured_sqlite_file
 from db.errors import StoreError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = SOURCE_HELP.format(tool="copy-db")
     parser.add_argument(
         "--to",
         required=True,
@@ -42,9 +43,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"copy-db: FAILED, nothing was copied: {error}", file=sys.stderr)
         return 1
     for table, rows in report.rows.items():
-        print(f"{table}: {rows} rows")
+        print(f"{table}: {counted(rows, 'row')}")
+    balances = report.accounts_checked
     print(
-        f"copy-db: ok ({sum(report.rows.values())} rows; every count matches and all"
-        f" {report.accounts_checked} balances equal their ledger)"
+        f"copy-db: ok ({counted(sum(report.rows.values()), 'row')}; every count matches and "
+        + (
+            "the balance equals its ledger)"
+            if balances == 1
+            else f"all {balances:,} balances equal their ledger)"
+        )
     )
     return 0
+
+
+def counted(number: int, noun: str) -> str:
+    """``1 row``, ``2 rows``, ``1,200 rows``."""
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"

@@ -37,7 +37,7 @@ def card_value(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = rules_or_exit(args)
+    rules = rules_or_exit(args, deals_to_cut=False)  # one hand, from a full shoe
     try:
         ranks = [part.strip().upper() for part in args.hand.split(",")]
         cards = [card_value(rank) for rank in ranks]

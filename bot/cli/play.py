@@ -14,6 +14,7 @@ from typing import TextIO
 
 from bot.bet_amount import bet_range
 from bot.cli.rule_flags import DEFAULT_PRESET
+from bot.cli.seed_flag import add_seed_flag
 from bot.engine import (
     PRESETS,
     Action,
@@ -91,7 +92,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"table rules (default {DEFAULT_PRESET})",
     )
     parser.add_argument("--hands", type=int, default=1, help="hands to play each round, 1 to 7")
-    parser.add_argument("--seed", help="64 hex digits: the first shoe's seed (for a replay)")
+    add_seed_flag(parser, "the first shoe's seed, to replay a shoe (default: a random one)")
     parser.add_argument("--chips", type=int, default=1000, help="chips to start with")
     # Test-only: deal exactly these cards ("A♠ K♥ ..."), in casino order.
     parser.add_argument("--stack", help=argparse.SUPPRESS)
@@ -367,11 +368,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "stack", None):
         shoe = StackedShoe(parse_cards(args.stack))
     elif args.seed:
-        try:
-            shoe = Shoe(rules.decks, rules.penetration, bytes.fromhex(args.seed))
-        except ValueError:
-            print("error: --seed must be 64 hex digits (32 bytes)", file=sys.stderr)
-            return 2
+        shoe = Shoe(rules.decks, rules.penetration, args.seed)
     else:
         shoe = Shoe.fresh(rules.decks, rules.penetration)
     session = Session(rules, args.hands, args.chips, sys.stdout, sys.stdin, shoe, args.preset)

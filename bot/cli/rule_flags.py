@@ -99,8 +99,11 @@ def add_rule_flags(
     )
 
 
-def rules_from_args(args: argparse.Namespace) -> Rules:
-    """The preset named by ``args.preset`` with every given flag applied; RulesError if invalid."""
+def rules_from_args(args: argparse.Namespace, *, deals_to_cut: bool = True) -> Rules:
+    """The preset named by ``args.preset`` with every given flag applied; RulesError if invalid.
+
+    ``deals_to_cut`` is False for a tool that never deals a shoe (``ev``): a cut card moved
+    up for fewer decks goes without a note then."""
     base = preset(args.preset)
     changes: dict[str, Any] = {}
     if args.decks is not None:
@@ -129,13 +132,24 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         changes["peek_ace_only"] = args.peek_ace_only
     if args.penetration is not None:
         changes["penetration"] = args.penetration
+    elif args.decks is not None and base.penetration > Rules.deepest_penetration(args.decks):
+        # The preset's cut card, not the user, is too deep for fewer decks: move it up, and
+        # say so (a flag the user gave is never changed).
+        changes["penetration"] = Rules.deepest_penetration(args.decks)
+        if deals_to_cut:
+            print(
+                f"note: {args.preset} deals to a cut card at {base.penetration:.0%}, too deep "
+                f"for {args.decks} deck{'s' if args.decks > 1 else ''}; using "
+                f"{changes['penetration']:.0%} (--penetration sets another)",
+                file=sys.stderr,
+            )
     return base.replace(**changes) if changes else base
 
 
-def rules_or_exit(args: argparse.Namespace) -> Rules:
+def rules_or_exit(args: argparse.Namespace, *, deals_to_cut: bool = True) -> Rules:
     """``rules_from_args``, or Rules' message on stderr and exit code 2 (as argparse does)."""
     try:
-        return rules_from_args(args)
+        return rules_from_args(args, deals_to_cut=deals_to_cut)
     except RulesError as exc:
         _exit_with(in_flag_words(str(exc)))
 

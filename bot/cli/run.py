@@ -35,8 +35,27 @@ CONFIG_EXIT = 2
 NETWORK_EXIT = 1
 
 
+#: The settings ``run`` reads, for its help (.env.example says more of each).
+SETTINGS_HELP = """\
+settings (environment variables, or a .env file in the folder you start from):
+  DISCORD_TOKEN          the bot's token (required)
+  DATABASE_URL           sqlite:////absolute/path.sqlite3 or postgresql://...
+                         (default: data/blackjack.sqlite3 under this folder)
+  LOG_LEVEL, LOG_FORMAT  DEBUG/INFO/WARNING/ERROR; text or json
+  METRICS_PORT, METRICS_HOST
+                         Prometheus metrics at http://HOST:PORT/metrics
+  SHARD_COUNT, SHARD_IDS sharding: the total, and this process's shards
+  DEV_GUILD_ID           sync slash commands to this one server at once
+  TABLE_MESSAGE_MAX_AGE_S
+                         seconds before a table message is replaced
+  CARD_PICTURES          on (default) or off: cards as emoji pictures or text
+"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """No options: everything is configured by the environment."""
+    """No options: everything is configured by the environment, listed in the help."""
+    parser.epilog = SETTINGS_HELP
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,24 +71,32 @@ def run(args: argparse.Namespace) -> int:
     try:
         event_loop_runner()(serve(config))
     except discord.LoginFailure:
-        print(f"error: Discord rejected DISCORD_TOKEN. {TOKEN_HELP}", file=sys.stderr)
+        fatal(config, f"Discord rejected DISCORD_TOKEN. {TOKEN_HELP}")
         return CONFIG_EXIT
     except discord.PrivilegedIntentsRequired:
-        print("error: Discord refused the bot's intents.", file=sys.stderr)
+        fatal(config, "Discord refused the bot's intents.")
         return CONFIG_EXIT
     except (StoreError, ShardCountChanged, MetricsPortError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        fatal(config, str(error))
         return CONFIG_EXIT
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
-        print(
-            f"error: cannot reach Discord at {api_base()} ({error}). "
+        fatal(
+            config,
+            f"cannot reach Discord at {api_base()} ({error}). "
             "Check the network connection, then start the bot again.",
-            file=sys.stderr,
         )
         return NETWORK_EXIT
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def fatal(config: Config, message: str) -> None:
+    """The line the bot exits with: one JSON line with LOG_FORMAT=json, else ``error: ...``."""
+    if config.log_format == "json":
+        logging.getLogger("bot").critical(message)
+    else:
+        print(f"error: {message}", file=sys.stderr)
 
 
 def event_loop_runner() -> Callable[[Coroutine[Any, Any, None]], None]:

@@ -2,8 +2,11 @@
 
 Each worker process plays its share of the rounds with its own seed derived
 from the run's seed (``bot.engine.analysis.simulate.worker_seed``), so the same seed and
-worker count give the same result. The progress bar goes to stderr, only when
-it is a terminal and only once a run has taken a second.
+worker count give the same result. The first line of the result is printed as the
+run starts; the progress bar goes to stderr, only when it is a terminal and only once
+a run has taken a second (piped, the run is quiet until its result). Killed (SIGTERM),
+the run stops its workers; killed outright (SIGKILL), its workers see their parent gone
+at their next progress report and stop themselves.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import queue
 import secrets
 import signal
@@ -22,12 +26,14 @@ from multiprocessing.process import BaseProcess
 from typing import Any, TextIO
 
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
-from bot.engine import BUILD, PRESETS, Rules
+from bot.cli.seed_flag import add_seed_flag
+from bot.engine import BUILD, PRESETS, SEED_BYTES, Rules
 from bot.engine.analysis import Tally, lookup_for, play_worker, split_rounds, stake_for
 
 MAX_WORKERS = 64
-#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it), and after SIGTERM.
 INTERRUPTED = 130
+TERMINATED = 128 + signal.SIGTERM
 #: Seconds a run goes before the progress bar appears, and between two redraws.
 BAR_DELAY = 1.0
 BAR_EVERY = 0.1
@@ -38,8 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--hands", type=int, required=True, metavar="N", help="rounds to play (one hand each)"
     )
-    parser.add_argument(
-        "--seed", metavar="HEX", help="the run's seed in hex (default: a random one, printed)"
+    add_seed_flag(
+        parser, "the run's seed, to repeat a run (default: a random one, printed with the result)"
     )
     parser.add_argument(
         "--workers",
@@ -58,14 +64,12 @@ def run(args: argparse.Namespace) -> int:
         return _error(f"--hands must be at least 1, not {args.hands}")
     if not 1 <= args.workers <= MAX_WORKERS:
         return _error(f"--workers must be 1 to {MAX_WORKERS}, not {args.workers}")
-    seed_hex = args.seed if args.seed is not None else secrets.token_hex(32)
-    try:
-        seed = bytes.fromhex(seed_hex)
-    except ValueError:
-        return _error(f"--seed must be hex digits (an even number of them), not {seed_hex!r}")
-    if not seed:
-        return _error("--seed must not be empty")
+    seed: bytes = args.seed if args.seed is not None else secrets.token_bytes(SEED_BYTES)
+    seed_hex = seed.hex()
 
+    if not args.json:
+        # Say what runs before it runs: a long run is not a silent one.
+        print(_heading(args.hands, args.preset, rules), flush=True)
     lookup_for(rules)  # build the chart before the clock starts (and before workers fork)
     bar = ProgressBar(args.hands, sys.stderr) if sys.stderr.isatty() else None
     played = [0]
@@ -76,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
             bar.update(done)
 
     start = time.perf_counter()
+    signal.signal(signal.SIGTERM, _exit_terminated)
     try:
         tally = simulate(rules, args.hands, seed, args.workers, progress)
     except KeyboardInterrupt:
@@ -94,8 +99,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        print(_text(result, args.preset, rules))
+        print(_text(result))
     return 0
+
+
+def _exit_terminated(signum: int, frame: object) -> None:
+    """SIGTERM (``kill PID``): unwind, so ``simulate`` stops its workers on the way out."""
+    raise SystemExit(TERMINATED)
 
 
 def simulate(
@@ -119,7 +129,7 @@ def simulate(
     processes = [
         context.Process(
             target=_worker,
-            args=(rules.to_dict(), share, seed, index, messages),
+            args=(rules.to_dict(), share, seed, index, messages, os.getpid()),
             daemon=True,
         )
         for index, share in enumerate(shares)
@@ -142,7 +152,7 @@ def simulate(
                 raise RuntimeError(f"simulation worker {index} failed: {payload}")
             else:
                 tallies[index] = Tally(*payload)
-    except KeyboardInterrupt:
+    except BaseException:  # Ctrl-C, SIGTERM's SystemExit, a worker's failure
         for process in processes:
             if process.pid is not None:
                 process.terminate()
@@ -164,12 +174,14 @@ def _start_deaf_to_ctrl_c(processes: Sequence[BaseProcess]) -> None:
     """Start the workers with SIGINT blocked: they inherit the blocked signal (through fork
     and exec alike) and never see Ctrl-C, which the terminal sends to the whole process
     group; the parent alone answers it, and stops them. A Ctrl-C pressed meanwhile waits
-    for the parent (delivered when it unblocks), it is not lost."""
+    for the parent (delivered when it unblocks), it is not lost. SIGTERM is blocked too
+    meanwhile: its handler's SystemExit, raised inside a fork hook, would be ignored; each
+    worker unblocks it for itself."""
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no process groups to worry about
         for process in processes:
             process.start()
         return
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         for process in processes:
             process.start()
@@ -183,16 +195,24 @@ def _worker(
     seed: bytes,
     index: int,
     messages: multiprocessing.Queue[tuple[str, int, Any]],
+    parent: int,
 ) -> None:
-    """One worker process: play its share, report progress and the tally on ``messages``."""
+    """One worker process: play its share, report progress and the tally on ``messages``.
+
+    It stops at its next progress report once its parent is gone (killed outright, it could
+    not stop the workers itself). ``parent`` is its pid as the parent read it: a worker
+    that read it itself could read its new parent's, if the old one died as it was forked."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, inherited by fork
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+    def progress(done: int) -> None:
+        if os.getppid() != parent:
+            os._exit(TERMINATED)
+        messages.put(("progress", index, done))
+
     try:
-        tally = play_worker(
-            Rules.from_dict(rules_dict),
-            rounds,
-            seed,
-            index,
-            progress=lambda done: messages.put(("progress", index, done)),
-        )
+        tally = play_worker(Rules.from_dict(rules_dict), rounds, seed, index, progress=progress)
     except Exception as exc:  # reported to the parent, which stops the run with it
         messages.put(("error", index, f"{type(exc).__name__}: {exc}"))
         return
@@ -258,20 +278,27 @@ def _result(
     }
 
 
-def _text(result: dict[str, Any], preset_name: str, rules: Rules) -> str:
+def _heading(rounds: int, preset_name: str, rules: Rules) -> str:
+    """The result's first line, printed as the run starts: what is played."""
     changed = "" if PRESETS[preset_name] == rules else ", with rule flags"
     shoe = (
         "a fresh shoe every round"
         if rules.penetration == 0
         else f"cut card at {rules.penetration:.0%}"
     )
+    return (
+        f"{rounds:,} rounds of basic strategy, one spot of {stake_for(rules)} "
+        f"chips: {preset_name}{changed}, {rules.decks} deck{'s' if rules.decks > 1 else ''}, "
+        f"{shoe}"
+    )
+
+
+def _text(result: dict[str, Any]) -> str:
+    """The result's lines after its heading."""
     low, high = result["ci95_pct"]
     workers = result["workers"]
     return "\n".join(
         [
-            f"{result['rounds']:,} rounds of basic strategy, one spot of {result['stake']} "
-            f"chips: {preset_name}{changed}, {rules.decks} deck{'s' if rules.decks > 1 else ''}, "
-            f"{shoe}",
             f"House edge: {result['house_edge_pct']:.3f}% "
             f"± {result['house_edge_pct'] - low:.3f} (95% confidence: {low:.3f}% to {high:.3f}%; "
             f"standard error {result['std_error_pct']:.3f})",

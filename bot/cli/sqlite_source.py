@@ -8,6 +8,11 @@ from pathlib import Path
 from bot.config import ConfigError, environment, load_config
 from db import sqlite_path
 
+#: The epilog of each tool's help: where it reads from.
+SOURCE_HELP = (
+    "{tool} reads the SQLite database that DATABASE_URL names (from the environment or a "
+    ".env file in this folder; unset: data/blackjack.sqlite3 under this folder), as the bot does."
+)
 #: Exit status for a setting that must be fixed first (as ``python -m bot run`` uses).
 CONFIG_EXIT = 2
 

@@ -9,14 +9,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bot.engine import SEED_BYTES, commitment, continuation_seed, shuffled_order
+from bot.cli.seed_flag import add_seed_flag
+from bot.engine import commitment, continuation_seed, shuffled_order
 
 #: A round runs a shoe dry rarely; a few continuations are plenty, thousands a mistake.
 MAX_CONTINUATIONS = 100
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", required=True, help=f"the revealed seed, {SEED_BYTES} bytes hex")
+    add_seed_flag(parser, "the revealed seed", required=True)
     parser.add_argument("--decks", type=int, default=6, help="decks in the shoe (1-8, default 6)")
     parser.add_argument(
         "--continuations",
@@ -28,18 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        seed = bytes.fromhex(args.seed)
-    except ValueError:
-        print(f"error: --seed must be hexadecimal, not {args.seed!r}", file=sys.stderr)
-        return 2
-    if len(seed) != SEED_BYTES:
-        print(
-            f"error: --seed must be {SEED_BYTES} bytes ({2 * SEED_BYTES} hex digits), "
-            f"not {len(seed)}",
-            file=sys.stderr,
-        )
-        return 2
+    seed: bytes = args.seed
     if not 0 <= args.continuations <= MAX_CONTINUATIONS:
         print(
             f"error: --continuations must be 0 to {MAX_CONTINUATIONS}, not {args.continuations}",

@@ -18,6 +18,8 @@ SURRENDER: Final = ("none", "late")
 MAX_SPOTS: Final = 7
 MAX_PLAYERS: Final = 7
 MAX_BET_CEILING: Final = 10**12
+#: Cards the cut card must leave behind it: enough for a full table's round.
+CARDS_BEHIND_CUT: Final = 15
 
 
 class RulesError(ValueError):
@@ -160,12 +162,22 @@ class Rules:
         # The cut card must leave enough cards for a full table's round.
         if self.penetration:
             left = int(self.decks * 52 * (1 - self.penetration))
-            if left < 15:
+            if left < CARDS_BEHIND_CUT:
                 problems.append(
                     f"penetration {self.penetration} leaves only {left} cards behind the cut "
-                    f"card of a {self.decks}-deck shoe; leave at least 15"
+                    f"card of a {self.decks}-deck shoe; leave at least {CARDS_BEHIND_CUT} "
+                    f"(penetration {self.deepest_penetration(self.decks)} or less)"
                 )
         return problems
+
+    @staticmethod
+    def deepest_penetration(decks: int) -> float:
+        """The deepest cut card, in steps of 0.05, that leaves ``CARDS_BEHIND_CUT`` cards
+        behind it in a ``decks``-deck shoe (0.7 for one deck, 0.85 for two)."""
+        steps = int((1 - CARDS_BEHIND_CUT / (decks * 52)) * 20)
+        while steps and int(decks * 52 * (1 - steps / 20)) < CARDS_BEHIND_CUT:
+            steps -= 1
+        return min(steps / 20, 0.9)
 
     @property
     def blackjack_ratio(self) -> Fraction:

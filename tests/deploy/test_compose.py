@@ -130,13 +130,14 @@ def test_the_health_check_checks_the_database_the_bot_uses(
     check = compose()["services"]["bot"]["healthcheck"]["test"]
     assert check[0] == "CMD"
     argv = [interpolate(part, {}) for part in check[1:]]
-    assert argv[-4:] == ["python", "-m", "bot", "check"]
-    argv[-4] = sys.executable
+    assert argv[-5:] == ["python", "-m", "bot", "check", "--gateway"]
+    argv[-5] = sys.executable
     env = container_env(tmp_path, postgres_up=True, dotenv={"DISCORD_TOKEN": "x"})
     # The test's server stands in for the postgres service's address.
     url = env["COMPOSE_POSTGRES_URL"] = pg_server.create_database("compose")
     asyncio.run(migrated(url))  # as the bot's first start leaves it (check creates nothing)
     env["PYTHONPATH"] = str(ROOT)
+    env["METRICS_PORT"] = ""  # no bot runs here (test_discord_metrics_hosts checks --gateway)
     checked = subprocess.run(
         argv, env=env, cwd=tmp_path, capture_output=True, text=True, check=False, timeout=60
     )

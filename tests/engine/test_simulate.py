@@ -30,7 +30,7 @@ from bot.engine.analysis.simulate import (
 from bot.engine.analysis.strategy import advise
 
 VEGAS = preset("vegas-shoe")
-SEED = bytes.fromhex("5eed")
+SEED = bytes.fromhex("5eed" * 16)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -168,20 +168,20 @@ def test_every_compiled_module_exists() -> None:
 def test_simulate_json_gives_the_edge_its_interval_and_the_speed(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code = main(["simulate", "--hands", "3000", "--seed", "5eed", "--workers", "2", "--json"])
+    code = main(["simulate", "--hands", "3000", "--seed", SEED.hex(), "--workers", "2", "--json"])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     expected = simulate(VEGAS, 3000, SEED, 2)
     assert out["house_edge_pct"] == expected.house_edge_pct
     assert out["ci95_pct"] == list(expected.ci95_pct)
-    assert (out["rounds"], out["workers"], out["seed"], out["stake"]) == (3000, 2, "5eed", 10)
+    assert (out["rounds"], out["workers"], out["seed"], out["stake"]) == (3000, 2, SEED.hex(), 10)
     assert out["rounds_per_second"] > 0
     assert out["engine"] in ("pure", "compiled")
     assert out["rules"] == VEGAS.to_dict()
 
 
 def test_simulate_prints_the_edge_rounds_and_speed(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--hands", "2000", "--seed", "5eed", "--penetration", "0"]) == 0
+    assert main(["simulate", "--hands", "2000", "--seed", SEED.hex(), "--penetration", "0"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("2,000 rounds of basic strategy")
     assert "a fresh shoe every round" in lines[0]
@@ -189,7 +189,7 @@ def test_simulate_prints_the_edge_rounds_and_speed(capsys: pytest.CaptureFixture
     assert "95% confidence" in lines[1]
     assert lines[2].startswith("Speed: ")
     assert "rounds/s" in lines[2]
-    assert lines[3] == "Seed: 5eed"
+    assert lines[3] == f"Seed: {SEED.hex()}"
 
 
 def test_without_a_seed_the_run_prints_the_random_one_it_used(
@@ -204,8 +204,9 @@ def test_without_a_seed_the_run_prints_the_random_one_it_used(
     [
         (["--hands", "0"], "--hands must be at least 1"),
         (["--hands", "10", "--workers", "0"], "--workers must be 1 to 64"),
-        (["--hands", "10", "--seed", "xyz"], "--seed must be hex digits"),
-        (["--hands", "10", "--seed", ""], "--seed must not be empty"),
+        (["--hands", "10", "--seed", "xyz"], "a seed is 64 hex digits (32 bytes), not 'xyz'"),
+        (["--hands", "10", "--seed", "5eed"], "a seed is 64 hex digits (32 bytes), not '5eed'"),
+        (["--hands", "10", "--seed", ""], "a seed is 64 hex digits (32 bytes), not ''"),
         (["--hands", "10", "--decks", "9"], "decks must be 1 to 8"),
     ],
 )
