@@ -8,18 +8,22 @@ done, and a refusal is just an answer. Every wait is on the fake's state.
 
 from __future__ import annotations
 
+import atexit
 import random
+import shutil
 import sqlite3
 import sys
+import tempfile
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import asyncpg
 
 from cogs.table.buttons import parse_custom_id
 from db import sqlite_path
 from fakediscord import FakeDiscord
-from fakediscord.harness import REPO_ROOT, BotProcess
+from fakediscord.harness import BotProcess
 from fakediscord.interactions import FakeInteraction, NoResponse
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember
 from fakediscord.records import FakeMessage
@@ -28,6 +32,11 @@ from tests.discord.discord_world import labels_enabled
 #: Settings a developer's .env might hold that would point the bot elsewhere.
 NO_DOTENV = {"DEV_GUILD_ID": "", "SHARD_COUNT": "", "SHARD_IDS": "", "LOG_LEVEL": "WARNING"}
 BOT_ARGV = (sys.executable, "-m", "bot")
+#: The bot processes' working folder (their code comes by PYTHONPATH, see BotProcess): what
+#: a bot writes relative to it, a PostgreSQL bot's charts in ./data/strategy, stays out of
+#: the checkout.
+WORK_FOLDER = Path(tempfile.mkdtemp(prefix="blackjack-bots-"))
+atexit.register(shutil.rmtree, WORK_FOLDER, ignore_errors=True)
 #: Buttons a player presses during a round, with how often a player picks each.
 PLAY_WEIGHTS = {
     "Stand": 6,
@@ -46,7 +55,7 @@ def bot_process(
 ) -> BotProcess:
     """``python -m bot`` against the fake with these settings (and nothing from a .env)."""
     env = {**NO_DOTENV, "DATABASE_URL": database_url, **settings}
-    return BotProcess(fake, BOT_ARGV, env=env, cwd=REPO_ROOT, shards=shards)
+    return BotProcess(fake, BOT_ARGV, env=env, cwd=WORK_FOLDER, shards=shards)
 
 
 async def stop_all(*processes: BotProcess) -> None:
