@@ -187,7 +187,7 @@ class HandValues:
         """No hit of the hand (its cards out of the shoe) is worth more: a card that busts
         it loses the stake, any other wins at most the stake. A hit whose bound the
         stand already reaches is not valued: a sixth fewer shoes whose stand value is
-        worked out at two decks (67,000 to 56,000; bench/README.md)."""
+        worked out at two decks (67,000 to 56,000)."""
         if soft:
             return 1.0
         return 1.0 - 2.0 * sum(self.probs()[21 - total :])
