@@ -38,7 +38,6 @@ from bot.engine.round_state import RoundPhase
 from bot.engine.rules import (
     MAX_BET_CEILING,
     MAX_SPOTS,
-    PRESET_SOURCES,
     PRESETS,
     Rules,
     RulesError,
@@ -68,7 +67,6 @@ __all__ = [
     "MAX_BET_CEILING",
     "MAX_SPOTS",
     "PRESETS",
-    "PRESET_SOURCES",
     "SEED_BYTES",
     "Action",
     "ActionNotAllowed",

@@ -202,7 +202,11 @@ class Rules:
 
 
 # Each preset quotes the sentence of its text that decides each field it sets; a
-# field with no sentence says so ("not in the text").
+# field with no sentence says so ("not in the text"). The texts (tests/data/rules/):
+# classic, terminal-table-1-to-7-hands.txt; simple, simple-group-hit-stand.txt;
+# reno-1972, unix-v3-bj-reno-1972.txt (Unix V3 bj(6), 1972); single-deck,
+# single-deck-h17-casino.txt. vegas-shoe is the common modern six-deck shoe game, which
+# no single text describes.
 PRESETS: Final[dict[str, Rules]] = {
     # The common modern shoe game (no single text): the published six-deck chart's rules.
     "vegas-shoe": Rules(
@@ -329,15 +333,6 @@ PRESETS: Final[dict[str, Rules]] = {
         hit_split_aces=True,
         surrender="none",  # "Surrender: not allowed"
     ),
-}
-
-#: Which rule text each preset follows (the text lives in the tests' docs).
-PRESET_SOURCES: Final[dict[str, str]] = {
-    "vegas-shoe": "the common modern six-deck shoe game (no single text)",
-    "classic": "terminal-table-1-to-7-hands.txt",
-    "simple": "simple-group-hit-stand.txt",
-    "reno-1972": "unix-v3-bj-reno-1972.txt (Unix V3 bj(6), 1972)",
-    "single-deck": "single-deck-h17-casino.txt",
 }
 
 
