@@ -7,12 +7,19 @@ from typing import Any
 import discord
 
 
-async def tell(interaction: discord.Interaction[Any], text: str) -> discord.WebhookMessage | None:
+async def tell(
+    interaction: discord.Interaction[Any], text: str, *, wait: bool = False
+) -> discord.WebhookMessage | None:
     """``text`` to the interaction's user alone (ephemeral): as the interaction's response,
     or as a followup once it has been answered (a deferral, a table shown, a refusal).
 
-    The followup message when it was one (None: the response itself)."""
+    With ``wait``, a followup is sent as discord.py's ``followup.send(wait=True)`` and
+    returned (for a caller that deletes it later); otherwise, and for the response
+    itself, None: Discord's copy of the message is neither asked for nor parsed."""
     if interaction.response.is_done():
-        return await interaction.followup.send(text, ephemeral=True, wait=True)
+        if wait:
+            return await interaction.followup.send(text, ephemeral=True, wait=True)
+        await interaction.followup.send(text, ephemeral=True)
+        return None
     await interaction.response.send_message(text, ephemeral=True)
     return None

@@ -59,5 +59,5 @@ class BettingCog(commands.Cog, name="Betting"):
             return
         async with TimelyResponse(interaction, self.bot.clock) as answer, messages.busy(table_id):
             reply = await self.bot.tables.bet(channel_id, player_of(interaction), amount, hands)
-            receipt = await answer.text(reply.note)
+            receipt = await answer.text(reply.note, wait=True)
         self.receipts.expire(interaction, receipt)

@@ -139,8 +139,9 @@ class TableCog(commands.Cog, name="Table"):
                 return
             messages.shown(reply.snapshot)
         if reply.note:
-            receipt = await tell(interaction, reply.note)
-            if ref.action in ("rebet", "rebet2"):
+            bet = ref.action in ("rebet", "rebet2")  # the Bet buttons: a receipt, deleted
+            receipt = await tell(interaction, reply.note, wait=bet)
+            if bet:
                 self.receipts.expire(interaction, receipt)
 
     async def _apply(self, ref: ButtonRef, player: Player) -> Reply:

@@ -107,12 +107,12 @@ class TimelyResponse:
         else:
             await self._interaction.response.edit_message(embed=embed, view=view)
 
-    async def text(self, text: str) -> discord.WebhookMessage | None:
+    async def text(self, text: str, *, wait: bool = False) -> discord.WebhookMessage | None:
         """Answer with a sentence only the user sees (after a deferral, as a followup: after
-        "thinking" it replaces that message, as a refusal's answer does); the followup
-        message when it was one."""
+        "thinking" it replaces that message, as a refusal's answer does); with ``wait``, the
+        followup message when it was one (see :func:`bot.discord_reply.tell`)."""
         await self._settle()
-        return await tell(self._interaction, text)
+        return await tell(self._interaction, text, wait=wait)
 
 
 def overloaded(waiting: int) -> bool:
