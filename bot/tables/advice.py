@@ -158,16 +158,19 @@ def exact_hint(values: dict[Action, float], cards: Sequence[Card], up: Card) -> 
     worth = ", ".join(
         f"{action.value} {values[action] * 100:+.1f}%".replace("-", "\u2212") for action in ranked
     )
-    said = f"{ranked[0].value} ({hand_name(cards)} against {card_name(up)})"
-    return f"Basic strategy: {said}.\n{WHAT_FIGURES_MEAN}: {worth}."
+    return f"Basic strategy: {_choice(ranked[0], cards, up)}.\n{WHAT_FIGURES_MEAN}: {worth}."
 
 
 def _from_infinite_chart(
     rules: Rules, cards: Sequence[Card], up: Card, legal: Collection[Action]
 ) -> str:
     action = infinite_lookup(rules).advise(cards, up, legal)
-    said = f"{action.value} ({hand_name(cards)} against {card_name(up)})"
-    return f"Basic strategy: {said} {NOT_READY}."
+    return f"Basic strategy: {_choice(action, cards, up)} {NOT_READY}."
+
+
+def _choice(action: Action, cards: Sequence[Card], up: Card) -> str:
+    """A choice as both Hints word it: "Stand (hard 16 against a 10)"."""
+    return f"{action.value} ({hand_name(cards)} against {card_name(up)})"
 
 
 def _forget(job: asyncio.Future[Any]) -> None:
