@@ -205,3 +205,19 @@ async def test_a_cancel_refunds_every_fee(world: World) -> None:
         assert (await world.ledger(member))[-2:] == [("bet", -250), ("refund", 250)]
     assert "Cancelled by Moderator" in embed_text(the_board(world))
     assert "no tournament" in await ask(world, world.alice, "tournament join")
+
+
+async def test_a_tournament_nobody_plays_ends_after_the_idle_timeout_with_fees_refunded(
+    world: World,
+) -> None:
+    await world.slash(world.mod, "tournament create", None, fee=50)
+    await settled(world)
+    await ask(world, world.alice, "tournament join")
+    t = live(world)
+    assert await world.balance(world.alice) == 950
+    await tick(world, t.idle_s - 1)
+    assert cog(world).service.live  # still taking entries
+    await tick(world, 1)
+    assert cog(world).service.live == {}
+    assert await world.balance(world.alice) == 1000
+    assert "Nobody played for a while" in embed_text(the_board(world))
