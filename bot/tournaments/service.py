@@ -18,6 +18,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from typing import Final
 
 import db
 from bot.clock import Clock
@@ -43,6 +44,10 @@ log = logging.getLogger(__name__)
 
 #: Shows a tournament after it changed (the cog edits its messages); not awaited.
 Publish = Callable[[Tournament], None]
+
+
+#: The line each table of a resumed tournament shows until its next hand.
+BACK: Final = "The bot restarted: this tournament is back, with every stack and bet as it was."
 
 
 class TournamentError(Exception):
@@ -415,7 +420,7 @@ class TournamentService:
                 rows.append(
                     EliminationRow(table.channel_id, hand, e.user_id, e.chips_before, e.chips, gone)
                 )
-        table.results = [*table.events, *lines]
+        table.results = [*(e for e in table.events if e != BACK), *lines]
         table.events = []
         if (
             hand >= t.fmt.hands
@@ -572,10 +577,15 @@ class TournamentService:
             self.live[t.tournament_id] = t
             if t.status is Status.PLAYING and all(x.phase is Phase.DONE for x in t.tables):
                 # Stopped after the last hand's document and before the end was stored.
-                await self._change(t, lambda t=t: self._finish(t))  # type: ignore[misc]
+                await self._change(t, self._finisher(t))
+            for table in t.tables:
+                table.events.append(BACK)
             self._arm(t)
             resumed.append(t)
         return resumed
+
+    def _finisher(self, t: Tournament) -> Callable[[], Awaitable[None]]:
+        return lambda: self._finish(t)
 
     async def suspend(self) -> None:
         """Stop every timer (a graceful stop); the tournaments resume at the next start."""

@@ -8,11 +8,12 @@ from pathlib import Path
 from table_players import bot_process, read_economy
 
 import db
+from bot.tournaments.service import BACK
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeChannel, FakeMember
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
-from tests.discord.discord_world import labels_enabled
+from tests.discord.discord_world import embed_text, labels_enabled
 
 
 def board_in(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
@@ -74,9 +75,8 @@ async def test_a_tournament_killed_mid_hand_resumes_and_ends_with_the_ledger_who
             )
         await process.kill()
 
-        before = board.edits
         await process.start()
-        await fake.wait_for(lambda: board.edits > before, max_wait=10)  # shown again
+        await fake.wait_for(lambda: BACK in embed_text(board), max_wait=10)  # shown again
         for _ in range(40):
             if over(fake, channel):
                 break

@@ -221,3 +221,21 @@ async def test_a_tournament_nobody_plays_ends_after_the_idle_timeout_with_fees_r
     assert cog(world).service.live == {}
     assert await world.balance(world.alice) == 1000
     assert "Nobody played for a while" in embed_text(the_board(world))
+
+
+async def test_the_host_funds_a_prize_pool_without_a_fee(world: World) -> None:
+    refused = await ask(world, world.mod, "tournament create", fee=10, prize=100)
+    assert "leave prize out" in refused
+    assert "Creating a tournament needs Manage Channels" in await ask(
+        world, world.alice, "tournament create"
+    )
+    assert "not enough for funding the prize pool" in await ask(
+        world, world.mod, "tournament create", prize=5000
+    )
+    assert await world.balance(world.mod) == 1000
+    await world.slash(world.mod, "tournament create", None, prize=300)
+    await settled(world)
+    assert live(world).pool == 300
+    assert await world.balance(world.mod) == 700
+    await ask(world, world.mod, "tournament cancel")
+    assert await world.balance(world.mod) == 1000
