@@ -171,7 +171,7 @@ class BetModal(discord.ui.Modal, title="Your sealed bet"):
 
     amount: discord.ui.TextInput[BetModal] = discord.ui.TextInput(label="Chips", max_length=9)
     secret: discord.ui.TextInput[BetModal] = discord.ui.TextInput(
-        label="Secret bet, hidden until the hand is paid? (yes/no)",
+        label="Your one secret bet? (yes or no)",
         default="no",
         max_length=3,
     )

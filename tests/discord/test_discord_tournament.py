@@ -102,7 +102,16 @@ async def test_a_three_player_tournament_to_its_end(world: World) -> None:
     board = the_board(world)
     assert "Hand 1 of 2 · next elimination after hand 1" in embed_text(board)
 
-    assert "sealed" in await ask(world, world.alice, "tournament bet", amount=10)
+    # Alice bets through the Bet button's form, Bob with the command.
+    opened = await world.fake.click(world.alice, board, label="Bet")
+    assert opened.response_type == 9  # the form
+    typo = await world.fake.submit_modal(world.alice, opened, {"Chips": "ten"})
+    assert typo.content == "Write the bet as a whole number of chips, like 50."
+    assert "betting" in embed_text(board)  # nothing sealed
+    opened = await world.fake.click(world.alice, board, label="Bet")
+    sealed = await world.fake.submit_modal(world.alice, opened, {"Chips": "10"})
+    await settled(world)
+    assert sealed.content == "Your bet of 10 chips is sealed."
     assert "secret bet of 10" in await ask(
         world, world.bob, "tournament bet", amount=10, secret=True
     )
