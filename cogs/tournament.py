@@ -16,8 +16,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.bet_amount import BetAmountError, needs_balance, parse_bet
 from bot.discord_reply import tell
-from bot.engine import Action
+from bot.engine import MAX_BET_CEILING, Action
 from bot.shown_names import shown_name
 from bot.tables.players import Player
 from bot.tournaments import rules as R
@@ -368,6 +369,28 @@ class TournamentCog(commands.Cog, name="Tournament"):
         """Seal your bet for this hand; bets are shown when everyone has bet."""
         assert interaction.channel_id is not None
         await self.seal(interaction, interaction.channel_id, amount, secret)
+
+    async def bet_in_channel(self, interaction: discord.Interaction[Any], amount: str) -> bool:
+        """``/bet`` in a channel with a tournament: the player's sealed bet (not the secret
+        one). False when the channel has no tournament."""
+        channel_id = interaction.channel_id or 0
+        t = self.service.in_channel(channel_id)
+        if t is None:
+            return False
+        entrant = t.entrant(interaction.user.id)
+        chips_left = 0 if entrant is None else entrant.chips
+        word = amount.strip().lower()
+        try:
+            if needs_balance(amount):
+                whole = {"max": min(t.fmt.max_bet, chips_left), "half": chips_left // 2}
+                stake = whole.get(word, chips_left)
+            else:
+                stake = parse_bet(amount, balance=None, min_bet=1, max_bet=MAX_BET_CEILING)
+        except BetAmountError as error:
+            await tell(interaction, str(error))
+            return True
+        await self.seal(interaction, channel_id, stake, False)
+        return True
 
     async def seal(
         self, interaction: discord.Interaction[Any], channel_id: int, amount: int, secret: bool

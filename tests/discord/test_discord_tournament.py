@@ -170,7 +170,20 @@ async def test_a_three_player_tournament_to_its_end(world: World) -> None:
     assert any(text.startswith(f"Tournament #{t.tournament_id} is over.") for text in posted)
 
 
+def unfinished_deal_seed(fmt: Format) -> bytes:
+    """A seed whose first hand, two players betting 20, still waits for them after the deal."""
+    rules = tournament_rules(fmt)
+    for n in range(1, 1000):
+        seed = n.to_bytes(32, "big")
+        shoe = Shoe(rules.decks, rules.penetration, continuation_seed(seed, 1))
+        if len(Round.deal(rules, shoe, [("a", [20]), ("b", [20])]).players_to_act()) == 2:
+            return seed
+    raise AssertionError("no seed found")
+
+
 async def test_a_duplicate_tournament_deals_the_same_cards_at_two_channels(world: World) -> None:
+    seed = unfinished_deal_seed(Format(hands=3, eliminations=(1,)))
+    cog(world).service.new_seed = lambda: seed
     await world.slash(
         world.mod, "tournament create", None, duplicate=True, hands=3, eliminations="1"
     )
@@ -189,7 +202,7 @@ async def test_a_duplicate_tournament_deals_the_same_cards_at_two_channels(world
         (world.bob, world.other_channel),
         (world.mod, world.other_channel),
     ):
-        await ask(world, member, "tournament bet", channel, amount=20)
+        await world.bet(member, "20", channel=channel)  # /bet works at a tournament too
     first, second = t.tables
     assert first.round is not None
     assert second.round is not None
