@@ -294,6 +294,12 @@ class TournamentCog(commands.Cog, name="Tournament"):
         if not may_manage(interaction):
             await tell(interaction, "Creating a tournament needs Manage Channels.")
             return
+        if self.bot.tables.table_in(interaction.channel_id) is not None:
+            await tell(
+                interaction,
+                "This channel has a blackjack table open: a tournament needs a channel of its own.",
+            )
+            return
         try:
             elim = (
                 R.parse_hands(eliminations)

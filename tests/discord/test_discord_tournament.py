@@ -112,9 +112,12 @@ async def test_a_three_player_tournament_to_its_end(world: World) -> None:
     sealed = await world.fake.submit_modal(world.alice, opened, {"Chips": "10"})
     await settled(world)
     assert sealed.content == "Your bet of 10 chips is sealed."
+    assert "Bet between 10 and 500 chips" in await ask(world, world.bob, "tournament bet", amount=5)
     assert "secret bet of 10" in await ask(
         world, world.bob, "tournament bet", amount=10, secret=True
     )
+    assert "already sealed" in await ask(world, world.bob, "tournament bet", amount=20)
+    assert "not playing at this table" in await ask(world, world.mod, "tournament bet", amount=20)
     text = embed_text(board)
     assert "bet sealed" in text
     assert "bet 10" not in text  # sealed: nobody's amount shows while bets are open
@@ -246,6 +249,10 @@ async def test_a_tournament_nobody_plays_ends_after_the_idle_timeout_with_fees_r
 
 
 async def test_the_host_funds_a_prize_pool_without_a_fee(world: World) -> None:
+    await world.start(world.alice, world.other_channel)
+    assert "channel of its own" in await ask(
+        world, world.mod, "tournament create", world.other_channel
+    )
     refused = await ask(world, world.mod, "tournament create", fee=10, prize=100)
     assert "leave prize out" in refused
     assert "Creating a tournament needs Manage Channels" in await ask(
