@@ -42,7 +42,7 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 #: One cog per feature, loaded in this order.
-EXTENSIONS: Final = ("cogs.table", "cogs.economy", "cogs.admin")
+EXTENSIONS: Final = ("cogs.table", "cogs.economy", "cogs.admin", "cogs.tournament")
 
 #: What it gets before this process has resumed the tables a previous run left open.
 STARTING: Final = "The bot is still starting up; nothing was changed. Try again in a moment."

@@ -45,6 +45,7 @@ from db.ops import chips, reports, rounds, settings, shoes
 from db.ops.table_state import along_with, open_table_round
 from db.statements import Op
 from db.table_store import TableStates, checked_write
+from db.tournament_store import TournamentStore
 
 T = TypeVar("T")
 Clock = Callable[[], datetime]
@@ -66,6 +67,8 @@ class Store(ABC):
         self._group = GroupCommit(lambda write: self._run(write, write=True), self._rolled_back)
         #: The open tables' documents and journals.
         self.tables = TableStates(self._run, self._group, self._now)
+        #: Tournaments: their documents, prize pools and results.
+        self.tournaments = TournamentStore(self._run, self._now)
 
     # -- backend -------------------------------------------------------------
 

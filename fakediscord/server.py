@@ -19,7 +19,9 @@ from .gateway import PRIVILEGED_INTENTS, Gateway
 from .interactions import (
     APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
     FakeInteraction,
+    InteractionRejected,
     build_command_data,
     find_button,
     find_command,
@@ -279,6 +281,40 @@ class FakeDiscord(World):
         data = {"custom_id": button["custom_id"], "component_type": 2}
         return await self._send(
             MESSAGE_COMPONENT, member, message.channel, data, message, max_wait, wait
+        )
+
+    async def submit_modal(
+        self,
+        member: FakeMember,
+        opened: FakeInteraction,
+        values: dict[str, str],
+        /,
+        *,
+        max_wait: float = 5.0,
+        wait: bool = True,
+    ) -> FakeInteraction:
+        """Submit, as ``member``, the modal the bot answered ``opened`` with: each text
+        input's value by its label from ``values``, else the value it was shown with."""
+        modal = opened.modal
+        if modal is None:
+            raise InteractionRejected(f"interaction {opened.id} was not answered with a modal")
+        rows = [
+            {
+                "type": 1,
+                "components": [
+                    {
+                        "type": 4,
+                        "custom_id": field["custom_id"],
+                        "value": values.get(field.get("label", ""), field.get("value", "")),
+                    }
+                ],
+            }
+            for row in modal["components"]
+            for field in row["components"]
+        ]
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        return await self._send(
+            MODAL_SUBMIT, member, opened.channel, data, opened.message, max_wait, wait
         )
 
     def _require_bot(self, guild: FakeGuild) -> None:

@@ -176,8 +176,14 @@ def _check_modal(data: dict[str, Any]) -> None:
     title = data.get("title")
     if not isinstance(title, str) or not 1 <= len(title) <= 45:
         form.bad_length(("data", "title"), 1, 45)
-    if not 1 <= len(data.get("components") or []) <= 5:
+    rows = data.get("components") or []
+    if not 1 <= len(rows) <= 5:
         form.bad_length(("data", "components"), 1, 5)
+    for r, row in enumerate(rows):
+        for c, item in enumerate(row.get("components") or []):
+            label = item.get("label")
+            if item.get("type") == 4 and (not isinstance(label, str) or not 1 <= len(label) <= 45):
+                form.bad_length(("data", "components", r, "components", c, "label"), 1, 45)
     form.raise_if_any()
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import discord
 from discord import app_commands
@@ -21,6 +21,15 @@ if TYPE_CHECKING:
 
 #: Longer than any amount a person types ("2.5k", "1,000,000"); Discord enforces it.
 AMOUNT_MAX_LENGTH = 32
+
+
+@runtime_checkable
+class ChannelBets(Protocol):
+    """A cog that takes /bet in channels without a table (the tournament's sealed bets)."""
+
+    async def bet_in_channel(self, interaction: discord.Interaction[Any], amount: str) -> bool:
+        """Answer the bet and return True if this channel's bets are the cog's."""
+        ...
 
 
 class BettingCog(commands.Cog, name="Betting"):
@@ -53,6 +62,9 @@ class BettingCog(commands.Cog, name="Betting"):
         channel_id = interaction.channel_id or 0
         table = self.bot.tables.table_in(channel_id)
         table_id = None if table is None else table.table_id
+        other = self.bot.get_cog("Tournament") if table is None else None
+        if isinstance(other, ChannelBets) and await other.bet_in_channel(interaction, amount):
+            return
         messages = self.messages
         if table_id is not None and messages.overloaded(table_id):
             await tell(interaction, BUSY)

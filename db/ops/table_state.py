@@ -187,9 +187,11 @@ def close_table(table_id: str, now: int) -> Op[None]:
 
 
 def owned_round_ids() -> Op[set[int]]:
-    """The rounds open tables are playing: start-up resumes them instead of voiding them."""
+    """The rounds open tables are playing, and the prize pools of open tournaments (a round
+    each): start-up resumes them instead of voiding them."""
     rows = yield Query(
         "SELECT round_id FROM live_tables WHERE status = 'open' AND round_id IS NOT NULL"
+        " UNION SELECT pool_round_id FROM tournaments WHERE status = 'open'"
     )
     return {int(row[0]) for row in rows}
 

@@ -61,8 +61,13 @@ VIOLATIONS: dict[str, str] = {
 }
 
 #: An open table in the store is live, or paused, or resumes at the next start: a round
-#: no open table owns has nobody to settle or refund it.
-OWNED = "EXISTS (SELECT 1 FROM live_tables AS t WHERE t.status = 'open' AND t.round_id = r.id)"
+#: no open table owns has nobody to settle or refund it. An open tournament's prize pool
+#: is a round its tournament owns.
+OWNED = (
+    "(EXISTS (SELECT 1 FROM live_tables AS t WHERE t.status = 'open' AND t.round_id = r.id)"
+    " OR EXISTS (SELECT 1 FROM tournaments AS tt"
+    " WHERE tt.status = 'open' AND tt.pool_round_id = r.id))"
+)
 #: The rules of a database the table service wrote (the store's own tests stake on
 #: rounds without tables, and leave this out).
 TABLE_VIOLATIONS: dict[str, str] = {

@@ -213,9 +213,11 @@ CHIPS_SQL = {
     " WHERE kind IN ('bet', 'double', 'split', 'insurance', 'payout', 'refund')",
     "held": "SELECT COALESCE(SUM(balance), 0) FROM accounts",
     "open_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'open'",
-    # A round open with no open table to resume it would keep its stakes forever.
+    # A round open with no open table (or tournament, for its prize pool) to resume it
+    # would keep its stakes forever.
     "orphan_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'open' AND id NOT IN"
-    " (SELECT round_id FROM live_tables WHERE status = 'open' AND round_id IS NOT NULL)",
+    " (SELECT round_id FROM live_tables WHERE status = 'open' AND round_id IS NOT NULL"
+    " UNION SELECT pool_round_id FROM tournaments WHERE status = 'open')",
     "settled_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'settled'",
     "void_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'void'",
     "ledger_rows": "SELECT COUNT(*) FROM ledger",

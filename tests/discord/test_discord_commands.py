@@ -251,6 +251,15 @@ async def test_commands_are_synced_globally_without_a_dev_guild(
         "daily",
         "leaderboard",
         "stats",
+        "tournament",
+    ]
+    assert sorted(o["name"] for o in synced["tournament"]["options"]) == [
+        "bet",
+        "cancel",
+        "create",
+        "join",
+        "standings",
+        "start",
     ]
     assert sorted(o["name"] for o in synced["blackjack"]["options"]) == [
         "fairness",

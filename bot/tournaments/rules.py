@@ -1,0 +1,169 @@
+"""The rules of an elimination tournament, as pure functions: no clock, no store, no Discord.
+
+The format, as played live in casinos:
+
+- everyone starts with the same tournament stack; tournament chips are not the economy's;
+- a fixed number of hands, each bet between a minimum and a maximum;
+- after each elimination hand the player with the fewest chips is out. A tie is broken by
+  the larger stack at the start of that hand, then by seat order from that hand's first
+  bettor (the first bettor moves one seat to the left every hand, as the button does);
+- after the last hand the most chips wins.
+
+Standings rank the players still in by chips (ties as above) above those who are out,
+who rank by how late they went out, then by their chips then. A prize pool is split by
+whole percentages of the pool over the top places.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+#: The format's defaults (the issue's): stack, hands, bets, elimination hands, prize split.
+DEFAULT_STACK: Final = 1_000
+DEFAULT_HANDS: Final = 30
+DEFAULT_MIN_BET: Final = 10
+DEFAULT_MAX_BET: Final = 500
+DEFAULT_ELIMINATIONS: Final = (8, 16, 25)
+DEFAULT_SPLIT: Final = (60, 30, 10)
+#: The most hands a tournament may last, and the most players it may seat at one table.
+MAX_HANDS: Final = 100
+MAX_PLAYERS: Final = 7
+
+
+class FormatError(ValueError):
+    """A tournament format that cannot be played; the text says why, for the host."""
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """How one tournament is played and paid."""
+
+    stack: int = DEFAULT_STACK
+    hands: int = DEFAULT_HANDS
+    min_bet: int = DEFAULT_MIN_BET
+    max_bet: int = DEFAULT_MAX_BET
+    eliminations: tuple[int, ...] = DEFAULT_ELIMINATIONS
+    #: Entry fee in economy chips (0: none).
+    fee: int = 0
+    #: Percent of the prize pool for first, second, ... place; adds up to 100.
+    split: tuple[int, ...] = DEFAULT_SPLIT
+
+    def check(self) -> Format:
+        """The format itself, or FormatError saying what is wrong with it."""
+        if not 1 <= self.hands <= MAX_HANDS:
+            raise FormatError(f"A tournament lasts 1 to {MAX_HANDS} hands.")
+        if not 1 <= self.min_bet <= self.max_bet:
+            raise FormatError("The minimum bet must be at least 1 and at most the maximum bet.")
+        if self.stack < self.min_bet:
+            raise FormatError("The starting stack must cover at least the minimum bet.")
+        if any(not 1 <= hand < self.hands for hand in self.eliminations):
+            raise FormatError("Elimination hands must come before the last hand, numbered from 1.")
+        if len(set(self.eliminations)) != len(self.eliminations):
+            raise FormatError("Each elimination hand may be named once.")
+        if self.fee < 0:
+            raise FormatError("The entry fee cannot be negative.")
+        if not self.split or any(part <= 0 for part in self.split) or sum(self.split) != 100:
+            raise FormatError("The prize split is whole percentages that add up to 100.")
+        return self
+
+    def next_elimination(self, hand_no: int) -> int | None:
+        """The first elimination hand at or after ``hand_no``, or None."""
+        later = [hand for hand in self.eliminations if hand >= hand_no]
+        return min(later) if later else None
+
+    def is_elimination(self, hand_no: int) -> bool:
+        return hand_no in self.eliminations
+
+
+def parse_hands(text: str) -> tuple[int, ...]:
+    """``"8, 16, 25"`` as (8, 16, 25), sorted; FormatError for anything else."""
+    try:
+        hands = tuple(sorted(int(part) for part in text.replace(",", " ").split()))
+    except ValueError:
+        raise FormatError(f"{text!r} is not a list of hand numbers, like 8, 16, 25.") from None
+    return hands
+
+
+def parse_split(text: str) -> tuple[int, ...]:
+    """``"60/30/10"`` as (60, 30, 10); FormatError for anything else."""
+    try:
+        return tuple(int(part) for part in text.replace(",", "/").split("/") if part.strip())
+    except ValueError:
+        raise FormatError(f"{text!r} is not a split like 60/30/10.") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """One player's place in a ranking: their seat, chips now and at the start of the hand."""
+
+    user_id: int
+    #: Seat number at their table, 0 first.
+    seat: int
+    chips: int
+    chips_before: int
+
+
+def first_bettor(hand_no: int, seats: int) -> int:
+    """The seat that bets first in ``hand_no`` (1 first): it moves one seat a hand."""
+    return (hand_no - 1) % seats if seats else 0
+
+
+def ranked(stacks: Iterable[Stack], hand_no: int, seats: int) -> list[Stack]:
+    """Best first: more chips, then more chips at the start of the hand, then the seat
+    nearer the hand's first bettor."""
+    first = first_bettor(hand_no, seats)
+    return sorted(
+        stacks,
+        key=lambda s: (-s.chips, -s.chips_before, (s.seat - first) % max(seats, 1)),
+    )
+
+
+def eliminated(stacks: Sequence[Stack], hand_no: int, seats: int) -> Stack | None:
+    """Who goes out after elimination hand ``hand_no``: the last of ``ranked`` (None when
+    one player or nobody is left, since a tournament always keeps its winner)."""
+    if len(stacks) < 2:
+        return None
+    return ranked(stacks, hand_no, seats)[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A player's result so far, for the standings."""
+
+    user_id: int
+    seat: int
+    chips: int
+    chips_before: int
+    #: The elimination hand they went out after, or None while still in.
+    out_after: int | None = None
+    #: Several tables of one duplicate tournament rank together: the table's number breaks
+    #: a tie nothing else breaks.
+    table: int = 0
+
+
+def standings(entries: Iterable[Entry], hand_no: int, seats: int) -> list[Entry]:
+    """Every entry, best first: those still in by ``ranked``'s order, then those out, the
+    later out the better, then by their chips when they went out."""
+    first = first_bettor(hand_no, seats)
+
+    def key(entry: Entry) -> tuple[int, int, int, int, int]:
+        out = entry.out_after if entry.out_after is not None else 1 << 30
+        order = (entry.seat - first) % max(seats, 1)
+        return (-out, -entry.chips, -entry.chips_before, order, entry.table)
+
+    return sorted(entries, key=key)
+
+
+def prizes(pool: int, split: Sequence[int], players: int) -> list[int]:
+    """The pool split over the top places, whole chips, first place first.
+
+    With fewer players than paid places the places nobody fills go to first place, as
+    does what rounding leaves over: the whole pool is always paid.
+    """
+    if pool <= 0 or players <= 0:
+        return []
+    paid = [pool * part // 100 for part in split[:players]]
+    paid[0] += pool - sum(paid)
+    return paid

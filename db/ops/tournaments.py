@@ -1,0 +1,265 @@
+"""Tournaments: the document of an open one, its prize pool's chips, and its results.
+
+The prize pool is a round (``pool_round_id``): fees are 'bet' rows on it, prizes
+'payout' rows, and cancelling voids it, refunding every fee once (see the migration).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from db.models import VoidResult
+from db.ops.chips import LEDGER_INSERT, credit
+from db.ops.rounds import open_round, stake, void_round
+from db.ops.shoes import reveal_seed
+from db.statements import Many, Op, Query
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTournament:
+    """An open tournament as stored: where, whose, its pool round and its document."""
+
+    tournament_id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    pool_round_id: int
+    state_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A player's final place in a finished tournament."""
+
+    user_id: int
+    channel_id: int
+    place: int
+    chips: int
+    out_after: int | None
+    prize: int
+
+
+@dataclass(frozen=True, slots=True)
+class EliminationRow:
+    """One player's stacks at one elimination hand of one table."""
+
+    channel_id: int
+    hand_no: int
+    user_id: int
+    chips_before: int
+    chips_after: int
+    eliminated: bool
+
+
+_SAVE = (
+    "UPDATE tournaments SET state_json = ?, updated_at = ?"
+    " WHERE id = ? AND status = 'open' RETURNING pool_round_id"
+)
+
+
+class TournamentClosed(Exception):
+    """The tournament has finished or been cancelled: nothing more can change it."""
+
+
+def save(tournament_id: int, state_json: str, now: int) -> Op[int]:
+    """Replace the open tournament's document; its pool round's id."""
+    rows = yield Query(_SAVE, (state_json, now, tournament_id))
+    if not rows:
+        raise TournamentClosed(tournament_id)
+    return int(rows[0][0])
+
+
+def create(
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    format_json: str,
+    commitment: str,
+    state_json: str,
+    now: int,
+) -> Op[tuple[int, int]]:
+    """A new open tournament, its pool round on the committed shoe; (id, pool round id)."""
+    pool = yield from open_round(guild_id, channel_id, format_json, commitment, now)
+    rows = yield Query(
+        "INSERT INTO tournaments (guild_id, channel_id, host_id, pool_round_id, state_json,"
+        " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        (guild_id, channel_id, host_id, pool, state_json, now, now),
+    )
+    return int(rows[0][0]), pool
+
+
+def pay_in(
+    tournament_id: int, guild_id: int, user_id: int, amount: int, state_json: str, now: int
+) -> Op[int | None]:
+    """Save the document and, if ``amount``, take it into the pool (a 'bet' row); the
+    player's new balance, or None when nothing was taken. InsufficientChips: nothing."""
+    pool = yield from save(tournament_id, state_json, now)
+    if not amount:
+        return None
+    balance = yield from stake(guild_id, user_id, amount, "bet", pool, now)
+    return balance
+
+
+def record_elimination(
+    tournament_id: int, guild_id: int, rows: Sequence[EliminationRow], state_json: str, now: int
+) -> Op[None]:
+    """Save the document with one elimination hand's stacks."""
+    yield from save(tournament_id, state_json, now)
+    yield Many(
+        "INSERT INTO tournament_eliminations (tournament_id, guild_id, channel_id, hand_no,"
+        " user_id, chips_before, chips_after, eliminated, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT DO NOTHING",
+        [
+            (
+                tournament_id,
+                guild_id,
+                row.channel_id,
+                row.hand_no,
+                row.user_id,
+                row.chips_before,
+                row.chips_after,
+                int(row.eliminated),
+                now,
+            )
+            for row in rows
+        ],
+    )
+
+
+def _close(tournament_id: int, status: str, state_json: str, now: int) -> Op[int]:
+    rows = yield Query(
+        "UPDATE tournaments SET status = ?, state_json = ?, updated_at = ?, closed_at = ?"
+        " WHERE id = ? AND status = 'open' RETURNING pool_round_id",
+        (status, state_json, now, now, tournament_id),
+    )
+    if not rows:
+        raise TournamentClosed(tournament_id)
+    return int(rows[0][0])
+
+
+def finish(
+    tournament_id: int,
+    guild_id: int,
+    places: Sequence[Place],
+    reveal: tuple[str, str] | None,
+    state_json: str,
+    now: int,
+) -> Op[dict[int, int]]:
+    """Pay the prizes ('payout' rows on the pool round), record the places, settle the pool
+    round, reveal the shoe's seed (``reveal``: commitment, seed) and close the tournament,
+    once; every prize winner's new balance."""
+    pool = yield from _close(tournament_id, "finished", state_json, now)
+    balances: dict[int, int] = {}
+    paid = 0
+    for place in sorted(places, key=lambda p: p.user_id):
+        if place.prize:
+            balances[place.user_id] = yield from credit(guild_id, place.user_id, place.prize, now)
+            paid += place.prize
+            yield Query(
+                LEDGER_INSERT,
+                (
+                    guild_id,
+                    place.user_id,
+                    place.prize,
+                    balances[place.user_id],
+                    "payout",
+                    pool,
+                    None,
+                    None,
+                    now,
+                ),
+            )
+    rows = yield Query("SELECT staked FROM rounds WHERE id = ?", (pool,))
+    if int(rows[0][0]) != paid:
+        raise ValueError(f"the prizes ({paid}) must pay out the whole pool ({rows[0][0]})")
+    yield Query(
+        "UPDATE rounds SET status = 'settled', paid = ?, closed_at = ? WHERE id = ?",
+        (paid, now, pool),
+    )
+    yield Many(
+        "INSERT INTO tournament_places (tournament_id, guild_id, user_id, channel_id, place,"
+        " chips, out_after, prize, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                tournament_id,
+                guild_id,
+                p.user_id,
+                p.channel_id,
+                p.place,
+                p.chips,
+                p.out_after,
+                p.prize,
+                now,
+            )
+            for p in places
+        ],
+    )
+    if reveal is not None:
+        yield from reveal_seed(reveal[0], reveal[1], now)
+    return balances
+
+
+def cancel(
+    tournament_id: int, reason: str, reveal: tuple[str, str] | None, state_json: str, now: int
+) -> Op[VoidResult]:
+    """Close the tournament and void its pool round: every fee refunded, once."""
+    pool = yield from _close(tournament_id, "cancelled", state_json, now)
+    result = yield from void_round(pool, reason, now)
+    if reveal is not None:
+        yield from reveal_seed(reveal[0], reveal[1], now)
+    return result
+
+
+def open_tournaments() -> Op[list[StoredTournament]]:
+    """Every open tournament, oldest first."""
+    rows = yield Query(
+        "SELECT id, guild_id, channel_id, host_id, pool_round_id, state_json FROM tournaments"
+        " WHERE status = 'open' ORDER BY id"
+    )
+    return [
+        StoredTournament(int(a), int(b), int(c), int(d), int(e), str(f))
+        for a, b, c, d, e, f in rows
+    ]
+
+
+def places(tournament_id: int) -> Op[list[Place]]:
+    """A finished tournament's places, first place first."""
+    rows = yield Query(
+        "SELECT user_id, channel_id, place, chips, out_after, prize FROM tournament_places"
+        " WHERE tournament_id = ? ORDER BY place",
+        (tournament_id,),
+    )
+    return [
+        Place(int(u), int(c), int(p), int(n), None if o is None else int(o), int(z))
+        for u, c, p, n, o, z in rows
+    ]
+
+
+def eliminations(tournament_id: int) -> Op[list[EliminationRow]]:
+    """Every elimination hand's stacks, by table, hand and seat order of the players' ids."""
+    rows = yield Query(
+        "SELECT channel_id, hand_no, user_id, chips_before, chips_after, eliminated"
+        " FROM tournament_eliminations WHERE tournament_id = ?"
+        " ORDER BY channel_id, hand_no, user_id",
+        (tournament_id,),
+    )
+    return [
+        EliminationRow(int(c), int(h), int(u), int(b), int(a), bool(e)) for c, h, u, b, a, e in rows
+    ]
+
+
+def pool_balance(pool_round_id: int) -> Op[int]:
+    """The chips in the pool."""
+    rows = yield Query("SELECT staked FROM rounds WHERE id = ?", (pool_round_id,))
+    return int(rows[0][0]) if rows else 0
+
+
+def fees(pool_round_id: int) -> Op[Mapping[int, int]]:
+    """What each player put in the pool."""
+    rows = yield Query(
+        "SELECT user_id, -SUM(delta) FROM ledger WHERE round_id = ? AND kind = 'bet'"
+        " GROUP BY user_id",
+        (pool_round_id,),
+    )
+    return {int(u): int(n) for u, n in rows}

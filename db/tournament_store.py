@@ -1,0 +1,113 @@
+"""The store's operations on tournaments: ``Store.tournaments`` (see db.ops.tournaments)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from db import checks
+from db.models import VoidResult
+from db.ops import tournaments as ops
+from db.ops.tournaments import EliminationRow, Place, StoredTournament, TournamentClosed
+from db.statements import Run
+
+__all__ = ["EliminationRow", "Place", "StoredTournament", "TournamentClosed", "TournamentStore"]
+
+
+class TournamentStore:
+    """Creating, saving, paying and closing tournaments, and reading their results.
+
+    Each method checks its arguments (ValueError, nothing touched), then runs one
+    operation of ``db.ops.tournaments`` in a transaction of its own through ``run``.
+    TournamentClosed: the tournament has already finished or been cancelled.
+    """
+
+    def __init__(self, run: Run, now: Callable[[], int]) -> None:
+        self._run = run
+        self._now = now
+
+    async def create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        format_json: str,
+        commitment: str,
+        state_json: str,
+    ) -> tuple[int, int]:
+        """A new open tournament whose pool round is dealt from the committed shoe
+        ``commitment`` (recorded now, before any card); (tournament id, pool round id)."""
+        g, c = checks.snowflake("guild_id", guild_id), checks.snowflake("channel_id", channel_id)
+        h = checks.snowflake("host_id", host_id)
+        fmt, state = (
+            checks.json_text("format_json", format_json),
+            checks.json_text("state_json", state_json),
+        )
+        shoe, now = checks.text("commitment", commitment), self._now()
+        return await self._run(lambda: ops.create(g, c, h, fmt, shoe, state, now), write=True)
+
+    async def save(self, tournament_id: int, state_json: str) -> None:
+        """Replace the open tournament's document."""
+        t, state = (
+            checks.whole("tournament_id", tournament_id),
+            checks.json_text("state_json", state_json),
+        )
+        now = self._now()
+        await self._run(lambda: ops.save(t, state, now), write=True)
+
+    async def pay_in(
+        self, tournament_id: int, guild_id: int, user_id: int, amount: int, state_json: str
+    ) -> int | None:
+        """Save the document, taking ``amount`` (if any) from the player into the prize pool
+        in the same transaction; their new balance. InsufficientChips: nothing changes."""
+        t, g = checks.whole("tournament_id", tournament_id), checks.snowflake("guild_id", guild_id)
+        u, n = checks.snowflake("user_id", user_id), checks.whole("amount", amount)
+        state, now = checks.json_text("state_json", state_json), self._now()
+        return await self._run(lambda: ops.pay_in(t, g, u, n, state, now), write=True)
+
+    async def record_elimination(
+        self, tournament_id: int, guild_id: int, rows: Sequence[EliminationRow], state_json: str
+    ) -> None:
+        """Save the document with one elimination hand's stacks, in one transaction."""
+        t, g = checks.whole("tournament_id", tournament_id), checks.snowflake("guild_id", guild_id)
+        state, now, listed = checks.json_text("state_json", state_json), self._now(), list(rows)
+        await self._run(lambda: ops.record_elimination(t, g, listed, state, now), write=True)
+
+    async def finish(
+        self,
+        tournament_id: int,
+        guild_id: int,
+        places: Sequence[Place],
+        reveal: tuple[str, str] | None,
+        state_json: str,
+    ) -> dict[int, int]:
+        """Pay the prizes, record the places, reveal the seed and close, in one transaction."""
+        t, g = checks.whole("tournament_id", tournament_id), checks.snowflake("guild_id", guild_id)
+        state, now, listed = checks.json_text("state_json", state_json), self._now(), list(places)
+        return await self._run(lambda: ops.finish(t, g, listed, reveal, state, now), write=True)
+
+    async def cancel(
+        self, tournament_id: int, reason: str, reveal: tuple[str, str] | None, state_json: str
+    ) -> VoidResult:
+        """Close the tournament and refund every fee, once."""
+        t, why = checks.whole("tournament_id", tournament_id), checks.text("reason", reason)
+        state, now = checks.json_text("state_json", state_json), self._now()
+        return await self._run(lambda: ops.cancel(t, why, reveal, state, now), write=True)
+
+    async def open_tournaments(self) -> list[StoredTournament]:
+        """Every open tournament, oldest first (start-up resumes them)."""
+        return await self._run(ops.open_tournaments, write=False)
+
+    async def places(self, tournament_id: int) -> list[Place]:
+        """A finished tournament's final places, first place first."""
+        t = checks.whole("tournament_id", tournament_id)
+        return await self._run(lambda: ops.places(t), write=False)
+
+    async def eliminations(self, tournament_id: int) -> list[EliminationRow]:
+        """Every elimination hand's stacks, per table and hand."""
+        t = checks.whole("tournament_id", tournament_id)
+        return await self._run(lambda: ops.eliminations(t), write=False)
+
+    async def fees(self, pool_round_id: int) -> Mapping[int, int]:
+        """What each player put into the pool."""
+        r = checks.whole("pool_round_id", pool_round_id)
+        return await self._run(lambda: ops.fees(r), write=False)
