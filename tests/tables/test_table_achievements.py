@@ -3,6 +3,8 @@ announced in the table's Latest line; and a season rolling over on the service's
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import db
 from bot.engine import Action
 from bot.tables import TablePhase, TableService, TableSnapshot
@@ -63,6 +65,12 @@ def test_every_achievement_has_its_own_key_name_and_wording() -> None:
     assert len(ACHIEVEMENTS) == len(BY_KEY) == len({a.name for a in ACHIEVEMENTS}) == 14
     assert all(a.wording.endswith(".") and a.wording[0].isupper() for a in ACHIEVEMENTS)
     assert {TOURNAMENT_SURVIVOR.key, TOURNAMENT_WINNER.key} <= set(BY_KEY)
+
+
+def test_the_readme_words_every_achievement_as_the_code_does() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    for achievement in ACHIEVEMENTS:
+        assert f"| {achievement.name} | {achievement.wording} |" in readme
 
 
 async def test_a_suited_blackjack_is_awarded_with_its_round_and_announced(
