@@ -9,7 +9,7 @@ the database holds: it is checked here, from the hand results.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -17,10 +17,20 @@ from db.models import SettleResult, from_micros
 from db.ops.table_state import named_like
 from db.statements import Op, Query
 
-_AWARD = (
-    "INSERT INTO achievements (guild_id, user_id, achievement, round_id, source, awarded_at)"
-    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING achievement"
-)
+_ROW = "(?, ?, ?, ?, ?, ?)"
+
+
+def _insert(rows: Sequence[tuple[int, int, str, int | None, str, int]]) -> Op[set[tuple[int, str]]]:
+    """Insert the awards a player does not hold yet, in one statement; the (user, key) added."""
+    if not rows:
+        return set()
+    added = yield Query(
+        "INSERT INTO achievements (guild_id, user_id, achievement, round_id, source, awarded_at)"
+        f" VALUES {', '.join(_ROW for _ in rows)}"
+        " ON CONFLICT DO NOTHING RETURNING user_id, achievement",
+        tuple(value for row in rows for value in row),
+    )
+    return {(int(user_id), str(key)) for user_id, key in added}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +63,8 @@ def award(
     guild_id: int, user_id: int, key: str, round_id: int | None, source: str, now: int
 ) -> Op[bool]:
     """Record the achievement unless the player holds it; True when this call awarded it."""
-    rows = yield Query(_AWARD, (guild_id, user_id, key, round_id, source, now))
-    return bool(rows)
+    added = yield from _insert([(guild_id, user_id, key, round_id, source, now)])
+    return bool(added)
 
 
 def _blackjack_streak(guild_id: int, user_id: int, rounds: int) -> Op[bool]:
@@ -76,14 +86,17 @@ def award_round(round_id: int, awards: RoundAwards, now: int) -> Op[dict[int, tu
         for key, rounds in awards.blackjack_streaks:
             if (yield from _blackjack_streak(awards.guild_id, user_id, rounds)):
                 wanted.setdefault(user_id, []).append(key)
+    rows = [
+        (awards.guild_id, user_id, key, round_id, "round", now)
+        for user_id in sorted(wanted)
+        for key in dict.fromkeys(wanted[user_id])
+    ]
+    added = yield from _insert(rows)
     new: dict[int, tuple[str, ...]] = {}
     for user_id in sorted(wanted):
-        got = []
-        for key in wanted[user_id]:
-            if (yield from award(awards.guild_id, user_id, key, round_id, "round", now)):
-                got.append(key)
+        got = tuple(key for key in dict.fromkeys(wanted[user_id]) if (user_id, key) in added)
         if got:
-            new[user_id] = tuple(got)
+            new[user_id] = got
     return new
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import db
-from bot.engine import Action
+from bot.engine import Action, Round, StackedShoe, parse_cards, preset
 from bot.tables import TablePhase, TableService, TableSnapshot
 from bot.tables.achievements import (
     ACHIEVEMENTS,
@@ -20,6 +22,7 @@ from bot.tables.achievements import (
     TOURNAMENT_SURVIVOR,
     TOURNAMENT_WINNER,
     Achievement,
+    round_awards,
 )
 from fakediscord.clock import ManualClock
 from tests.tables.helpers import (
@@ -65,6 +68,61 @@ def test_every_achievement_has_its_own_key_name_and_wording() -> None:
     assert len(ACHIEVEMENTS) == len(BY_KEY) == len({a.name for a in ACHIEVEMENTS}) == 14
     assert all(a.wording.endswith(".") and a.wording[0].isupper() for a in ACHIEVEMENTS)
     assert {TOURNAMENT_SURVIVOR.key, TOURNAMENT_WINNER.key} <= set(BY_KEY)
+
+
+# Each round: the cards in dealing order (players, dealer up, players, dealer hole, then
+# draws), the bets, the decisions, and what each player earns.
+ROUNDS = {
+    "doubled 11 to 20": ("5s 9d 6h 8c 9h", {"1": 100}, [("1", "double")], {1: ("double_win",)}),
+    "seven cards, 17": (
+        "2c 9d 2d 8c 2h 2s 3c 3d 3h",
+        {"1": 100},
+        [("1", "hit")] * 5 + [("1", "stand")],
+        {1: ("seven_cards",)},
+    ),
+    "insured against a blackjack": (
+        "Ts Ad 9h Kc",
+        {"1": 100},
+        [("1", "insurance")],
+        {1: ("insurance_paid",)},
+    ),
+    "blackjack against blackjack": (
+        "As Ad Kh Kc",
+        {"1": 100},
+        [("1", "no_insurance")],
+        {1: ("blackjack_standoff",)},
+    ),
+    "20 wins 1,000": ("Ts 9d Th 8c", {"1": 1000}, [("1", "stand")], {1: ("big_round",)}),
+    "999 is not 1,000": ("Ts 9d Th 8c", {"1": 999}, [("1", "stand")], {}),
+    "surrendered 16": ("Ts 9d 6h Tc", {"1": 100}, [("1", "surrender")], {1: ("surrendered",)}),
+    "five players": (
+        "Ts Ts Ts Ts Ts 9d 9s 9s 9s 9s 9s 8c",
+        {str(n): 10 for n in range(1, 6)},
+        [(str(n), "stand") for n in range(1, 6)],
+        {n: ("full_table",) for n in range(1, 6)},
+    ),
+    "four players": (
+        "Ts Ts Ts Ts 9d 9s 9s 9s 9s 8c",
+        {str(n): 10 for n in range(1, 5)},
+        [(str(n), "stand") for n in range(1, 5)],
+        {},
+    ),
+    "split aces, one lost": ("As 9s Ah 9d 2c 9c 8h", {"1": 10}, [("1", "split")], {}),
+}
+
+
+@pytest.mark.parametrize("name", list(ROUNDS))
+def test_what_a_round_earns(name: str) -> None:
+    cards, bets, decisions, expected = ROUNDS[name]
+    round_ = Round.deal(
+        preset("vegas-shoe"),
+        StackedShoe(parse_cards(cards + " " + SPARE)),
+        [(pid, [stake]) for pid, stake in bets.items()],
+    )
+    for pid, action in decisions:
+        round_.act(pid, action)
+    assert round_.is_finished
+    assert dict(round_awards(GUILD, round_).earned) == expected
 
 
 def test_the_readme_words_every_achievement_as_the_code_does() -> None:
