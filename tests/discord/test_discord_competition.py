@@ -76,3 +76,22 @@ async def test_an_admin_sets_the_season_length(bot: BlackjackBot, world: World) 
     assert "Seasons: one calendar week each (UTC)" in text
     settings = await world.store.get_guild_settings(world.guild.id)
     assert settings.season_length == "week"
+
+
+async def test_season_names_are_offered_as_you_type(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add("As 9d Ks 8c " + SPARE)
+    await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    first = await world.store.competition.current_season(world.guild.id)
+    await world.tick(first.ends_at.timestamp() - world.fake.clock.now() + 60)
+    second = await world.store.competition.current_season(world.guild.id)
+    offered = await world.fake.autocomplete(world.bob, "leaderboard", world.channel, "season", "")
+    assert offered == [
+        {"name": f"{second.name} (this season)", "value": second.name},
+        {"name": first.name, "value": first.name},
+    ]
+    typed = first.name[-2:]  # the month's number: only the first season has it
+    only = await world.fake.autocomplete(world.bob, "leaderboard", world.channel, "season", typed)
+    assert only == [{"name": first.name, "value": first.name}]
