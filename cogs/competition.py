@@ -12,6 +12,7 @@ from typing import Any, Final
 
 import discord
 from discord import app_commands
+from discord.utils import escape_markdown, escape_mentions
 
 from bot.discord_reply import tell
 from bot.shown_names import shown_name
@@ -65,7 +66,7 @@ async def show_season(store: Store, interaction: discord.Interaction[Any], seaso
         await tell(
             interaction,
             "There is no season {season} in this server. Seasons: {names}.".format(
-                season=wanted, names=", ".join(names)
+                season=escape_mentions(escape_markdown(wanted)), names=", ".join(names)
             ),
         )
         return

@@ -68,6 +68,8 @@ async def test_leaderboard_season_ranks_this_season_and_keeps_the_last_one(
     assert fields(past.embed)["Season"].startswith("Final standings")
     unknown = await world.say(world.alice, "leaderboard", season="1999-01")
     assert unknown.startswith("There is no season 1999-01 in this server. Seasons: ")
+    hostile = await world.say(world.alice, "leaderboard", season="@everyone **won**")
+    assert hostile.startswith("There is no season @\u200beveryone \\*\\*won\\*\\* in")
     assert await world.balance(world.alice) == 1000 + 150  # nothing reset
 
 

@@ -147,6 +147,7 @@ async def test_a_suited_blackjack_is_awarded_with_its_round_and_announced(
     assert await held(store, BOB) == []
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 async def test_a_round_settled_by_a_resumed_process_awards_once(
     service: TableService, store: db.Store, clock: ManualClock, shoes: ShoeQueue
 ) -> None:
@@ -198,6 +199,7 @@ async def test_split_aces_both_won_then_a_five_card_21(
     assert [key for key, _ in await held(store, ALICE)] == ["split_aces_sweep", "five_card_21"]
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 async def test_three_blackjacks_in_a_row_make_a_hat_trick_once(
     service: TableService, store: db.Store, shoes: ShoeQueue
 ) -> None:
