@@ -80,7 +80,7 @@ async def season_choices(
 ) -> list[app_commands.Choice[str]]:
     """The seasons whose names hold what was typed: this season first, then newest first."""
     assert interaction.guild_id is not None
-    names = await store.competition.season_names(interaction.guild_id, limit=100)
+    names = await store.competition.season_names(interaction.guild_id, limit=1000)
     choices = []
     for index, name in enumerate(names):
         if typed.strip().lower() not in name.lower():
