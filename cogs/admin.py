@@ -20,6 +20,7 @@ from cogs.table.commands import table_cog
 from cogs.table.render import chips
 from db.errors import BalanceLimitExceeded, InsufficientChips
 from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
+from db.ops.seasons import SEASON_LENGTHS
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -39,6 +40,7 @@ def settings_text(settings: GuildSettings) -> str:
             f"New players start with {chips(settings.starting_chips)} chips; "
             f"/daily gives {chips(settings.daily_amount)}",
             f"Cards: {settings.card_style}",
+            f"Seasons: one calendar {settings.season_length} each (UTC)",
         ]
     )
 
@@ -70,10 +72,12 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         starting_chips="Chips a new player starts with",
         daily_amount="Chips /daily gives",
         cards="Show cards as pictures (the bot's card emojis) or as text",
+        season_length="How long a season of /leaderboard season lasts (from the next season)",
     )
     @app_commands.choices(
         default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS],
         cards=[app_commands.Choice(name=style, value=style) for style in CARD_STYLES],
+        season_length=[app_commands.Choice(name=length, value=length) for length in SEASON_LENGTHS],
     )
     async def config(
         self,
@@ -87,6 +91,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         starting_chips: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
         daily_amount: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
         cards: str | None = None,
+        season_length: str | None = None,
     ) -> None:
         """With no options, show the settings; otherwise change the given ones (all or none)."""
         assert interaction.guild_id is not None
@@ -100,6 +105,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             "starting_chips": starting_chips,
             "daily_amount": daily_amount,
             "card_style": cards,
+            "season_length": season_length,
         }
         changes = {name: value for name, value in given.items() if value is not None}
         try:

@@ -13,6 +13,7 @@ from bot.discord_reply import tell
 from bot.shown_names import shown_name
 from bot.tables.chip_limit import at_the_limit
 from bot.tables.results import signed
+from cogs.competition import add_achievements, season_choices, show_season
 from cogs.table.render import chips, timestamp
 from db.errors import BalanceLimitExceeded
 from db.models import LeaderboardPage, PlayerStats
@@ -148,12 +149,31 @@ class EconomyCog(commands.Cog, name="Economy"):
         name = interaction.guild.name if interaction.guild else "this server"
         return leaderboard_embed(board, name), page_view(board)
 
-    @app_commands.command(name="leaderboard", description="The richest players in this server")
+    @app_commands.command(
+        name="leaderboard", description="The richest players in this server, or a season's best"
+    )
+    @app_commands.describe(
+        season="A season's standings instead: current for this season, or a past one's name"
+    )
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        """Page one, 10 a page, with page buttons and your own place."""
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        season: app_commands.Range[str, 1, 64] | None = None,
+    ) -> None:
+        """Page one, 10 a page, with page buttons and your own place; or a season's standings."""
+        if season is not None:
+            await show_season(self.bot.store, interaction, season)
+            return
         embed, view = await self.leaderboard_page(interaction, 1)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @leaderboard.autocomplete("season")
+    async def season_names(
+        self, interaction: discord.Interaction[Any], typed: str
+    ) -> list[app_commands.Choice[str]]:
+        """This season and the past ones, newest first."""
+        return await season_choices(self.bot.store, interaction, typed)
 
     @app_commands.command(name="daily", description="Claim your daily chips")
     @app_commands.guild_only()
@@ -184,11 +204,14 @@ class EconomyCog(commands.Cog, name="Economy"):
     async def stats(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
     ) -> None:
-        """Hands, wins, losses, pushes, blackjacks, wagered, net and biggest win."""
+        """Hands, wins, losses, pushes, blackjacks, wagered, net, biggest win, achievements."""
         assert interaction.guild_id is not None
         who = member or interaction.user
         stats = await self.bot.store.stats(interaction.guild_id, who.id)
         embed = stats_embed(who.display_name, stats)
+        add_achievements(
+            embed, await self.bot.store.competition.achievements(interaction.guild_id, who.id)
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

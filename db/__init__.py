@@ -44,12 +44,15 @@ from db.models import (
     TableWrite,
     VoidResult,
 )
+from db.ops.achievements import AwardRecord, RoundAwards
+from db.ops.seasons import Season, SeasonEntry, SeasonStandings
 from db.store import Clock, Store
 
 __all__ = [
     "DEFAULT_URL",
     "MAX_BALANCE",
     "Account",
+    "AwardRecord",
     "BalanceLimitExceeded",
     "Clock",
     "DailyResult",
@@ -61,8 +64,12 @@ __all__ = [
     "LedgerEntry",
     "LedgerPage",
     "PlayerStats",
+    "RoundAwards",
     "RoundClosed",
     "RoundRecord",
+    "Season",
+    "SeasonEntry",
+    "SeasonStandings",
     "SettleResult",
     "ShoeRecord",
     "Store",

@@ -74,6 +74,9 @@ class GuildSettings:
     idle_close_s: int = 300
     #: How tables show cards: "pictures" (the bot's card emojis) or "text" ("A♠ 10♥").
     card_style: str = "pictures"
+    #: How long a season lasts: "week", "month", "quarter" or "year" (calendar spans, UTC).
+    #: A change applies from the next season.
+    season_length: str = "month"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,8 @@ class SettleResult:
     payouts: dict[int, int] = field(default_factory=dict)
     #: Balances after the credit, for the players paid.
     balances: dict[int, int] = field(default_factory=dict)
+    #: Achievements this settlement awarded, per player (keys new to the player).
+    awarded: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

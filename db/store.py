@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from db import checks, migrate, writable
+from db.competition import Competition
 from db.errors import StoreConfigError, StoreError, StoreUnavailable
 from db.group_commit import GroupCommit
 from db.models import (
@@ -42,6 +43,7 @@ from db.models import (
 )
 from db.observer import StoreObserver, is_failure
 from db.ops import chips, reports, rounds, settings, shoes
+from db.ops.achievements import RoundAwards, settle_awarding
 from db.ops.table_state import along_with, open_table_round
 from db.statements import Op
 from db.table_store import TableStates, checked_write
@@ -69,6 +71,8 @@ class Store(ABC):
         self.tables = TableStates(self._run, self._group, self._now)
         #: Tournaments: their documents, prize pools and results.
         self.tournaments = TournamentStore(self._run, self._now)
+        #: Seasons and achievements.
+        self.competition = Competition(self._run, self._now)
 
     # -- backend -------------------------------------------------------------
 
@@ -245,6 +249,7 @@ class Store(ABC):
         state_json: str,
         *,
         table: TableWrite | None = None,
+        awards: RoundAwards | None = None,
     ) -> SettleResult:
         """Credit every nonzero payout ('payout' rows), record the hands, mark the round settled.
 
@@ -253,7 +258,8 @@ class Store(ABC):
         ``wagered`` must add up to the player's stakes in the round and their
         ``payout`` to ``payouts[player]``; otherwise ValueError, nothing written.
         A second call for a closed round changes nothing: ``already_settled=True``.
-        ``table`` (the table's document after settlement) commits in the same transaction.
+        ``table`` (the table's document after settlement) commits in the same transaction,
+        and so do ``awards``, the round's achievements (each new one in ``awarded``).
         """
         r, state = checks.whole("round_id", round_id), checks.json_text("state_json", state_json)
         paid = {
@@ -262,10 +268,14 @@ class Store(ABC):
         }
         hands = [_checked_hand(h) for h in hand_results]
         now, write = self._now(), checked_write(table)
-        result = await self._run(
-            lambda: along_with(rounds.settle_round(r, paid, hands, state, now), write, (), now),
-            write=True,
-        )
+        if awards is not None:
+            checks.snowflake("awards guild_id", awards.guild_id)
+
+        def settle() -> Op[SettleResult]:
+            settled = rounds.settle_round(r, paid, hands, state, now)
+            return along_with(settle_awarding(settled, r, awards, now), write, (), now)
+
+        result = await self._run(settle, write=True)
         if self.observer is not None and not result.already_settled:
             self.observer.round_settled(sum(h.wagered for h in hands), sum(paid.values()))
         return result

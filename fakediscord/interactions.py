@@ -15,14 +15,18 @@ if TYPE_CHECKING:
     from .gateway import Session
     from .server import FakeDiscord
 
-APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT = 2, 3, 5
+APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL = 4, 5, 6, 7, 9
+AUTOCOMPLETE_RESULT = 8
+#: Choices an autocomplete result may offer.
+MAX_CHOICES = 25
 #: Callback types Discord accepts per interaction type.
 ALLOWED_CALLBACKS: dict[int, frozenset[int]] = {
     APPLICATION_COMMAND: frozenset({CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, MODAL}),
     MESSAGE_COMPONENT: frozenset(
         {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL}
     ),
+    AUTOCOMPLETE: frozenset({AUTOCOMPLETE_RESULT}),
     MODAL_SUBMIT: frozenset(
         {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE}
     ),
@@ -60,6 +64,8 @@ class FakeInteraction:
     #: Every error reply the bot got for this interaction (10062, 40060, 50035, ...).
     errors: list[DiscordError] = field(default_factory=list)
     modal: dict[str, Any] | None = None
+    #: The choices an autocomplete result offered.
+    choices: list[dict[str, Any]] | None = None
     #: The gateway session INTERACTION_CREATE was sent to (None until it went out).
     session: Session | None = None
     #: Set when the bot's first answer (or an error reply) arrives; made by the first waiter.
@@ -155,7 +161,7 @@ class FakeInteraction:
 
     def describe(self) -> str:
         """A short description for failure messages."""
-        if self.type == APPLICATION_COMMAND:
+        if self.type in (APPLICATION_COMMAND, AUTOCOMPLETE):
             return f"/{command_path(self.data)} by {self.member.user.username}"
         return f"click {self.data.get('custom_id')!r} by {self.member.user.username}"
 
@@ -181,9 +187,15 @@ def find_command(commands: list[FakeCommand], path: str) -> tuple[FakeCommand, l
 
 
 def build_command_data(
-    command: FakeCommand, subpath: list[str], options: Mapping[str, Any]
+    command: FakeCommand,
+    subpath: list[str],
+    options: Mapping[str, Any],
+    typed: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The ``data`` of an APPLICATION_COMMAND interaction, options checked like the client does."""
+    """The ``data`` of an APPLICATION_COMMAND interaction, options checked like the client does.
+
+    ``typed``: (option, text) for an AUTOCOMPLETE interaction, the option being typed.
+    """
     declared: list[dict[str, Any]] = list(command.data.get("options") or [])
     leaf_options: list[dict[str, Any]] = []
     top: list[dict[str, Any]] = leaf_options
@@ -202,6 +214,13 @@ def build_command_data(
         declared = list(match.get("options") or [])
     if any(o.get("type") in (1, 2) for o in declared):
         raise InteractionRejected(f"/{' '.join(walked)} needs a subcommand")
+    if typed is not None:
+        # The option being typed, as the client sends it: its partial text, unchecked.
+        name, text = typed
+        decl = next((o for o in declared if o["name"] == name), None)
+        if decl is None or not decl.get("autocomplete"):
+            raise InteractionRejected(f"/{' '.join(walked)} has no autocomplete option {name!r}")
+        holder.append({"type": decl["type"], "name": name, "value": text, "focused": True})
     resolved: dict[str, dict[str, Any]] = {}
     by_name = {o["name"]: o for o in declared}
     for key in options:

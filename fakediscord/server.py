@@ -18,6 +18,7 @@ from .faults import Faults
 from .gateway import PRIVILEGED_INTENTS, Gateway
 from .interactions import (
     APPLICATION_COMMAND,
+    AUTOCOMPLETE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     FakeInteraction,
@@ -252,6 +253,37 @@ class FakeDiscord(World):
         channel or role option takes the fake object. Returns the interaction
         once the bot answered it (``wait=False``: at once).
         """
+        data = self._command_data(member, command, channel, options)
+        return await self._send(APPLICATION_COMMAND, member, channel, data, None, max_wait, wait)
+
+    async def autocomplete(
+        self,
+        member: FakeMember,
+        command: str,
+        channel: FakeChannel,
+        option: str,
+        text: str,
+        /,
+        *,
+        max_wait: float = 5.0,
+        **options: Any,
+    ) -> list[dict[str, Any]]:
+        """The choices the bot offers while ``member`` types ``text`` into ``option`` of
+        ``/command`` (the other ``options`` already filled in, checked as :meth:`slash`)."""
+        data = self._command_data(member, command, channel, options, (option, text))
+        interaction = await self._send(AUTOCOMPLETE, member, channel, data, None, max_wait, True)
+        if interaction.choices is None:
+            raise AssertionError(f"the bot answered autocomplete with {interaction.response_type}")
+        return interaction.choices
+
+    def _command_data(
+        self,
+        member: FakeMember,
+        command: str,
+        channel: FakeChannel,
+        options: dict[str, Any],
+        typed: tuple[str, str] | None = None,
+    ) -> dict[str, Any]:
         self._require_bot(channel.guild)
         if member.guild is not channel.guild:
             raise ValueError("the member is not in the channel's guild")
@@ -259,8 +291,7 @@ class FakeDiscord(World):
             raise ValueError("the channel was deleted")
         commands = self.commands.get(channel.guild.id, []) + self.commands.get(None, [])
         found, subpath = find_command(commands, command)
-        data = build_command_data(found, subpath, options)
-        return await self._send(APPLICATION_COMMAND, member, channel, data, None, max_wait, wait)
+        return build_command_data(found, subpath, options, typed)
 
     async def click(
         self,

@@ -10,9 +10,11 @@ from .errors import DiscordError, FormErrors
 from .interactions import (
     ALLOWED_CALLBACKS,
     APPLICATION_COMMAND,
+    AUTOCOMPLETE_RESULT,
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE,
+    MAX_CHOICES,
     MODAL,
     RESPONSE_WINDOW,
     TOKEN_LIFETIME,
@@ -154,6 +156,13 @@ def _create_response(fake: FakeDiscord, interaction: FakeInteraction, call: Call
     elif kind == MODAL:
         _check_modal(data)
         interaction.modal = data
+    elif kind == AUTOCOMPLETE_RESULT:
+        choices = data.get("choices")
+        if not isinstance(choices, list) or len(choices) > MAX_CHOICES:
+            form = FormErrors()
+            form.bad_length(("data", "choices"), 0, MAX_CHOICES)
+            form.raise_if_any()
+        interaction.choices = choices
     interaction.response_type = kind
     interaction.responded_at = now
     if call.query.get("with_response", "").lower() not in ("1", "true"):

@@ -15,6 +15,7 @@ import db
 from bot.clock import Clock
 from bot.engine import Rules, Shoe, Verdict
 from bot.tables import chip_limit
+from bot.tables.achievements import announcements, round_awards
 from bot.tables.durable import rules_dict, table_write
 from bot.tables.journal import (
     TIMEOUT,
@@ -224,14 +225,17 @@ class RoundFlow:
             table.last_summary = result_lines(settlement, names, unpaid, detailed=False)
             return self.write(table, between_rounds=True)
 
-        await self._pay(
+        awarded = await self._pay(
             table.round_id,
             payouts_of(settlement),
             hand_results(settlement, bets),
             round_.to_json(),
             settled,
+            round_awards(table.guild_id, round_),
         )
         table.round_id = None
+        # Shown in the Latest line while the next round is bet (saved with its document).
+        table.events = announcements(awarded, self._names(table))
         await self.next_round(table)
 
     async def next_round(self, table: Table) -> None:
@@ -247,20 +251,23 @@ class RoundFlow:
         hands: list[db.HandResult],
         state_json: str,
         settled: Callable[[dict[str, int]], db.TableWrite],
-    ) -> dict[str, int]:
+        awards: db.RoundAwards,
+    ) -> dict[int, tuple[str, ...]]:
         """Settle the round; a player the ceiling stops is paid up to it, nobody else changes.
 
-        ``settled(unpaid)``: the table's document afterwards, committed with the payouts.
-
-        The chips that did not fit, per player id (empty unless chips reached a
-        player from elsewhere during the round: bets are checked against the ceiling).
+        ``settled(unpaid)``: the table's document afterwards, committed with the payouts
+        and the round's ``awards``; it is told the chips that did not fit, per player id
+        (none unless chips reached a player from elsewhere during the round: bets are
+        checked against the ceiling). Returns the achievements new to each player.
         """
         unpaid: dict[str, int] = {}
         while True:
             try:
                 write = settled(unpaid)
-                await self._store.settle_round(round_id, payouts, hands, state_json, table=write)
-                return unpaid
+                result = await self._store.settle_round(
+                    round_id, payouts, hands, state_json, table=write, awards=awards
+                )
+                return result.awarded
             except db.BalanceLimitExceeded as error:
                 who = error.user_id
                 if who is None or str(who) in unpaid:

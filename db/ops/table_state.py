@@ -78,7 +78,11 @@ def along_with(
 
     It keeps ``op``'s name: the store's metrics name a transaction by its operation.
     """
-    composed = _along_with(op, table, actions, now)
+    return named_like(op, _along_with(op, table, actions, now))
+
+
+def named_like(op: Op[T], composed: Op[T]) -> Op[T]:
+    """``composed``, named as ``op`` (the store's metrics name a transaction by its operation)."""
     if isinstance(composed, GeneratorType) and isinstance(op, GeneratorType):
         composed.__name__ = op.__name__
     return composed

@@ -182,6 +182,13 @@ async def test_a_round_from_before_durable_tables_is_refunded_once(
         "DROP TABLE tournaments",
         "DROP TABLE table_actions",
         "DROP TABLE live_tables",
+        # What the seasons migration added, so that it applies again.
+        "DROP TABLE achievements",
+        "DROP TABLE season_standings",
+        "DROP TABLE seasons",
+        "DROP INDEX hand_results_by_player_round",
+        "DROP INDEX rounds_settled_by_time",
+        "ALTER TABLE guild_settings DROP COLUMN season_length",
         "DELETE FROM schema_version WHERE version >= 3",
     ):
         run_sql(config, sql)
