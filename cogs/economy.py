@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
+from bot.pocket import anywhere, economy_scope, server_only
 from bot.shown_names import shown_name
 from bot.tables.chip_limit import at_the_limit
 from bot.tables.results import signed
@@ -122,14 +123,15 @@ class EconomyCog(commands.Cog, name="Economy"):
 
     @app_commands.command(name="balance", description="Your chips (or another member's)")
     @app_commands.describe(member="Whose balance to show (default: yours)")
-    @app_commands.guild_only()
+    @anywhere
     async def balance(
-        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | discord.User | None = None,
     ) -> None:
-        """The balance in this server."""
-        assert interaction.guild_id is not None
+        """The balance in this server (outside servers: the pocket wallet)."""
         who = member or interaction.user
-        amount = await self.bot.store.balance(interaction.guild_id, who.id)
+        amount = await self.bot.store.balance(economy_scope(interaction), who.id)
         text = (
             f"You have {chips(amount)} chips."
             if who.id == interaction.user.id
@@ -149,19 +151,19 @@ class EconomyCog(commands.Cog, name="Economy"):
         return leaderboard_embed(board, name), page_view(board)
 
     @app_commands.command(name="leaderboard", description="The richest players in this server")
-    @app_commands.guild_only()
+    @server_only
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """Page one, 10 a page, with page buttons and your own place."""
         embed, view = await self.leaderboard_page(interaction, 1)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     @app_commands.command(name="daily", description="Claim your daily chips")
-    @app_commands.guild_only()
+    @anywhere
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
-        """Credit the daily amount once a period."""
-        assert interaction.guild_id is not None
+        """Credit the daily amount once a period (outside servers: to the pocket wallet)."""
         try:
-            result = await self.bot.store.claim_daily(interaction.guild_id, interaction.user.id)
+            scope = economy_scope(interaction)
+            result = await self.bot.store.claim_daily(scope, interaction.user.id)
         except BalanceLimitExceeded as error:
             text = at_the_limit(error, f"the daily {chips(error.amount)} chips")
             await tell(interaction, text)
@@ -180,14 +182,15 @@ class EconomyCog(commands.Cog, name="Economy"):
 
     @app_commands.command(name="stats", description="Lifetime blackjack record")
     @app_commands.describe(member="Whose record to show (default: yours)")
-    @app_commands.guild_only()
+    @anywhere
     async def stats(
-        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | discord.User | None = None,
     ) -> None:
         """Hands, wins, losses, pushes, blackjacks, wagered, net and biggest win."""
-        assert interaction.guild_id is not None
         who = member or interaction.user
-        stats = await self.bot.store.stats(interaction.guild_id, who.id)
+        stats = await self.bot.store.stats(economy_scope(interaction), who.id)
         embed = stats_embed(who.display_name, stats)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from .limits import GUILD_INSTALL, USER_INSTALL
 from .models import (
     EVERYONE_DEFAULT,
     PRIVATE_THREAD,
@@ -56,6 +57,8 @@ class World:
             1 << 23
         )  # GATEWAY_GUILD_MEMBERS_LIMITED, ..._MESSAGE_CONTENT_LIMITED
         self.bot_user = FakeUser(self.application_id, "Blackjack Dealer", bot=True)
+        #: Installation contexts turned on in the developer portal (0 server, 1 user).
+        self.installs: frozenset[int] = frozenset({GUILD_INSTALL, USER_INSTALL})
         self.owner_user = FakeUser(self.snowflake(), "owner")
         self.users: dict[int, FakeUser] = {u.id: u for u in (self.bot_user, self.owner_user)}
         self.guilds: dict[int, FakeGuild] = {}

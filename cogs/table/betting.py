@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import MAX_SPOTS
+from bot.pocket import anywhere
 from cogs.table.commands import player_of
 from cogs.table.messages import TableMessages
 from cogs.table.receipts import Receipts
@@ -42,7 +43,7 @@ class BettingCog(commands.Cog, name="Betting"):
         amount="Chips a hand: 500, 1k, 2.5k, 1m, half, max or all",
         hands="How many hands (spots) to play, 1 to 7",
     )
-    @app_commands.guild_only()
+    @anywhere
     async def bet(
         self,
         interaction: discord.Interaction[Any],

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
+from bot.pocket import anywhere, economy_scope, is_pocket
 from bot.table_display import TableDisplay
 from bot.tables import NoTableHere, Player, Reply, TableError
 from bot.tables.registry import CLOSED
@@ -44,8 +45,10 @@ class TableCog(commands.Cog, name="Table"):
     """Opening, joining and closing tables, every button on the table message, and the
     table messages themselves: while loaded, this cog is the bot's table display."""
 
-    blackjack = app_commands.Group(
-        name="blackjack", description="Play blackjack at a table in this channel", guild_only=True
+    blackjack = anywhere(
+        app_commands.Group(
+            name="blackjack", description="Play blackjack at a table in this channel"
+        )
     )
 
     def __init__(self, bot: BlackjackBot) -> None:
@@ -121,7 +124,7 @@ class TableCog(commands.Cog, name="Table"):
         ):
             if ref.action == "hint":
                 reply = await tables.hint(ref.table_id, ref.round_no, player)
-                faces = await self.card_emojis.faces_for(interaction.guild_id or 0)
+                faces = await self.card_emojis.faces_for(reply.snapshot.guild_id)
                 await answer.text(hint_text(reply.snapshot, player.user_id, reply.note, faces))
                 return
             reply = await self._apply(ref, player)
@@ -173,9 +176,9 @@ class TableCog(commands.Cog, name="Table"):
         max_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
     ) -> None:
         """Post the table message (the public response) and tell the service its id."""
-        assert interaction.guild_id is not None
         assert interaction.channel_id is not None
-        missing = missing_permissions(interaction.app_permissions)
+        pocket = is_pocket(interaction)  # answers only: no channel the bot must post in
+        missing = [] if pocket else missing_permissions(interaction.app_permissions)
         if missing:
             await tell(
                 interaction,
@@ -184,7 +187,7 @@ class TableCog(commands.Cog, name="Table"):
             )
             return
         snapshot, _ = await self.bot.tables.start(
-            interaction.guild_id,
+            economy_scope(interaction),
             interaction.channel_id,
             player_of(interaction),
             preset=preset,
