@@ -21,6 +21,7 @@ from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.display import DiscordDisplay
 from cogs.table.messages import TableMessages
 from cogs.table.notices import missing_permissions
+from cogs.table.pocket import TABLE_TIMED_OUT
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
 from cogs.table.render import hint_text
@@ -68,6 +69,7 @@ class TableCog(commands.Cog, name="Table"):
         """Wire the messages to the table service, start the card upload, show the tables."""
         tables = self.bot.tables
         self.messages.bind(tables.close, tables.attach_message)
+        tables.gate_timers(self.messages.timer_may_act)
         self.card_emojis.start(self.bot, self.bot.store.get_guild_settings)
         self.bot.display = self._display
 
@@ -75,6 +77,7 @@ class TableCog(commands.Cog, name="Table"):
         """The bot shows no table any more; a card upload still running stops."""
         if self.bot.display is self._display:
             self.bot.display = TableDisplay()
+            self.bot.tables.gate_timers(None)
         await self.card_emojis.stop()
         self.receipts.stop()
 
@@ -118,6 +121,14 @@ class TableCog(commands.Cog, name="Table"):
         if moved is not None:  # a button of a message the table has left
             await tell(interaction, moved)
             return
+        closed = await messages.end_expired(ref.table_id)
+        if closed is not None:  # a pocket table past its last token: shown closed
+            rendered = await messages.render(closed)
+            async with messages.holding(ref.table_id):
+                await interaction.response.edit_message(embed=rendered.embed, view=None)
+                messages.shown(closed)
+            await tell(interaction, TABLE_TIMED_OUT)
+            return
         async with (
             TimelyResponse(interaction, self.bot.clock) as answer,
             messages.holding(ref.table_id),
@@ -141,6 +152,7 @@ class TableCog(commands.Cog, name="Table"):
                 await answer.text(where or CLOSED)
                 return
             messages.shown(reply.snapshot)
+            messages.answered_with_table(reply.snapshot, interaction)
         if reply.note:
             bet = ref.action in ("rebet", "rebet2")  # the Bet buttons: a receipt, deleted
             receipt = await tell(interaction, reply.note, wait=bet)
@@ -202,20 +214,34 @@ class TableCog(commands.Cog, name="Table"):
             log.warning("could not post table %s", snapshot.table_id, exc_info=True)
             await self.bot.tables.close(snapshot.table_id, "the table message could not be posted")
             return
+        self.messages.answered_with_table(snapshot, interaction)
         self.messages.attach(snapshot, message.id)
         await self.bot.tables.attach_message(snapshot.table_id, message.id)
 
     @blackjack.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Seat the caller; the table message shows them at once."""
+        if await self.ended_unseen(interaction):
+            return
         await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
         await tell(interaction, "You sat down. Bet with /bet amount [hands].")
 
     @blackjack.command(name="leave", description="Stand up from this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave now, or when this round ends if you have hands in it."""
+        if await self.ended_unseen(interaction):
+            return
         reply = await self.bot.tables.leave(interaction.channel_id or 0, player_of(interaction))
         await tell(interaction, reply.note)
+
+    async def ended_unseen(self, interaction: discord.Interaction[Any]) -> bool:
+        """A command at a pocket table past its last token: the table ends (its round
+        refunded) and the caller is told; True then, and the command does nothing more."""
+        table = self.bot.tables.table_in(interaction.channel_id or 0)
+        if table is None or await self.messages.end_expired(table.table_id) is None:
+            return False
+        await tell(interaction, TABLE_TIMED_OUT)
+        return True
 
     @blackjack.command(name="rules", description="This table's rules and house edge")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from discord_world import World
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
 from bot.app import BlackjackBot
+from bot.pocket import POCKET_SCOPE
+from fakediscord import FakeDiscord
+from fakediscord.interactions import FOLLOWUP_CAP
 
 #: Commands that make sense outside a server: both installs, every context.
 ANYWHERE = ("blackjack", "bet", "balance", "daily", "stats")
@@ -22,3 +25,168 @@ async def test_synced_commands_say_where_they_may_be_installed_and_used(
     for name in SERVER_ONLY:
         assert synced[name]["integration_types"] == [0], name
         assert synced[name]["contexts"] == [0], name
+
+
+#: Alice Ts 9s (19) and Bob 9h 7h (16) stand; the dealer shows 7c and holds Kd (17).
+TWO_PLAYER_ROUND = "Ts 9h 7c 9s 7h Kd " + SPARE
+
+
+def answers_within_the_followup_cap(fake: FakeDiscord) -> None:
+    """No interaction got more than Discord's five followups, and none was refused one."""
+    assert all(len(i.followups) <= FOLLOWUP_CAP for i in fake.interactions.values())
+    assert not [e for i in fake.interactions.values() for e in i.errors if e.code == 40094]
+
+
+def no_channel_messages(fake: FakeDiscord) -> None:
+    """The bot posted and edited nothing through a channel: only interaction tokens."""
+    assert fake.requests_to("POST /channels/{channel_id}/messages") == []
+    assert fake.requests_to("PATCH /channels/{channel_id}/messages/{message_id}") == []
+
+
+async def test_a_group_dm_plays_a_full_round_from_a_user_installed_command(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(TWO_PLAYER_ROUND)
+    fake = world.fake
+    alice, bob = world.alice.user, world.bob.user
+    fake.install_app(alice)
+    fake.install_app(bob)
+    group = fake.add_group_dm(alice, bob)
+
+    start = await fake.slash(alice, "blackjack start", group)
+    assert (start.context, start.owners) == (2, {"1": str(alice.id)})
+    assert start.response_type == 4
+    assert not start.ephemeral
+    table = start.original
+    assert table is not None
+    await world.settle()
+    assert "Place your bets" in embed_text(table)
+
+    joined = await fake.click(bob, table, label="Join")
+    assert joined.response_type == 7
+    await world.settle()
+    assert "## Bob" in embed_text(table)
+
+    for who in (alice, bob):
+        bet = await fake.slash(who, "bet", group, amount="100")
+        assert bet.content == f"Bet 100. Balance: {START_CHIPS - 100:,}."
+        assert bet.ephemeral
+        await world.settle()
+    # Everyone bet: the cards are out, shown through Bob's click's token.
+    text = embed_text(table)
+    assert "**Your move**" in text
+    assert "▶ 10♠ 9♠ · **19** · 100" in text
+    for who in (alice, bob):
+        stood = await fake.click(who, table, label="Stand")
+        assert stood.response_type == 7, stood.content
+        await world.settle()
+
+    text = embed_text(table)
+    assert "Place your bets" in text
+    assert "Alice: 10♠ 9♠ — 19 beats 17: wins 100, 200 back" in text
+    assert "Bob: 9♥ 7♥ — 16 loses to 17" in text
+    balance = await fake.slash(alice, "balance", group)
+    assert balance.content == f"You have {START_CHIPS + 100:,} chips."
+    balance = await fake.slash(bob, "balance", group)
+    assert balance.content == f"You have {START_CHIPS - 100:,} chips."
+    # The pocket wallet is apart from the server's: Alice's chips there never moved.
+    assert await world.say(world.alice, "balance") == f"You have {START_CHIPS:,} chips."
+    assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS + 100
+    answers_within_the_followup_cap(fake)
+    no_channel_messages(fake)
+
+
+#: One player's rounds that all push (10 7 against the dealer's 10 7): no chips move.
+PUSHES = "Tc Td 7c 7d " * 12
+
+
+async def test_a_table_that_outlives_its_last_token_ends_with_a_refund_at_the_next_click(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(PUSHES)
+    shoes.add(PUSHES)
+    fake = world.fake
+    alice = world.alice.user
+    fake.install_app(alice)
+    dm = fake.add_dm(alice)
+    start = await fake.slash(alice, "blackjack start", dm)
+    assert (start.context, start.owners) == (1, {"0": "0", "1": str(alice.id)})
+    table = start.original
+    assert table is not None
+    await world.settle()
+    # Rounds go on by /bet and the hand timer alone: every edit uses the start's token.
+    for _ in range(3):
+        await world.tick(250)
+        assert (await fake.slash(alice, "bet", dm, amount="100")).ephemeral
+        await world.settle()
+        await world.tick(30)  # the hand timer stands
+        assert "Place your bets" in embed_text(table)
+    assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS
+    # 14 min 40 s after the start: one more bet; its cards still show.
+    await world.tick(880 - (fake.clock.now() - start.created_at))
+    await fake.slash(alice, "bet", dm, amount="100")
+    await world.settle()
+    assert "**Your move**" in embed_text(table)
+    assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS - 100
+    edits = table.edits
+    # The token dies before the hand timer is due: the timer may not act, and nothing shows.
+    await world.tick(60)
+    assert table.edits == edits
+    assert "**Your move**" in embed_text(table)
+
+    ended = await fake.click(alice, table, label="Stand")
+    assert ended.response_type == 7
+    (told,) = await ended.wait_for_followups(1)
+    assert told.ephemeral
+    assert told.content.startswith("This table ended: nobody played for 15 minutes")
+    assert "Any round in progress was refunded." in told.content
+    text = embed_text(table)
+    assert "**Table closed**" in text
+    assert table.buttons() == []
+    assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS
+    ledger = await world.store.ledger(POCKET_SCOPE, alice.id, 1)
+    assert (ledger[0].kind, ledger[0].delta) == ("refund", 100)
+    assert world.running.tables.table_in(dm.id) is None
+    no_channel_messages(fake)
+    answers_within_the_followup_cap(fake)
+
+
+#: One player: Ts 9s (19) stands against the dealer's 7c up and Kd in the hole (17).
+ONE_PLAYER_ROUND = "Ts 7c 9s Kd " + SPARE
+
+
+async def test_a_server_with_external_apps_off_gets_a_private_table_that_plays(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(ONE_PLAYER_ROUND)
+    fake = world.fake
+    everyone = ["view_channel", "send_messages", "read_message_history", "use_application_commands"]
+    club = fake.add_guild("Book club", everyone=everyone, with_bot=False)
+    general = fake.add_text_channel(club, "general")
+    reader = fake.add_member(club, "reader")
+    other = fake.add_member(club, "other")
+    fake.install_app(reader.user)
+
+    start = await fake.slash(reader, "blackjack start", general)
+    assert (start.context, start.owners) == (0, {"1": str(reader.id)})
+    assert start.response_type == 4
+    assert start.ephemeral  # Discord makes it private: no Use External Apps here
+    table = start.original
+    assert table is not None
+    assert not table.is_visible_to(other)
+    await world.settle()
+
+    bet = await fake.slash(reader, "bet", general, amount="100")
+    assert bet.ephemeral
+    await world.settle()
+    assert "**Your move**" in embed_text(table)  # edited through the start's token
+    stood = await fake.click(reader, table, label="Stand")
+    assert stood.response_type == 7
+    await world.settle()
+    text = embed_text(table)
+    assert "Place your bets" in text
+    assert "Reader: 10♠ 9♠ — 19 beats 17: wins 100, 200 back" in text
+    balance = await fake.slash(reader, "balance", general)
+    assert balance.ephemeral
+    assert await world.store.balance(POCKET_SCOPE, reader.id) == START_CHIPS + 100
+    no_channel_messages(fake)
