@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
-from bot.pocket import anywhere, economy_scope, server_only
+from bot.pocket import POCKET_SCOPE, anywhere, economy_scope
 from bot.shown_names import shown_name
 from bot.tables.chip_limit import at_the_limit
 from bot.tables.results import signed
@@ -25,9 +25,16 @@ PER_PAGE = 10
 LEADERBOARD_COLOUR = 0xF1C40F
 
 
-def leaderboard_embed(board: LeaderboardPage, guild_name: str) -> discord.Embed:
-    """One page of the leaderboard, and the reader's own place under it."""
-    title = f"Leaderboard · {shown_name(guild_name)}"
+#: The title of the pocket scope's board (see bot.pocket), the reader's table mates only.
+POCKET_BOARD_TITLE = "Leaderboard · You and the people you have played with"
+
+
+def leaderboard_embed(board: LeaderboardPage, guild_name: str | None) -> discord.Embed:
+    """One page of the leaderboard, and the reader's own place under it (``guild_name``
+    None: the pocket scope's board)."""
+    title = POCKET_BOARD_TITLE
+    if guild_name is not None:
+        title = f"Leaderboard · {shown_name(guild_name)}"
     embed = discord.Embed(title=title, colour=LEADERBOARD_COLOUR)
     if board.entries:
         embed.description = "\n".join(
@@ -142,16 +149,16 @@ class EconomyCog(commands.Cog, name="Economy"):
     async def leaderboard_page(
         self, interaction: discord.Interaction[Any], page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
-        """The embed and buttons for one page, with the reader's own rank."""
-        assert interaction.guild_id is not None
-        board = await self.bot.store.leaderboard(
-            interaction.guild_id, page, PER_PAGE, caller_id=interaction.user.id
-        )
+        """The embed and buttons for one page, with the reader's own rank; outside servers,
+        among the reader and the people they have played with."""
+        scope, me = economy_scope(interaction), interaction.user.id
+        among = me if scope == POCKET_SCOPE else None
+        board = await self.bot.store.leaderboard(scope, page, PER_PAGE, caller_id=me, among=among)
         name = interaction.guild.name if interaction.guild else "this server"
-        return leaderboard_embed(board, name), page_view(board)
+        return leaderboard_embed(board, None if among else name), page_view(board)
 
     @app_commands.command(name="leaderboard", description="The richest players in this server")
-    @server_only
+    @anywhere
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         """Page one, 10 a page, with page buttons and your own place."""
         embed, view = await self.leaderboard_page(interaction, 1)

@@ -6,13 +6,14 @@ from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
 from bot.app import BlackjackBot
 from bot.pocket import POCKET_SCOPE
+from cogs.economy import POCKET_BOARD_TITLE
 from fakediscord import FakeDiscord
 from fakediscord.interactions import FOLLOWUP_CAP
 
 #: Commands that make sense outside a server: both installs, every context.
-ANYWHERE = ("blackjack", "bet", "balance", "daily", "stats")
+ANYWHERE = ("blackjack", "bet", "balance", "daily", "stats", "leaderboard")
 #: Commands of a server's own: its install only, in the server only.
-SERVER_ONLY = ("blackjack-admin", "leaderboard")
+SERVER_ONLY = ("blackjack-admin",)
 
 
 async def test_synced_commands_say_where_they_may_be_installed_and_used(
@@ -46,6 +47,11 @@ def no_channel_messages(fake: FakeDiscord) -> None:
 async def test_a_group_dm_plays_a_full_round_from_a_user_installed_command(
     bot: BlackjackBot, world: World, shoes: ShoeQueue
 ) -> None:
+    await play_a_group_dm_round(world, shoes)
+
+
+async def play_a_group_dm_round(world: World, shoes: ShoeQueue) -> None:
+    """Alice (19) and Bob (16) play a round in their group DM, both by user install."""
     shoes.add(TWO_PLAYER_ROUND)
     fake = world.fake
     alice, bob = world.alice.user, world.bob.user
@@ -94,6 +100,34 @@ async def test_a_group_dm_plays_a_full_round_from_a_user_installed_command(
     assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS + 100
     answers_within_the_followup_cap(fake)
     no_channel_messages(fake)
+
+
+async def test_the_pocket_wallet_has_its_own_daily_stats_and_board_of_table_mates(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    await play_a_group_dm_round(world, shoes)
+    fake = world.fake
+    alice, bob, carol = world.alice.user, world.bob.user, world.carol.user
+    fake.install_app(carol)
+    alone = fake.add_dm(carol)
+    daily = await fake.slash(carol, "daily", alone)
+    assert (daily.content or "").startswith("You claimed")
+    assert await world.store.balance(POCKET_SCOPE, carol.id) > START_CHIPS
+    assert await world.balance(world.carol) == START_CHIPS  # her server wallet: untouched
+
+    alice_dm = fake.add_dm(alice)
+    stats = await fake.slash(alice, "stats", alice_dm)
+    assert stats.embed is not None
+    fields = {f["name"]: f["value"] for f in stats.embed["fields"]}
+    assert (fields["Hands"], fields["Wins"], fields["Net"]) == ("1", "1", "+100")
+
+    board = await fake.slash(alice, "leaderboard", alice_dm)
+    assert board.embed is not None
+    assert board.embed["title"] == POCKET_BOARD_TITLE
+    listed = board.embed["description"]
+    assert f"<@{alice.id}>" in listed
+    assert f"<@{bob.id}>" in listed
+    assert f"<@{carol.id}>" not in listed  # she never played at a table with Alice
 
 
 #: One player's rounds that all push (10 7 against the dealer's 10 7): no chips move.
