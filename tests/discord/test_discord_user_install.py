@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
-from bot.app import BlackjackBot
+from bot.app import BlackjackBot, build_bot
+from bot.config import Config
 from bot.pocket import POCKET_SCOPE
 from cogs.economy import POCKET_BOARD_TITLE
 from fakediscord import FakeDiscord
+from fakediscord.harness import running_bot
 from fakediscord.interactions import FOLLOWUP_CAP
+from fakediscord.models import FakePrivateChannel, FakeUser
+from fakediscord.records import FakeMessage
+from tests.db.invariants import check_invariants
 
 #: Commands that make sense outside a server: both installs, every context.
 ANYWHERE = ("blackjack", "bet", "balance", "daily", "stats", "leaderboard")
@@ -130,6 +137,23 @@ async def test_the_pocket_wallet_has_its_own_daily_stats_and_board_of_table_mate
     assert f"<@{carol.id}>" not in listed  # she never played at a table with Alice
 
 
+async def bet_and_see_the_cards(
+    world: World, who: FakeUser, place: FakePrivateChannel, table: FakeMessage
+) -> None:
+    """``who`` bets 100 by /bet; the deal is shown on the table message."""
+    assert (await world.fake.slash(who, "bet", place, amount="100")).ephemeral
+    await world.settle()
+    assert "**Your move**" in embed_text(table)
+
+
+async def waits_unseen(world: World, table: FakeMessage, seconds: float) -> None:
+    """``seconds`` pass with no valid token: the hand timer does not act, nothing is edited."""
+    edits = table.edits
+    await world.tick(seconds)
+    assert table.edits == edits
+    assert "**Your move**" in embed_text(table)
+
+
 #: One player's rounds that all push (10 7 against the dealer's 10 7): no chips move.
 PUSHES = "Tc Td 7c 7d " * 12
 
@@ -158,15 +182,10 @@ async def test_a_table_that_outlives_its_last_token_ends_with_a_refund_at_the_ne
     assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS
     # 14 min 40 s after the start: one more bet; its cards still show.
     await world.tick(880 - (fake.clock.now() - start.created_at))
-    await fake.slash(alice, "bet", dm, amount="100")
-    await world.settle()
-    assert "**Your move**" in embed_text(table)
+    await bet_and_see_the_cards(world, alice, dm, table)
     assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS - 100
-    edits = table.edits
     # The token dies before the hand timer is due: the timer may not act, and nothing shows.
-    await world.tick(60)
-    assert table.edits == edits
-    assert "**Your move**" in embed_text(table)
+    await waits_unseen(world, table, 60)
 
     ended = await fake.click(alice, table, label="Stand")
     assert ended.response_type == 7
@@ -224,3 +243,35 @@ async def test_a_server_with_external_apps_off_gets_a_private_table_that_plays(
     assert balance.ephemeral
     assert await world.store.balance(POCKET_SCOPE, reader.id) == START_CHIPS + 100
     no_channel_messages(fake)
+
+
+async def test_a_pocket_table_goes_on_after_a_restart_from_the_next_click(
+    world: World, tmp_path: Path
+) -> None:
+    config = Config(token=world.fake.token, database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}")
+    fake = world.fake
+    alice = world.alice.user
+    fake.install_app(alice)
+    dm = fake.add_dm(alice)
+    shoes = ShoeQueue()
+    shoes.add(ONE_PLAYER_ROUND)
+    async with running_bot(fake, build_bot(config, clock=fake.clock, shoe_factory=shoes)) as bot:
+        world.bot = bot
+        start = await fake.slash(alice, "blackjack start", dm)
+        table = start.original
+        assert table is not None
+        await world.settle()
+        await bet_and_see_the_cards(world, alice, dm, table)
+
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as bot:
+        world.bot = bot
+        await world.settle()
+        # No token owns the message yet: the hand timer waits, nothing is edited or voided.
+        await waits_unseen(world, table, 120)
+        stood = await fake.click(alice, table, label="Stand")
+        assert stood.response_type == 7
+        await world.settle()
+        assert "Alice: 10♠ 9♠ — 19 beats 17: wins 100, 200 back" in embed_text(table)
+        assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS + 100
+    no_channel_messages(fake)
+    await check_invariants(config.database_url)
