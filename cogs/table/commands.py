@@ -21,7 +21,7 @@ from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.display import DiscordDisplay
 from cogs.table.messages import TableMessages
 from cogs.table.notices import missing_permissions
-from cogs.table.pocket import TABLE_TIMED_OUT
+from cogs.table.pocket import POCKET_TABLE_MOVED, TABLE_TIMED_OUT, is_pocket_table
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
 from cogs.table.render import hint_text
@@ -121,6 +121,12 @@ class TableCog(commands.Cog, name="Table"):
         if moved is not None:  # a button of a message the table has left
             await tell(interaction, moved)
             return
+        worn = messages.pocket_worn(ref.table_id)
+        if worn is not None:  # a pocket table's message near Discord's edit cap: a new one
+            async with messages.holding(ref.table_id):
+                await messages.move_pocket(worn, interaction)
+            await tell(interaction, POCKET_TABLE_MOVED)
+            return
         closed = await messages.end_expired(ref.table_id)
         if closed is not None:  # a pocket table past its last token: shown closed
             rendered = await messages.render(closed)
@@ -148,6 +154,9 @@ class TableCog(commands.Cog, name="Table"):
                 if error.code != OLD_MESSAGE_EDITS:
                     raise
                 # Too many edits of an old message: the round goes on in a fresh one.
+                if is_pocket_table(reply.snapshot):  # posted as this click's answer
+                    await messages.move_pocket(reply.snapshot, interaction)
+                    return
                 where = await messages.move_now(ref.table_id, reply.snapshot)
                 await answer.text(where or CLOSED)
                 return

@@ -224,6 +224,43 @@ class TableMessages:
         await self._move(table_id, table, snapshot)
         return self.moved_from(table_id, old)
 
+    def pocket_worn(self, table_id: str) -> TableSnapshot | None:
+        """A pocket table whose message is ``max_age_s`` old (Discord takes only a few more
+        edits of a message past an hour): the newest snapshot, for the next click to answer
+        with as a new message (``move_pocket``); None otherwise."""
+        table = self._tables.get(table_id)
+        if table is None or not table.pocket or table.posted_at is None:
+            return None
+        if self._clock.now() - table.posted_at < self._max_age_s:
+            return None
+        return table.latest
+
+    async def move_pocket(
+        self, snapshot: TableSnapshot, interaction: discord.Interaction[Any]
+    ) -> None:
+        """A pocket table's message took its last edit (30046, an hour old): the click
+        answers with the table as a new message, which its token owns from now on (a click
+        on the old one is told where the table went)."""
+        table = self._entry(snapshot)
+        rendered = await self.render(snapshot)
+        view = self.view_for(snapshot.table_id, rendered)
+        followup_id = None
+        if interaction.response.is_done():  # deferred: the table comes as a followup
+            followup = await interaction.followup.send(embed=rendered.embed, view=view, wait=True)
+            new_id = followup_id = followup.id
+        else:
+            await interaction.response.send_message(embed=rendered.embed, view=view)
+            new_id = (await interaction.original_response()).id
+        log.info(
+            "pocket table %s moved from message %s to %s", table.table_id, table.message_id, new_id
+        )
+        table.message_id, table.posted_at = new_id, self._clock.now()
+        table.shown = table.sent = max(table.shown, snapshot.version)
+        self.pocket.anchor(snapshot.table_id, interaction, followup_id)
+        if self._attach is not None:
+            with contextlib.suppress(TableError):  # closed meanwhile: nothing to remember
+                await self._attach(snapshot.table_id, new_id)
+
     def message_of(self, table_id: str) -> tuple[int, int] | None:
         """The table's (channel id, message id), once posted."""
         table = self._tables.get(table_id)
@@ -334,7 +371,12 @@ class TableMessages:
                     continue
                 await self._lost(table_id, table, error)
                 break
-            except discord.HTTPException:
+            except discord.HTTPException as error:
+                if table.pocket and error.code == codes.OLD_MESSAGE_EDITS:
+                    # Its token may edit it no more: the timers wait, the next click moves it.
+                    log.info("pocket table %s: its message takes no more edits", table_id)
+                    self.pocket.forget(table_id)
+                    break
                 # A 5xx that discord.py already retried: try again on the next change.
                 log.warning("could not edit table %s's message", table_id, exc_info=True)
                 break

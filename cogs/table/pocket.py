@@ -37,6 +37,12 @@ TABLE_TIMED_OUT: Final = (
     "This table ended: nobody played for 15 minutes, and Discord no longer lets me update "
     "its message. Any round in progress was refunded. Start a new one with /blackjack start."
 )
+#: What a click is told when its answer is the table as a new message (the old one was
+#: near Discord's cap on edits of an hour-old message); the click itself was not applied.
+POCKET_TABLE_MOVED: Final = (
+    "This table moved to a new message, since Discord limits edits of old messages. "
+    "Nothing was changed: press your button again there."
+)
 #: The reason the closed table shows.
 TIMED_OUT_REASON: Final = "Nobody played for 15 minutes."
 
@@ -51,6 +57,8 @@ class _Anchor:
     interaction: discord.Interaction[Any]
     #: The bot clock's time after which its token is not used any more.
     usable_until: float
+    #: The table message when it is a followup of the interaction (else its original).
+    followup_id: int | None = None
 
 
 class PocketAnchors:
@@ -62,14 +70,20 @@ class PocketAnchors:
         #: Pocket tables whose anchor expired: they end at the next click or command.
         self._expired: set[str] = set()
 
-    def anchor(self, table_id: str, interaction: discord.Interaction[Any]) -> None:
-        """``interaction``'s original response is now the table message (its answer was the
-        table, or it was a click on it): edits go through its token from now on."""
+    def anchor(
+        self,
+        table_id: str,
+        interaction: discord.Interaction[Any],
+        followup_id: int | None = None,
+    ) -> None:
+        """``interaction``'s original response (or its followup ``followup_id``) is now the
+        table message (its answer was the table, or it was a click on it): edits go through
+        its token from now on."""
         created = interaction.created_at.timestamp()
         until = created + TOKEN_LIFETIME_S - TOKEN_MARGIN_S
         old = self._anchors.get(table_id)
-        if old is None or until >= old.usable_until:
-            self._anchors[table_id] = _Anchor(interaction, until)
+        if old is None or until >= old.usable_until or followup_id is not None:
+            self._anchors[table_id] = _Anchor(interaction, until, followup_id)
         self._expired.discard(table_id)
 
     def valid(self, table_id: str) -> bool:
@@ -90,7 +104,12 @@ class PocketAnchors:
     async def edit(self, table_id: str, embed: discord.Embed, view: discord.ui.View) -> None:
         """Edit the table message through its anchor's token (the caller checked ``valid``)."""
         anchor = self._anchors[table_id]
-        await anchor.interaction.edit_original_response(embed=embed, view=view)
+        if anchor.followup_id is None:
+            await anchor.interaction.edit_original_response(embed=embed, view=view)
+        else:
+            await anchor.interaction.followup.edit_message(
+                anchor.followup_id, embed=embed, view=view
+            )
 
     def forget(self, table_id: str) -> None:
         """The table closed and is shown closed: drop its anchor."""

@@ -12,7 +12,7 @@ from bot.pocket import POCKET_SCOPE
 from cogs.economy import POCKET_BOARD_TITLE
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
-from fakediscord.interactions import FOLLOWUP_CAP
+from fakediscord.interactions import FOLLOWUP_CAP, FakeInteraction
 from fakediscord.models import FakePrivateChannel, FakeUser
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
@@ -75,10 +75,7 @@ async def play_a_group_dm_round(world: World, shoes: ShoeQueue) -> None:
     await world.settle()
     assert "Place your bets" in embed_text(table)
 
-    joined = await fake.click(bob, table, label="Join")
-    assert joined.response_type == 7
-    await world.settle()
-    assert "## Bob" in embed_text(table)
+    await press(world, bob, table, "Join", shows="## Bob")
 
     for who in (alice, bob):
         bet = await fake.slash(who, "bet", group, amount="100")
@@ -137,6 +134,29 @@ async def test_the_pocket_wallet_has_its_own_daily_stats_and_board_of_table_mate
     assert f"<@{carol.id}>" not in listed  # she never played at a table with Alice
 
 
+async def press(
+    world: World, who: FakeUser, message: FakeMessage, label: str, *, shows: str
+) -> None:
+    """``who`` presses ``label``; the click's answer updates the table, which then ``shows``."""
+    answer = await world.fake.click(who, message, label=label)
+    assert answer.response_type == 7, answer.content
+    await world.settle()
+    assert shows in embed_text(message)
+
+
+async def open_in_her_dm(world: World) -> tuple[FakePrivateChannel, FakeInteraction, FakeMessage]:
+    """Alice installs the app and opens a table in her DM with the bot: the DM, the
+    /blackjack start interaction and the table message."""
+    fake, alice = world.fake, world.alice.user
+    fake.install_app(alice)
+    dm = fake.add_dm(alice)
+    start = await fake.slash(alice, "blackjack start", dm)
+    table = start.original
+    assert table is not None
+    await world.settle()
+    return dm, start, table
+
+
 async def bet_and_see_the_cards(
     world: World, who: FakeUser, place: FakePrivateChannel, table: FakeMessage
 ) -> None:
@@ -163,15 +183,9 @@ async def test_a_table_that_outlives_its_last_token_ends_with_a_refund_at_the_ne
 ) -> None:
     shoes.add(PUSHES)
     shoes.add(PUSHES)
-    fake = world.fake
-    alice = world.alice.user
-    fake.install_app(alice)
-    dm = fake.add_dm(alice)
-    start = await fake.slash(alice, "blackjack start", dm)
+    fake, alice = world.fake, world.alice.user
+    dm, start, table = await open_in_her_dm(world)
     assert (start.context, start.owners) == (1, {"0": "0", "1": str(alice.id)})
-    table = start.original
-    assert table is not None
-    await world.settle()
     # Rounds go on by /bet and the hand timer alone: every edit uses the start's token.
     for _ in range(3):
         await world.tick(250)
@@ -249,18 +263,12 @@ async def test_a_pocket_table_goes_on_after_a_restart_from_the_next_click(
     world: World, tmp_path: Path
 ) -> None:
     config = Config(token=world.fake.token, database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}")
-    fake = world.fake
-    alice = world.alice.user
-    fake.install_app(alice)
-    dm = fake.add_dm(alice)
+    fake, alice = world.fake, world.alice.user
     shoes = ShoeQueue()
     shoes.add(ONE_PLAYER_ROUND)
     async with running_bot(fake, build_bot(config, clock=fake.clock, shoe_factory=shoes)) as bot:
         world.bot = bot
-        start = await fake.slash(alice, "blackjack start", dm)
-        table = start.original
-        assert table is not None
-        await world.settle()
+        dm, _, table = await open_in_her_dm(world)
         await bet_and_see_the_cards(world, alice, dm, table)
 
     async with running_bot(fake, build_bot(config, clock=fake.clock)) as bot:
@@ -275,3 +283,46 @@ async def test_a_pocket_table_goes_on_after_a_restart_from_the_next_click(
         assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS + 100
     no_channel_messages(fake)
     await check_invariants(config.database_url)
+
+
+async def test_a_pocket_table_near_its_messages_edit_cap_moves_to_a_click_answer(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    for _ in range(3):
+        shoes.add(PUSHES)
+    fake, alice = world.fake, world.alice.user
+    dm, _, table = await open_in_her_dm(world)
+    await bet_and_see_the_cards(world, alice, dm, table)
+    await fake.click(alice, table, label="Stand")  # every round pushes
+    await world.settle()
+    # Rounds by clicks alone, every few minutes: each click's token is fresh, so the table
+    # lives on; past 50 minutes its message is near Discord's cap on edits of an hour-old
+    # message, and the next click answers with the table as a new message.
+    moved = None
+    for _ in range(30):
+        await world.tick(240)
+        again = await fake.click(alice, table, label="Bet again")
+        await world.settle()
+        if again.response_type == 4:
+            moved = again
+            break
+        assert again.response_type == 7
+        await fake.click(alice, table, label="Stand")
+        await world.settle()
+    assert moved is not None
+    assert 3000 <= fake.clock.now() - table.timestamp < 3600
+    new = moved.original
+    assert new is not None
+    assert new is not table
+    assert not new.ephemeral
+    (told,) = await moved.wait_for_followups(1)
+    assert told.content.startswith("This table moved to a new message")
+    assert "Place your bets" in embed_text(new)  # the click was not applied: press again
+    await press(world, alice, new, "Bet again", shows="**Your move**")
+    await press(world, alice, new, "Stand", shows="Place your bets")
+    # The old message's buttons point to the new one.
+    old_click = await fake.click(alice, table, label="Join")
+    assert (old_click.content or "").startswith("This table moved to a new message:")
+    assert (old_click.content or "").endswith(f"/@me/{dm.id}/{new.id}")
+    assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS
+    no_channel_messages(fake)
