@@ -21,7 +21,12 @@ from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.display import DiscordDisplay
 from cogs.table.messages import TableMessages
 from cogs.table.notices import missing_permissions
-from cogs.table.pocket import POCKET_TABLE_MOVED, TABLE_TIMED_OUT, is_pocket_table
+from cogs.table.pocket import (
+    EARLIER_TABLE_TIMED_OUT,
+    POCKET_TABLE_MOVED,
+    TABLE_TIMED_OUT,
+    is_pocket_table,
+)
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
 from cogs.table.render import hint_text
@@ -207,6 +212,9 @@ class TableCog(commands.Cog, name="Table"):
                 "Ask a moderator to allow that.",
             )
             return
+        # A pocket table here past its last token ends first (refunded); the new one opens.
+        old = self.bot.tables.table_in(interaction.channel_id)
+        ended = old is not None and await self.messages.end_expired(old.table_id) is not None
         snapshot, _ = await self.bot.tables.start(
             economy_scope(interaction),
             interaction.channel_id,
@@ -226,6 +234,8 @@ class TableCog(commands.Cog, name="Table"):
         self.messages.answered_with_table(snapshot, interaction)
         self.messages.attach(snapshot, message.id)
         await self.bot.tables.attach_message(snapshot.table_id, message.id)
+        if ended:
+            await tell(interaction, EARLIER_TABLE_TIMED_OUT)
 
     @blackjack.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:

@@ -37,6 +37,12 @@ TABLE_TIMED_OUT: Final = (
     "This table ended: nobody played for 15 minutes, and Discord no longer lets me update "
     "its message. Any round in progress was refunded. Start a new one with /blackjack start."
 )
+#: What /blackjack start is told, under its new table, when the table it replaced had
+#: outlived its last token.
+EARLIER_TABLE_TIMED_OUT: Final = (
+    "The table that was open here ended first: nobody played for 15 minutes. "
+    "Any round in progress there was refunded."
+)
 #: What a click is told when its answer is the table as a new message (the old one was
 #: near Discord's cap on edits of an hour-old message); the click itself was not applied.
 POCKET_TABLE_MOVED: Final = (

@@ -178,9 +178,11 @@ async def waits_unseen(world: World, table: FakeMessage, seconds: float) -> None
 PUSHES = "Tc Td 7c 7d " * 12
 
 
-async def test_a_table_that_outlives_its_last_token_ends_with_a_refund_at_the_next_click(
-    bot: BlackjackBot, world: World, shoes: ShoeQueue
-) -> None:
+async def outlive_the_token(
+    world: World, shoes: ShoeQueue
+) -> tuple[FakePrivateChannel, FakeMessage]:
+    """Alice plays in her DM by /bet alone until the start's token, the only one that owns
+    the table message, dies with her last bet's round in progress: the DM and the table."""
     shoes.add(PUSHES)
     shoes.add(PUSHES)
     fake, alice = world.fake, world.alice.user
@@ -200,6 +202,14 @@ async def test_a_table_that_outlives_its_last_token_ends_with_a_refund_at_the_ne
     assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS - 100
     # The token dies before the hand timer is due: the timer may not act, and nothing shows.
     await waits_unseen(world, table, 60)
+    return dm, table
+
+
+async def test_a_table_that_outlives_its_last_token_ends_with_a_refund_at_the_next_click(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    fake, alice = world.fake, world.alice.user
+    dm, table = await outlive_the_token(world, shoes)
 
     ended = await fake.click(alice, table, label="Stand")
     assert ended.response_type == 7
@@ -220,6 +230,23 @@ async def test_a_table_that_outlives_its_last_token_ends_with_a_refund_at_the_ne
 
 #: One player: Ts 9s (19) stands against the dealer's 7c up and Kd in the hole (17).
 ONE_PLAYER_ROUND = "Ts 7c 9s Kd " + SPARE
+
+
+async def test_a_start_where_a_table_outlived_its_token_ends_it_and_opens_anew(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    fake, alice = world.fake, world.alice.user
+    dm, old = await outlive_the_token(world, shoes)
+    start = await fake.slash(alice, "blackjack start", dm)
+    assert start.response_type == 4
+    (told,) = await start.wait_for_followups(1)
+    assert told.content.startswith("The table that was open here ended first")
+    assert start.original is not None
+    assert "Place your bets" in embed_text(start.original)
+    assert "**Your move**" in embed_text(old)  # its token is gone: it stays as it was
+    assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS
+    ledger = await world.store.ledger(POCKET_SCOPE, alice.id, 1)
+    assert (ledger[0].kind, ledger[0].delta) == ("refund", 100)
 
 
 async def test_a_server_with_external_apps_off_gets_a_private_table_that_plays(
