@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
+from bot.pocket import server_only
 from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
 from cogs.table.commands import table_cog
 from cogs.table.render import chips
@@ -46,7 +47,7 @@ def settings_text(settings: GuildSettings) -> str:
 
 
 @app_commands.default_permissions(manage_guild=True)
-@app_commands.guild_only()
+@server_only
 class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
     """Settings and chip adjustments; every chip change is a ledger row with the admin's id."""
 

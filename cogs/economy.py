@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
+from bot.pocket import POCKET_SCOPE, anywhere, economy_scope
 from bot.shown_names import shown_name
 from bot.tables.chip_limit import at_the_limit
 from bot.tables.results import signed
@@ -25,9 +26,20 @@ PER_PAGE = 10
 LEADERBOARD_COLOUR = 0xF1C40F
 
 
-def leaderboard_embed(board: LeaderboardPage, guild_name: str) -> discord.Embed:
-    """One page of the leaderboard, and the reader's own place under it."""
-    title = f"Leaderboard · {shown_name(guild_name)}"
+#: The title of the pocket scope's board (see bot.pocket), the reader's table mates only.
+POCKET_BOARD_TITLE = "Leaderboard · You and the people you have played with"
+NO_POCKET_SEASONS = (
+    "Seasons belong to a server, and there are none outside servers. "
+    "Leave out `season` to see you among the people you have played with."
+)
+
+
+def leaderboard_embed(board: LeaderboardPage, guild_name: str | None) -> discord.Embed:
+    """One page of the leaderboard, and the reader's own place under it (``guild_name``
+    None: the pocket scope's board)."""
+    title = POCKET_BOARD_TITLE
+    if guild_name is not None:
+        title = f"Leaderboard · {shown_name(guild_name)}"
     embed = discord.Embed(title=title, colour=LEADERBOARD_COLOUR)
     if board.entries:
         embed.description = "\n".join(
@@ -123,14 +135,15 @@ class EconomyCog(commands.Cog, name="Economy"):
 
     @app_commands.command(name="balance", description="Your chips (or another member's)")
     @app_commands.describe(member="Whose balance to show (default: yours)")
-    @app_commands.guild_only()
+    @anywhere
     async def balance(
-        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | discord.User | None = None,
     ) -> None:
-        """The balance in this server."""
-        assert interaction.guild_id is not None
+        """The balance in this server (outside servers: the pocket wallet)."""
         who = member or interaction.user
-        amount = await self.bot.store.balance(interaction.guild_id, who.id)
+        amount = await self.bot.store.balance(economy_scope(interaction), who.id)
         text = (
             f"You have {chips(amount)} chips."
             if who.id == interaction.user.id
@@ -141,13 +154,13 @@ class EconomyCog(commands.Cog, name="Economy"):
     async def leaderboard_page(
         self, interaction: discord.Interaction[Any], page: int
     ) -> tuple[discord.Embed, discord.ui.View]:
-        """The embed and buttons for one page, with the reader's own rank."""
-        assert interaction.guild_id is not None
-        board = await self.bot.store.leaderboard(
-            interaction.guild_id, page, PER_PAGE, caller_id=interaction.user.id
-        )
+        """The embed and buttons for one page, with the reader's own rank; outside servers,
+        among the reader and the people they have played with."""
+        scope, me = economy_scope(interaction), interaction.user.id
+        among = me if scope == POCKET_SCOPE else None
+        board = await self.bot.store.leaderboard(scope, page, PER_PAGE, caller_id=me, among=among)
         name = interaction.guild.name if interaction.guild else "this server"
-        return leaderboard_embed(board, name), page_view(board)
+        return leaderboard_embed(board, None if among else name), page_view(board)
 
     @app_commands.command(
         name="leaderboard", description="The richest players in this server, or a season's best"
@@ -155,14 +168,18 @@ class EconomyCog(commands.Cog, name="Economy"):
     @app_commands.describe(
         season="A season's standings instead: current for this season, or a past one's name"
     )
-    @app_commands.guild_only()
+    @anywhere
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
         season: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
-        """Page one, 10 a page, with page buttons and your own place; or a season's standings."""
+        """Page one, 10 a page, with page buttons and your own place; or a season's standings
+        (seasons are a server's: outside servers there are none)."""
         if season is not None:
+            if economy_scope(interaction) == POCKET_SCOPE:
+                await tell(interaction, NO_POCKET_SEASONS)
+                return
             await show_season(self.bot.store, interaction, season)
             return
         embed, view = await self.leaderboard_page(interaction, 1)
@@ -172,16 +189,18 @@ class EconomyCog(commands.Cog, name="Economy"):
     async def season_names(
         self, interaction: discord.Interaction[Any], typed: str
     ) -> list[app_commands.Choice[str]]:
-        """This season and the past ones, newest first."""
+        """This season and the past ones, newest first (none outside servers)."""
+        if economy_scope(interaction) == POCKET_SCOPE:
+            return []
         return await season_choices(self.bot.store, interaction, typed)
 
     @app_commands.command(name="daily", description="Claim your daily chips")
-    @app_commands.guild_only()
+    @anywhere
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
-        """Credit the daily amount once a period."""
-        assert interaction.guild_id is not None
+        """Credit the daily amount once a period (outside servers: to the pocket wallet)."""
         try:
-            result = await self.bot.store.claim_daily(interaction.guild_id, interaction.user.id)
+            scope = economy_scope(interaction)
+            result = await self.bot.store.claim_daily(scope, interaction.user.id)
         except BalanceLimitExceeded as error:
             text = at_the_limit(error, f"the daily {chips(error.amount)} chips")
             await tell(interaction, text)
@@ -200,18 +219,18 @@ class EconomyCog(commands.Cog, name="Economy"):
 
     @app_commands.command(name="stats", description="Lifetime blackjack record")
     @app_commands.describe(member="Whose record to show (default: yours)")
-    @app_commands.guild_only()
+    @anywhere
     async def stats(
-        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | discord.User | None = None,
     ) -> None:
         """Hands, wins, losses, pushes, blackjacks, wagered, net, biggest win, achievements."""
-        assert interaction.guild_id is not None
         who = member or interaction.user
-        stats = await self.bot.store.stats(interaction.guild_id, who.id)
+        scope = economy_scope(interaction)
+        stats = await self.bot.store.stats(scope, who.id)
         embed = stats_embed(who.display_name, stats)
-        add_achievements(
-            embed, await self.bot.store.competition.achievements(interaction.guild_id, who.id)
-        )
+        add_achievements(embed, await self.bot.store.competition.achievements(scope, who.id))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

@@ -405,14 +405,22 @@ class Store(ABC):
     # -- reports -------------------------------------------------------------
 
     async def leaderboard(
-        self, guild_id: int, page: int = 1, per_page: int = 10, caller_id: int | None = None
+        self,
+        guild_id: int,
+        page: int = 1,
+        per_page: int = 10,
+        caller_id: int | None = None,
+        *,
+        among: int | None = None,
     ) -> LeaderboardPage:
-        """One page of the guild's balances (1-based; past the end shows the last page)."""
+        """One page of the guild's balances (1-based; past the end shows the last page);
+        ``among``: only that player and those who played a round with them."""
         g = checks.snowflake("guild_id", guild_id)
         p = checks.positive("page", page, limit=checks.MAX_ID)
         n = checks.positive("per_page", per_page, limit=100)
         me = None if caller_id is None else checks.snowflake("caller_id", caller_id)
-        return await self._run(lambda: reports.leaderboard(g, p, n, me), write=False)
+        mates = None if among is None else checks.snowflake("among", among)
+        return await self._run(lambda: reports.leaderboard(g, p, n, me, mates), write=False)
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """The player's record over every hand settled in the guild."""

@@ -127,6 +127,13 @@ def invalid_webhook_token() -> DiscordError:
     return DiscordError(401, 50027, "Invalid Webhook Token")
 
 
+def max_followups() -> DiscordError:
+    """400, 40094: a user-installed app's sixth followup to one interaction."""
+    return DiscordError(
+        400, 40094, "This interaction has hit the maximum number of follow up messages"
+    )
+
+
 def missing_access() -> DiscordError:
     """403, 50001: the bot cannot see the channel."""
     return DiscordError(403, 50001, "Missing Access")

@@ -8,7 +8,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import DiscordError
-from .models import FakeChannel, FakeMember, FakeRole
+from .limits import BOT_DM, GUILD_CONTEXT, GUILD_INSTALL, PRIVATE_CHANNEL, USER_INSTALL
+from .models import (
+    DM,
+    PERMISSIONS,
+    FakeChannel,
+    FakeMember,
+    FakePrivateChannel,
+    FakeRole,
+    FakeUser,
+    Place,
+    permission_bits,
+)
 from .records import FakeCommand, FakeMessage
 
 if TYPE_CHECKING:
@@ -33,6 +44,11 @@ ALLOWED_CALLBACKS: dict[int, frozenset[int]] = {
 }
 RESPONSE_WINDOW = 3.0
 TOKEN_LIFETIME = 15 * 60.0
+#: Followups per interaction when only a user install authorised it (Discord's cap: 40094).
+FOLLOWUP_CAP = 5
+#: ``app_permissions`` where the bot is not: DMs and group DMs with other people (Discord
+#: adds USE_EXTERNAL_EMOJIS in a DM with the bot), and servers that did not add the app.
+PRIVATE_APP_PERMISSIONS = permission_bits("attach_files", "embed_links", "mention_everyone")
 
 
 class InteractionRejected(Exception):
@@ -51,10 +67,18 @@ class FakeInteraction:
     id: int
     token: str
     type: int
-    member: FakeMember
-    channel: FakeChannel
+    #: Who acted.
+    user: FakeUser
+    #: Their membership, in a server; None in a DM or group DM.
+    member: FakeMember | None
+    channel: Place
     data: dict[str, Any]
     created_at: float
+    #: ``authorizing_integration_owners``: "0" the server (or "0" in the bot's DM), "1" the
+    #: user who installed the app.
+    owners: dict[str, str]
+    #: ``context``: 0 a server, 1 the DM with the bot, 2 a DM or group DM with others.
+    context: int
     message: FakeMessage | None = None
     response_type: int | None = None
     responded_at: float | None = None
@@ -66,10 +90,18 @@ class FakeInteraction:
     modal: dict[str, Any] | None = None
     #: The choices an autocomplete result offered.
     choices: list[dict[str, Any]] | None = None
+    #: A user-installed app in a server whose member may not get public answers from it
+    #: (no USE_EXTERNAL_APPS): every message it answers with is ephemeral.
+    forced_ephemeral: bool = False
     #: The gateway session INTERACTION_CREATE was sent to (None until it went out).
     session: Session | None = None
     #: Set when the bot's first answer (or an error reply) arrives; made by the first waiter.
     _answer: asyncio.Event | None = field(default=None, repr=False)
+
+    @property
+    def user_install_only(self) -> bool:
+        """Only a user install authorised it: Discord caps its followups."""
+        return set(self.owners) == {str(USER_INSTALL)}
 
     @property
     def shard(self) -> tuple[int, int] | None:
@@ -162,8 +194,8 @@ class FakeInteraction:
     def describe(self) -> str:
         """A short description for failure messages."""
         if self.type in (APPLICATION_COMMAND, AUTOCOMPLETE):
-            return f"/{command_path(self.data)} by {self.member.user.username}"
-        return f"click {self.data.get('custom_id')!r} by {self.member.user.username}"
+            return f"/{command_path(self.data)} by {self.user.username}"
+        return f"click {self.data.get('custom_id')!r} by {self.user.username}"
 
 
 def command_path(data: Mapping[str, Any]) -> str:
@@ -328,8 +360,8 @@ def find_button(
 def interaction_payload(
     interaction: FakeInteraction, *, app_permissions: int, member_permissions: int
 ) -> dict[str, Any]:
-    """INTERACTION_CREATE data, shaped as Discord sends it for a guild interaction."""
-    guild = interaction.channel.guild
+    """INTERACTION_CREATE data, shaped as Discord sends it: with the guild and the member in a
+    server, with the user alone in a DM or group DM."""
     channel = interaction.channel.to_dict()
     channel["permissions"] = str(member_permissions)
     payload: dict[str, Any] = {
@@ -337,21 +369,77 @@ def interaction_payload(
         "application_id": str(interaction.fake.application_id),
         "type": interaction.type,
         "data": interaction.data,
-        "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
-        "guild_id": str(guild.id),
         "channel": channel,
         "channel_id": str(interaction.channel.id),
-        "member": {**interaction.member.to_dict(), "permissions": str(member_permissions)},
         "token": interaction.token,
         "version": 1,
         "app_permissions": str(app_permissions),
         "locale": "en-US",
-        "guild_locale": "en-US",
         "entitlements": [],
-        "authorizing_integration_owners": {"0": str(guild.id)},
-        "context": 0,
+        "authorizing_integration_owners": interaction.owners,
+        "context": interaction.context,
         "attachment_size_limit": 10 * 1024 * 1024,
     }
+    guild = interaction.channel.guild
+    if guild is not None and interaction.member is not None:
+        payload.update(
+            guild={"id": str(guild.id), "locale": "en-US", "features": []},
+            guild_id=str(guild.id),
+            guild_locale="en-US",
+            member={**interaction.member.to_dict(), "permissions": str(member_permissions)},
+        )
+    else:
+        payload["user"] = interaction.user.to_dict()
     if interaction.message is not None:
         payload["message"] = interaction.message.to_dict()
     return payload
+
+
+def _listed(values: Any, wanted: int, default: bool) -> bool:
+    """Whether a command's ``integration_types`` / ``contexts`` includes ``wanted``."""
+    return default if values is None else wanted in values
+
+
+def authorize(
+    fake: FakeDiscord, user: FakeUser, place: Place, command: FakeCommand | None
+) -> tuple[dict[str, str], int]:
+    """Which installs let ``user`` run ``command`` here, and the interaction context, as the
+    Discord client decides them; InteractionRejected where it would not offer the command.
+
+    ``command`` None: a click, authorised by whoever authorised the clicked message.
+    """
+    guild = place.guild
+    context = GUILD_CONTEXT
+    if isinstance(place, FakePrivateChannel):
+        with_bot = place.type == DM and fake.bot_user in place.recipients
+        context = BOT_DM if with_bot else PRIVATE_CHANNEL
+    if command is None:
+        return {}, context
+    data = command.data
+    if not _listed(data.get("contexts"), context, True):
+        raise InteractionRejected(f"/{command.name} is not offered in context {context}")
+    owners: dict[str, str] = {}
+    # Discord's default for integration_types is the app's configured installs.
+    server_install = _listed(data.get("integration_types"), GUILD_INSTALL, True)
+    if guild is not None and guild.has_bot(fake.bot_user.id) and server_install:
+        owners[str(GUILD_INSTALL)] = str(guild.id)
+    elif context == BOT_DM and server_install:
+        owners[str(GUILD_INSTALL)] = "0"
+    user_install = _listed(data.get("integration_types"), USER_INSTALL, True)
+    if user.id in fake.user_installs and USER_INSTALL in fake.installs and user_install:
+        owners[str(USER_INSTALL)] = str(user.id)
+    if not owners:
+        raise InteractionRejected(
+            f"/{command.name} is offered to {user.username} by no install of the app here"
+        )
+    return owners, context
+
+
+def answers_forced_ephemeral(
+    owners: dict[str, str], member: FakeMember | None, place: Place
+) -> bool:
+    """A user-installed app (not the server's) whose member lacks USE_EXTERNAL_APPS there:
+    Discord makes every message it answers with ephemeral."""
+    if member is None or not isinstance(place, FakeChannel) or str(GUILD_INSTALL) in owners:
+        return False
+    return not place.permissions_for(member) & PERMISSIONS["use_external_apps"]

@@ -317,8 +317,51 @@ def _check_options(errors: FormErrors, at: tuple[str | int, ...], options: Any, 
             errors.max_length((*oat, "choices"), CHOICES_MAX)
 
 
-def validate_commands(payload: Any) -> list[dict[str, Any]]:
-    """Check a bulk-overwrite payload (names, descriptions, options); raise 50035 if bad."""
+#: Installation contexts (``integration_types``): GUILD_INSTALL, USER_INSTALL.
+GUILD_INSTALL, USER_INSTALL = 0, 1
+#: Interaction contexts (``contexts``): GUILD, BOT_DM, PRIVATE_CHANNEL.
+GUILD_CONTEXT, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
+INTERACTION_CONTEXTS = frozenset({GUILD_CONTEXT, BOT_DM, PRIVATE_CHANNEL})
+
+
+def _check_id_list(
+    errors: FormErrors, at: tuple[str | int, ...], value: Any, allowed: frozenset[int]
+) -> None:
+    """``integration_types`` or ``contexts``: null, or a list of distinct values of ``allowed``."""
+    if value is None:
+        return
+    if not isinstance(value, list):
+        errors.add(at, "BASE_TYPE_ARRAY", "Must be an array.")
+        return
+    choices = "{" + ", ".join(str(v) for v in sorted(allowed)) + "}"
+    seen: set[int] = set()
+    for j, item in enumerate(value):
+        if type(item) is not int or item not in allowed:
+            errors.add((*at, j), "BASE_TYPE_CHOICES", f"Value must be one of {choices}.")
+        elif item in seen:
+            errors.add(
+                (*at, j), "SET_TYPE_ALREADY_CONTAINS_VALUE", "The set already contains this value."
+            )
+        else:
+            seen.add(item)
+
+
+def _check_install_contexts(
+    errors: FormErrors, at: tuple[str | int, ...], cmd: dict[str, Any], installs: frozenset[int]
+) -> None:
+    """Discord's checks of where a command may be used: ``integration_types`` names only
+    installation contexts the application supports (its ``integration_types_config``),
+    ``contexts`` only interaction contexts."""
+    _check_id_list(errors, (*at, "integration_types"), cmd.get("integration_types"), installs)
+    _check_id_list(errors, (*at, "contexts"), cmd.get("contexts"), INTERACTION_CONTEXTS)
+
+
+def validate_commands(
+    payload: Any, installs: frozenset[int] = frozenset({GUILD_INSTALL, USER_INSTALL})
+) -> list[dict[str, Any]]:
+    """Check a bulk-overwrite payload (names, descriptions, options, and where each command
+    may be used; ``installs``: the installation contexts the application supports); raise
+    50035 if bad."""
     if not isinstance(payload, list):
         raise invalid_form_body(
             {"_errors": [{"code": "BASE_TYPE_ARRAY", "message": "Must be an array."}]}
@@ -339,6 +382,7 @@ def validate_commands(payload: Any) -> list[dict[str, Any]]:
             _check_options(errors, at, cmd.get("options") or [], 0)
         elif not isinstance(cmd.get("name"), str) or not 1 <= len(cmd["name"]) <= 32:
             errors.bad_length((*at, "name"), 1, 32)
+        _check_install_contexts(errors, at, cmd, installs)
         key = (kind, str(cmd.get("name")))
         if key in seen:
             errors.add(

@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, Any
 from . import errors
 from .emojis import check_message_emojis
 from .limits import IS_COMPONENTS_V2, SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, validate_message
-from .models import PERMISSIONS, FakeChannel, FakeUser
+from .models import PERMISSIONS, FakeChannel, FakeUser, Place
 from .records import FakeMessage
 from .rest import Call, Reply, route, snowflake
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
+    from .world import World
 
 VIEW = PERMISSIONS["view_channel"]
 SEND = PERMISSIONS["send_messages"]
@@ -29,11 +30,28 @@ def is_empty(content: str | None, embeds: Any, components: Any) -> bool:
     return not (content or "").strip() and not embeds and not components
 
 
+def bot_sees(fake: World, channel: Place) -> bool:
+    """Whether the app's bot is where ``channel`` is (a server that added it): only there does
+    it get the channel's events and may use its channel routes. A user-installed app in a DM,
+    a group DM or another server has only its interactions."""
+    return channel.guild is not None and channel.guild.has_bot(fake.bot_user.id)
+
+
+def event_ids(message: FakeMessage) -> dict[str, str]:
+    """The ids a message event names: the message, its channel and (in a server) its guild."""
+    ids = {"id": str(message.id), "channel_id": str(message.channel.id)}
+    if message.channel.guild is not None:
+        ids["guild_id"] = str(message.channel.guild.id)
+    return ids
+
+
 def visible_channel(fake: FakeDiscord, raw_id: str) -> tuple[FakeChannel, int]:
     """The channel, if it exists and the bot can see it; with the bot's permissions there."""
     channel = fake.channels.get(snowflake(raw_id, "channel_id"))
     if channel is None or channel.gone:
         raise errors.unknown_channel()
+    if not bot_sees(fake, channel):
+        raise errors.missing_access()
     perms = channel.permissions_for(fake.bot_member(channel.guild))
     if not perms & VIEW:
         raise errors.missing_access()
@@ -50,7 +68,7 @@ def channel_message(fake: FakeDiscord, channel: FakeChannel, raw_id: str) -> Fak
 
 def new_message(
     fake: FakeDiscord,
-    channel: FakeChannel,
+    channel: Place,
     payload: dict[str, Any],
     *,
     author: FakeUser,
@@ -128,29 +146,22 @@ def _tell_listeners(fake: FakeDiscord, kind: str, message: FakeMessage) -> None:
 def announce_create(fake: FakeDiscord, message: FakeMessage) -> None:
     """MESSAGE_CREATE for channel-visible messages (ephemeral ones are never dispatched)."""
     _tell_listeners(fake, "create", message)
-    if not message.ephemeral:
+    if not message.ephemeral and bot_sees(fake, message.channel):
         fake.dispatch("MESSAGE_CREATE", _event_payload(message))
 
 
 def announce_update(fake: FakeDiscord, message: FakeMessage) -> None:
     """MESSAGE_UPDATE for channel-visible messages."""
     _tell_listeners(fake, "update", message)
-    if not message.ephemeral:
+    if not message.ephemeral and bot_sees(fake, message.channel):
         fake.dispatch("MESSAGE_UPDATE", _event_payload(message))
 
 
 def announce_delete(fake: FakeDiscord, message: FakeMessage) -> None:
     """MESSAGE_DELETE for channel-visible messages."""
     _tell_listeners(fake, "delete", message)
-    if not message.ephemeral:
-        fake.dispatch(
-            "MESSAGE_DELETE",
-            {
-                "id": str(message.id),
-                "channel_id": str(message.channel.id),
-                "guild_id": str(message.channel.guild.id),
-            },
-        )
+    if not message.ephemeral and bot_sees(fake, message.channel):
+        fake.dispatch("MESSAGE_DELETE", event_ids(message))
 
 
 @route("GET", "/channels/{channel_id}")

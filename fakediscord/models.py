@@ -32,6 +32,8 @@ PERMISSIONS: dict[str, int] = {
     "create_public_threads": 1 << 35,
     "create_private_threads": 1 << 36,
     "send_messages_in_threads": 1 << 38,
+    # Public answers from apps a member installed to their own account (not the server's).
+    "use_external_apps": 1 << 50,
 }
 ALL_PERMISSIONS = (1 << 51) - 1
 
@@ -62,6 +64,7 @@ EVERYONE_DEFAULT = permission_bits(
     "create_public_threads",
     "create_private_threads",
     "send_messages_in_threads",
+    "use_external_apps",
 )
 
 
@@ -360,3 +363,50 @@ class FakeGuild:
     def threads(self) -> list[FakeChannel]:
         """Live threads."""
         return [c for c in self.channels.values() if c.is_thread and not c.deleted]
+
+    def has_bot(self, bot_id: int) -> bool:
+        """Whether the server added the app (its bot is a member), not just its members."""
+        return bot_id in self.members
+
+
+DM, GROUP_DM = 1, 3
+
+
+@dataclass(eq=False)
+class FakePrivateChannel:
+    """A DM (type 1: two people, or a person and the app's bot) or a group DM (type 3).
+
+    No guild: a user-installed app reaches it only through interactions.
+    """
+
+    id: int
+    type: int
+    recipients: list[FakeUser]
+    name: str | None = None
+    deleted: bool = False
+    #: Never a guild's or a thread: lets code that takes either kind of channel ask.
+    guild: None = None
+    parent: None = None
+    is_thread: bool = False
+
+    @property
+    def gone(self) -> bool:
+        """Deleted (a group DM everyone left)."""
+        return self.deleted
+
+    def to_dict(self) -> dict[str, Any]:
+        """The channel object of a DM or group DM."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "flags": 0,
+            "last_message_id": None,
+            "recipients": [u.to_dict() for u in self.recipients],
+        }
+        if self.type == GROUP_DM:
+            data.update(name=self.name, icon=None, owner_id=str(self.recipients[0].id))
+        return data
+
+
+#: Where a message or an interaction happens: a server's channel, a DM or a group DM.
+Place = FakeChannel | FakePrivateChannel

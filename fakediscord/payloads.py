@@ -33,6 +33,7 @@ def application(fake: FakeDiscord) -> dict[str, Any]:
         "redirect_uris": [],
         "tags": [],
         "install_params": None,
+        "integration_types_config": {str(kind): {} for kind in sorted(fake.installs)},
         "approximate_guild_count": len(fake.guilds),
     }
 

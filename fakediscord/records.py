@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .limits import EPHEMERAL, LOADING
-from .models import FakeChannel, FakeMember, FakeUser, iso
+from .models import FakeMember, FakeUser, Place, iso
 
 
 @dataclass(eq=False)
@@ -14,7 +14,7 @@ class FakeMessage:
     """A message as Discord stores it and as a client shows it."""
 
     id: int
-    channel: FakeChannel
+    channel: Place
     author: FakeUser
     content: str = ""
     embeds: list[dict[str, Any]] = field(default_factory=list)
@@ -76,7 +76,6 @@ class FakeMessage:
         data: dict[str, Any] = {
             "id": str(self.id),
             "channel_id": str(self.channel.id),
-            "guild_id": str(self.channel.guild.id),
             "author": self.author.to_dict(),
             "content": self.content,
             "timestamp": iso(self.timestamp),
@@ -92,6 +91,8 @@ class FakeMessage:
             "flags": self.flags,
             "components": self.components,
         }
+        if self.channel.guild is not None:
+            data["guild_id"] = str(self.channel.guild.id)
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
         if self.application_id is not None:

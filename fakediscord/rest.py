@@ -280,7 +280,7 @@ async def list_commands(fake: FakeDiscord, call: Call) -> Reply:
 async def bulk_overwrite_commands(fake: FakeDiscord, call: Call) -> Reply:
     """Replace a scope's commands (what ``CommandTree.sync`` does); ids survive by name."""
     scope = _scope(fake, call)
-    payload = validate_commands(call.body)
+    payload = validate_commands(call.body, fake.installs)
     kept = [_upsert(fake, scope, dict(data)) for data in payload]
     fake.commands[scope] = kept
     fake.sync_count += 1
@@ -292,7 +292,7 @@ async def bulk_overwrite_commands(fake: FakeDiscord, call: Call) -> Reply:
 async def create_command(fake: FakeDiscord, call: Call) -> Reply:
     """Create or update one command."""
     scope = _scope(fake, call)
-    (data,) = validate_commands([call.body])
+    (data,) = validate_commands([call.body], fake.installs)
     existed = any(c.name == data["name"] for c in fake.commands.get(scope, []))
     command = _upsert(fake, scope, dict(data))
     return Reply(command.to_dict(), status=200 if existed else 201)

@@ -21,14 +21,25 @@ from .interactions import (
     AUTOCOMPLETE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
+    PRIVATE_APP_PERMISSIONS,
     FakeInteraction,
     InteractionRejected,
+    answers_forced_ephemeral,
+    authorize,
     build_command_data,
     find_button,
     find_command,
     interaction_payload,
 )
-from .models import FakeChannel, FakeGuild, FakeMember, FakeUser, Snowflakes
+from .models import (
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakePrivateChannel,
+    FakeUser,
+    Place,
+    Snowflakes,
+)
 from .records import FakeCommand, FakeMessage
 from .rest import RecordedRequest
 from .shards import MAX_GUILDS_PER_SHARD, shard_for
@@ -234,33 +245,39 @@ class FakeDiscord(World):
     # -- acting as users ---------------------------------------------------------------------
     async def slash(
         self,
-        member: FakeMember,
+        member: FakeMember | FakeUser,
         command: str,
-        channel: FakeChannel,
+        channel: Place,
         /,
         *,
         max_wait: float = 5.0,
         wait: bool = True,
         **options: Any,
     ) -> FakeInteraction:
-        """Run ``/command`` (``"blackjack start"``, ``"blackjack-admin grant"``) as ``member``.
+        """Run ``/command`` (``"blackjack start"``, ``"blackjack-admin grant"``) as ``member``
+        (a member in a server's channel; a user in a DM or group DM).
 
         INTERACTION_CREATE goes to the session owning the guild's shard
         (recorded as ``.session`` / ``.shard`` on the result).
 
-        Options are checked against the synced definition the way the Discord
-        client checks them (:class:`InteractionRejected` otherwise); a member,
-        channel or role option takes the fake object. Returns the interaction
-        once the bot answered it (``wait=False``: at once).
+        The client offers the command as Discord's does: a server's commands where it added
+        the app; a global command by an install that covers the place (the server's, or the
+        user's own with ``install_app``) and in a context it lists. Options are checked
+        against the synced definition the way the Discord client checks them
+        (:class:`InteractionRejected` otherwise); a member, channel or role option takes the
+        fake object. Returns the interaction once the bot answered it (``wait=False``: at
+        once).
         """
-        data = self._command_data(member, command, channel, options)
-        return await self._send(APPLICATION_COMMAND, member, channel, data, None, max_wait, wait)
+        who, data, authorised = self._command_data(member, command, channel, options)
+        return await self._send(
+            APPLICATION_COMMAND, who, channel, data, None, authorised, max_wait, wait
+        )
 
     async def autocomplete(
         self,
-        member: FakeMember,
+        member: FakeMember | FakeUser,
         command: str,
-        channel: FakeChannel,
+        channel: Place,
         option: str,
         text: str,
         /,
@@ -270,32 +287,41 @@ class FakeDiscord(World):
     ) -> list[dict[str, Any]]:
         """The choices the bot offers while ``member`` types ``text`` into ``option`` of
         ``/command`` (the other ``options`` already filled in, checked as :meth:`slash`)."""
-        data = self._command_data(member, command, channel, options, (option, text))
-        interaction = await self._send(AUTOCOMPLETE, member, channel, data, None, max_wait, True)
+        who, data, authorised = self._command_data(
+            member, command, channel, options, (option, text)
+        )
+        interaction = await self._send(
+            AUTOCOMPLETE, who, channel, data, None, authorised, max_wait, True
+        )
         if interaction.choices is None:
             raise AssertionError(f"the bot answered autocomplete with {interaction.response_type}")
         return interaction.choices
 
     def _command_data(
         self,
-        member: FakeMember,
+        member: FakeMember | FakeUser,
         command: str,
-        channel: FakeChannel,
+        channel: Place,
         options: dict[str, Any],
         typed: tuple[str, str] | None = None,
-    ) -> dict[str, Any]:
-        self._require_bot(channel.guild)
-        if member.guild is not channel.guild:
-            raise ValueError("the member is not in the channel's guild")
+    ) -> tuple[tuple[FakeUser, FakeMember | None], dict[str, Any], tuple[dict[str, str], int]]:
+        """Who sends ``/command`` in ``channel``, its data, and the installs and context that
+        authorise it (checked as the Discord client checks them)."""
+        user, member_here = self._actor(member, channel)
         if channel.deleted:
             raise ValueError("the channel was deleted")
-        commands = self.commands.get(channel.guild.id, []) + self.commands.get(None, [])
+        guild = channel.guild
+        commands = list(self.commands.get(None, []))
+        if guild is not None and guild.has_bot(self.bot_user.id):
+            commands = self.commands.get(guild.id, []) + commands
         found, subpath = find_command(commands, command)
-        return build_command_data(found, subpath, options, typed)
+        owners, context = authorize(self, user, channel, found)
+        data = build_command_data(found, subpath, options, typed)
+        return (user, member_here), data, (owners, context)
 
     async def click(
         self,
-        member: FakeMember,
+        member: FakeMember | FakeUser,
         message: FakeMessage,
         /,
         *,
@@ -304,19 +330,36 @@ class FakeDiscord(World):
         max_wait: float = 5.0,
         wait: bool = True,
     ) -> FakeInteraction:
-        """Press a button on ``message`` as ``member``, found by ``label`` or ``custom_id``."""
-        self._require_bot(message.channel.guild)
-        if not message.is_visible_to(member):
-            raise ValueError(f"{member.user.username} cannot see message {message.id}")
+        """Press a button on ``message`` as ``member``, found by ``label`` or ``custom_id``.
+
+        The interaction carries the installs that authorised the command behind the message
+        (a click on a user-installed app's message is authorised by its installer).
+        """
+        user, member_here = self._actor(member, message.channel)
+        if not message.is_visible_to(user):
+            raise ValueError(f"{user.username} cannot see message {message.id}")
         button = find_button(message, label=label, custom_id=custom_id)
         data = {"custom_id": button["custom_id"], "component_type": 2}
+        _, context = authorize(self, user, message.channel, None)
+        metadata = message.interaction_metadata or {}
+        guild = message.channel.guild
+        owners: dict[str, str] = dict(
+            metadata.get("authorizing_integration_owners") or {"0": str(guild.id if guild else 0)}
+        )
         return await self._send(
-            MESSAGE_COMPONENT, member, message.channel, data, message, max_wait, wait
+            MESSAGE_COMPONENT,
+            (user, member_here),
+            message.channel,
+            data,
+            message,
+            (owners, context),
+            max_wait,
+            wait,
         )
 
     async def submit_modal(
         self,
-        member: FakeMember,
+        member: FakeMember | FakeUser,
         opened: FakeInteraction,
         values: dict[str, str],
         /,
@@ -344,21 +387,42 @@ class FakeDiscord(World):
             for field in row["components"]
         ]
         data = {"custom_id": modal["custom_id"], "components": rows}
+        who = self._actor(member, opened.channel)
+        authorised = (dict(opened.owners), opened.context)
         return await self._send(
-            MODAL_SUBMIT, member, opened.channel, data, opened.message, max_wait, wait
+            MODAL_SUBMIT, who, opened.channel, data, opened.message, authorised, max_wait, wait
         )
 
-    def _require_bot(self, guild: FakeGuild) -> None:
+    def _actor(
+        self, who: FakeMember | FakeUser, place: Place
+    ) -> tuple[FakeUser, FakeMember | None]:
+        """The user acting and their membership where they act; checks they are there."""
+        if isinstance(place, FakePrivateChannel):
+            user = who if isinstance(who, FakeUser) else who.user
+            if user not in place.recipients:
+                raise ValueError(f"{user.username} is not in this DM or group DM")
+            self._require_gateway(None)
+            return user, None
+        member = who if isinstance(who, FakeMember) else place.guild.members.get(who.id)
+        if member is None or member.guild is not place.guild:
+            raise ValueError("the member is not in the channel's guild")
+        self._require_gateway(place.guild)
+        return member.user, member
+
+    def _require_gateway(self, guild: FakeGuild | None) -> None:
+        """A session to receive an interaction in ``guild`` (None: a DM, shard 0)."""
         open_sessions = self.gateway.open_sessions()
         if not open_sessions:
             raise AssertionError("no bot has connected to the fake gateway yet")
-        if self.gateway.owner_of(guild.id) is None:
+        if self.gateway.owner_of(None if guild is None else guild.id) is None:
             # A client would send it, but no gateway session would receive it: say why.
             open_shards = sorted({s.routing for s in open_sessions})
-            wanted = sorted({(shard_for(guild.id, n), n) for _, n in open_shards})
+            where = "DMs are" if guild is None else f"guild {guild.name!r} is"
+            wanted = sorted(
+                {(0 if guild is None else shard_for(guild.id, n), n) for _, n in open_shards}
+            )
             raise AssertionError(
-                f"guild {guild.name!r} is on shard {wanted}, but the open sessions are"
-                f" {open_shards}"
+                f"{where} on shard {wanted}, but the open sessions are {open_shards}"
             )
 
     def shard_of(self, guild: FakeGuild, num_shards: int | None = None) -> int:
@@ -368,30 +432,40 @@ class FakeDiscord(World):
     async def _send(
         self,
         kind: int,
-        member: FakeMember,
-        channel: FakeChannel,
+        who: tuple[FakeUser, FakeMember | None],
+        channel: Place,
         data: dict[str, Any],
         message: FakeMessage | None,
+        authorised: tuple[dict[str, str], int],
         max_wait: float,
         wait: bool,
     ) -> FakeInteraction:
+        user, member = who
+        owners, context = authorised
         interaction = FakeInteraction(
             fake=self,
             id=self.snowflake(),
             token=f"aW50ZXJhY3Rpb246{secrets.token_urlsafe(48)}",
             type=kind,
+            user=user,
             member=member,
             channel=channel,
             data=data,
             created_at=self.clock.now(),
+            owners=owners,
+            context=context,
             message=message,
+            forced_ephemeral=answers_forced_ephemeral(owners, member, channel),
         )
         self.interactions[interaction.id] = interaction
         self.interactions_by_token[interaction.token] = interaction
+        app_permissions = member_permissions = PRIVATE_APP_PERMISSIONS
+        if isinstance(channel, FakeChannel) and member is not None:
+            member_permissions = channel.permissions_for(member)
+            if channel.guild.has_bot(self.bot_user.id):
+                app_permissions = channel.permissions_for(self.bot_member(channel.guild))
         payload = interaction_payload(
-            interaction,
-            app_permissions=channel.permissions_for(self.bot_member(channel.guild)),
-            member_permissions=channel.permissions_for(member),
+            interaction, app_permissions=app_permissions, member_permissions=member_permissions
         )
         self.dispatch("INTERACTION_CREATE", payload)
         if wait:

@@ -14,6 +14,7 @@ from .interactions import (
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE,
+    FOLLOWUP_CAP,
     MAX_CHOICES,
     MODAL,
     RESPONSE_WINDOW,
@@ -53,8 +54,8 @@ def _metadata(interaction: FakeInteraction) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": str(interaction.id),
         "type": interaction.type,
-        "user": interaction.member.user.to_dict(),
-        "authorizing_integration_owners": {"0": str(interaction.channel.guild.id)},
+        "user": interaction.user.to_dict(),
+        "authorizing_integration_owners": interaction.owners,
     }
     if interaction.type == APPLICATION_COMMAND:
         data["name"] = command_path(interaction.data)
@@ -67,6 +68,8 @@ def _metadata(interaction: FakeInteraction) -> dict[str, Any]:
 def _respond_message(
     fake: FakeDiscord, interaction: FakeInteraction, payload: dict[str, Any], flags: int
 ) -> FakeMessage:
+    if interaction.forced_ephemeral:
+        flags |= EPHEMERAL
     ephemeral = bool(flags & EPHEMERAL)
     message = new_message(
         fake,
@@ -74,7 +77,7 @@ def _respond_message(
         payload,
         author=fake.bot_user,
         flags=flags,
-        visible_to=interaction.member.user if ephemeral else None,
+        visible_to=interaction.user if ephemeral else None,
         type=CHAT_INPUT_COMMAND_MESSAGE if interaction.type == APPLICATION_COMMAND else 0,
         webhook_id=fake.application_id,
         application_id=fake.application_id,
@@ -308,6 +311,8 @@ async def create_followup(fake: FakeDiscord, call: Call) -> Reply:
             original.edited_timestamp = None
             announce_update(fake, original)
             return Reply(original.to_dict())
+        if interaction.user_install_only and len(interaction.followups) >= FOLLOWUP_CAP:
+            raise errors.max_followups()
         message = _respond_message(fake, interaction, payload, payload.get("flags") or 0)
         message.type = 0
         interaction.followups.append(message)

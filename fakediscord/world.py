@@ -5,13 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from .limits import GUILD_INSTALL, USER_INSTALL
+from .messages import bot_sees, event_ids
 from .models import (
+    DM,
     EVERYONE_DEFAULT,
+    GROUP_DM,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     FakeChannel,
     FakeGuild,
     FakeMember,
+    FakePrivateChannel,
     FakeRole,
     FakeUser,
     Overwrite,
@@ -56,10 +61,18 @@ class World:
             1 << 23
         )  # GATEWAY_GUILD_MEMBERS_LIMITED, ..._MESSAGE_CONTENT_LIMITED
         self.bot_user = FakeUser(self.application_id, "Blackjack Dealer", bot=True)
+        #: Installation contexts turned on in the developer portal (0 server, 1 user).
+        self.installs: frozenset[int] = frozenset({GUILD_INSTALL, USER_INSTALL})
         self.owner_user = FakeUser(self.snowflake(), "owner")
         self.users: dict[int, FakeUser] = {u.id: u for u in (self.bot_user, self.owner_user)}
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
+        #: DMs and group DMs, which the bot reaches only through interactions.
+        self.private_channels: dict[int, FakePrivateChannel] = {}
+        #: Servers that never added the app (see ``add_guild(with_bot=False)``).
+        self.other_guilds: dict[int, FakeGuild] = {}
+        #: Users who installed the app to their own account.
+        self.user_installs: set[int] = set()
         self.messages: dict[int, FakeMessage] = {}
 
     def dispatch(self, event: str, data: Any) -> None:  # provided by FakeDiscord
@@ -80,11 +93,14 @@ class World:
         bot_permissions: int | Iterable[str] = BOT_DEFAULT,
         shard: int | None = None,
         of: int | None = None,
+        with_bot: bool = True,
     ) -> FakeGuild:
         """A guild the bot is in, with @everyone and the bot's own role.
 
         ``shard=1, of=2`` picks an id whose ``(id >> 22) % 2 == 1``; ``of`` defaults
-        to the fake's ``recommended_shards``.
+        to the fake's ``recommended_shards``. ``with_bot=False``: a server that never added
+        the app (its members may still use the app they installed to their account); the
+        bot hears nothing of it.
         """
         if shard is None:
             guild_id = self.snowflake()
@@ -92,13 +108,16 @@ class World:
             guild_id = self.snowflake.on_shard(shard, of or self.recommended_shards)
         guild = FakeGuild(guild_id, name, self.owner_user.id, created_at=self.clock.now())
         guild.roles.append(FakeRole(guild_id, "@everyone", _bits(everyone)))
+        guild.members[self.owner_user.id] = FakeMember(
+            self.owner_user, guild, joined_at=self.clock.now()
+        )
+        if not with_bot:
+            self.other_guilds[guild.id] = guild
+            return guild
         bot_role = FakeRole(
             self.snowflake(), self.bot_user.username, _bits(bot_permissions), 1, True
         )
         guild.roles.append(bot_role)
-        guild.members[self.owner_user.id] = FakeMember(
-            self.owner_user, guild, joined_at=self.clock.now()
-        )
         guild.members[self.bot_user.id] = FakeMember(
             self.bot_user, guild, [bot_role], joined_at=self.clock.now()
         )
@@ -106,13 +125,31 @@ class World:
         self._announce_guild(guild)
         return guild
 
+    def add_dm(self, user: FakeUser, other: FakeUser | None = None) -> FakePrivateChannel:
+        """The DM of ``user`` and ``other`` (default: the app's bot, a DM with the app)."""
+        recipients = [user, other or self.bot_user]
+        channel = FakePrivateChannel(self.snowflake(), DM, recipients)
+        self.private_channels[channel.id] = channel
+        return channel
+
+    def add_group_dm(self, *users: FakeUser, name: str = "friends") -> FakePrivateChannel:
+        """A group DM of ``users`` (the first one owns it); the app's bot is never in one."""
+        channel = FakePrivateChannel(self.snowflake(), GROUP_DM, list(users), name)
+        self.private_channels[channel.id] = channel
+        return channel
+
+    def install_app(self, user: FakeUser) -> None:
+        """``user`` adds the app to their account (the user install)."""
+        self.user_installs.add(user.id)
+
     def add_role(
         self, guild: FakeGuild, name: str, permissions: int | Iterable[str] = 0
     ) -> FakeRole:
         """A role in ``guild``."""
         role = FakeRole(self.snowflake(), name, _bits(permissions), position=len(guild.roles))
         guild.roles.append(role)
-        self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.to_dict()})
+        if guild.has_bot(self.bot_user.id):
+            self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.to_dict()})
         return role
 
     def add_member(
@@ -135,7 +172,8 @@ class World:
             member_roles.append(self.add_role(guild, f"{name}-role", permissions))
         member = FakeMember(user, guild, member_roles, nick, joined_at=self.clock.now())
         guild.members[user.id] = member
-        self.dispatch("GUILD_MEMBER_ADD", {**member.to_dict(), "guild_id": str(guild.id)})
+        if guild.has_bot(self.bot_user.id):
+            self.dispatch("GUILD_MEMBER_ADD", {**member.to_dict(), "guild_id": str(guild.id)})
         return member
 
     def add_text_channel(self, guild: FakeGuild, name: str = "blackjack") -> FakeChannel:
@@ -148,7 +186,8 @@ class World:
             created_at=self.clock.now(),
         )
         guild.channels[channel.id] = self.channels[channel.id] = channel
-        self.dispatch("CHANNEL_CREATE", channel.to_dict())
+        if bot_sees(self, channel):
+            self.dispatch("CHANNEL_CREATE", channel.to_dict())
         return channel
 
     def add_thread(
@@ -199,15 +238,8 @@ class World:
     def delete_message(self, message: FakeMessage) -> None:
         """Delete a message as a moderator would (the bot's next edit gets 10008)."""
         message.deleted = True
-        if not message.ephemeral:
-            self.dispatch(
-                "MESSAGE_DELETE",
-                {
-                    "id": str(message.id),
-                    "channel_id": str(message.channel.id),
-                    "guild_id": str(message.channel.guild.id),
-                },
-            )
+        if not message.ephemeral and bot_sees(self, message.channel):
+            self.dispatch("MESSAGE_DELETE", event_ids(message))
 
     def delete_channel(self, channel: FakeChannel) -> None:
         """Delete a channel or thread (the bot's next request there gets 10003)."""

@@ -31,6 +31,9 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 Publish = Callable[[TableSnapshot], Awaitable[None]]
+#: Whether a table's timer may act now (by table id): the display says, for a table whose
+#: message it can only update while it holds a valid interaction token.
+TimerGate = Callable[[str], bool]
 #: A paused table tries to reload after this long, then twice as long each time, up to
 #: RETRY_MAX_S: soon after a short outage, without hammering a database that is down.
 RETRY_FIRST_S = 1.0
@@ -56,6 +59,8 @@ class TableChanges:
         self._publish = publish
         #: Set by a graceful stop: no timer or recovery starts any more.
         self._suspended = False
+        #: A timer that wakes while its gate is shut does nothing; the table waits for a click.
+        self.timer_gate: TimerGate = lambda _table_id: True
 
     # ----------------------------------------------------------- a change
 
@@ -144,7 +149,12 @@ class TableChanges:
         snapshot: TableSnapshot | None
         try:
             async with table.lock:
-                if table.closed or table.paused or table.timer is not asyncio.current_task():
+                if (
+                    table.closed
+                    or table.paused
+                    or table.timer is not asyncio.current_task()
+                    or not self.timer_gate(table.table_id)
+                ):
                     return
                 await self._flow.on_time(table)
                 snapshot = self.changed(table)

@@ -16,7 +16,7 @@ from bot.engine import Action, Rules
 from bot.shown_names import shown_name
 from bot.tables.advice import Advice
 from bot.tables.betting import Betting
-from bot.tables.changes import Publish, TableChanges
+from bot.tables.changes import Publish, TableChanges, TimerGate
 from bot.tables.errors import NotAllowed, NothingToDo, StaleButton, TablePaused
 from bot.tables.fairness import Fairness
 from bot.tables.flow import RoundFlow, ShoeFactory
@@ -68,6 +68,11 @@ class TableService:
     @shard_count.setter
     def shard_count(self, count: int) -> None:
         self.flow.shard_count = count
+
+    def gate_timers(self, gate: TimerGate | None) -> None:
+        """Let ``gate(table_id)`` decide whether a table's timer may act when it wakes (a
+        table shown through interaction tokens only); None: every timer acts."""
+        self.changes.timer_gate = gate or (lambda _table_id: True)
 
     # ----------------------------------------------------------- reading
 

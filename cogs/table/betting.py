@@ -10,8 +10,8 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import MAX_SPOTS
-from cogs.table.commands import player_of
-from cogs.table.messages import TableMessages
+from bot.pocket import anywhere
+from cogs.table.commands import TableCog, player_of
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import refuse_command_error
 from cogs.table.response_window import BUSY, TimelyResponse
@@ -35,9 +35,10 @@ class ChannelBets(Protocol):
 class BettingCog(commands.Cog, name="Betting"):
     """Bets by slash command; the Bet buttons on the table message live in the table cog."""
 
-    def __init__(self, bot: BlackjackBot, messages: TableMessages, receipts: Receipts) -> None:
+    def __init__(self, bot: BlackjackBot, table: TableCog, receipts: Receipts) -> None:
         self.bot = bot
-        self.messages = messages
+        self.table = table
+        self.messages = table.messages
         self.receipts = receipts
 
     async def cog_app_command_error(
@@ -51,7 +52,7 @@ class BettingCog(commands.Cog, name="Betting"):
         amount="Chips a hand: 500, 1k, 2.5k, 1m, half, max or all",
         hands="How many hands (spots) to play, 1 to 7",
     )
-    @app_commands.guild_only()
+    @anywhere
     async def bet(
         self,
         interaction: discord.Interaction[Any],
@@ -59,6 +60,8 @@ class BettingCog(commands.Cog, name="Betting"):
         hands: app_commands.Range[int, 1, MAX_SPOTS] = 1,
     ) -> None:
         """Stake the bet at once; the table message shows it (and deals when everyone has bet)."""
+        if await self.table.ended_unseen(interaction):
+            return
         channel_id = interaction.channel_id or 0
         table = self.bot.tables.table_in(channel_id)
         table_id = None if table is None else table.table_id

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
+from bot.pocket import anywhere, economy_scope, is_pocket
 from bot.table_display import TableDisplay
 from bot.tables import NoTableHere, Player, Reply, TableError
 from bot.tables.registry import CLOSED
@@ -20,6 +21,12 @@ from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.display import DiscordDisplay
 from cogs.table.messages import TableMessages
 from cogs.table.notices import missing_permissions
+from cogs.table.pocket import (
+    EARLIER_TABLE_TIMED_OUT,
+    POCKET_TABLE_MOVED,
+    TABLE_TIMED_OUT,
+    is_pocket_table,
+)
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
 from cogs.table.render import hint_text
@@ -44,8 +51,10 @@ class TableCog(commands.Cog, name="Table"):
     """Opening, joining and closing tables, every button on the table message, and the
     table messages themselves: while loaded, this cog is the bot's table display."""
 
-    blackjack = app_commands.Group(
-        name="blackjack", description="Play blackjack at a table in this channel", guild_only=True
+    blackjack = anywhere(
+        app_commands.Group(
+            name="blackjack", description="Play blackjack at a table in this channel"
+        )
     )
 
     def __init__(self, bot: BlackjackBot) -> None:
@@ -65,6 +74,7 @@ class TableCog(commands.Cog, name="Table"):
         """Wire the messages to the table service, start the card upload, show the tables."""
         tables = self.bot.tables
         self.messages.bind(tables.close, tables.attach_message)
+        tables.gate_timers(self.messages.timer_may_act)
         self.card_emojis.start(self.bot, self.bot.store.get_guild_settings)
         self.bot.display = self._display
 
@@ -72,6 +82,7 @@ class TableCog(commands.Cog, name="Table"):
         """The bot shows no table any more; a card upload still running stops."""
         if self.bot.display is self._display:
             self.bot.display = TableDisplay()
+            self.bot.tables.gate_timers(None)
         await self.card_emojis.stop()
         self.receipts.stop()
 
@@ -115,13 +126,27 @@ class TableCog(commands.Cog, name="Table"):
         if moved is not None:  # a button of a message the table has left
             await tell(interaction, moved)
             return
+        worn = messages.pocket_worn(ref.table_id)
+        if worn is not None:  # a pocket table's message near Discord's edit cap: a new one
+            async with messages.holding(ref.table_id):
+                await messages.move_pocket(worn, interaction)
+            await tell(interaction, POCKET_TABLE_MOVED)
+            return
+        closed = await messages.end_expired(ref.table_id)
+        if closed is not None:  # a pocket table past its last token: shown closed
+            rendered = await messages.render(closed)
+            async with messages.holding(ref.table_id):
+                await interaction.response.edit_message(embed=rendered.embed, view=None)
+                messages.shown(closed)
+            await tell(interaction, TABLE_TIMED_OUT)
+            return
         async with (
             TimelyResponse(interaction, self.bot.clock) as answer,
             messages.holding(ref.table_id),
         ):
             if ref.action == "hint":
                 reply = await tables.hint(ref.table_id, ref.round_no, player)
-                faces = await self.card_emojis.faces_for(interaction.guild_id or 0)
+                faces = await self.card_emojis.faces_for(reply.snapshot.guild_id)
                 await answer.text(hint_text(reply.snapshot, player.user_id, reply.note, faces))
                 return
             reply = await self._apply(ref, player)
@@ -134,10 +159,14 @@ class TableCog(commands.Cog, name="Table"):
                 if error.code != OLD_MESSAGE_EDITS:
                     raise
                 # Too many edits of an old message: the round goes on in a fresh one.
+                if is_pocket_table(reply.snapshot):  # posted as this click's answer
+                    await messages.move_pocket(reply.snapshot, interaction)
+                    return
                 where = await messages.move_now(ref.table_id, reply.snapshot)
                 await answer.text(where or CLOSED)
                 return
             messages.shown(reply.snapshot)
+            messages.answered_with_table(reply.snapshot, interaction)
         if reply.note:
             bet = ref.action in ("rebet", "rebet2")  # the Bet buttons: a receipt, deleted
             receipt = await tell(interaction, reply.note, wait=bet)
@@ -173,9 +202,9 @@ class TableCog(commands.Cog, name="Table"):
         max_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
     ) -> None:
         """Post the table message (the public response) and tell the service its id."""
-        assert interaction.guild_id is not None
         assert interaction.channel_id is not None
-        missing = missing_permissions(interaction.app_permissions)
+        pocket = is_pocket(interaction)  # answers only: no channel the bot must post in
+        missing = [] if pocket else missing_permissions(interaction.app_permissions)
         if missing:
             await tell(
                 interaction,
@@ -183,8 +212,11 @@ class TableCog(commands.Cog, name="Table"):
                 "Ask a moderator to allow that.",
             )
             return
+        # A pocket table here past its last token ends first (refunded); the new one opens.
+        old = self.bot.tables.table_in(interaction.channel_id)
+        ended = old is not None and await self.messages.end_expired(old.table_id) is not None
         snapshot, _ = await self.bot.tables.start(
-            interaction.guild_id,
+            economy_scope(interaction),
             interaction.channel_id,
             player_of(interaction),
             preset=preset,
@@ -199,20 +231,36 @@ class TableCog(commands.Cog, name="Table"):
             log.warning("could not post table %s", snapshot.table_id, exc_info=True)
             await self.bot.tables.close(snapshot.table_id, "the table message could not be posted")
             return
+        self.messages.answered_with_table(snapshot, interaction)
         self.messages.attach(snapshot, message.id)
         await self.bot.tables.attach_message(snapshot.table_id, message.id)
+        if ended:
+            await tell(interaction, EARLIER_TABLE_TIMED_OUT)
 
     @blackjack.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Seat the caller; the table message shows them at once."""
+        if await self.ended_unseen(interaction):
+            return
         await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
         await tell(interaction, "You sat down. Bet with /bet amount [hands].")
 
     @blackjack.command(name="leave", description="Stand up from this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave now, or when this round ends if you have hands in it."""
+        if await self.ended_unseen(interaction):
+            return
         reply = await self.bot.tables.leave(interaction.channel_id or 0, player_of(interaction))
         await tell(interaction, reply.note)
+
+    async def ended_unseen(self, interaction: discord.Interaction[Any]) -> bool:
+        """A command at a pocket table past its last token: the table ends (its round
+        refunded) and the caller is told; True then, and the command does nothing more."""
+        table = self.bot.tables.table_in(interaction.channel_id or 0)
+        if table is None or await self.messages.end_expired(table.table_id) is None:
+            return False
+        await tell(interaction, TABLE_TIMED_OUT)
+        return True
 
     @blackjack.command(name="rules", description="This table's rules and house edge")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:

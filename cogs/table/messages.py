@@ -13,6 +13,10 @@ Discord may apply them in either order, and an answer sent after a newer table w
 puts an older table back: the message is then *uncertain* and the newest snapshot is
 sent once more. Answers whose requests do not overlap, in version order, need no extra
 edit. Discord caps edits of messages older than an hour (30046): see ``_move``.
+
+A pocket table (a DM, a group DM, a server without the bot) has another upkeep: its message
+is an interaction's answer, edited only through interaction tokens (``PocketAnchors``): no
+channel edit, no message posted again or moved.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -32,6 +37,7 @@ from cogs.table import discord_codes as codes
 from cogs.table.buttons import ButtonSpec
 from cogs.table.card_art import Faces
 from cogs.table.notices import tell_host
+from cogs.table.pocket import TIMED_OUT_REASON, PocketAnchors, is_pocket_table
 from cogs.table.render import RenderedTable, render_table
 from cogs.table.response_window import overloaded
 from cogs.table.restart_text import jump_link, moved_text
@@ -67,6 +73,9 @@ class _Table:
     answering: int = 0
     #: The newest version any answer or edit has sent.
     sent: int = -1
+    #: Its table's id; and whether it is a pocket table (kept up through interaction tokens).
+    table_id: str = ""
+    pocket: bool = False
 
 
 class TableMessages:
@@ -82,6 +91,8 @@ class TableMessages:
         self._close: Close | None = None
         self._faces_for: FacesFor | None = None
         self._attach: Attach | None = None
+        #: The interaction tokens that keep the pocket tables' messages current.
+        self.pocket = PocketAnchors(self._clock)
 
     def bind(self, close: Close, attach: Attach | None = None) -> None:
         """The service's ``close(table_id, reason)``, called when a message is lost, and its
@@ -94,7 +105,11 @@ class TableMessages:
         table = self._tables.get(snapshot.table_id)
         if table is None:
             table = self._tables[snapshot.table_id] = _Table(
-                snapshot.channel_id, snapshot.host_id, snapshot.guild_id
+                snapshot.channel_id,
+                snapshot.host_id,
+                snapshot.guild_id,
+                table_id=snapshot.table_id,
+                pocket=is_pocket_table(snapshot),
             )
         return table
 
@@ -115,6 +130,14 @@ class TableMessages:
         if table.latest is None or snapshot.version > table.latest.version:
             table.latest = snapshot
         self._kick(snapshot.table_id, table)
+
+    def answered_with_table(
+        self, snapshot: TableSnapshot, interaction: discord.Interaction[Any]
+    ) -> None:
+        """``interaction``'s original response is the table message (it posted it, or it
+        was a click on it): a pocket table is edited through its token from now on."""
+        if is_pocket_table(snapshot):
+            self.pocket.anchor(snapshot.table_id, interaction)
 
     def attach(self, snapshot: TableSnapshot, message_id: int) -> None:
         """The table message was posted showing ``snapshot``."""
@@ -155,6 +178,23 @@ class TableMessages:
             table.view_of = (rendered.buttons, view)
         return view
 
+    def timer_may_act(self, table_id: str) -> bool:
+        """The table service's timer gate: a pocket table's timer acts only while its anchor's
+        token can show what it did."""
+        table = self._tables.get(table_id)
+        return table is None or not table.pocket or self.pocket.valid(table_id)
+
+    async def end_expired(self, table_id: str) -> TableSnapshot | None:
+        """A pocket table whose anchor expired ends now, its round in progress refunded: the
+        closed table, for the click or command that found it so to answer with; None if the
+        table is not one such."""
+        if self._close is None or not self.pocket.expired(table_id):
+            return None
+        log.info("closing pocket table %s: its last interaction token expired", table_id)
+        await self._close(table_id, TIMED_OUT_REASON)
+        table = self._tables.get(table_id)
+        return None if table is None else table.latest
+
     def shown_version(self, table_id: str) -> int | None:
         """The newest version the table message shows (None once the table is forgotten)."""
         table = self._tables.get(table_id)
@@ -183,6 +223,43 @@ class TableMessages:
         old = table.message_id
         await self._move(table_id, table, snapshot)
         return self.moved_from(table_id, old)
+
+    def pocket_worn(self, table_id: str) -> TableSnapshot | None:
+        """A pocket table whose message is ``max_age_s`` old (Discord takes only a few more
+        edits of a message past an hour): the newest snapshot, for the next click to answer
+        with as a new message (``move_pocket``); None otherwise."""
+        table = self._tables.get(table_id)
+        if table is None or not table.pocket or table.posted_at is None:
+            return None
+        if self._clock.now() - table.posted_at < self._max_age_s:
+            return None
+        return table.latest
+
+    async def move_pocket(
+        self, snapshot: TableSnapshot, interaction: discord.Interaction[Any]
+    ) -> None:
+        """A pocket table's message took its last edit (30046, an hour old): the click
+        answers with the table as a new message, which its token owns from now on (a click
+        on the old one is told where the table went)."""
+        table = self._entry(snapshot)
+        rendered = await self.render(snapshot)
+        view = self.view_for(snapshot.table_id, rendered)
+        followup_id = None
+        if interaction.response.is_done():  # deferred: the table comes as a followup
+            followup = await interaction.followup.send(embed=rendered.embed, view=view, wait=True)
+            new_id = followup_id = followup.id
+        else:
+            await interaction.response.send_message(embed=rendered.embed, view=view)
+            new_id = (await interaction.original_response()).id
+        log.info(
+            "pocket table %s moved from message %s to %s", table.table_id, table.message_id, new_id
+        )
+        table.message_id, table.posted_at = new_id, self._clock.now()
+        table.shown = table.sent = max(table.shown, snapshot.version)
+        self.pocket.anchor(snapshot.table_id, interaction, followup_id)
+        if self._attach is not None:
+            with contextlib.suppress(TableError):  # closed meanwhile: nothing to remember
+                await self._attach(snapshot.table_id, new_id)
 
     def message_of(self, table_id: str) -> tuple[int, int] | None:
         """The table's (channel id, message id), once posted."""
@@ -260,7 +337,13 @@ class TableMessages:
             and table.message_id is not None
             and table.latest is not None
             and table.latest.version > table.shown
+            # A pocket table is edited only through a valid token; else the next click shows it.
+            and (not table.pocket or self.pocket.valid(table.table_id))
         )
+
+    def _forget(self, table_id: str) -> None:
+        self._tables.pop(table_id, None)
+        self.pocket.forget(table_id)
 
     def _kick(self, table_id: str, table: _Table) -> None:
         if table.task is not None and not table.task.done():
@@ -272,7 +355,7 @@ class TableMessages:
             and table.latest.phase is TablePhase.CLOSED
             and (table.lost or table.latest.version <= table.shown)
         ):
-            self._tables.pop(table_id, None)
+            self._forget(table_id)
 
     async def _edit_loop(self, table_id: str, table: _Table) -> None:
         while self._due(table):
@@ -288,7 +371,12 @@ class TableMessages:
                     continue
                 await self._lost(table_id, table, error)
                 break
-            except discord.HTTPException:
+            except discord.HTTPException as error:
+                if table.pocket and error.code == codes.OLD_MESSAGE_EDITS:
+                    # Its token may edit it no more: the timers wait, the next click moves it.
+                    log.info("pocket table %s: its message takes no more edits", table_id)
+                    self.pocket.forget(table_id)
+                    break
                 # A 5xx that discord.py already retried: try again on the next change.
                 log.warning("could not edit table %s's message", table_id, exc_info=True)
                 break
@@ -298,12 +386,13 @@ class TableMessages:
             and table.latest.phase is TablePhase.CLOSED
             and not self._due(table)
         ):
-            self._tables.pop(table_id, None)
+            self._forget(table_id)
 
     def _too_old(self, table: _Table, snapshot: TableSnapshot) -> bool:
         """At a round boundary (betting open), whether the message is due for replacing."""
         return (
-            snapshot.phase is TablePhase.BETTING
+            not table.pocket  # an answer to an interaction: it cannot be posted afresh
+            and snapshot.phase is TablePhase.BETTING
             and table.posted_at is not None
             and self._clock.now() - table.posted_at >= self._max_age_s
         )
@@ -311,6 +400,10 @@ class TableMessages:
     async def _show(self, table_id: str, table: _Table, snapshot: TableSnapshot) -> None:
         """Edit the message to ``snapshot``, or move the table to a fresh one when due."""
         assert table.message_id is not None
+        if table.pocket:
+            rendered = await self.render(snapshot)
+            await self.pocket.edit(table_id, rendered.embed, self.view_for(table_id, rendered))
+            return
         if self._too_old(table, snapshot):
             await self._move(table_id, table, snapshot)
             return
@@ -358,7 +451,12 @@ class TableMessages:
         by a table closing under it). False if the table is closing or cannot be posted.
         """
         snapshot = table.latest
-        if snapshot is None or snapshot.phase is TablePhase.CLOSED or self._attach is None:
+        if (
+            snapshot is None
+            or snapshot.phase is TablePhase.CLOSED
+            or self._attach is None
+            or table.pocket  # no channel message may be posted
+        ):
             return False
         rendered = render_table(snapshot)
         channel = self._client.get_partial_messageable(table.channel_id)
@@ -386,5 +484,5 @@ class TableMessages:
         log.info("closing table %s: %s (Discord error %s)", table_id, reason, error.code)
         if self._close is not None:
             await self._close(table_id, reason)
-        if error.code in (codes.MISSING_ACCESS, codes.MISSING_PERMISSIONS):
+        if error.code in (codes.MISSING_ACCESS, codes.MISSING_PERMISSIONS) and not table.pocket:
             await tell_host(self._client, table.channel_id, table.host_id)

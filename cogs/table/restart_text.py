@@ -12,8 +12,9 @@ from db.models import VoidResult
 
 
 def jump_link(guild_id: int, channel_id: int, message_id: int) -> str:
-    """A link that opens the message in Discord."""
-    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+    """A link that opens the message in Discord (guild id 0, the pocket scope: ``@me``, the
+    DMs' path; Discord opens a group DM's message there too)."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
 def moved_text(link: str) -> str:

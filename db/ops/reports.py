@@ -13,28 +13,46 @@ from db.models import (
 )
 from db.statements import Op, Query, Row
 
+#: The user ids who staked chips in a round in which the given player (twice: the guild id
+#: and the user id) staked chips too, that player included.
+_TABLE_MATES = (
+    "SELECT theirs.user_id FROM ledger AS mine JOIN ledger AS theirs"
+    " ON theirs.round_id = mine.round_id AND theirs.kind = 'bet'"
+    " WHERE mine.guild_id = ? AND mine.user_id = ? AND mine.kind = 'bet'"
+)
+
 
 def leaderboard(
-    guild_id: int, page: int, per_page: int, caller_id: int | None
+    guild_id: int, page: int, per_page: int, caller_id: int | None, among: int | None = None
 ) -> Op[LeaderboardPage]:
-    """One page of the guild's balances, richest first, ties by user id."""
-    rows = yield Query("SELECT COUNT(*) FROM accounts WHERE guild_id = ?", (guild_id,))
+    """One page of the guild's balances, richest first, ties by user id; ``among``: only
+    that player and the people who played a round with them."""
+    params: tuple[int, ...]
+    if among is None:
+        board, params = "(SELECT user_id, balance FROM accounts WHERE guild_id = ?)", (guild_id,)
+    else:
+        board = (
+            "(SELECT user_id, balance FROM accounts WHERE guild_id = ?"
+            f" AND (user_id = ? OR user_id IN ({_TABLE_MATES})))"
+        )
+        params = (guild_id, among, guild_id, among)
+    rows = yield Query(f"SELECT COUNT(*) FROM {board} AS b", params)
     total = int(rows[0][0])
     total_pages = max(1, -(-total // per_page))
     page = min(page, total_pages)
     rows = yield Query(
-        "SELECT RANK() OVER (ORDER BY balance DESC), user_id, balance FROM accounts"
-        " WHERE guild_id = ? ORDER BY balance DESC, user_id LIMIT ? OFFSET ?",
-        (guild_id, per_page, (page - 1) * per_page),
+        f"SELECT RANK() OVER (ORDER BY balance DESC), user_id, balance FROM {board} AS b"
+        " ORDER BY balance DESC, user_id LIMIT ? OFFSET ?",
+        (*params, per_page, (page - 1) * per_page),
     )
     entries = [LeaderboardEntry(int(rank), int(uid), int(bal)) for rank, uid, bal in rows]
     caller = None
     if caller_id is not None:
         rows = yield Query(
-            "SELECT 1 + (SELECT COUNT(*) FROM accounts AS richer"
-            "  WHERE richer.guild_id = mine.guild_id AND richer.balance > mine.balance),"
-            " mine.balance FROM accounts AS mine WHERE mine.guild_id = ? AND mine.user_id = ?",
-            (guild_id, caller_id),
+            f"SELECT 1 + (SELECT COUNT(*) FROM {board} AS richer"
+            "  WHERE richer.balance > mine.balance),"
+            f" mine.balance FROM {board} AS mine WHERE mine.user_id = ?",
+            (*params, *params, caller_id),
         )
         if rows:
             caller = LeaderboardEntry(int(rows[0][0]), caller_id, int(rows[0][1]))

@@ -46,6 +46,20 @@ BAD_COMMANDS = {
         "In 0.options: Sub-command and sub-command group option types are mutually exclusive",
     ),
     "the same command twice": ([command(), command()], "In 1.name"),
+    "integration type 2": (
+        [command(integration_types=[0, 2])],
+        "In 0.integration_types.1: Value must be one of {0, 1}",
+    ),
+    "integration types not a list": (
+        [command(integration_types=1)],
+        "In 0.integration_types: Must be an array",
+    ),
+    "context 3": ([command(contexts=[0, 3])], "In 0.contexts.1: Value must be one of {0, 1, 2}"),
+    "context as text": ([command(contexts=["0"])], "In 0.contexts.0: Value must be one of"),
+    "the same context twice": (
+        [command(contexts=[1, 1])],
+        "In 0.contexts.1: The set already contains this value",
+    ),
 }
 
 
@@ -74,3 +88,22 @@ async def test_resync_keeps_command_ids_and_drops_removed_commands(
     assert [c.name for c in synced] == ["blackjack"]
     assert synced[0].id == ids["blackjack"]
     assert [c.name for c in fake.commands[None]] == ["blackjack"]
+
+
+async def test_user_install_is_refused_while_the_portal_has_it_off(
+    table: Table, demo_bot: DemoBot
+) -> None:
+    fake = table.fake
+    fake.installs = frozenset({0})  # the developer portal offers the server install only
+    fake.expect_errors(50035)
+    assert demo_bot.application_id is not None
+    with pytest.raises(discord.HTTPException) as refused:
+        await demo_bot.http.bulk_upsert_global_commands(
+            demo_bot.application_id, [command(integration_types=[0, 1])]
+        )
+    assert "In 0.integration_types.1: Value must be one of {0}" in refused.value.text
+    accepted = await demo_bot.http.bulk_upsert_global_commands(
+        demo_bot.application_id, [command(integration_types=[0], contexts=[0, 1, 2])]
+    )
+    assert accepted[0]["integration_types"] == [0]
+    assert accepted[0]["contexts"] == [0, 1, 2]
