@@ -139,6 +139,11 @@ async def test_a_three_player_tournament_to_its_end(world: World) -> None:
     # Alice and Bob are tied; both began the hand with 1,000, so seat order from the
     # first bettor (Alice's seat) breaks it: Bob is out.
     assert "Bob has the fewest chips after hand 1 and is out." in text
+    # Everyone began hand 1 with the smallest stack (1,000): Alice and Carol survived it.
+    survived = "earned an achievement: Against the odds."
+    assert f"Alice {survived}" in text
+    assert f"Carol {survived}" in text
+    assert f"Bob {survived}" not in text
     alice, bob, carol = (t.entrant(m.id) for m in (world.alice, world.bob, world.carol))
     assert alice is not None
     assert bob is not None
@@ -170,7 +175,21 @@ async def test_a_three_player_tournament_to_its_end(world: World) -> None:
     assert shoe is not None
     assert shoe.seed_hex == seed.hex()
     posted = [m.content for m in world.fake.messages_in(world.channel) if m.content]
-    assert any(text.startswith(f"Tournament #{t.tournament_id} is over.") for text in posted)
+    (over,) = [
+        text for text in posted if text.startswith(f"Tournament #{t.tournament_id} is over.")
+    ]
+    winner, name = next(
+        (m, n)
+        for m, n in ((world.alice, "Alice"), (world.carol, "Carol"))
+        if m.id == places[0].user_id
+    )
+    assert f"{name} earned an achievement: Champion. Win a tournament." in over
+    for member in (world.alice, world.bob, world.carol):
+        shown = await world.slash(world.mod, "stats", member=member)
+        assert shown.embed is not None
+        held = "".join(f["value"] for f in shown.embed["fields"])
+        assert ("**Champion**" in held) == (member is winner)
+        assert ("**Against the odds**" in held) == (member is not world.bob)
 
 
 def unfinished_deal_seed(fmt: Format) -> bytes:
