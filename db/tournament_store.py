@@ -91,15 +91,24 @@ class TournamentStore:
         state_json: str,
         *,
         survivor_key: str | None = None,
+        earned: Mapping[int, tuple[str, ...]] | None = None,
     ) -> dict[int, tuple[str, ...]]:
-        """Save the document with one elimination hand's stacks and award ``survivor_key``
-        (the achievement for surviving an elimination hand begun with the smallest stack),
-        in one transaction; the achievements new to each player."""
+        """Save the document after a hand with its elimination's stacks (``rows``: none
+        unless it was an elimination hand), award what the hand's cards ``earned`` each
+        player and ``survivor_key`` (the achievement for surviving an elimination hand
+        begun with the smallest stack), in one transaction; the achievements new to
+        each player."""
         t, g = checks.whole("tournament_id", tournament_id), checks.snowflake("guild_id", guild_id)
         state, now, listed = checks.json_text("state_json", state_json), self._now(), list(rows)
         key = _key("survivor_key", survivor_key)
+        cards = {
+            checks.snowflake("user_id", user): tuple(
+                checks.text("earned", key, limit=KEY_LIMIT) for key in keys
+            )
+            for user, keys in (earned or {}).items()
+        }
         return await self._run(
-            lambda: ops.record_elimination(t, g, listed, state, now, key), write=True
+            lambda: ops.record_elimination(t, g, listed, state, now, key, cards), write=True
         )
 
     async def finish(

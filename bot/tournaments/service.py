@@ -25,7 +25,7 @@ from bot.clock import Clock
 from bot.engine import Action, Round, Shoe, commitment, continuation_seed
 from bot.engine.analysis import infinite_lookup
 from bot.shown_names import shown_name
-from bot.tables.achievements import TOURNAMENT_SURVIVOR, TOURNAMENT_WINNER, announcements
+from bot.tables import achievements
 from bot.tables.players import Player
 from bot.tournaments import rules as R
 from bot.tournaments.state import (
@@ -405,6 +405,7 @@ class TournamentService:
                 )
             else:
                 lines.append(f"{_name(e)}: {net:+} chips, {e.chips} now.")
+        earned = achievements.earned(round_, achievements.TOURNAMENT_HAND_CHECKS)
         table.round = None
         table.deadline = None
         hand = table.hand_no
@@ -439,15 +440,20 @@ class TournamentService:
                     locked=True,
                 )
                 return
-        if rows:
+        if rows or earned:
             awarded = await self._store.tournaments.record_elimination(
-                t.tournament_id, t.guild_id, rows, document(t), survivor_key=TOURNAMENT_SURVIVOR.key
+                t.tournament_id,
+                t.guild_id,
+                rows,
+                document(t),
+                survivor_key=achievements.TOURNAMENT_SURVIVOR.key,
+                earned=earned,
             )
-            news = announcements(awarded, self._names(t))
+            news = achievements.announcements(awarded, self._names(t))
             table.results.extend(news)
         if all(other.phase is Phase.DONE for other in t.tables):
             await self._finish(t, news)
-        elif not rows:
+        elif not (rows or earned):
             await self._save(t)
 
     @staticmethod
@@ -480,9 +486,9 @@ class TournamentService:
             places,
             (commitment(t.seed), t.seed.hex()),
             document(t),
-            winner_key=TOURNAMENT_WINNER.key,
+            winner_key=achievements.TOURNAMENT_WINNER.key,
         )
-        t.final.extend([*news, *announcements(done.awarded, self._names(t))])
+        t.final.extend([*news, *achievements.announcements(done.awarded, self._names(t))])
 
     async def _close(self, t: Tournament, reason: str, *, locked: bool = False) -> None:
         """End the tournament without a winner: every fee refunded, the seed revealed."""

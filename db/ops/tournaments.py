@@ -87,14 +87,20 @@ _SURVIVORS = (
 
 
 def _award(
-    tournament_id: int, guild_id: int, sql: str, key: str | None, now: int
+    tournament_id: int,
+    guild_id: int,
+    earned: Mapping[int, tuple[str, ...]],
+    found: tuple[str, str | None],
+    now: int,
 ) -> Op[dict[int, tuple[str, ...]]]:
-    """Award ``key`` to every player ``sql`` (on the tournament's id) finds; the new ones."""
-    if key is None:
-        return {}
-    rows = yield Query(sql, (tournament_id,))
-    earned = [(int(row[0]), key) for row in rows]
-    return (yield from award_each(guild_id, earned, f"tournament {tournament_id}", now))
+    """Award each player their ``earned`` keys, then ``found``'s key (if not None) to every
+    player its query (on the tournament's id) finds; the achievements new to each player."""
+    pairs = [(user_id, key) for user_id in sorted(earned) for key in earned[user_id]]
+    sql, key = found
+    if key is not None:
+        rows = yield Query(sql, (tournament_id,))
+        pairs.extend((int(row[0]), key) for row in rows)
+    return (yield from award_each(guild_id, pairs, f"tournament {tournament_id}", now))
 
 
 class TournamentClosed(Exception):
@@ -147,31 +153,36 @@ def record_elimination(
     state_json: str,
     now: int,
     survivor_key: str | None = None,
+    earned: Mapping[int, tuple[str, ...]] | None = None,
 ) -> Op[dict[int, tuple[str, ...]]]:
-    """Save the document with one elimination hand's stacks; then award ``survivor_key``
-    to whoever survived an elimination hand begun with the smallest stack. The
-    achievements new to each player."""
+    """Save the document after a hand with its elimination's stacks (``rows``, if it was
+    an elimination hand); then award what the hand's cards ``earned`` each player, and
+    ``survivor_key`` to whoever survived an elimination hand begun with the smallest
+    stack. The achievements new to each player."""
     yield from save(tournament_id, state_json, now)
-    yield Many(
-        "INSERT INTO tournament_eliminations (tournament_id, guild_id, channel_id, hand_no,"
-        " user_id, chips_before, chips_after, eliminated, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT DO NOTHING",
-        [
-            (
-                tournament_id,
-                guild_id,
-                row.channel_id,
-                row.hand_no,
-                row.user_id,
-                row.chips_before,
-                row.chips_after,
-                int(row.eliminated),
-                now,
-            )
-            for row in rows
-        ],
-    )
-    return (yield from _award(tournament_id, guild_id, _SURVIVORS, survivor_key, now))
+    if rows:
+        yield Many(
+            "INSERT INTO tournament_eliminations (tournament_id, guild_id, channel_id,"
+            " hand_no, user_id, chips_before, chips_after, eliminated, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            [
+                (
+                    tournament_id,
+                    guild_id,
+                    row.channel_id,
+                    row.hand_no,
+                    row.user_id,
+                    row.chips_before,
+                    row.chips_after,
+                    int(row.eliminated),
+                    now,
+                )
+                for row in rows
+            ],
+        )
+    survivors = (_SURVIVORS, survivor_key if rows else None)
+    return (yield from _award(tournament_id, guild_id, earned or {}, survivors, now))
 
 
 def _close(tournament_id: int, status: str, state_json: str, now: int) -> Op[int]:
@@ -246,7 +257,7 @@ def finish(
     if reveal is not None:
         yield from reveal_seed(reveal[0], reveal[1], now)
     winner = "SELECT user_id FROM tournament_places WHERE tournament_id = ? AND place = 1"
-    awarded = yield from _award(tournament_id, guild_id, winner, winner_key, now)
+    awarded = yield from _award(tournament_id, guild_id, {}, (winner, winner_key), now)
     return Finished(balances, awarded)
 
 

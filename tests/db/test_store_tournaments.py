@@ -91,6 +91,17 @@ async def test_the_tournament_achievements_come_from_the_recorded_results_once(
     assert (
         await store.tournaments.record_elimination(tid, G, hand_16, STATE, survivor_key=key) == {}
     )
+    # A hand that eliminates nobody: what its cards earned, once.
+    dealt = {BOB: ("first_blackjack",)}
+    for new in ({BOB: ("first_blackjack",)}, {}):
+        assert await store.tournaments.record_elimination(tid, G, [], STATE, earned=dealt) == new
+    assert [(r.hand_no, r.user_id) for r in await store.tournaments.eliminations(tid)] == [
+        (8, ALICE),
+        (8, BOB),
+        (8, carol),
+        (16, ALICE),
+        (16, carol),
+    ]
     places = [
         Place(ALICE, CHANNEL, 1, 900, None, 0),
         Place(carol, CHANNEL, 2, 0, 16, 0),
@@ -106,4 +117,4 @@ async def test_the_tournament_achievements_come_from_the_recorded_results_once(
         ("tournament_winner", None, f"tournament {tid}"),
     ]
     assert await store.competition.achievements(G, carol) == []
-    assert await store.competition.achievements(G, BOB) == []
+    assert [a.key for a in await store.competition.achievements(G, BOB)] == ["first_blackjack"]
