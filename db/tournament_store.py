@@ -5,12 +5,31 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from db import checks
+from db.competition import KEY_LIMIT
 from db.models import VoidResult
 from db.ops import tournaments as ops
-from db.ops.tournaments import EliminationRow, Place, StoredTournament, TournamentClosed
+from db.ops.tournaments import (
+    EliminationRow,
+    Finished,
+    Place,
+    StoredTournament,
+    TournamentClosed,
+)
 from db.statements import Run
 
-__all__ = ["EliminationRow", "Place", "StoredTournament", "TournamentClosed", "TournamentStore"]
+__all__ = [
+    "EliminationRow",
+    "Finished",
+    "Place",
+    "StoredTournament",
+    "TournamentClosed",
+    "TournamentStore",
+]
+
+
+def _key(name: str, key: str | None) -> str | None:
+    """An achievement's key, checked, or None."""
+    return None if key is None else checks.text(name, key, limit=KEY_LIMIT)
 
 
 class TournamentStore:
@@ -65,12 +84,32 @@ class TournamentStore:
         return await self._run(lambda: ops.pay_in(t, g, u, n, state, now), write=True)
 
     async def record_elimination(
-        self, tournament_id: int, guild_id: int, rows: Sequence[EliminationRow], state_json: str
-    ) -> None:
-        """Save the document with one elimination hand's stacks, in one transaction."""
+        self,
+        tournament_id: int,
+        guild_id: int,
+        rows: Sequence[EliminationRow],
+        state_json: str,
+        *,
+        survivor_key: str | None = None,
+        earned: Mapping[int, tuple[str, ...]] | None = None,
+    ) -> dict[int, tuple[str, ...]]:
+        """Save the document after a hand with its elimination's stacks (``rows``: none
+        unless it was an elimination hand), award what the hand's cards ``earned`` each
+        player and ``survivor_key`` (the achievement for surviving an elimination hand
+        begun with the smallest stack), in one transaction; the achievements new to
+        each player."""
         t, g = checks.whole("tournament_id", tournament_id), checks.snowflake("guild_id", guild_id)
         state, now, listed = checks.json_text("state_json", state_json), self._now(), list(rows)
-        await self._run(lambda: ops.record_elimination(t, g, listed, state, now), write=True)
+        key = _key("survivor_key", survivor_key)
+        cards = {
+            checks.snowflake("user_id", user): tuple(
+                checks.text("earned", key, limit=KEY_LIMIT) for key in keys
+            )
+            for user, keys in (earned or {}).items()
+        }
+        return await self._run(
+            lambda: ops.record_elimination(t, g, listed, state, now, key, cards), write=True
+        )
 
     async def finish(
         self,
@@ -79,11 +118,17 @@ class TournamentStore:
         places: Sequence[Place],
         reveal: tuple[str, str] | None,
         state_json: str,
-    ) -> dict[int, int]:
-        """Pay the prizes, record the places, reveal the seed and close, in one transaction."""
+        *,
+        winner_key: str | None = None,
+    ) -> Finished:
+        """Pay the prizes, record the places, reveal the seed, award ``winner_key`` (the
+        achievement for winning) to first place and close, in one transaction."""
         t, g = checks.whole("tournament_id", tournament_id), checks.snowflake("guild_id", guild_id)
         state, now, listed = checks.json_text("state_json", state_json), self._now(), list(places)
-        return await self._run(lambda: ops.finish(t, g, listed, reveal, state, now), write=True)
+        key = _key("winner_key", winner_key)
+        return await self._run(
+            lambda: ops.finish(t, g, listed, reveal, state, now, key), write=True
+        )
 
     async def cancel(
         self, tournament_id: int, reason: str, reveal: tuple[str, str] | None, state_json: str

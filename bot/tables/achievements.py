@@ -5,8 +5,9 @@ settled round itself (its cards, as the journal rebuilds them), so a round repla
 after a restart earns exactly what the lost one did, and the store records them in
 the settlement's transaction: a round settled once awards once. The streak (blackjacks
 in rounds in a row) needs the player's earlier rounds: the store checks it from the
-hand results it holds (db.ops.achievements). The two tournament achievements are
-awarded by the tournament through ``Store.competition.award``.
+hand results it holds (db.ops.achievements). A tournament's hands are checked too, by
+``TOURNAMENT_HAND_CHECKS``, and its two own achievements are read from its recorded
+results; the store records both with the tournament's results (db.ops.tournaments).
 """
 
 from __future__ import annotations
@@ -175,18 +176,32 @@ def player_round(round_: Round, pid: str) -> PlayerRound:
     )
 
 
-def round_awards(guild_id: int, round_: Round) -> db.RoundAwards:
-    """What the settled round earns each of its players, for the store to award once."""
-    earned: dict[int, tuple[str, ...]] = {}
-    blackjacks: list[int] = []
+#: The checks a tournament hand is held to. Its cards and plays are as real as a
+#: table's, its chips are not the economy's: Big round (chips won) does not count, and
+#: Hat trick counts the rounds of the server's tables only (their hand results).
+TOURNAMENT_HAND_CHECKS: Final = tuple(
+    (achievement, check) for achievement, check in ROUND_CHECKS if achievement is not BIG_ROUND
+)
+
+
+def earned(
+    round_: Round, checks: tuple[tuple[Achievement, Check], ...]
+) -> dict[int, tuple[str, ...]]:
+    """The achievement keys each player of the settled round earns by ``checks``."""
+    found: dict[int, tuple[str, ...]] = {}
     for pid in round_.players:
         seen = player_round(round_, pid)
-        keys = tuple(achievement.key for achievement, check in ROUND_CHECKS if check(seen))
+        keys = tuple(achievement.key for achievement, check in checks if check(seen))
         if keys:
-            earned[int(pid)] = keys
-        if _paid_blackjacks(seen.hands):
-            blackjacks.append(int(pid))
-    return db.RoundAwards(guild_id, earned, tuple(blackjacks), ((HAT_TRICK.key, HAT_TRICK_ROUNDS),))
+            found[int(pid)] = keys
+    return found
+
+
+def round_awards(guild_id: int, round_: Round) -> db.RoundAwards:
+    """What the settled round earns each of its players, for the store to award once."""
+    blackjacks = tuple(int(pid) for pid in round_.players if _paid_blackjacks(round_.hands(pid)))
+    streaks = ((HAT_TRICK.key, HAT_TRICK_ROUNDS),)
+    return db.RoundAwards(guild_id, earned(round_, ROUND_CHECKS), blackjacks, streaks)
 
 
 def announcements(awarded: Mapping[int, tuple[str, ...]], names: Mapping[str, str]) -> list[str]:

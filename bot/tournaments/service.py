@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Final
 
 import db
@@ -25,6 +25,7 @@ from bot.clock import Clock
 from bot.engine import Action, Round, Shoe, commitment, continuation_seed
 from bot.engine.analysis import infinite_lookup
 from bot.shown_names import shown_name
+from bot.tables import achievements
 from bot.tables.players import Player
 from bot.tournaments import rules as R
 from bot.tournaments.state import (
@@ -404,12 +405,14 @@ class TournamentService:
                 )
             else:
                 lines.append(f"{_name(e)}: {net:+} chips, {e.chips} now.")
+        earned = achievements.earned(round_, achievements.TOURNAMENT_HAND_CHECKS)
         table.round = None
         table.deadline = None
         hand = table.hand_no
         seated = t.at(table)
         still = [e for e in seated if e.out_after is None]
         rows: list[EliminationRow] = []
+        news: list[str] = []
         if t.fmt.is_elimination(hand):
             out = R.eliminated([e.stack() for e in still], hand, len(seated))
             for e in still:
@@ -437,21 +440,30 @@ class TournamentService:
                     locked=True,
                 )
                 return
-        if all(other.phase is Phase.DONE for other in t.tables):
-            if rows:
-                await self._store.tournaments.record_elimination(
-                    t.tournament_id, t.guild_id, rows, document(t)
-                )
-            await self._finish(t)
-        elif rows:
-            await self._store.tournaments.record_elimination(
-                t.tournament_id, t.guild_id, rows, document(t)
+        if rows or earned:
+            awarded = await self._store.tournaments.record_elimination(
+                t.tournament_id,
+                t.guild_id,
+                rows,
+                document(t),
+                survivor_key=achievements.TOURNAMENT_SURVIVOR.key,
+                earned=earned,
             )
-        else:
+            news = achievements.announcements(awarded, self._names(t))
+            table.results.extend(news)
+        if all(other.phase is Phase.DONE for other in t.tables):
+            await self._finish(t, news)
+        elif not (rows or earned):
             await self._save(t)
 
-    async def _finish(self, t: Tournament) -> None:
-        """Rank everyone, pay the prizes, reveal the seed, close."""
+    @staticmethod
+    def _names(t: Tournament) -> dict[str, str]:
+        """Each player's id and name as the tournament's texts show it."""
+        return {e.pid: _name(e) for e in t.entrants}
+
+    async def _finish(self, t: Tournament, news: Sequence[str] = ()) -> None:
+        """Rank everyone, pay the prizes, reveal the seed, close. ``news``: achievements
+        the last hand earned, announced with the result (the table's Latest line is gone)."""
         ranking = self.standings(t)
         paid = R.prizes(t.pool, t.fmt.split, len(ranking))
         places = []
@@ -468,9 +480,15 @@ class TournamentService:
         t.final = final
         for table in t.tables:
             table.deadline = None
-        await self._store.tournaments.finish(
-            t.tournament_id, t.guild_id, places, (commitment(t.seed), t.seed.hex()), document(t)
+        done = await self._store.tournaments.finish(
+            t.tournament_id,
+            t.guild_id,
+            places,
+            (commitment(t.seed), t.seed.hex()),
+            document(t),
+            winner_key=achievements.TOURNAMENT_WINNER.key,
         )
+        t.final.extend([*news, *achievements.announcements(done.awarded, self._names(t))])
 
     async def _close(self, t: Tournament, reason: str, *, locked: bool = False) -> None:
         """End the tournament without a winner: every fee refunded, the seed revealed."""

@@ -67,6 +67,27 @@ def award(
     return bool(added)
 
 
+def _awarded(
+    rows: Sequence[tuple[int, int, str, int | None, str, int]],
+) -> Op[dict[int, tuple[str, ...]]]:
+    """Insert ``rows`` (distinct, in order); the achievements new to each player, in that order."""
+    added = yield from _insert(rows)
+    new: dict[int, tuple[str, ...]] = {}
+    for _, user_id, key, *_ in rows:
+        if (user_id, key) in added:
+            new[user_id] = (*new.get(user_id, ()), key)
+    return new
+
+
+def award_each(
+    guild_id: int, earned: Sequence[tuple[int, str]], source: str, now: int
+) -> Op[dict[int, tuple[str, ...]]]:
+    """Record each (player, key) the player does not hold yet, from ``source`` (not a
+    round); the ones new to each player. Giving the same again awards nothing."""
+    rows = [(guild_id, user_id, key, None, source, now) for user_id, key in dict.fromkeys(earned)]
+    return (yield from _awarded(rows))
+
+
 def _blackjack_streak(guild_id: int, user_id: int, rounds: int) -> Op[bool]:
     """Whether each of the player's last ``rounds`` rounds here paid them a blackjack."""
     rows = yield Query(
@@ -91,13 +112,7 @@ def award_round(round_id: int, awards: RoundAwards, now: int) -> Op[dict[int, tu
         for user_id in sorted(wanted)
         for key in dict.fromkeys(wanted[user_id])
     ]
-    added = yield from _insert(rows)
-    new: dict[int, tuple[str, ...]] = {}
-    for user_id in sorted(wanted):
-        got = tuple(key for key in dict.fromkeys(wanted[user_id]) if (user_id, key) in added)
-        if got:
-            new[user_id] = got
-    return new
+    return (yield from _awarded(rows))
 
 
 def settle_awarding(

@@ -7,6 +7,11 @@ in. So archiving a season late (nobody asked until days after it ended) archives
 same standings as archiving it on time, and the rollover needs no timer: every
 season operation first rolls over whatever has ended, in its own transaction.
 
+A tournament's prize pool is such a round, settled when the tournament finishes: its
+fees (and a host's funding) are stakes, its prizes payouts. So a finished tournament
+counts as one round of the season it ended in, on economy chips only (tournament chips
+never reach the ledger), and a cancelled one, its pool voided, counts nothing.
+
 Two processes rolling over at once archive once: the season's row goes from
 'current' to 'archived' in one UPDATE, and only the transaction whose UPDATE changed
 it copies the standings and starts the next season (PostgreSQL makes the other wait

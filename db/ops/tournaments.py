@@ -2,6 +2,11 @@
 
 The prize pool is a round (``pool_round_id``): fees are 'bet' rows on it, prizes
 'payout' rows, and cancelling voids it, refunding every fee once (see the migration).
+
+The two tournament achievements are read from the results as recorded, in the
+transaction that records them: surviving an elimination hand with the smallest stack
+from tournament_eliminations, winning from tournament_places. Results are recorded
+once, so a tournament resumed after a restart awards nothing twice.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from db.models import VoidResult
+from db.ops.achievements import award_each
 from db.ops.chips import LEDGER_INSERT, credit
 from db.ops.rounds import open_round, stake, void_round
 from db.ops.shoes import reveal_seed
@@ -58,6 +64,45 @@ _SAVE = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """What finishing a tournament did."""
+
+    #: Every prize winner's new balance.
+    balances: dict[int, int]
+    #: The achievements new to each player (winning it).
+    awarded: dict[int, tuple[str, ...]]
+
+
+#: Players who survived an elimination hand they began with the smallest stack of their
+#: table (ties included), in the order of the tables, hands and players' ids.
+_SURVIVORS = (
+    "SELECT e.user_id FROM tournament_eliminations AS e"
+    " WHERE e.tournament_id = ? AND e.eliminated = 0 AND e.chips_before = ("
+    "SELECT MIN(m.chips_before) FROM tournament_eliminations AS m"
+    " WHERE m.tournament_id = e.tournament_id AND m.channel_id = e.channel_id"
+    " AND m.hand_no = e.hand_no)"
+    " ORDER BY e.channel_id, e.hand_no, e.user_id"
+)
+
+
+def _award(
+    tournament_id: int,
+    guild_id: int,
+    earned: Mapping[int, tuple[str, ...]],
+    found: tuple[str, str | None],
+    now: int,
+) -> Op[dict[int, tuple[str, ...]]]:
+    """Award each player their ``earned`` keys, then ``found``'s key (if not None) to every
+    player its query (on the tournament's id) finds; the achievements new to each player."""
+    pairs = [(user_id, key) for user_id in sorted(earned) for key in earned[user_id]]
+    sql, key = found
+    if key is not None:
+        rows = yield Query(sql, (tournament_id,))
+        pairs.extend((int(row[0]), key) for row in rows)
+    return (yield from award_each(guild_id, pairs, f"tournament {tournament_id}", now))
+
+
 class TournamentClosed(Exception):
     """The tournament has finished or been cancelled: nothing more can change it."""
 
@@ -102,29 +147,42 @@ def pay_in(
 
 
 def record_elimination(
-    tournament_id: int, guild_id: int, rows: Sequence[EliminationRow], state_json: str, now: int
-) -> Op[None]:
-    """Save the document with one elimination hand's stacks."""
+    tournament_id: int,
+    guild_id: int,
+    rows: Sequence[EliminationRow],
+    state_json: str,
+    now: int,
+    survivor_key: str | None = None,
+    earned: Mapping[int, tuple[str, ...]] | None = None,
+) -> Op[dict[int, tuple[str, ...]]]:
+    """Save the document after a hand with its elimination's stacks (``rows``, if it was
+    an elimination hand); then award what the hand's cards ``earned`` each player, and
+    ``survivor_key`` to whoever survived an elimination hand begun with the smallest
+    stack. The achievements new to each player."""
     yield from save(tournament_id, state_json, now)
-    yield Many(
-        "INSERT INTO tournament_eliminations (tournament_id, guild_id, channel_id, hand_no,"
-        " user_id, chips_before, chips_after, eliminated, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT DO NOTHING",
-        [
-            (
-                tournament_id,
-                guild_id,
-                row.channel_id,
-                row.hand_no,
-                row.user_id,
-                row.chips_before,
-                row.chips_after,
-                int(row.eliminated),
-                now,
-            )
-            for row in rows
-        ],
-    )
+    if rows:
+        yield Many(
+            "INSERT INTO tournament_eliminations (tournament_id, guild_id, channel_id,"
+            " hand_no, user_id, chips_before, chips_after, eliminated, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            [
+                (
+                    tournament_id,
+                    guild_id,
+                    row.channel_id,
+                    row.hand_no,
+                    row.user_id,
+                    row.chips_before,
+                    row.chips_after,
+                    int(row.eliminated),
+                    now,
+                )
+                for row in rows
+            ],
+        )
+    survivors = (_SURVIVORS, survivor_key if rows else None)
+    return (yield from _award(tournament_id, guild_id, earned or {}, survivors, now))
 
 
 def _close(tournament_id: int, status: str, state_json: str, now: int) -> Op[int]:
@@ -145,10 +203,11 @@ def finish(
     reveal: tuple[str, str] | None,
     state_json: str,
     now: int,
-) -> Op[dict[int, int]]:
+    winner_key: str | None = None,
+) -> Op[Finished]:
     """Pay the prizes ('payout' rows on the pool round), record the places, settle the pool
-    round, reveal the shoe's seed (``reveal``: commitment, seed) and close the tournament,
-    once; every prize winner's new balance."""
+    round, reveal the shoe's seed (``reveal``: commitment, seed), award ``winner_key`` to
+    the player in first place and close the tournament, once."""
     pool = yield from _close(tournament_id, "finished", state_json, now)
     balances: dict[int, int] = {}
     paid = 0
@@ -197,7 +256,9 @@ def finish(
     )
     if reveal is not None:
         yield from reveal_seed(reveal[0], reveal[1], now)
-    return balances
+    winner = "SELECT user_id FROM tournament_places WHERE tournament_id = ? AND place = 1"
+    awarded = yield from _award(tournament_id, guild_id, {}, (winner, winner_key), now)
+    return Finished(balances, awarded)
 
 
 def cancel(

@@ -10,6 +10,7 @@ import db
 from db import HandResult
 from db.ops.achievements import RoundAwards
 from db.ops.seasons import calendar_span
+from db.tournament_store import Place
 from tests.db.fake_clock import START, FakeClock
 
 G, CHANNEL, ADMIN = 10, 30, 99
@@ -80,6 +81,30 @@ async def test_at_the_end_the_season_is_archived_and_the_next_one_starts(
     assert await store.competition.season_names(G) == ["2026-02", "2026-01"]
     assert await store.competition.season_standings(G, "2025-12") is None
     assert await store.balance(G, ALICE) == 1000 + 100 - 500
+
+
+async def test_a_tournament_counts_its_fees_and_prizes_in_the_season_it_ends(
+    store: db.Store, clock: FakeClock
+) -> None:
+    paid, _ = await store.tournaments.create(G, CHANNEL, ADMIN, "{}", "shoe 1", "{}")
+    funded, _ = await store.tournaments.create(G, CHANNEL, CAROL, "{}", "shoe 2", "{}")
+    cancelled, _ = await store.tournaments.create(G, CHANNEL, ADMIN, "{}", "shoe 3", "{}")
+    await store.tournaments.pay_in(paid, G, ALICE, 100, "{}")  # entry fees, in January
+    await store.tournaments.pay_in(paid, G, BOB, 100, "{}")
+    await store.tournaments.pay_in(funded, G, CAROL, 150, "{}")  # the host's prize pool
+    await store.tournaments.pay_in(cancelled, G, ALICE, 500, "{}")
+    await store.tournaments.cancel(cancelled, "test", None, "{}")
+    clock.now = START.replace(month=2, day=1, hour=0)
+    places = [Place(BOB, CHANNEL, 1, 900, None, 200), Place(ALICE, CHANNEL, 2, 0, 1, 0)]
+    await store.tournaments.finish(paid, G, places, None, "{}")
+    places = [Place(ALICE, CHANNEL, 1, 700, None, 150), Place(BOB, CHANNEL, 2, 0, 1, 0)]
+    await store.tournaments.finish(funded, G, places, None, "{}")
+    february = await store.competition.season_standings(G)
+    assert february is not None
+    assert february.season.name == "2026-02"
+    # Each finished tournament is one round of the season it ended in: Bob -100 +200;
+    # Alice -100 +150 (the refunded fee counts nothing); Carol put 150 into play.
+    assert _table(february) == [(1, BOB, 100, 1), (2, ALICE, 50, 2), (3, CAROL, -150, 1)]
 
 
 async def test_seasons_nobody_asked_about_are_archived_in_order(

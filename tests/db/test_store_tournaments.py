@@ -54,8 +54,9 @@ async def test_prizes_pay_out_the_pool_and_the_results_stay(store: db.Store) -> 
         await store.tournaments.finish(
             tid, G, [Place(ALICE, CHANNEL, 1, 700, None, 1)], None, STATE
         )
-    balances = await store.tournaments.finish(tid, G, places, None, STATE)
-    assert balances == {ALICE: 1020, BOB: 980}
+    done = await store.tournaments.finish(tid, G, places, None, STATE)
+    assert done.balances == {ALICE: 1020, BOB: 980}
+    assert done.awarded == {}  # no achievement asked for
     assert await store.tournaments.places(tid) == places
     rows = await store.tournaments.eliminations(tid)
     assert [(r.user_id, r.chips_before, r.eliminated) for r in rows] == [
@@ -64,3 +65,56 @@ async def test_prizes_pay_out_the_pool_and_the_results_stay(store: db.Store) -> 
     ]
     kinds = [(e.kind, e.delta) for e in reversed(await store.ledger(G, ALICE))]
     assert kinds == [("grant", 1000), ("bet", -100), ("payout", 120)]
+
+
+async def test_the_tournament_achievements_come_from_the_recorded_results_once(
+    store: db.Store,
+) -> None:
+    tid, _ = await _open(store)
+    carol = 33
+    hand_8 = [
+        EliminationRow(CHANNEL, 8, ALICE, 500, 700, eliminated=False),
+        EliminationRow(CHANNEL, 8, BOB, 900, 300, eliminated=True),
+        EliminationRow(CHANNEL, 8, carol, 600, 650, eliminated=False),
+    ]
+    key = "tournament_survivor"
+    assert await store.tournaments.record_elimination(tid, G, hand_8, STATE, survivor_key=key) == {
+        ALICE: (key,)
+    }
+    # Recorded again (a retry after a restart): nothing new.
+    assert await store.tournaments.record_elimination(tid, G, hand_8, STATE, survivor_key=key) == {}
+    # The smallest stack eliminated: nobody survived with it.
+    hand_16 = [
+        EliminationRow(CHANNEL, 16, ALICE, 700, 900, eliminated=False),
+        EliminationRow(CHANNEL, 16, carol, 650, 0, eliminated=True),
+    ]
+    assert (
+        await store.tournaments.record_elimination(tid, G, hand_16, STATE, survivor_key=key) == {}
+    )
+    # A hand that eliminates nobody: what its cards earned, once.
+    dealt = {BOB: ("first_blackjack",)}
+    for new in ({BOB: ("first_blackjack",)}, {}):
+        assert await store.tournaments.record_elimination(tid, G, [], STATE, earned=dealt) == new
+    assert [(r.hand_no, r.user_id) for r in await store.tournaments.eliminations(tid)] == [
+        (8, ALICE),
+        (8, BOB),
+        (8, carol),
+        (16, ALICE),
+        (16, carol),
+    ]
+    places = [
+        Place(ALICE, CHANNEL, 1, 900, None, 0),
+        Place(carol, CHANNEL, 2, 0, 16, 0),
+        Place(BOB, CHANNEL, 3, 300, 8, 0),
+    ]
+    done = await store.tournaments.finish(
+        tid, G, places, None, STATE, winner_key="tournament_winner"
+    )
+    assert done.awarded == {ALICE: ("tournament_winner",)}
+    held = await store.competition.achievements(G, ALICE)
+    assert [(a.key, a.round_id, a.source) for a in held] == [
+        (key, None, f"tournament {tid}"),
+        ("tournament_winner", None, f"tournament {tid}"),
+    ]
+    assert await store.competition.achievements(G, carol) == []
+    assert [a.key for a in await store.competition.achievements(G, BOB)] == ["first_blackjack"]

@@ -139,6 +139,11 @@ async def test_a_three_player_tournament_to_its_end(world: World) -> None:
     # Alice and Bob are tied; both began the hand with 1,000, so seat order from the
     # first bettor (Alice's seat) breaks it: Bob is out.
     assert "Bob has the fewest chips after hand 1 and is out." in text
+    # Everyone began hand 1 with the smallest stack (1,000): Alice and Carol survived it.
+    survived = "earned an achievement: Against the odds."
+    assert f"Alice {survived}" in text
+    assert f"Carol {survived}" in text
+    assert f"Bob {survived}" not in text
     alice, bob, carol = (t.entrant(m.id) for m in (world.alice, world.bob, world.carol))
     assert alice is not None
     assert bob is not None
@@ -170,7 +175,21 @@ async def test_a_three_player_tournament_to_its_end(world: World) -> None:
     assert shoe is not None
     assert shoe.seed_hex == seed.hex()
     posted = [m.content for m in world.fake.messages_in(world.channel) if m.content]
-    assert any(text.startswith(f"Tournament #{t.tournament_id} is over.") for text in posted)
+    (over,) = [
+        text for text in posted if text.startswith(f"Tournament #{t.tournament_id} is over.")
+    ]
+    winner, name = next(
+        (m, n)
+        for m, n in ((world.alice, "Alice"), (world.carol, "Carol"))
+        if m.id == places[0].user_id
+    )
+    assert f"{name} earned an achievement: Champion. Win a tournament." in over
+    for member in (world.alice, world.bob, world.carol):
+        shown = await world.slash(world.mod, "stats", member=member)
+        assert shown.embed is not None
+        held = "".join(f["value"] for f in shown.embed["fields"])
+        assert ("**Champion**" in held) == (member is winner)
+        assert ("**Against the odds**" in held) == (member is not world.bob)
 
 
 def unfinished_deal_seed(fmt: Format) -> bytes:
@@ -268,3 +287,44 @@ async def test_the_host_funds_a_prize_pool_without_a_fee(world: World) -> None:
     assert await world.balance(world.mod) == 700
     await ask(world, world.mod, "tournament cancel")
     assert await world.balance(world.mod) == 1000
+
+
+def blackjack_seed(fmt: Format) -> bytes:
+    """A seed whose first hand deals "a" (betting the whole stack) a blackjack the dealer
+    does not match, and "b" (betting the minimum) a hand to play."""
+    rules = tournament_rules(fmt)
+    for n in range(1, 5000):
+        seed = n.to_bytes(32, "big")
+        shoe = Shoe(rules.decks, rules.penetration, continuation_seed(seed, 1))
+        round_ = Round.deal(rules, shoe, [("a", [fmt.stack]), ("b", [fmt.min_bet])])
+        if round_.hands("a")[0].natural and not round_.is_finished:
+            return seed
+    raise AssertionError("no seed found")
+
+
+async def test_a_tournament_hand_earns_the_card_achievements_but_not_big_round(
+    world: World,
+) -> None:
+    fmt = Format(hands=2, eliminations=(1,), max_bet=1000)
+    cog(world).service.new_seed = lambda: blackjack_seed(fmt)
+    await world.slash(world.mod, "tournament create", None, hands=2, eliminations="1", max_bet=1000)
+    await settled(world)
+    for member in (world.alice, world.bob):
+        await ask(world, member, "tournament join")
+    await ask(world, world.mod, "tournament start")
+    t = live(world)
+    await ask(world, world.alice, "tournament bet", amount=1000)
+    await ask(world, world.bob, "tournament bet", amount=10)
+    await tick(world, t.action_s)  # Bob's hand is played for him; Bob is out, Alice wins
+    alice = t.entrant(world.alice.id)
+    assert alice is not None
+    assert alice.chips == 2500  # +1,500 tournament chips: not the economy's, no Big round
+    posted = [m.content for m in world.fake.messages_in(world.channel) if m.content]
+    (over,) = [text for text in posted if text.startswith(f"Tournament #{t.tournament_id} is")]
+    assert "Alice earned an achievement: First blackjack." in over
+    assert "Alice earned an achievement: Champion." in over
+    held = {
+        a.key for a in await world.store.competition.achievements(world.guild.id, alice.user_id)
+    }
+    assert {"first_blackjack", "tournament_winner", "tournament_survivor"} <= held
+    assert "big_round" not in held

@@ -1,0 +1,78 @@
+"""A tournament's achievements across restarts: the bot stopped in the middle of the
+elimination hand and again after it, each achievement awarded and announced once."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from discord_world import World, embed_text
+from test_discord_tournament import ask, cog, find_seed, settled, the_board, tick
+
+from bot.app import build_bot
+from bot.config import Config
+from bot.tournaments.rules import Format
+from fakediscord import FakeDiscord
+from fakediscord.harness import running_bot
+from tests.db.invariants import check_invariants
+
+SURVIVED = "earned an achievement: Against the odds."
+WON = "earned an achievement: Champion."
+
+
+async def test_a_resumed_tournament_awards_each_achievement_once(
+    fake_discord: FakeDiscord, database_url: str
+) -> None:
+    fake = fake_discord
+    world = World.build(fake)
+    config = Config(token=fake.token, database_url=database_url)
+    seed = find_seed(Format(hands=2, eliminations=(1,)))
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as first:
+        world.bot = first
+        cog(world).service.new_seed = lambda: seed
+        await world.slash(world.mod, "tournament create", None, hands=2, eliminations="1")
+        await settled(world)
+        for member in (world.alice, world.bob, world.carol):
+            await ask(world, member, "tournament join")
+        await ask(world, world.mod, "tournament start")
+        for member in (world.alice, world.bob, world.carol):
+            await ask(world, member, "tournament bet", amount=10)
+        board = the_board(world)
+        await world.click(world.alice, board, "Stand")
+        await world.click(world.bob, board, "Stand")
+        await settled(world)
+        (t,) = cog(world).service.live.values()
+        action_s, bet_s = t.action_s, t.bet_s
+    # Stopped while Carol's hand waits: the elimination hand is not recorded yet.
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as second:
+        world.bot = second
+        await settled(world)
+        await tick(world, action_s)  # Carol's hand is played by basic strategy
+        text = embed_text(the_board(world))
+        assert "Bob has the fewest chips after hand 1 and is out." in text
+        assert f"Alice {SURVIVED}" in text
+        assert f"Carol {SURVIVED}" in text
+    # Stopped again after the elimination hand was recorded; the tournament ends.
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as third:
+        world.bot = third
+        await settled(world)
+        await tick(world, bet_s)
+        await tick(world, action_s)
+        assert cog(world).service.live == {}
+        places = await world.store.tournaments.places(t.tournament_id)
+        posted = "\n".join(m.content for m in fake.messages_in(world.channel) if m.content)
+        held: Counter[tuple[int, str]] = Counter()
+        for member in (world.alice, world.bob, world.carol):
+            for award in await world.store.competition.achievements(world.guild.id, member.id):
+                assert award.source == f"tournament {t.tournament_id}"
+                held[(member.id, award.key)] += 1
+    winner = places[0].user_id
+    assert held == Counter(
+        {
+            (world.alice.id, "tournament_survivor"): 1,
+            (world.carol.id, "tournament_survivor"): 1,
+            (winner, "tournament_winner"): 1,
+        }
+    )
+    assert posted.count(WON) == 1
+    assert SURVIVED not in posted  # announced once, on the table, before the restart
+    await check_invariants(database_url)
