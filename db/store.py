@@ -34,6 +34,7 @@ from db.models import (
     RoundRecord,
     SettleResult,
     ShoeRecord,
+    SideBetResult,
     StoredTable,
     TableAction,
     TableWrite,
@@ -153,6 +154,7 @@ class Store(ABC):
         table: TableWrite | None = None,
         actions: Sequence[TableAction] = (),
         headroom: int = 0,
+        side_amount: int = 0,
     ) -> int:
         """Take a stake for an open round of this guild; the new balance.
 
@@ -162,15 +164,19 @@ class Store(ABC):
         stake) commit in the same transaction, so the table never disagrees with the ledger.
         ``headroom`` is the most the stake could win: if the balance before the stake
         plus that would pass MAX_BALANCE, BalanceLimitExceeded, writing nothing.
+        ``side_amount``: side bets staked in the same transaction (a 'side_bet' ledger row).
         """
         g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
         n, r = checks.amount("amount", amount), checks.whole("round_id", round_id)
         if kind not in STAKE_KINDS:
             raise ValueError(f"kind must be one of {', '.join(STAKE_KINDS)}, not {kind!r}")
         room, now, write = checks.whole("headroom", headroom), self._now(), checked_write(table)
+        side = checks.whole("side_amount", side_amount)
+        if kind == "side_bet" or side < 0:
+            raise ValueError("side bets are staked with a bet, as side_amount (0 or more)")
         # Stakes of many tables at once share a transaction (db.group_commit), each as if alone.
         balance: int = await self._group.submit(
-            lambda: along_with(rounds.stake(g, u, n, kind, r, now, room), write, actions, now)
+            lambda: along_with(rounds.stake(g, u, n, kind, r, now, room, side), write, actions, now)
         )
         return balance
 
@@ -242,6 +248,7 @@ class Store(ABC):
         state_json: str,
         *,
         table: TableWrite | None = None,
+        side_bets: Sequence[SideBetResult] = (),
     ) -> SettleResult:
         """Credit every nonzero payout ('payout' rows), record the hands, mark the round settled.
 
@@ -251,6 +258,8 @@ class Store(ABC):
         ``payout`` to ``payouts[player]``; otherwise ValueError, nothing written.
         A second call for a closed round changes nothing: ``already_settled=True``.
         ``table`` (the table's document after settlement) commits in the same transaction.
+        ``side_bets``: the round's side bets, their payouts credited as 'side_payout' rows
+        (their stakes count with the hands' in the check above).
         """
         r, state = checks.whole("round_id", round_id), checks.json_text("state_json", state_json)
         paid = {
@@ -258,13 +267,19 @@ class Store(ABC):
             for u, n in payouts.items()
         }
         hands = [_checked_hand(h) for h in hand_results]
+        side = [_checked_side_bet(b) for b in side_bets]
         now, write = self._now(), checked_write(table)
         result = await self._run(
-            lambda: along_with(rounds.settle_round(r, paid, hands, state, now), write, (), now),
+            lambda: along_with(
+                rounds.settle_round(r, paid, hands, state, now, side), write, (), now
+            ),
             write=True,
         )
         if self.observer is not None and not result.already_settled:
-            self.observer.round_settled(sum(h.wagered for h in hands), sum(paid.values()))
+            self.observer.round_settled(
+                sum(h.wagered for h in hands) + sum(b.wagered for b in side),
+                sum(paid.values()) + sum(b.payout for b in side),
+            )
         return result
 
     async def void_round(
@@ -485,3 +500,17 @@ def _checked_hand(hand: Any) -> HandResult:
     if not 0 <= hand.hand_index < 1000:
         raise ValueError(f"hand_index must be between 0 and 999, not {hand.hand_index}")
     return hand
+
+
+def _checked_side_bet(bet: Any) -> SideBetResult:
+    if not isinstance(bet, SideBetResult):
+        raise ValueError(f"side bets must be SideBetResult values, not {type(bet).__name__}")
+    checks.snowflake("side bet user_id", bet.user_id)
+    checks.amount("side bet wagered", bet.wagered)
+    checks.payout("side bet payout", bet.payout)
+    checks.whole("spot", bet.spot)
+    checks.text("bet", bet.bet, limit=32)
+    checks.text("pay_table", bet.pay_table, limit=64)
+    if bet.category is not None:
+        checks.text("category", bet.category, limit=64)
+    return bet

@@ -8,7 +8,7 @@ table's lock; the new snapshot is published after the lock is released.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import db
 from bot.clock import Clock
@@ -120,9 +120,17 @@ class TableService:
 
     # ----------------------------------------------------------- seats and bets
 
-    async def bet(self, channel_id: int, player: Player, amount: str, spots: int = 1) -> Reply:
-        """Place the player's bet for this round, seating them if there is room."""
-        return await self.betting.bet(channel_id, player, amount, spots)
+    async def bet(
+        self,
+        channel_id: int,
+        player: Player,
+        amount: str,
+        spots: int = 1,
+        side: Mapping[str, int] | None = None,
+    ) -> Reply:
+        """Place the player's bet for this round (and side bets, stake per spot by bet),
+        seating them if there is room."""
+        return await self.betting.bet(channel_id, player, amount, spots, side)
 
     async def rebet(self, table_id: str, round_no: int, player: Player, factor: int) -> Reply:
         """The Bet buttons: repeat the player's last bet (factor 1) or double it (factor 2)."""
