@@ -87,6 +87,10 @@ class TableService:
         """The table's rules (its preset with the table's bet limits)."""
         return self.registry.rules_of(table_id)
 
+    def side_bet_lines(self, table_id: str) -> list[str]:
+        """The side bets the table offers, with pay tables and exact house edges."""
+        return self.registry.side_bet_lines(table_id)
+
     def fairness(self, channel_id: int) -> Fairness:
         """The current shoe's commitment and the previous shoe's revealed seed."""
         return self.registry.fairness(channel_id)
