@@ -13,12 +13,22 @@ replayed round has the same hands, event lines and deadlines as the lost one.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import db
-from bot.engine import BUSTER, Action, Event, Round, RoundPhase, Verdict, shoe_from_dict
+from bot.engine import (
+    BUSTER,
+    Action,
+    Event,
+    Round,
+    RoundPhase,
+    Verdict,
+    parse_pay_table,
+    shoe_from_dict,
+)
 from bot.shown_names import shown_name
 from bot.tables.results import event_lines
-from bot.tables.side_bets import outcome_lines, side_bet_outcomes
+from bot.tables.side_bets import SideBetRules, outcome_lines, side_bet_outcomes
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
 
@@ -56,10 +66,23 @@ def deal_round(table: Table, now: float) -> tuple[Round, db.TableAction]:
     plays_out = any(BUSTER in bets_of for bets_of in side.values())
     record: dict[str, object] = {"shoe": table.shoe.to_dict(), "bets": bets}
     if side:
-        record |= {"side_bets": side, "dealer_plays_out": plays_out}
+        # With their pay tables: the deal row alone replays the side bets' payouts.
+        offered = {bet: table.side_bets.tables[bet].name for bet in table.side_bets.tables}
+        record |= {"side_bets": side, "pay_tables": offered, "dealer_plays_out": plays_out}
     detail = json.dumps(record, separators=(",", ":"))
     round_ = Round.deal(table.rules, table.shoe, bets, dealer_plays_out=plays_out)
     return round_, db.TableAction(table.table_id, table.round_id, "", DEAL, detail, now)
+
+
+def dealt_side_bets(detail: dict[str, Any]) -> tuple[SideBetRules, dict[str, dict[str, int]]]:
+    """The side bets a deal row records: the pay tables offered, and each player's stakes."""
+    tables = detail.get("pay_tables", {})
+    offered = SideBetRules({bet: parse_pay_table(bet, name) for bet, name in tables.items()})
+    stakes = {
+        str(pid): {str(bet): int(stake) for bet, stake in bets.items()}
+        for pid, bets in detail.get("side_bets", {}).items()
+    }
+    return offered, stakes
 
 
 def begin_round(table: Table, round_: Round) -> None:

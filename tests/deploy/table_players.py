@@ -210,7 +210,8 @@ CHIPS_SQL = {
     "granted": "SELECT COALESCE(SUM(delta), 0) FROM ledger"
     " WHERE kind IN ('grant', 'daily', 'admin')",
     "house_won": "SELECT COALESCE(-SUM(delta), 0) FROM ledger"
-    " WHERE kind IN ('bet', 'double', 'split', 'insurance', 'payout', 'refund')",
+    " WHERE kind IN ('bet', 'double', 'split', 'insurance', 'side_bet', 'payout',"
+    " 'side_payout', 'refund')",
     "held": "SELECT COALESCE(SUM(balance), 0) FROM accounts",
     "open_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'open'",
     # A round open with no open table to resume it would keep its stakes forever.
@@ -227,7 +228,7 @@ ACCOUNTS_SQL = """
 #: A chip that moved twice: a second bet, payout or refund for one player in one round.
 TWICE_SQL = """
     SELECT round_id, user_id, kind, COUNT(*) FROM ledger
-    WHERE kind IN ('bet', 'payout', 'refund')
+    WHERE kind IN ('bet', 'side_bet', 'payout', 'side_payout', 'refund')
     GROUP BY round_id, user_id, kind HAVING COUNT(*) > 1"""
 
 
