@@ -85,7 +85,7 @@ def pay_table_refusal(bet: str, name: str, rules: Rules) -> str | None:
         table = parse_pay_table(bet, name)
     except PayTableError as error:
         return f"{SHOWN[bet]}: {error}."
-    return player_favourable(table, rules)
+    return player_favourable(table, rules, SHOWN[bet])
 
 
 def side_bet_rules(settings: db.GuildSettings, rules: Rules) -> SideBetRules:

@@ -95,7 +95,7 @@ async def test_a_player_favourable_pay_table_is_refused_with_the_figure(
 ) -> None:
     refused = await world.say(world.admin, "blackjack-admin config", side_perfect_pairs="25/15/12")
     assert refused == (
-        "Nothing changed: perfect-pairs paying 25/15/12 gives the player an edge of 22.83% "
+        "Nothing changed: Perfect Pairs paying 25/15/12 gives the player an edge of 22.83% "
         "at 6 decks, so it cannot be offered."
     )
     shown = await world.say(world.admin, "blackjack-admin config")

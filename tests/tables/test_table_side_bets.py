@@ -128,3 +128,15 @@ async def test_a_restart_between_the_deal_and_the_settlement_pays_the_side_bets_
     assert kinds.count(("side_payout", 420)) == 1
     assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 260 + 400 + 420
     await after.suspend()
+
+
+async def test_a_table_leaves_off_a_pay_table_that_favours_the_player_at_its_decks(
+    service: TableService, store: db.Store
+) -> None:
+    # 25/15/7 keeps a house edge at 4 decks but not at the six of vegas-shoe.
+    await store.set_guild_settings(GUILD, side_perfect_pairs="25/15/7", side_21plus3="9")
+    await service.start(GUILD, CHANNEL, ALICE, preset="vegas-shoe")
+    with pytest.raises(BetRefused, match=re.escape("Perfect Pairs is not offered at this table.")):
+        await service.bet(CHANNEL, ALICE, "100", side={"perfect-pairs": 10})
+    _, said = await service.bet(CHANNEL, ALICE, "100", side={"21+3": 10})
+    assert "Side bets: 10." in said

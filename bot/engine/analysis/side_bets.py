@@ -156,17 +156,27 @@ def known_edges(decks: int, dealer_hits_soft_17: bool) -> list[SideBetEdge]:
     ]
 
 
-def player_favourable(table: PayTable, rules: Rules) -> str | None:
+def player_favourable(table: PayTable, rules: Rules, bet_name: str | None = None) -> str | None:
     """Why ``table`` cannot be offered at a table of ``rules`` (the player would have the
-    edge, or none), or None when the house keeps an edge."""
+    edge, or none), or None when the house keeps an edge. ``bet_name``: the bet as the
+    sentence names it (default its id, ``perfect-pairs``)."""
     edge = side_bet_edge(table, rules.decks, rules.dealer_hits_soft_17)
     if edge > 0:
         return None
-    decks = "1 deck" if rules.decks == 1 else f"{rules.decks} decks"
+    bet = bet_name or table.bet
+    pays = table.name
+    figure = f"{float(-edge * 100):.2f}%"
+    if edge < 0 and rules.decks == 1:
+        return (
+            f"{bet} paying {pays} gives the player an edge of {figure} at 1 deck, "
+            "so it cannot be offered."
+        )
+    if edge < 0:
+        return (
+            f"{bet} paying {pays} gives the player an edge of {figure} at {rules.decks} decks, "
+            "so it cannot be offered."
+        )
     return (
-        f"{table.bet} paying {table.name} gives the player an edge of "
-        f"{float(-edge * 100):.2f}% at {decks}, so it cannot be offered."
-        if edge < 0
-        else f"{table.bet} paying {table.name} is an even game at {decks}, "
-        "so the house would keep nothing: it cannot be offered."
+        f"{bet} paying {pays} is an even game: the house would keep nothing, "
+        "so it cannot be offered."
     )
