@@ -18,6 +18,7 @@ from bot.app import build_bot
 from bot.config import Config
 from bot.tables.resume import BACK, ShardCountChanged
 from db import sqlite_path
+from db.migrate import load_migrations
 from fakediscord.harness import running_bot
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
@@ -175,10 +176,11 @@ async def test_a_round_from_before_durable_tables_is_refunded_once(
 ) -> None:
     table = await first_run(world, config)
     # The database as the previous version left it: no durable tables, the round open.
+    # (Only the migrations of durable tables are undone: later ones stay applied.)
     for sql in (
         "DROP TABLE table_actions",
         "DROP TABLE live_tables",
-        "DELETE FROM schema_version WHERE version >= 3",
+        "DELETE FROM schema_version WHERE name IN ('table_state', 'one_table_per_channel')",
     ):
         run_sql(config, sql)
     async with running_bot(world.fake, build_bot(config, clock=world.fake.clock)) as bot:
@@ -189,7 +191,7 @@ async def test_a_round_from_before_durable_tables_is_refunded_once(
             ("bet", -100),
             ("refund", 100),
         ]
-        assert await bot.store.schema_version() == 4
+        assert await bot.store.schema_version() == load_migrations()[-1].version
     async with running_bot(world.fake, build_bot(config, clock=world.fake.clock)) as bot:
         world.bot = bot
         await world.settle()
