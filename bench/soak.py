@@ -4,6 +4,7 @@
     .venv/bin/python bench/soak.py --faults              # Discord answers 429s and 500s too
     .venv/bin/python bench/soak.py --backend postgres    # on a throwaway PostgreSQL server
     .venv/bin/python bench/soak.py --kills 10 --outages 5  # the chip store goes away 5 times
+    .venv/bin/python bench/soak.py --kills 10 --side-bets  # 21+3, Perfect Pairs and Buster on
 
 An outage stops the PostgreSQL server (``pg_ctl stop -m fast``, then start), or
 makes SQLite refuse every write (its own read-only error, tests/outage.py), while
@@ -35,11 +36,20 @@ from replay_rounds import check_settled_rounds  # noqa: E402
 from soak_run import GAME_ROUTES, soak  # noqa: E402
 from table_players import Casino, bot_process, describe  # noqa: E402
 
+import db  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from tests.db.invariants import check_invariants  # noqa: E402
 from tests.discord.discord_world import embed_text  # noqa: E402
 from tests.outage import Outage, PostgresOutage, SQLiteOutage  # noqa: E402
 from tests.pgserver import PostgresServer, find_postgres_bin  # noqa: E402
+
+#: The server's side-bet settings with --side-bets, and the /bet options players add.
+SIDE_BET_SETTINGS = {
+    "side_21plus3": "100/40/30/10/5",
+    "side_perfect_pairs": "25/12/6",
+    "side_buster": "2/2/4/12/50/250",
+}
+SIDE_BET_OPTIONS = {"21plus3": 5, "perfect_pairs": 5, "buster": 10}
 
 
 def fake_texts(fake: FakeDiscord) -> list[str]:
@@ -53,6 +63,9 @@ async def run(
 ) -> int:
     async with FakeDiscord() as fake:
         casino = Casino.build(fake, "Casino", players=args.players)
+        if args.side_bets:
+            async with db.open_store(url) as store:
+                await store.set_guild_settings(casino.guild.id, **SIDE_BET_SETTINGS)
         if args.faults:
             fake.faults.inject_rate_limits(args.share_429, routes=GAME_ROUTES, seed=args.seed)
             fake.faults.inject_errors(args.share_500, routes=GAME_ROUTES, seed=args.seed + 1)
@@ -72,6 +85,7 @@ async def run(
             progress=progress,
             outages=args.outages,
             outage=outage,
+            side_bets=SIDE_BET_OPTIONS if args.side_bets else None,
         )
         told = [text for text in fake_texts(fake) if "refunded" in text]
     try:
@@ -111,10 +125,15 @@ def main() -> int:
     parser.add_argument(
         "--outages", type=int, default=0, help="times the chip store goes away (at most --kills)"
     )
+    parser.add_argument(
+        "--side-bets",
+        action="store_true",
+        help="turn on 21+3, Perfect Pairs and Buster; players add them to bets at random",
+    )
     args = parser.parse_args()
     print(
         f"soak: {args.kills} kills, {args.outages} outages, seed {args.seed}, {args.backend},"
-        f" faults {args.faults}"
+        f" faults {args.faults}, side bets {args.side_bets}"
     )
     if args.backend == "postgres":
         if find_postgres_bin() is None:

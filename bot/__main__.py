@@ -2,9 +2,9 @@
 
 With no subcommand it starts the Discord bot. The subcommands are small tools
 that use the same engine: ``play`` (a terminal table), ``verify`` (check a
-revealed shoe seed), ``strategy``, ``edge``, ``ev``, ``simulate``, ``check`` (the
-health check), ``backup`` and ``copy-db`` (for hosts), and ``playground`` (the bot on
-a local Discord, in a browser).
+revealed shoe seed), ``strategy``, ``edge``, ``ev``, ``simulate``, ``side-bets``,
+``check`` (the health check), ``backup`` and ``copy-db`` (for hosts), and
+``playground`` (the bot on a local Discord, in a browser).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "edge": ("bot.cli.edge", "compute the house edge of basic strategy"),
     "ev": ("bot.cli.ev", "what each action is worth for one exact hand (decision values)"),
     "simulate": ("bot.cli.simulate", "simulate rounds and measure the house edge"),
+    "side-bets": ("bot.cli.side_bets", "the exact house edge of the side bets' pay tables"),
     "check": ("bot.cli.check", "check configuration and database, for health checks"),
     "backup": ("bot.cli.backup", "copy the SQLite database consistently, while the bot runs"),
     "copy-db": ("bot.cli.copy_db", "copy the SQLite database into an empty PostgreSQL one"),

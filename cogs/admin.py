@@ -14,9 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
-from bot.engine import MAX_BET_CEILING, PRESETS
+from bot.engine import BUSTER, MAX_BET_CEILING, PERFECT_PAIRS, PRESETS, TWENTY_ONE_PLUS_THREE
 from bot.pocket import server_only
 from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
+from cogs.side_bet_config import DESCRIBE, side_bet_changes, side_bet_settings_lines
 from cogs.table.commands import table_cog
 from cogs.table.render import chips
 from db.errors import BalanceLimitExceeded, InsufficientChips
@@ -42,6 +43,7 @@ def settings_text(settings: GuildSettings) -> str:
             f"/daily gives {chips(settings.daily_amount)}",
             f"Cards: {settings.card_style}",
             f"Seasons: one calendar {settings.season_length} each (UTC)",
+            *side_bet_settings_lines(settings),
         ]
     )
 
@@ -74,6 +76,11 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         daily_amount="Chips /daily gives",
         cards="Show cards as pictures (the bot's card emojis) or as text",
         season_length="How long a season of /leaderboard season lasts (from the next season)",
+        side_21plus3=DESCRIBE[TWENTY_ONE_PLUS_THREE],
+        side_perfect_pairs=DESCRIBE[PERFECT_PAIRS],
+        side_buster=DESCRIBE[BUSTER],
+        side_min_bet="Smallest side bet a hand",
+        side_max_bet="Largest side bet a hand",
     )
     @app_commands.choices(
         default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS],
@@ -93,6 +100,11 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         daily_amount: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
         cards: str | None = None,
         season_length: str | None = None,
+        side_21plus3: app_commands.Range[str, 1, 64] | None = None,
+        side_perfect_pairs: app_commands.Range[str, 1, 64] | None = None,
+        side_buster: app_commands.Range[str, 1, 64] | None = None,
+        side_min_bet: app_commands.Range[int, 1, MAX_BALANCE] | None = None,
+        side_max_bet: app_commands.Range[int, 1, MAX_BALANCE] | None = None,
     ) -> None:
         """With no options, show the settings; otherwise change the given ones (all or none)."""
         assert interaction.guild_id is not None
@@ -107,9 +119,26 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             "daily_amount": daily_amount,
             "card_style": cards,
             "season_length": season_length,
+            "side_min_bet": side_min_bet,
+            "side_max_bet": side_max_bet,
         }
-        changes = {name: value for name, value in given.items() if value is not None}
+        changes: dict[str, object] = {
+            name: value for name, value in given.items() if value is not None
+        }
         try:
+            if side_21plus3 or side_perfect_pairs or side_buster:
+                rules = (
+                    default_preset
+                    or (
+                        await self.bot.store.get_guild_settings(interaction.guild_id)
+                    ).default_preset
+                )
+                side = {
+                    TWENTY_ONE_PLUS_THREE: side_21plus3,
+                    PERFECT_PAIRS: side_perfect_pairs,
+                    BUSTER: side_buster,
+                }
+                changes |= side_bet_changes(side, rules)
             settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
         except ValueError as error:
             await tell(interaction, f"Nothing changed: {error}.")

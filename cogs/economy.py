@@ -122,6 +122,14 @@ def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
         ("Net", signed(stats.net)),
         ("Biggest win", chips(stats.biggest_win)),
     ]
+    if stats.side_bets:
+        # Side bets are counted apart: the rows above are the main game's.
+        rows += [
+            ("Side bets", chips(stats.side_bets)),
+            ("Side bets won", chips(stats.side_bet_wins)),
+            ("Side bets wagered", chips(stats.side_bet_wagered)),
+            ("Side bets net", signed(stats.side_bet_net)),
+        ]
     for label, value in rows:
         embed.add_field(name=label, value=value, inline=True)
     return embed

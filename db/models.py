@@ -15,15 +15,16 @@ from typing import Final, Literal
 #: below 2**63 so that a sum of a few large amounts can never overflow BIGINT.
 MAX_BALANCE: Final = 10**15
 
-StakeKind = Literal["bet", "double", "split", "insurance"]
-STAKE_KINDS: Final[tuple[str, ...]] = ("bet", "double", "split", "insurance")
-#: Every ledger kind. Stakes are debits; grant, daily, payout and refund are credits;
-#: admin is either.
+StakeKind = Literal["bet", "double", "split", "insurance", "side_bet"]
+STAKE_KINDS: Final[tuple[str, ...]] = ("bet", "double", "split", "insurance", "side_bet")
+#: Every ledger kind. Stakes are debits; grant, daily, payout, side_payout and refund are
+#: credits; admin is either.
 LEDGER_KINDS: Final[tuple[str, ...]] = (
     *STAKE_KINDS,
     "grant",
     "daily",
     "payout",
+    "side_payout",
     "refund",
     "admin",
 )
@@ -77,6 +78,13 @@ class GuildSettings:
     #: How long a season lasts: "week", "month", "quarter" or "year" (calendar spans, UTC).
     #: A change applies from the next season.
     season_length: str = "month"
+    #: The pay table of each side bet new tables offer ("9", "25/12/6"); None: off.
+    side_21plus3: str | None = None
+    side_perfect_pairs: str | None = None
+    side_buster: str | None = None
+    #: Smallest and largest side bet a hand.
+    side_min_bet: int = 1
+    side_max_bet: int = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +103,23 @@ class HandResult:
     payout: int
     #: Position of the hand in the round (spot and split order), for display.
     hand_index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SideBetResult:
+    """How one side bet ended, recorded at settlement apart from the hands.
+
+    ``payout`` is every chip credited for it, the stake included (0 when it lost).
+    """
+
+    user_id: int
+    spot: int
+    bet: str
+    pay_table: str
+    #: The winning category ("straight"), or None for a lost bet.
+    category: str | None
+    wagered: int
+    payout: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +211,11 @@ class PlayerStats:
     net: int = 0
     #: The largest net gain on a single hand (0 if none won).
     biggest_win: int = 0
+    #: Side bets settled, won, their stakes and their net, apart from the hands above.
+    side_bets: int = 0
+    side_bet_wins: int = 0
+    side_bet_wagered: int = 0
+    side_bet_net: int = 0
 
 
 @dataclass(frozen=True, slots=True)

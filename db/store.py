@@ -35,6 +35,7 @@ from db.models import (
     RoundRecord,
     SettleResult,
     ShoeRecord,
+    SideBetResult,
     StoredTable,
     TableAction,
     TableWrite,
@@ -160,6 +161,7 @@ class Store(ABC):
         table: TableWrite | None = None,
         actions: Sequence[TableAction] = (),
         headroom: int = 0,
+        side_amount: int = 0,
     ) -> int:
         """Take a stake for an open round of this guild; the new balance.
 
@@ -169,15 +171,19 @@ class Store(ABC):
         stake) commit in the same transaction, so the table never disagrees with the ledger.
         ``headroom`` is the most the stake could win: if the balance before the stake
         plus that would pass MAX_BALANCE, BalanceLimitExceeded, writing nothing.
+        ``side_amount``: side bets staked in the same transaction (a 'side_bet' ledger row).
         """
         g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
         n, r = checks.amount("amount", amount), checks.whole("round_id", round_id)
         if kind not in STAKE_KINDS:
             raise ValueError(f"kind must be one of {', '.join(STAKE_KINDS)}, not {kind!r}")
         room, now, write = checks.whole("headroom", headroom), self._now(), checked_write(table)
+        side = checks.whole("side_amount", side_amount)
+        if kind == "side_bet" or side < 0:
+            raise ValueError("side bets are staked with a bet, as side_amount (0 or more)")
         # Stakes of many tables at once share a transaction (db.group_commit), each as if alone.
         balance: int = await self._group.submit(
-            lambda: along_with(rounds.stake(g, u, n, kind, r, now, room), write, actions, now)
+            lambda: along_with(rounds.stake(g, u, n, kind, r, now, room, side), write, actions, now)
         )
         return balance
 
@@ -250,6 +256,7 @@ class Store(ABC):
         *,
         table: TableWrite | None = None,
         awards: RoundAwards | None = None,
+        side_bets: Sequence[SideBetResult] = (),
     ) -> SettleResult:
         """Credit every nonzero payout ('payout' rows), record the hands, mark the round settled.
 
@@ -260,6 +267,8 @@ class Store(ABC):
         A second call for a closed round changes nothing: ``already_settled=True``.
         ``table`` (the table's document after settlement) commits in the same transaction,
         and so do ``awards``, the round's achievements (each new one in ``awarded``).
+        ``side_bets``: the round's side bets, their payouts credited as 'side_payout' rows
+        (their stakes count with the hands' in the check above).
         """
         r, state = checks.whole("round_id", round_id), checks.json_text("state_json", state_json)
         paid = {
@@ -267,17 +276,21 @@ class Store(ABC):
             for u, n in payouts.items()
         }
         hands = [_checked_hand(h) for h in hand_results]
+        side = [_checked_side_bet(b) for b in side_bets]
         now, write = self._now(), checked_write(table)
         if awards is not None:
             checks.snowflake("awards guild_id", awards.guild_id)
 
         def settle() -> Op[SettleResult]:
-            settled = rounds.settle_round(r, paid, hands, state, now)
+            settled = rounds.settle_round(r, paid, hands, state, now, side)
             return along_with(settle_awarding(settled, r, awards, now), write, (), now)
 
         result = await self._run(settle, write=True)
         if self.observer is not None and not result.already_settled:
-            self.observer.round_settled(sum(h.wagered for h in hands), sum(paid.values()))
+            self.observer.round_settled(
+                sum(h.wagered for h in hands) + sum(b.wagered for b in side),
+                sum(paid.values()) + sum(b.payout for b in side),
+            )
         return result
 
     async def void_round(
@@ -506,3 +519,17 @@ def _checked_hand(hand: Any) -> HandResult:
     if not 0 <= hand.hand_index < 1000:
         raise ValueError(f"hand_index must be between 0 and 999, not {hand.hand_index}")
     return hand
+
+
+def _checked_side_bet(bet: Any) -> SideBetResult:
+    if not isinstance(bet, SideBetResult):
+        raise ValueError(f"side bets must be SideBetResult values, not {type(bet).__name__}")
+    checks.snowflake("side bet user_id", bet.user_id)
+    checks.amount("side bet wagered", bet.wagered)
+    checks.payout("side bet payout", bet.payout)
+    checks.whole("spot", bet.spot)
+    checks.text("bet", bet.bet, limit=32)
+    checks.text("pay_table", bet.pay_table, limit=64)
+    if bet.category is not None:
+        checks.text("category", bet.category, limit=64)
+    return bet

@@ -31,6 +31,12 @@ CLICK_FAILED: Final = "This interaction failed"
 #: Real seconds to wait for the bot's first answer (Discord gives it 3).
 ANSWER_WAIT_S: Final = 3.5
 DEFAULT_PLAYERS: Final = ("alice", "bob")
+#: The playground server's side bets: each bet's first known pay table.
+PLAYGROUND_SIDE_BETS: Final = {
+    "side_21plus3": "9",
+    "side_perfect_pairs": "25/12/6",
+    "side_buster": "2/2/4/12/50/250",
+}
 #: A member with Manage Server, for /blackjack-admin (hidden from the others, as on Discord).
 CROUPIER: Final = "croupier"
 DEFAULT_CHANNELS: Final = ("blackjack", "high-rollers")
@@ -85,6 +91,9 @@ class Playground:
         config = Config(token=self.fake.token, database_url=self.database_url, card_pictures=True)
         bot = build_bot(config, clock=SystemClock(), shoe_factory=self._shoe_factory)
         self.bot = await self._stack.enter_async_context(running_bot(self.fake, bot))
+        # Every side bet on, so they can be tried (a server opts in with /blackjack-admin
+        # config; the Croupier can turn them off there).
+        await self.bot.store.set_guild_settings(self.guild.id, **PLAYGROUND_SIDE_BETS)
 
     async def stop(self) -> None:
         """Close the bot (open rounds are refunded, as at any graceful stop), then the fake."""

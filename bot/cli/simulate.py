@@ -27,8 +27,24 @@ from typing import Any, TextIO
 
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
 from bot.cli.seed_flag import add_seed_flag
-from bot.engine import BUILD, PRESETS, SEED_BYTES, Rules
-from bot.engine.analysis import Tally, lookup_for, play_worker, split_rounds, stake_for
+from bot.engine import (
+    BUILD,
+    PRESETS,
+    SEED_BYTES,
+    SIDE_BETS,
+    PayTable,
+    Rules,
+    default_pay_table,
+    parse_pay_table,
+)
+from bot.engine.analysis import (
+    Tally,
+    lookup_for,
+    play_worker,
+    side_bet_edge,
+    split_rounds,
+    stake_for,
+)
 
 MAX_WORKERS = 64
 #: Exit status after Ctrl-C (128 + SIGINT, as shells report it), and after SIGTERM.
@@ -54,6 +70,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="W",
         help="processes to split the rounds over; each worker deals its own shoes, so a seed "
         "repeats its result only with the same number of workers",
+    )
+    parser.add_argument(
+        "--side-bets",
+        action="store_true",
+        help="also stake each side bet (21+3, Perfect Pairs, Buster, each at its first known "
+        "pay table) every round, and measure their edges beside the exact ones",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -81,8 +103,9 @@ def run(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     signal.signal(signal.SIGTERM, _exit_terminated)
+    side_bets = tuple(default_pay_table(bet) for bet in SIDE_BETS) if args.side_bets else ()
     try:
-        tally = simulate(rules, args.hands, seed, args.workers, progress)
+        tally = simulate(rules, args.hands, seed, args.workers, progress, side_bets)
     except KeyboardInterrupt:
         if bar:
             bar.close()
@@ -114,11 +137,12 @@ def simulate(
     seed: bytes,
     workers: int,
     progress: Callable[[int], None] | None = None,
+    side_bets: tuple[PayTable, ...] = (),
 ) -> Tally:
     """Play ``rounds`` rounds split over ``workers`` processes (in this one when 1)."""
     shares = split_rounds(rounds, workers)
     if workers == 1:
-        return play_worker(rules, rounds, seed, 0, progress=progress)
+        return play_worker(rules, rounds, seed, 0, progress=progress, side_bets=side_bets)
     # fork: the workers inherit the chart built above instead of building it again.
     context: ForkContext | SpawnContext
     if "fork" in multiprocessing.get_all_start_methods():
@@ -129,7 +153,7 @@ def simulate(
     processes = [
         context.Process(
             target=_worker,
-            args=(rules.to_dict(), share, seed, index, messages, os.getpid()),
+            args=(rules.to_dict(), share, seed, index, messages, os.getpid(), side_bets),
             daemon=True,
         )
         for index, share in enumerate(shares)
@@ -151,7 +175,7 @@ def simulate(
             elif kind == "error":
                 raise RuntimeError(f"simulation worker {index} failed: {payload}")
             else:
-                tallies[index] = Tally(*payload)
+                tallies[index] = payload
     except BaseException:  # Ctrl-C, SIGTERM's SystemExit, a worker's failure
         for process in processes:
             if process.pid is not None:
@@ -196,6 +220,7 @@ def _worker(
     index: int,
     messages: multiprocessing.Queue[tuple[str, int, Any]],
     parent: int,
+    side_bets: tuple[PayTable, ...],
 ) -> None:
     """One worker process: play its share, report progress and the tally on ``messages``.
 
@@ -212,11 +237,18 @@ def _worker(
         messages.put(("progress", index, done))
 
     try:
-        tally = play_worker(Rules.from_dict(rules_dict), rounds, seed, index, progress=progress)
+        tally = play_worker(
+            Rules.from_dict(rules_dict),
+            rounds,
+            seed,
+            index,
+            progress=progress,
+            side_bets=side_bets,
+        )
     except Exception as exc:  # reported to the parent, which stops the run with it
         messages.put(("error", index, f"{type(exc).__name__}: {exc}"))
         return
-    messages.put(("tally", index, (tally.rounds, tally.stake, tally.net, tally.net_squares)))
+    messages.put(("tally", index, tally))
 
 
 def _check_alive(processes: Sequence[BaseProcess], tallies: dict[int, Tally]) -> None:
@@ -275,6 +307,21 @@ def _result(
         "engine": BUILD,
         "seed": seed_hex,
         "rules": rules.to_dict(),
+        "side_bets": [
+            {
+                "bet": bet,
+                "pay_table": table,
+                "house_edge_pct": side.house_edge_pct,
+                "std_error_pct": side.std_error_pct,
+                "exact_house_edge_pct": float(
+                    100
+                    * side_bet_edge(
+                        parse_pay_table(bet, table), rules.decks, rules.dealer_hits_soft_17
+                    )
+                ),
+            }
+            for bet, table, side in tally.side_bets
+        ],
     }
 
 
@@ -304,6 +351,12 @@ def _text(result: dict[str, Any]) -> str:
             f"standard error {result['std_error_pct']:.3f})",
             f"Speed: {result['rounds_per_second']:,.0f} rounds/s ({result['seconds']:.1f} s, "
             f"{workers} worker{'s' if workers > 1 else ''}, {result['engine']} engine)",
+            *(
+                f"{side['bet']} paying {side['pay_table']}: house edge "
+                f"{side['house_edge_pct']:.3f}% (standard error {side['std_error_pct']:.3f}; "
+                f"exactly {side['exact_house_edge_pct']:.3f}% off the top of a fresh shoe)"
+                for side in result["side_bets"]
+            ),
             f"Seed: {result['seed']}",
         ]
     )

@@ -14,6 +14,8 @@ The rules know nothing of the analysis. Here:
 - A round: ``Round.deal(rules, shoe, bets)``, ``round.legal_actions(player)``,
   ``round.judge(player, action)`` (legal, or the ``Refusal`` that says why),
   ``round.play(verdict)`` / ``round.act(player, action)``, ``round.settlement()``.
+- Side bets: ``SIDE_BETS``, ``parse_pay_table`` (a ``PayTable``), and what a hand wins:
+  ``twenty_one_plus_three``, ``perfect_pairs``, ``buster`` (a category, or None).
 - Shoes: ``Shoe`` (seeded, committed to by SHA-256), ``StackedShoe`` for tests.
 """
 
@@ -56,6 +58,21 @@ from bot.engine.shoe import (
     shoe_from_dict,
     shuffled_order,
 )
+from bot.engine.side_bets import (
+    BUSTER,
+    KNOWN_PAY_TABLES,
+    PERFECT_PAIRS,
+    SIDE_BET_CATEGORIES,
+    SIDE_BETS,
+    TWENTY_ONE_PLUS_THREE,
+    PayTable,
+    PayTableError,
+    buster,
+    default_pay_table,
+    parse_pay_table,
+    perfect_pairs,
+    twenty_one_plus_three,
+)
 from bot.engine.standing import Standing
 
 #: "compiled" when the round runs as a mypyc extension module, "pure" when it is Python.
@@ -63,11 +80,17 @@ BUILD = "pure" if (_round_module.__file__ or "").endswith(".py") else "compiled"
 
 __all__ = [
     "BUILD",
+    "BUSTER",
     "DECK",
+    "KNOWN_PAY_TABLES",
     "MAX_BET_CEILING",
     "MAX_SPOTS",
+    "PERFECT_PAIRS",
     "PRESETS",
     "SEED_BYTES",
+    "SIDE_BETS",
+    "SIDE_BET_CATEGORIES",
+    "TWENTY_ONE_PLUS_THREE",
     "Action",
     "ActionNotAllowed",
     "Card",
@@ -79,6 +102,8 @@ __all__ = [
     "NoSuchPlayer",
     "NotYourTurn",
     "Outcome",
+    "PayTable",
+    "PayTableError",
     "Refusal",
     "Round",
     "RoundNotSettled",
@@ -93,11 +118,16 @@ __all__ = [
     "StackedShoe",
     "Standing",
     "Verdict",
+    "buster",
     "commitment",
     "continuation_seed",
+    "default_pay_table",
     "insurance_payout",
     "parse_cards",
+    "parse_pay_table",
+    "perfect_pairs",
     "preset",
     "shoe_from_dict",
     "shuffled_order",
+    "twenty_one_plus_three",
 ]

@@ -32,13 +32,13 @@ def dealer_must_hit(total: int, soft: bool, rules: Rules) -> bool:
 
 
 def dealer_turn(round_: RoundState) -> None:
-    """The hole card turned, the dealer drawn to the rules (when any hand is still live),
-    then settlement."""
+    """The hole card turned, the dealer drawn to the rules (when any hand is still live,
+    or the round says the dealer plays out), then settlement."""
     dealer = round_.dealer
     log = round_._log.append
     log((_EV_REVEAL, "", 0, (dealer.cards[1],), dealer.total, 0, ""))
-    live = False
-    if not dealer.natural:
+    live = round_.dealer_plays_out and not dealer.natural
+    if not (dealer.natural or live):
         for seat in round_.seats:
             for hand in seat.hands:
                 if not (hand.surrendered or hand.total > 21 or hand.natural):

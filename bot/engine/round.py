@@ -77,10 +77,21 @@ class Round(RoundState):
     # ----------------------------------------------------------------- the deal
 
     @classmethod
-    def deal(cls, rules: Rules, shoe: Shoe, bets: Sequence[tuple[str, Sequence[int]]]) -> Round:
-        """Seat the players in order, take one stake per spot and deal in casino order."""
+    def deal(
+        cls,
+        rules: Rules,
+        shoe: Shoe,
+        bets: Sequence[tuple[str, Sequence[int]]],
+        *,
+        dealer_plays_out: bool = False,
+    ) -> Round:
+        """Seat the players in order, take one stake per spot and deal in casino order.
+
+        ``dealer_plays_out``: the dealer draws to the rules even when every hand has
+        busted, surrendered or has a blackjack (a Buster side bet is live)."""
         check_bets(rules, bets)
         self = cls(rules, shoe)
+        self.dealer_plays_out = dealer_plays_out
         naturals = rules.naturals
         count = 0
         for player_id, stakes in bets:

@@ -45,6 +45,7 @@ class RoundState:
         "_moves",
         "_seat_of",
         "dealer",
+        "dealer_plays_out",
         "phase",
         "rules",
         "seats",
@@ -58,6 +59,9 @@ class RoundState:
         self.seats: list[Seat] = []
         self._seat_of: dict[str, Seat] = {}
         self.dealer = Hand(0, 0, rules.naturals)
+        #: The dealer draws to the rules even when no hand is left to beat (a Buster
+        #: side bet is live): the hand is played out unless the dealer has a blackjack.
+        self.dealer_plays_out = False
         self.phase = _PLAYING
         self._log: list[RawEvent] = []
         self._live = 0

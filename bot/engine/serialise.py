@@ -85,6 +85,7 @@ def round_to_dict(round_: RoundState) -> dict[str, Any]:
         "shoe": round_.shoe.to_dict(),
         "phase": round_.phase.value,
         "dealer": _cards(round_.dealer.cards),
+        **({"dealer_plays_out": True} if round_.dealer_plays_out else {}),
         "seats": [
             {
                 "player": seat.player_id,
@@ -118,6 +119,7 @@ def round_from_json(text: str, make: Callable[[Rules, Shoe], R]) -> R:
     round_.phase = RoundPhase(data["phase"])
     for card in _parse(data["dealer"]):
         round_.dealer.add(card)
+    round_.dealer_plays_out = bool(data.get("dealer_plays_out", False))
     live = 0
     for seat_data in data["seats"]:
         hands = [_hand_from_dict(hand, rules.naturals) for hand in seat_data["hands"]]

@@ -3,6 +3,8 @@ everyone has bet), and /join, /leave and their buttons."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import db
 from bot.bet_amount import (
     BetAmountError,
@@ -26,6 +28,7 @@ from bot.tables.flow import RoundFlow
 from bot.tables.players import Player
 from bot.tables.refusals import EARLIER_ROUND
 from bot.tables.registry import TableRegistry
+from bot.tables.side_bets import best_side_win, side_bet_refusal
 from bot.tables.snapshot import Reply, TablePhase
 from bot.tables.table import SeatState, Table
 
@@ -56,14 +59,22 @@ class Betting:
 
     # ----------------------------------------------------------- bets
 
-    async def bet(self, channel_id: int, player: Player, amount: str, spots: int = 1) -> Reply:
+    async def bet(
+        self,
+        channel_id: int,
+        player: Player,
+        amount: str,
+        spots: int = 1,
+        side: Mapping[str, int] | None = None,
+    ) -> Reply:
         """Place the player's bet for this round, seating them if there is room.
 
-        The stake is taken at once; when every seated player has bet, the cards are dealt.
+        ``side``: side bets, stake per spot by bet ("21+3": 10), staked with the bet.
+        The stakes are taken at once; when every seated player has bet, the cards are dealt.
         """
         table = self._registry.in_channel(channel_id)
         message, snapshot = await self._changes.mutate(
-            table, lambda: self._place_bet(table, player, amount, spots)
+            table, lambda: self._place_bet(table, player, amount, spots, side or {})
         )
         return Reply(snapshot, message)
 
@@ -80,12 +91,18 @@ class Betting:
             if last is None:
                 raise BetRefused("You have no earlier bet at this table to repeat. Use /bet.")
             stake, spots = last
-            return await self._place_bet(table, player, str(stake * factor), spots)
+            side = table.last_side_bets.get(player.user_id, {})
+            # Side bets the table no longer takes at that size are left out, not refused.
+            if side_bet_refusal(table.side_bets, side) is not None:
+                side = {}
+            return await self._place_bet(table, player, str(stake * factor), spots, side)
 
         message, snapshot = await self._changes.mutate(table, bet_again)
         return Reply(snapshot, message)
 
-    async def _place_bet(self, table: Table, player: Player, amount: str, spots: int) -> str:
+    async def _place_bet(
+        self, table: Table, player: Player, amount: str, spots: int, side: Mapping[str, int]
+    ) -> str:
         if table.phase is not TablePhase.BETTING or table.round_id is None:
             raise WrongPhase("The cards are out: bet when the next round opens.")
         seat = table.seat_of(player.user_id)
@@ -95,6 +112,9 @@ class Betting:
             )
         if not isinstance(spots, int) or not 1 <= spots <= table.rules.max_spots:
             raise BetRefused(spots_allowed(table.rules.max_spots))
+        side_refused = side_bet_refusal(table.side_bets, side)
+        if side_refused is not None:
+            raise BetRefused(side_refused)
         if seat is None:
             self._registry.check_room(table)
         # A plain number needs no balance read: the debit below checks the balance anyway.
@@ -112,7 +132,8 @@ class Betting:
         if seat is None:
             seat = SeatState(player)
             table.seats.append(seat)
-        seat.bet, seat.spots = stake, spots
+        seat.bet, seat.spots, seat.side = stake, spots, dict(side)
+        side_amount = sum(side.values()) * spots
         table.idle_since = self._clock.now()
         try:
             # The store's conditional debit (two tables cannot spend the same chips), with
@@ -123,21 +144,31 @@ class Betting:
                 stake * spots,
                 "bet",
                 table.round_id,
-                headroom=best_win(rules, stake, spots),
+                headroom=best_win(rules, stake, spots)
+                + best_side_win(table.side_bets, side, spots),
                 table=self._flow.write(table),
+                side_amount=side_amount,
             )
         except (db.BalanceLimitExceeded, db.InsufficientChips) as error:
             seat.bet = seat.spots = 0  # nothing changed after all
+            seat.side = {}
             table.idle_since = idle_since
             if seated is None:
                 table.seats.remove(seat)
             if isinstance(error, db.BalanceLimitExceeded):
-                raise BetRefused(at_the_limit(error, f"a bet of {stake * spots:,}")) from None
+                raise BetRefused(
+                    at_the_limit(error, f"a bet of {stake * spots + side_amount:,}")
+                ) from None
             if not needs_balance(amount):  # the words parse_bet gives with the balance read
                 raise BetRefused(short_of_chips(error.amount, error.balance)) from None
             raise NotEnoughChips(error.amount, error.balance, "That bet") from None
         if all(s.spots for s in table.seats):
             await self._flow.deal(table)
+        if side_amount:
+            return (
+                f"Bet {stake_words(stake, spots)}. Side bets: {side_amount:,}. "
+                f"Balance: {balance:,}."
+            )
         return f"Bet {stake_words(stake, spots)}. Balance: {balance:,}."
 
     # ----------------------------------------------------------- seats

@@ -21,6 +21,7 @@ import orjson
 import db
 from bot.engine import Rules, Standing, shoe_from_dict
 from bot.tables.players import Player
+from bot.tables.side_bets import SideBetRules
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import SeatState, Table, Timers
 
@@ -44,6 +45,7 @@ def _seat(seat: SeatState) -> dict[str, Any]:
             [p, seat.standing.action(p), seat.standing.standing(p)] for p in seat.standing.players
         ],
         "last_net": seat.last_net,
+        "side": seat.side,
     }
 
 
@@ -81,6 +83,8 @@ def table_document(table: Table) -> str:
             "shuffle_notice": list(table.shuffle_notice),
             "last_bets": [[user, bet, spots] for user, (bet, spots) in table.last_bets.items()],
             "message_at": table.message_at,
+            "side_bets": table.side_bets.to_dict() if table.side_bets.tables else None,
+            "last_side": [[user, side] for user, side in table.last_side_bets.items()],
         }
     ).decode()
 
@@ -137,6 +141,7 @@ def restore_table(stored: db.StoredTable, previous: db.ShoeRecord | None) -> Tab
             seat.deadline = seat_data["deadline"]
             seat.standing = _standing(seat_data["standing"])
             seat.last_net = seat_data["last_net"]
+            seat.side = {str(bet): int(stake) for bet, stake in seat_data.get("side", {}).items()}
             table.seats.append(seat)
         table.phase = TablePhase(data["phase"])
         table.round_no = int(data["round_no"])
@@ -149,6 +154,11 @@ def restore_table(stored: db.StoredTable, previous: db.ShoeRecord | None) -> Tab
         table.last_summary = tuple(data["last_summary"])
         table.shuffle_notice = tuple(data["shuffle_notice"])
         table.last_bets = {int(u): (int(b), int(s)) for u, b, s in data["last_bets"]}
+        table.side_bets = SideBetRules.from_dict(data.get("side_bets"))
+        table.last_side_bets = {
+            int(user): {str(bet): int(stake) for bet, stake in side.items()}
+            for user, side in data.get("last_side", [])
+        }
     except (KeyError, TypeError, ValueError) as error:
         raise UnreadableTable(f"its saved state could not be read ({error})") from None
     return table

@@ -24,10 +24,12 @@ from bot.tables.journal import (
     deal_round,
     decision,
     set_deadlines,
+    side_stakes,
 )
 from bot.tables.journal import names as seat_names
 from bot.tables.registry import TableRegistry
 from bot.tables.results import hand_results, payouts_of, result_lines, shuffle_notice
+from bot.tables.side_bets import outcome_lines, side_bet_outcomes, side_bet_results
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
 
@@ -109,8 +111,10 @@ class RoundFlow:
         table.round = None
         table.insurance_offered = False
         table.deadline = now + table.timers.bet_s
+        sides_before = [seat.side for seat in table.seats]
         for seat in table.seats:
             seat.bet = seat.spots = 0
+            seat.side = {}
             seat.deadline = None
         try:
             # The round, its message and the table's new document: one transaction.
@@ -127,6 +131,8 @@ class RoundFlow:
             table.deadline = deadline_before
             for seat, (bet, spots, deadline) in zip(table.seats, seats_before, strict=True):
                 seat.bet, seat.spots, seat.deadline = bet, spots, deadline
+            for seat, side in zip(table.seats, sides_before, strict=True):
+                seat.side = side
             raise
 
     def remove_leavers(self, table: Table) -> None:
@@ -208,6 +214,8 @@ class RoundFlow:
         assert table.round_id is not None
         settlement = round_.settlement()
         bets = {seat.pid: seat.bet for seat in table.seats if seat.spots}
+        side = side_bet_outcomes(round_, table.side_bets, side_stakes(table), settled=True)
+        spots = {seat.pid: seat.spots for seat in table.seats}
         # Idle time counts from the end of the last round played, not from its bets.
         table.idle_since = self._clock.now()
         for seat in table.seats:
@@ -215,14 +223,18 @@ class RoundFlow:
                 seat.standing.record(settlement)
                 seat.last_net = settlement.player(seat.pid).net
                 table.last_bets[seat.player.user_id] = (seat.bet, seat.spots)
+                table.last_side_bets[seat.player.user_id] = dict(seat.side)
             seat.deadline = None
         table.events = []
         table.round = None
 
         def settled(unpaid: dict[str, int]) -> db.TableWrite:
             names = self._names(table)
-            table.last_results = result_lines(settlement, names, unpaid)
-            table.last_summary = result_lines(settlement, names, unpaid, detailed=False)
+            side_lines = outcome_lines(side, names, spots)
+            table.last_results = result_lines(settlement, names, unpaid, side_lines=side_lines)
+            table.last_summary = result_lines(
+                settlement, names, unpaid, detailed=False, side_lines=side_lines
+            )
             return self.write(table, between_rounds=True)
 
         awarded = await self._pay(
@@ -232,6 +244,7 @@ class RoundFlow:
             round_.to_json(),
             settled,
             round_awards(table.guild_id, round_),
+            side_bet_results(side),
         )
         table.round_id = None
         # Shown in the Latest line while the next round is bet (saved with its document).
@@ -252,6 +265,7 @@ class RoundFlow:
         state_json: str,
         settled: Callable[[dict[str, int]], db.TableWrite],
         awards: db.RoundAwards,
+        side_bets: list[db.SideBetResult],
     ) -> dict[int, tuple[str, ...]]:
         """Settle the round; a player the ceiling stops is paid up to it, nobody else changes.
 
@@ -265,7 +279,13 @@ class RoundFlow:
             try:
                 write = settled(unpaid)
                 result = await self._store.settle_round(
-                    round_id, payouts, hands, state_json, table=write, awards=awards
+                    round_id,
+                    payouts,
+                    hands,
+                    state_json,
+                    table=write,
+                    awards=awards,
+                    side_bets=side_bets,
                 )
                 return result.awarded
             except db.BalanceLimitExceeded as error:

@@ -13,15 +13,28 @@ replayed round has the same hands, event lines and deadlines as the lost one.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import db
-from bot.engine import Action, Event, Round, RoundPhase, Verdict, shoe_from_dict
+from bot.engine import (
+    BUSTER,
+    Action,
+    Event,
+    Round,
+    RoundPhase,
+    Verdict,
+    parse_pay_table,
+    shoe_from_dict,
+)
 from bot.shown_names import shown_name
 from bot.tables.results import event_lines
+from bot.tables.side_bets import SideBetRules, outcome_lines, side_bet_outcomes
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
 
 DEAL = "deal"
+#: The engine's event of the dealer's up card (side-bet results follow it).
+DEALER_UP = "dealer_up"
 #: A player's timer ran out: insurance declined, or every hand stood.
 TIMEOUT = "timeout"
 
@@ -38,13 +51,38 @@ def names(table: Table) -> dict[str, str]:
 # -- the steps, shared by the live table and the replay ----------------------------------------
 
 
+def side_stakes(table: Table) -> dict[str, dict[str, int]]:
+    """Each player's side bets this round (stake per spot by bet), for those who placed any."""
+    return {seat.pid: dict(seat.side) for seat in table.seats if seat.spots and seat.side}
+
+
 def deal_round(table: Table, now: float) -> tuple[Round, db.TableAction]:
-    """Deal to every player who bet, in seat order; the round and its journal row."""
+    """Deal to every player who bet, in seat order; the round and its journal row.
+
+    A live Buster bet has the dealer play out the hand whatever the players hold."""
     assert table.round_id is not None
     bets = [(seat.pid, [seat.bet] * seat.spots) for seat in table.seats if seat.spots]
-    detail = json.dumps({"shoe": table.shoe.to_dict(), "bets": bets}, separators=(",", ":"))
-    round_ = Round.deal(table.rules, table.shoe, bets)
+    side = side_stakes(table)
+    plays_out = any(BUSTER in bets_of for bets_of in side.values())
+    record: dict[str, object] = {"shoe": table.shoe.to_dict(), "bets": bets}
+    if side:
+        # With their pay tables: the deal row alone replays the side bets' payouts.
+        offered = {bet: table.side_bets.tables[bet].name for bet in table.side_bets.tables}
+        record |= {"side_bets": side, "pay_tables": offered, "dealer_plays_out": plays_out}
+    detail = json.dumps(record, separators=(",", ":"))
+    round_ = Round.deal(table.rules, table.shoe, bets, dealer_plays_out=plays_out)
     return round_, db.TableAction(table.table_id, table.round_id, "", DEAL, detail, now)
+
+
+def dealt_side_bets(detail: dict[str, Any]) -> tuple[SideBetRules, dict[str, dict[str, int]]]:
+    """The side bets a deal row records: the pay tables offered, and each player's stakes."""
+    tables = detail.get("pay_tables", {})
+    offered = SideBetRules({bet: parse_pay_table(bet, name) for bet, name in tables.items()})
+    stakes = {
+        str(pid): {str(bet): int(stake) for bet, stake in bets.items()}
+        for pid, bets in detail.get("side_bets", {}).items()
+    }
+    return offered, stakes
 
 
 def begin_round(table: Table, round_: Round) -> None:
@@ -55,7 +93,15 @@ def begin_round(table: Table, round_: Round) -> None:
     for seat in table.seats:
         seat.last_net = None
     table.insurance_offered = round_.phase is RoundPhase.INSURANCE
-    table.events = event_lines(round_.events, names(table))
+    events = round_.events
+    table.events = event_lines(events, names(table))
+    # 21+3 and Perfect Pairs are decided by the deal: their results show right after the
+    # dealer's up card, before insurance or the peek.
+    early = side_bet_outcomes(round_, table.side_bets, side_stakes(table), settled=False)
+    if early:
+        up = 1 + next(i for i, event in enumerate(events) if event.kind == DEALER_UP)
+        spots = {seat.pid: seat.spots for seat in table.seats}
+        table.events[up:up] = outcome_lines(early, names(table), spots)
 
 
 def set_deadlines(table: Table, acted: set[str], now: float) -> None:
@@ -115,7 +161,8 @@ def replay(table: Table, actions: tuple[db.TableAction, ...]) -> None:
     else:
         table.shoe = shoe_from_dict(dealt)
     bets = [(str(pid), [int(stake) for stake in stakes]) for pid, stakes in detail["bets"]]
-    round_ = Round.deal(table.rules, table.shoe, bets)
+    plays_out = bool(detail.get("dealer_plays_out", False))
+    round_ = Round.deal(table.rules, table.shoe, bets, dealer_plays_out=plays_out)
     table.phase = TablePhase.BETTING
     begin_round(table, round_)
     if not round_.is_finished:

@@ -18,6 +18,7 @@ from bot.tables.flow import RoundFlow
 from bot.tables.players import Player
 from bot.tables.registry import TableRegistry
 from bot.tables.resume import Resumer
+from bot.tables.side_bets import side_bet_rules
 from bot.tables.snapshot import Reply, TableSnapshot
 from bot.tables.table import SeatState, Table, Timers
 from bot.tables.table_rules import table_rules
@@ -107,6 +108,7 @@ class Opening:
                 previous_decks=None,
                 idle_since=self._clock.now(),
             )
+            table.side_bets = side_bet_rules(settings, rules)
             table.seats.append(SeatState(host))
             warm(rules)
             async with table.lock:

@@ -11,6 +11,7 @@ import secrets
 from bot.engine import Rules
 from bot.tables.errors import NoTableHere, StaleButton, TableFull
 from bot.tables.fairness import Fairness, fairness_of
+from bot.tables.side_bets import rules_lines
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Table
 
@@ -52,6 +53,11 @@ class TableRegistry:
     def rules_of(self, table_id: str) -> Rules:
         """The table's rules (its preset with the table's bet limits)."""
         return self.table(table_id).rules
+
+    def side_bet_lines(self, table_id: str) -> list[str]:
+        """The side bets the table offers, with pay tables and house edges (none: empty)."""
+        table = self.table(table_id)
+        return rules_lines(table.side_bets, table.rules)
 
     def fairness(self, channel_id: int) -> Fairness:
         """The current shoe's commitment and the previous shoe's revealed seed."""

@@ -74,12 +74,14 @@ def result_lines(
     unpaid: Mapping[str, int] | None = None,
     *,
     detailed: bool = True,
+    side_lines: Sequence[str] = (),
 ) -> tuple[str, ...]:
     """The dealer's hand, each hand's outcome and payout, each insurance bet, net per player.
 
     ``unpaid``: chips a player was not paid because of the chip limit (see chip_limit).
     Not ``detailed``: the dealer's hand and one net line per player, for a table too
-    full to show every hand.
+    full to show every hand. ``side_lines``: the side bets' results, shown after the
+    hands (the net is the main game's).
     """
     dealer_cards = " ".join(str(card) for card in settlement.dealer_cards)
     if settlement.dealer_blackjack:
@@ -112,7 +114,7 @@ def result_lines(
                 f"{name}: {unpaid[player.player_id]:,} not paid: "
                 f"it would pass the chip limit of {db.MAX_BALANCE:,}"
             )
-    return tuple(lines)
+    return tuple([*lines, *side_lines])
 
 
 #: The last line of a player's result (``result_lines``): the net, and in the summary

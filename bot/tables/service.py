@@ -8,7 +8,7 @@ table's lock; the new snapshot is published after the lock is released.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import db
 from bot.clock import Clock
@@ -92,6 +92,10 @@ class TableService:
         """The table's rules (its preset with the table's bet limits)."""
         return self.registry.rules_of(table_id)
 
+    def side_bet_lines(self, table_id: str) -> list[str]:
+        """The side bets the table offers, with pay tables and exact house edges."""
+        return self.registry.side_bet_lines(table_id)
+
     def fairness(self, channel_id: int) -> Fairness:
         """The current shoe's commitment and the previous shoe's revealed seed."""
         return self.registry.fairness(channel_id)
@@ -125,9 +129,17 @@ class TableService:
 
     # ----------------------------------------------------------- seats and bets
 
-    async def bet(self, channel_id: int, player: Player, amount: str, spots: int = 1) -> Reply:
-        """Place the player's bet for this round, seating them if there is room."""
-        return await self.betting.bet(channel_id, player, amount, spots)
+    async def bet(
+        self,
+        channel_id: int,
+        player: Player,
+        amount: str,
+        spots: int = 1,
+        side: Mapping[str, int] | None = None,
+    ) -> Reply:
+        """Place the player's bet for this round (and side bets, stake per spot by bet),
+        seating them if there is room."""
+        return await self.betting.bet(channel_id, player, amount, spots, side)
 
     async def rebet(self, table_id: str, round_no: int, player: Player, factor: int) -> Reply:
         """The Bet buttons: repeat the player's last bet (factor 1) or double it (factor 2)."""

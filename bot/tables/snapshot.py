@@ -73,6 +73,8 @@ class SeatView:
     standing: int = 0
     #: After settlement: chips returned minus chips staked this round.
     net: int | None = None
+    #: Side bets live this round: (bet as players see it, stake a hand).
+    side_bets: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from bot.engine import DECK, Action, Card, Hand, Round, RoundPhase
+from bot.tables.side_bets import SHOWN
 from bot.tables.snapshot import CardView, DealerView, HandView, SeatView, TablePhase, TableSnapshot
 from bot.tables.table import SeatState, Table
 
@@ -118,6 +119,7 @@ def seat_view(table: Table, seat: SeatState) -> SeatView:
         seat.leaving,
         seat.deadline,
         seat.last_net,
+        tuple(seat.side.items()),
         standing.action(pid),
         standing.standing(pid),
         hands_key,
@@ -160,6 +162,7 @@ def fresh_seat_view(table: Table, seat: SeatState) -> SeatView:
         action=seat.standing.action(pid),
         standing=seat.standing.standing(pid),
         net=seat.last_net if table.phase is TablePhase.BETTING else None,
+        side_bets=tuple((SHOWN[bet], stake) for bet, stake in seat.side.items()),
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import db
 from bot.engine import Round, Rules, Shoe, Standing
 from bot.tables.players import Player
+from bot.tables.side_bets import NO_SIDE_BETS, SideBetRules
 from bot.tables.snapshot import TablePhase, TableSnapshot
 
 
@@ -32,6 +33,8 @@ class SeatState:
     #: Stake per spot this round, and the number of spots (0 = not bet yet).
     bet: int = 0
     spots: int = 0
+    #: This round's side bets, stake per spot by bet ("21+3": 10).
+    side: dict[str, int] = field(default_factory=dict)
     leaving: bool = False
     #: When this player's hands stand if they do nothing (insurance and play phases).
     deadline: float | None = None
@@ -84,6 +87,10 @@ class Table:
     closed_reason: str = ""
     #: Last stake per spot and spots per player, for the Bet again buttons.
     last_bets: dict[int, tuple[int, int]] = field(default_factory=dict)
+    #: The side bets the table offers (from the server's settings when it opened).
+    side_bets: SideBetRules = NO_SIDE_BETS
+    #: Each player's last side bets (stake per spot by bet), repeated by Bet again.
+    last_side_bets: dict[int, dict[str, int]] = field(default_factory=dict)
     version: int = 0
     snapshot: TableSnapshot | None = None
     timer: asyncio.Task[None] | None = None

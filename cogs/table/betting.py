@@ -1,4 +1,5 @@
-"""``/bet amount [hands]``: stake chips on this round at the channel's table."""
+"""``/bet amount [hands] [perfect_pairs] [21plus3] [buster]``: stake chips on this round at
+the channel's table, with side bets on each hand where the table offers them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
-from bot.engine import MAX_SPOTS
+from bot.engine import BUSTER, MAX_BET_CEILING, MAX_SPOTS, PERFECT_PAIRS, TWENTY_ONE_PLUS_THREE
 from bot.pocket import anywhere
 from cogs.table.commands import TableCog, player_of
 from cogs.table.receipts import Receipts
@@ -51,17 +52,31 @@ class BettingCog(commands.Cog, name="Betting"):
     @app_commands.describe(
         amount="Chips a hand: 500, 1k, 2.5k, 1m, half, max or all",
         hands="How many hands (spots) to play, 1 to 7",
+        perfect_pairs="Side bet a hand: your first two cards make a pair",
+        twenty_one_plus_three="Side bet a hand: your two cards and the dealer's make a poker hand",
+        buster="Side bet a hand: the dealer busts (pays more for more cards)",
     )
+    @app_commands.rename(twenty_one_plus_three="21plus3")
     @anywhere
     async def bet(
         self,
         interaction: discord.Interaction[Any],
         amount: app_commands.Range[str, 1, AMOUNT_MAX_LENGTH],
         hands: app_commands.Range[int, 1, MAX_SPOTS] = 1,
+        perfect_pairs: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
+        twenty_one_plus_three: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
+        buster: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
     ) -> None:
-        """Stake the bet at once; the table message shows it (and deals when everyone has bet)."""
+        """Stake the bet (and its side bets) at once; the table message shows it (and deals
+        when everyone has bet)."""
         if await self.table.ended_unseen(interaction):
             return
+        given = {
+            TWENTY_ONE_PLUS_THREE: twenty_one_plus_three,
+            PERFECT_PAIRS: perfect_pairs,
+            BUSTER: buster,
+        }
+        side = {bet: stake for bet, stake in given.items() if stake is not None}
         channel_id = interaction.channel_id or 0
         table = self.bot.tables.table_in(channel_id)
         table_id = None if table is None else table.table_id
@@ -73,6 +88,8 @@ class BettingCog(commands.Cog, name="Betting"):
             await tell(interaction, BUSY)
             return
         async with TimelyResponse(interaction, self.bot.clock) as answer, messages.busy(table_id):
-            reply = await self.bot.tables.bet(channel_id, player_of(interaction), amount, hands)
+            reply = await self.bot.tables.bet(
+                channel_id, player_of(interaction), amount, hands, side
+            )
             receipt = await answer.text(reply.note, wait=True)
         self.receipts.expire(interaction, receipt)

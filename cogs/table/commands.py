@@ -271,7 +271,8 @@ class TableCog(commands.Cog, name="Table"):
         rules = self.bot.tables.rules_of(snapshot.table_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         edge = await self.bot.tables.advice.edge(rules)  # the strategy worker, cached
-        await tell(interaction, rules_text(snapshot.preset, rules, edge))
+        side_bets = self.bot.tables.side_bet_lines(snapshot.table_id)
+        await tell(interaction, rules_text(snapshot.preset, rules, edge, side_bets))
 
     @blackjack.command(
         name="stop", description="Close this channel's table (host or Manage Channels)"

@@ -150,6 +150,8 @@ def seat_lines(seat: SeatView, phase: TablePhase, faces: Faces | None = None) ->
         lines.append("Sitting out this round")
     if seat.insurance is not None:
         lines.append(f"Insured {chips(seat.insurance)}" if seat.insurance else "No insurance")
+    for bet, stake in seat.side_bets:
+        lines.append(f"{bet}: {chips(stake)} a hand")
     if seat.net is not None:
         lines.append(f"Net **{signed(seat.net)}**")
     return lines

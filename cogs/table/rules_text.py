@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.engine import Rules
 from bot.rules_words import rules_lines
 from bot.tables.fairness import Fairness
@@ -16,8 +18,8 @@ _GAMES: dict[str, str] = {
 }
 
 
-def rules_text(preset: str, rules: Rules, edge_pct: float) -> str:
-    """The whole ``/blackjack rules`` answer."""
+def rules_text(preset: str, rules: Rules, edge_pct: float, side_bets: Sequence[str] = ()) -> str:
+    """The whole ``/blackjack rules`` answer (``side_bets``: a line per side bet on)."""
     game = _GAMES.get(preset, f"the {preset} rules")
     heading = f"**Table rules: {preset}**\nThis table deals {game}."
     who = "the house" if edge_pct >= 0 else "you"
@@ -27,7 +29,11 @@ def rules_text(preset: str, rules: Rules, edge_pct: float) -> str:
         + (" (dealt to a cut card it differs a little)" if rules.penetration else "")
         + ". Press Hint at the table for what each choice is worth."
     )
-    return "\n".join([heading, *(f"• {line}" for line in rules_lines(rules)), "", edge])
+    lines = [heading, *(f"• {line}" for line in rules_lines(rules)), "", edge]
+    if side_bets:
+        lines += ["", "**Side bets** (house edge off the top of a fresh shoe)"]
+        lines += [f"• {line}" for line in side_bets]
+    return "\n".join(lines)
 
 
 def fairness_text(fairness: Fairness) -> str:

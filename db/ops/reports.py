@@ -73,8 +73,20 @@ def stats(guild_id: int, user_id: int) -> Op[PlayerStats]:
         (guild_id, user_id),
     )
     hands, wins, losses, pushes, blackjacks, surrenders, wagered, net, best = rows[0]
+    side = yield Query(
+        "SELECT COUNT(*), SUM(CASE WHEN payout > 0 THEN 1 ELSE 0 END), SUM(wagered),"
+        " SUM(payout - wagered) FROM side_bet_results WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    side_bets, side_wins, side_wagered, side_net = side[0]
+    side_stats = {
+        "side_bets": int(side_bets),
+        "side_bet_wins": int(side_wins or 0),
+        "side_bet_wagered": int(side_wagered or 0),
+        "side_bet_net": int(side_net or 0),
+    }
     if not hands:
-        return PlayerStats()
+        return PlayerStats(**side_stats)
     return PlayerStats(
         hands=int(hands),
         wins=int(wins),
@@ -85,6 +97,7 @@ def stats(guild_id: int, user_id: int) -> Op[PlayerStats]:
         total_wagered=int(wagered),
         net=int(net),
         biggest_win=max(0, int(best)),
+        **side_stats,
     )
 
 

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from db.errors import RoundClosed, UnknownRound
-from db.models import STAKE_KINDS, HandResult, SettleResult, VoidResult
+from db.models import STAKE_KINDS, HandResult, SettleResult, SideBetResult, VoidResult
 from db.ops.chips import LEDGER_INSERT, credit, debit
 from db.ops.shoes import open_shoe
 from db.statements import Many, Op, Query
@@ -74,29 +74,50 @@ def set_round_message(round_id: int, message_id: int) -> Op[None]:
 
 
 def stake(
-    guild_id: int, user_id: int, amount: int, kind: str, round_id: int, now: int, headroom: int = 0
+    guild_id: int,
+    user_id: int,
+    amount: int,
+    kind: str,
+    round_id: int,
+    now: int,
+    headroom: int = 0,
+    side_amount: int = 0,
 ) -> Op[int]:
-    """Debit a stake on an open round of the same guild; the new balance (see ``debit``)."""
+    """Debit a stake on an open round of the same guild; the new balance (see ``debit``).
+
+    ``side_amount``: side bets staked with it, a second ledger row of kind 'side_bet'."""
     # The round row is locked first (as settle and void do) so that a stake can
     # never land on a round that is being closed at the same moment.
-    yield from require_open_round(round_id, guild_id, add_staked=amount)
+    yield from require_open_round(round_id, guild_id, add_staked=amount + side_amount)
     new_balance = yield from debit(guild_id, user_id, amount, now, headroom)
     yield Query(
         LEDGER_INSERT,
         (guild_id, user_id, -amount, new_balance, kind, round_id, None, None, now),
     )
+    if side_amount:
+        new_balance = yield from debit(guild_id, user_id, side_amount, now, 0)
+        yield Query(
+            LEDGER_INSERT,
+            (guild_id, user_id, -side_amount, new_balance, "side_bet", round_id, None, None, now),
+        )
     return new_balance
 
 
 def _check_settlement(
-    staked: Mapping[int, int], payouts: Mapping[int, int], hands: Sequence[HandResult]
+    staked: Mapping[int, int],
+    payouts: Mapping[int, int],
+    hands: Sequence[HandResult],
+    side: Sequence[SideBetResult] = (),
 ) -> None:
-    """Every staked chip must be accounted for by the hand results, and every payout too."""
+    """Every staked chip must be accounted for by the hand and side-bet results, and every
+    payout of a hand too."""
     wagered: dict[int, int] = defaultdict(int)
     paid: dict[int, int] = defaultdict(int)
     for hand in hands:
         wagered[hand.user_id] += hand.wagered
         paid[hand.user_id] += hand.payout
+    for bet in side:
+        wagered[bet.user_id] += bet.wagered
     for user_id in sorted({*staked, *wagered, *payouts, *paid}):
         if user_id not in staked:
             raise ValueError(f"player {user_id} has no stake in this round")
@@ -118,19 +139,25 @@ def settle_round(
     hands: Sequence[HandResult],
     state_json: str,
     now: int,
+    side: Sequence[SideBetResult] = (),
 ) -> Op[SettleResult]:
-    """Credit the payouts, record the hands and mark the round settled, once."""
+    """Credit the payouts (and the side bets' as 'side_payout' rows), record the hands and
+    side bets, and mark the round settled, once."""
+    side_paid: dict[int, int] = defaultdict(int)
+    for bet in side:
+        if bet.payout:
+            side_paid[bet.user_id] += bet.payout
     rows = yield Query(
         "UPDATE rounds SET status = 'settled', state_json = ?, paid = ?, closed_at = ?"
         " WHERE id = ? AND status = 'open' RETURNING guild_id",
-        (state_json, sum(payouts.values()), now, round_id),
+        (state_json, sum(payouts.values()) + sum(side_paid.values()), now, round_id),
     )
     if not rows:
         status = yield from round_status(round_id)
         return SettleResult(round_id, already_settled=True, status=status)  # type: ignore[arg-type]
     guild_id = int(rows[0][0])
     stake_rows = yield Query(_STAKES_BY_PLAYER, (round_id,))
-    _check_settlement({int(u): int(s) for u, s in stake_rows}, payouts, hands)
+    _check_settlement({int(u): int(s) for u, s in stake_rows}, payouts, hands, side)
     credited: dict[int, int] = {}
     balances: dict[int, int] = {}
     # Accounts in id order, so concurrent settlements lock them in one order.
@@ -142,6 +169,22 @@ def settle_round(
         credited[user_id] = amount
     # The ledger rows in one batch: one trip to the database, not one per player.
     yield from _ledger_rows(guild_id, credited, balances, "payout", round_id, None, now)
+    side_balances: dict[int, int] = {}
+    for user_id in sorted(side_paid):
+        side_balances[user_id] = yield from credit(guild_id, user_id, side_paid[user_id], now)
+        balances[user_id] = side_balances[user_id]
+        credited[user_id] = credited.get(user_id, 0) + side_paid[user_id]
+    yield from _ledger_rows(guild_id, side_paid, side_balances, "side_payout", round_id, None, now)
+    if side:
+        yield Many(
+            "INSERT INTO side_bet_results (round_id, guild_id, user_id, spot, bet, pay_table,"
+            " category, wagered, payout) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (round_id, guild_id, b.user_id, b.spot, b.bet, b.pay_table, b.category,
+                 b.wagered, b.payout)
+                for b in side
+            ],
+        )  # fmt: skip
     if hands:
         yield Many(
             "INSERT INTO hand_results (round_id, guild_id, user_id, hand_index, outcome, wagered,"

@@ -19,6 +19,9 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "season_length": SEASON_LENGTHS,
 }
 
+#: Text settings that may be cleared (None: the side bet is off).
+SIDE_BET_TABLES: Final = ("side_21plus3", "side_perfect_pairs", "side_buster")
+
 #: (lowest, highest) for each whole-number setting.
 LIMITS: Final[dict[str, tuple[int, int]]] = {
     "min_bet": (1, MAX_BALANCE),
@@ -29,6 +32,8 @@ LIMITS: Final[dict[str, tuple[int, int]]] = {
     "bet_timer_s": (5, 3600),
     "action_timer_s": (5, 3600),
     "idle_close_s": (30, _DAY),
+    "side_min_bet": (1, MAX_BALANCE),
+    "side_max_bet": (1, MAX_BALANCE),
 }
 
 
@@ -38,6 +43,9 @@ def check_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
     for name, value in changes.items():
         if name not in FIELDS:
             raise ValueError(f"there is no setting {name!r}; settings are {', '.join(FIELDS)}")
+        if name in SIDE_BET_TABLES:
+            checked[name] = None if value is None else checks.text(name, value, limit=64)
+            continue
         if name == "default_preset":
             checked[name] = checks.text(name, value, limit=64)
             continue
@@ -83,5 +91,10 @@ def write_settings(guild_id: int, changes: Mapping[str, Any], now: int) -> Op[Gu
     if settings.min_bet > settings.max_bet:
         raise ValueError(
             f"min_bet ({settings.min_bet}) must not be above max_bet ({settings.max_bet})"
+        )
+    if settings.side_min_bet > settings.side_max_bet:
+        raise ValueError(
+            f"side_min_bet ({settings.side_min_bet}) must not be above "
+            f"side_max_bet ({settings.side_max_bet})"
         )
     return settings

@@ -9,7 +9,8 @@ import asyncpg
 
 from db import sqlite_path
 
-STAKES = "('bet', 'double', 'split', 'insurance')"
+STAKES = "('bet', 'double', 'split', 'insurance', 'side_bet')"
+PAYOUTS = "('payout', 'side_payout')"
 
 # Each query returns the rows that break one rule; every query must return none.
 VIOLATIONS: dict[str, str] = {
@@ -30,9 +31,9 @@ VIOLATIONS: dict[str, str] = {
         SELECT r.id, r.staked, COALESCE(-SUM(l.delta), 0)
         FROM rounds AS r LEFT JOIN ledger AS l ON l.round_id = r.id AND l.kind IN {STAKES}
         GROUP BY r.id, r.staked HAVING r.staked <> COALESCE(-SUM(l.delta), 0)""",
-    "a round's payouts differ from what it recorded as paid": """
+    "a round's payouts differ from what it recorded as paid": f"""
         SELECT r.id, r.paid, COALESCE(SUM(l.delta), 0)
-        FROM rounds AS r LEFT JOIN ledger AS l ON l.round_id = r.id AND l.kind = 'payout'
+        FROM rounds AS r LEFT JOIN ledger AS l ON l.round_id = r.id AND l.kind IN {PAYOUTS}
         GROUP BY r.id, r.paid HAVING r.paid <> COALESCE(SUM(l.delta), 0)""",
     "a void round's refunds differ from its stakes": """
         SELECT r.id, r.staked, COALESCE(SUM(l.delta), 0)
@@ -42,19 +43,24 @@ VIOLATIONS: dict[str, str] = {
     "a round that is not void has refunds": """
         SELECT l.id FROM ledger AS l JOIN rounds AS r ON r.id = l.round_id
         WHERE l.kind = 'refund' AND r.status <> 'void'""",
-    "a round that is not settled has payouts or hand results": """
+    "a round that is not settled has payouts or hand results": f"""
         SELECT r.id FROM rounds AS r WHERE r.status <> 'settled' AND (
-            EXISTS (SELECT 1 FROM ledger AS l WHERE l.round_id = r.id AND l.kind = 'payout')
-            OR EXISTS (SELECT 1 FROM hand_results AS h WHERE h.round_id = r.id))""",
+            EXISTS (SELECT 1 FROM ledger AS l WHERE l.round_id = r.id AND l.kind IN {PAYOUTS})
+            OR EXISTS (SELECT 1 FROM hand_results AS h WHERE h.round_id = r.id)
+            OR EXISTS (SELECT 1 FROM side_bet_results AS s WHERE s.round_id = r.id))""",
     "a player was paid or refunded twice for one round": """
         SELECT round_id, user_id, kind, COUNT(*) FROM ledger
-        WHERE kind IN ('payout', 'refund') GROUP BY round_id, user_id, kind HAVING COUNT(*) > 1""",
-    "a settled round's hand results differ from its stakes and payouts": """
-        SELECT r.id, r.staked, r.paid, SUM(h.wagered), SUM(h.payout)
-        FROM rounds AS r JOIN hand_results AS h ON h.round_id = r.id
+        WHERE kind IN ('payout', 'side_payout', 'refund')
+        GROUP BY round_id, user_id, kind HAVING COUNT(*) > 1""",
+    "a settled round's hand and side-bet results differ from its stakes and payouts": """
+        SELECT r.id, r.staked, r.paid, x.wagered, x.payout
+        FROM rounds AS r JOIN (
+            SELECT round_id, SUM(wagered) AS wagered, SUM(payout) AS payout FROM (
+                SELECT round_id, wagered, payout FROM hand_results
+                UNION ALL SELECT round_id, wagered, payout FROM side_bet_results) AS both_kinds
+            GROUP BY round_id) AS x ON x.round_id = r.id
         WHERE r.status = 'settled'
-        GROUP BY r.id, r.staked, r.paid
-        HAVING r.staked <> SUM(h.wagered) OR r.paid <> SUM(h.payout)""",
+        AND (r.staked <> x.wagered OR r.paid <> x.payout)""",
     "a channel has two open tables": """
         SELECT channel_id, COUNT(*) FROM live_tables WHERE status = 'open'
         GROUP BY channel_id HAVING COUNT(*) > 1""",
@@ -84,7 +90,7 @@ CHIPS_IN_OUT = f"""
       (SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE kind IN ('grant', 'daily', 'admin')),
       (SELECT COALESCE(SUM(balance), 0) FROM accounts),
       (SELECT COALESCE(-SUM(l.delta), 0) FROM ledger AS l JOIN rounds AS r ON r.id = l.round_id
-         WHERE r.status <> 'open' AND l.kind IN {STAKES[:-1]}, 'payout', 'refund')),
+         WHERE r.status <> 'open' AND l.kind IN {STAKES[:-1]}, 'payout', 'side_payout', 'refund')),
       (SELECT COALESCE(SUM(r.staked), 0) FROM rounds AS r WHERE r.status = 'open' AND {{owned}})"""
 
 

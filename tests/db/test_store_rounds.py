@@ -160,3 +160,47 @@ async def test_round_history_is_newest_first_and_filters_by_channel_and_player(
     assert [r.round_id for r in await store.round_history(G, user_id=BOB)] == [third, second]
     assert [r.round_id for r in await store.round_history(G, limit=1, before_id=third)] == [second]
     assert await store.round_history(G + 1) == []
+
+
+async def test_side_bets_are_staked_with_the_bet_and_paid_at_settlement(store: db.Store) -> None:
+    round_id = await store.open_round(G, CHANNEL, '{"preset": "vegas-shoe"}', "shoe-1")
+    assert await store.stake(G, ALICE, 100, "bet", round_id, side_amount=30) == 870
+    hands = [HandResult(ALICE, "loss", 100, 0)]
+    side = [
+        db.SideBetResult(ALICE, 0, "21+3", "9", "straight", 10, 100),
+        db.SideBetResult(ALICE, 0, "perfect-pairs", "25/12/6", None, 10, 0),
+        db.SideBetResult(ALICE, 0, "buster", "2/2/4/12/50/250", None, 10, 0),
+    ]
+    await store.settle_round(round_id, {ALICE: 0}, hands, "{}", side_bets=side)
+    assert await store.balance(G, ALICE) == 970
+    kinds = [(entry.kind, entry.delta) for entry in await store.ledger(G, ALICE)]
+    assert kinds[:3] == [("side_payout", 100), ("side_bet", -30), ("bet", -100)]
+    stats = await store.stats(G, ALICE)
+    assert (stats.hands, stats.side_bets, stats.side_bet_wins) == (1, 3, 1)
+    assert (stats.side_bet_wagered, stats.side_bet_net) == (30, 70)
+    assert stats.net == -100  # the main game's record, apart from the side bets
+
+
+async def test_side_bets_that_do_not_match_their_stakes_are_refused(store: db.Store) -> None:
+    round_id = await store.open_round(G, CHANNEL, '{"preset": "vegas-shoe"}', "shoe-1")
+    await store.stake(G, ALICE, 100, "bet", round_id, side_amount=20)
+    hands = [HandResult(ALICE, "win", 100, 200)]
+    side = [db.SideBetResult(ALICE, 0, "21+3", "9", None, 10, 0)]
+    with pytest.raises(ValueError, match="staked 120"):
+        await store.settle_round(round_id, {ALICE: 200}, hands, "{}", side_bets=side)
+    assert await store.balance(G, ALICE) == 880
+
+
+async def test_voiding_refunds_the_side_bets_too(store: db.Store) -> None:
+    round_id = await store.open_round(G, CHANNEL, '{"preset": "vegas-shoe"}', "shoe-1")
+    await store.stake(G, ALICE, 100, "bet", round_id, side_amount=25)
+    await store.void_round(round_id, "table closed")
+    assert await store.balance(G, ALICE) == 1000
+
+
+async def test_a_side_bet_too_big_for_the_balance_stakes_nothing(store: db.Store) -> None:
+    round_id = await store.open_round(G, CHANNEL, '{"preset": "vegas-shoe"}', "shoe-1")
+    with pytest.raises(db.InsufficientChips):
+        await store.stake(G, ALICE, 900, "bet", round_id, side_amount=200)
+    assert await store.balance(G, ALICE) == 1000
+    assert [entry.kind for entry in await store.ledger(G, ALICE)] == ["grant"]

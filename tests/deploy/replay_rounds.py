@@ -3,7 +3,8 @@
 A round's journal (``table_actions``) holds its deal (the shoe's seed and position,
 and the bets) and every decision after it. Replaying them through the engine
 must give the payouts the ledger credited, chip for chip: that is what proves a
-round resumed after a kill was dealt and paid as its cards dictate.
+round resumed after a kill was dealt and paid as its cards dictate. Side bets too:
+the deal row records their stakes and pay tables, and the replayed cards decide them.
 """
 
 from __future__ import annotations
@@ -18,32 +19,47 @@ import asyncpg
 
 import db
 from bot.engine import Round, Rules, shoe_from_dict
-from bot.tables.journal import DEAL, TIMEOUT, time_out
+from bot.tables.journal import DEAL, TIMEOUT, dealt_side_bets, time_out
 from bot.tables.results import payouts_of
+from bot.tables.side_bets import side_bet_outcomes
 from db import sqlite_path
 from db.statements import numbered
 
 SETTLED = "SELECT id, rules_json FROM rounds WHERE status = 'settled' ORDER BY id"
 PAID = (
-    "SELECT user_id, SUM(delta) FROM ledger WHERE round_id = ? AND kind = 'payout' GROUP BY user_id"
+    "SELECT user_id, kind, SUM(delta) FROM ledger WHERE round_id = ?"
+    " AND kind IN ('payout', 'side_payout') GROUP BY user_id, kind"
 )
 
 
-def replay_round(rules_json: str, actions: list[db.TableAction]) -> dict[int, int]:
-    """The chips the engine pays each player for the round these journal rows describe."""
+def replay_round(rules_json: str, actions: list[db.TableAction]) -> dict[tuple[int, str], int]:
+    """The chips the engine pays each player for the round these journal rows describe,
+    by (player, ledger kind): 'payout' for the hands, 'side_payout' for the side bets."""
     assert actions, "a dealt round has a journal"
     assert actions[0].action == DEAL, actions[0]
     assert actions[0].detail is not None
     deal = json.loads(actions[0].detail)
     bets = [(str(pid), [int(s) for s in stakes]) for pid, stakes in deal["bets"]]
-    round_ = Round.deal(Rules.from_dict(json.loads(rules_json)), shoe_from_dict(deal["shoe"]), bets)
+    rules = Rules.from_dict(json.loads(rules_json))
+    plays_out = bool(deal.get("dealer_plays_out", False))
+    round_ = Round.deal(rules, shoe_from_dict(deal["shoe"]), bets, dealer_plays_out=plays_out)
     for row in actions[1:]:
         if row.action == TIMEOUT:
             time_out(round_, row.player)
         else:
             round_.act(row.player, row.action)
     assert round_.is_finished, f"round {actions[0].round_id}: the journal leaves it unfinished"
-    return {user: paid for user, paid in payouts_of(round_.settlement()).items() if paid}
+    paid = {
+        (user, "payout"): amount
+        for user, amount in payouts_of(round_.settlement()).items()
+        if amount
+    }
+    offered, stakes = dealt_side_bets(deal)
+    for outcome in side_bet_outcomes(round_, offered, stakes, settled=True):
+        if outcome.payout:
+            key = (int(outcome.player_id), "side_payout")
+            paid[key] = paid.get(key, 0) + outcome.payout
+    return paid
 
 
 async def _rows(url: str, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -71,9 +87,9 @@ async def check_settled_rounds(url: str) -> int:
             actions = await store.round_actions(int(round_id))
             if not actions:
                 continue  # everyone left before the deal: nothing was staked or paid
-            paid: dict[int, int] = defaultdict(int)
-            for user_id, amount in await _rows(url, PAID, (round_id,)):
-                paid[int(user_id)] += int(amount)
+            paid: dict[tuple[int, str], int] = defaultdict(int)
+            for user_id, kind, amount in await _rows(url, PAID, (round_id,)):
+                paid[(int(user_id), str(kind))] += int(amount)
             replayed = replay_round(str(rules_json), actions)
             assert replayed == dict(paid), f"round {round_id}: paid {dict(paid)}, replay {replayed}"
             checked += 1

@@ -100,16 +100,19 @@ async def soak(
     progress: Callable[[int], None] | None = None,
     outages: int = 0,
     outage: Outage | None = None,
+    side_bets: dict[str, int] | None = None,
 ) -> SoakReport:
     """Kill and restart ``process`` ``kills`` times while ``casino``'s players play on,
     with ``outages`` of the store (``outage``) before that many of the kills.
 
     Ends with a stretch of play and a graceful stop (SIGTERM), then reads the economy.
+    ``side_bets``: /bet's side-bet options a player may add to a bet (each at random).
     """
     # The kill schedule has its own generator, so a seed always gives the same schedule
     # (the shoes are random, so what the players do between kills differs run to run).
     schedule = random.Random(seed)
     table = Table(fake, casino, random.Random(seed + 1), max_wait=max_wait)
+    table.side_bets = dict(side_bets or {})
     moments: Counter[str] = Counter()
     outage_at = set(random.Random(seed + 2).sample(range(kills), min(outages, kills)))
     outage_kills = 0

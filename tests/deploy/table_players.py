@@ -107,6 +107,8 @@ class Table:
     bet_in: dict[int, int] = field(default_factory=dict)
     done_in: dict[int, int] = field(default_factory=dict)
     sent: int = 0
+    #: /bet's side-bet options ("buster": 5), each added to a bet at random (none: none).
+    side_bets: dict[str, int] = field(default_factory=dict)
     #: Button presses refused (ephemerally) because the presser had nothing to do.
     refused: int = 0
     unanswered: int = 0
@@ -159,8 +161,13 @@ class Table:
                 player = self.rng.choice(pending)
                 self.bet_in[player.id] = current
                 amount = self.rng.choice(BETS)
+                side = {
+                    name: stake for name, stake in self.side_bets.items() if self.rng.random() < 0.5
+                }
                 return await self._answered(
-                    self.fake.slash(player, "bet", self.casino.channel, amount=amount, wait=False),
+                    self.fake.slash(
+                        player, "bet", self.casino.channel, amount=amount, wait=False, **side
+                    ),
                     wait,
                 )
         # Everyone has bet, or the dealer is playing: the next edit says what comes next.
@@ -210,7 +217,8 @@ CHIPS_SQL = {
     "granted": "SELECT COALESCE(SUM(delta), 0) FROM ledger"
     " WHERE kind IN ('grant', 'daily', 'admin')",
     "house_won": "SELECT COALESCE(-SUM(delta), 0) FROM ledger"
-    " WHERE kind IN ('bet', 'double', 'split', 'insurance', 'payout', 'refund')",
+    " WHERE kind IN ('bet', 'double', 'split', 'insurance', 'side_bet', 'payout',"
+    " 'side_payout', 'refund')",
     "held": "SELECT COALESCE(SUM(balance), 0) FROM accounts",
     "open_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'open'",
     # A round open with no open table (or tournament, for its prize pool) to resume it
@@ -221,6 +229,8 @@ CHIPS_SQL = {
     "settled_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'settled'",
     "void_rounds": "SELECT COUNT(*) FROM rounds WHERE status = 'void'",
     "ledger_rows": "SELECT COUNT(*) FROM ledger",
+    "side_bets_staked": "SELECT COUNT(*) FROM ledger WHERE kind = 'side_bet'",
+    "side_bets_paid": "SELECT COUNT(*) FROM ledger WHERE kind = 'side_payout'",
 }
 ACCOUNTS_SQL = """
     SELECT a.guild_id, a.user_id, a.balance, COALESCE(SUM(l.delta), 0)
@@ -229,7 +239,7 @@ ACCOUNTS_SQL = """
 #: A chip that moved twice: a second bet, payout or refund for one player in one round.
 TWICE_SQL = """
     SELECT round_id, user_id, kind, COUNT(*) FROM ledger
-    WHERE kind IN ('bet', 'payout', 'refund')
+    WHERE kind IN ('bet', 'side_bet', 'payout', 'side_payout', 'refund')
     GROUP BY round_id, user_id, kind HAVING COUNT(*) > 1"""
 
 

@@ -21,6 +21,10 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "New players start with 1,000 chips; /daily gives 250",
         "Cards: pictures",
         "Seasons: one calendar month each (UTC)",
+        "21+3: off",
+        "Perfect Pairs: off",
+        "Buster Blackjack: off",
+        "Side bets: 1 to 1,000 chips a hand",
     ]
 
 

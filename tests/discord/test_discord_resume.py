@@ -176,20 +176,11 @@ async def test_a_round_from_before_durable_tables_is_refunded_once(
 ) -> None:
     table = await first_run(world, config)
     # The database as the previous version left it: no durable tables, the round open.
+    # (Only the migrations of durable tables are undone: later ones stay applied.)
     for sql in (
-        "DROP TABLE tournament_eliminations",
-        "DROP TABLE tournament_places",
-        "DROP TABLE tournaments",
         "DROP TABLE table_actions",
         "DROP TABLE live_tables",
-        # What the seasons migration added, so that it applies again.
-        "DROP TABLE achievements",
-        "DROP TABLE season_standings",
-        "DROP TABLE seasons",
-        "DROP INDEX hand_results_by_player_round",
-        "DROP INDEX rounds_settled_by_time",
-        "ALTER TABLE guild_settings DROP COLUMN season_length",
-        "DELETE FROM schema_version WHERE version >= 3",
+        "DELETE FROM schema_version WHERE name IN ('table_state', 'one_table_per_channel')",
     ):
         run_sql(config, sql)
     async with running_bot(world.fake, build_bot(config, clock=world.fake.clock)) as bot:
@@ -200,7 +191,7 @@ async def test_a_round_from_before_durable_tables_is_refunded_once(
             ("bet", -100),
             ("refund", 100),
         ]
-        assert await bot.store.schema_version() == len(load_migrations())
+        assert await bot.store.schema_version() == load_migrations()[-1].version
     async with running_bot(world.fake, build_bot(config, clock=world.fake.clock)) as bot:
         world.bot = bot
         await world.settle()

@@ -196,3 +196,18 @@ async def test_a_request_naming_no_player_or_channel_is_answered_400(served: Ser
         await served.http.ws_connect(served.live("alice"))
     assert refusal.value.status == 400
     assert not served.playground.fake.interactions
+
+
+async def test_side_bets_can_be_placed_and_are_shown(served: Served) -> None:
+    alice, _, channel = served.ids()
+    await served.command(alice, channel, "/blackjack start")
+    outcome = await served.command(alice, channel, "/bet 100 21plus3:10 perfect_pairs:10 buster:10")
+    assert outcome["ok"] is True, outcome
+    (table,) = [
+        m
+        for m in await served.get(f"/api/messages?channel={channel}&viewer={alice}")
+        if not m["ephemeral"]
+    ]
+    shown = str(table["embeds"][0])
+    assert "21+3" in shown
+    assert "Buster Blackjack" in shown

@@ -11,11 +11,15 @@ playing rounds of its own), never read from a table's round: code outside
   depends on).
 - What each action is worth for exact cards: ``decision_values``, ``decision_words``.
 - The house edge of a rule set: ``house_edge``.
+- Side bets: ``side_bet_edge`` (a pay table's exact house edge), ``known_side_bet_edges``
+  (every known pay table's), ``player_favourable`` (why a pay table cannot be offered).
 - Simulation: ``play_rounds``, ``play_worker``, ``split_rounds``, ``stake_for``, ``Tally``.
 """
 
 from bot.engine.analysis.edge import house_edge
 from bot.engine.analysis.exact_play import decision_values, decision_words
+from bot.engine.analysis.side_bets import SideBetEdge, player_favourable, side_bet_edge
+from bot.engine.analysis.side_bets import known_edges as known_side_bet_edges
 from bot.engine.analysis.simulate import Tally, play_rounds, play_worker, split_rounds, stake_for
 from bot.engine.analysis.strategy import (
     Chart,
@@ -28,6 +32,7 @@ from bot.engine.analysis.strategy import (
 
 __all__ = [
     "Chart",
+    "SideBetEdge",
     "Tally",
     "advise",
     "chart_for",
@@ -35,9 +40,12 @@ __all__ = [
     "decision_words",
     "house_edge",
     "infinite_lookup",
+    "known_side_bet_edges",
     "lookup_for",
     "play_rounds",
     "play_worker",
+    "player_favourable",
+    "side_bet_edge",
     "split_rounds",
     "stake_for",
     "strategy_rules",

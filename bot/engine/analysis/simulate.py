@@ -6,6 +6,11 @@ round settles (basic strategy never takes insurance). The tally keeps each
 round's net in whole chips, exactly, so runs split over workers add up to the
 same figures whatever the order.
 
+Side bets, when given pay tables, are staked on the spot each round (the same stake
+as the main bet) and tallied apart: 21+3 and Perfect Pairs from the cards of the
+deal, Buster from the dealer's final hand (the dealer then plays out every hand, as
+at a table where a Buster bet is live).
+
 Shoes come from the run's seed: with a cut card, shoe ``k`` of worker ``w`` is
 ``Shoe(decks, penetration, derive_seed(worker_seed(seed, w), b"shoe", k))``,
 replaced when the cut card comes out; with penetration 0 every round gets a
@@ -31,6 +36,15 @@ from bot.engine.round import Round
 from bot.engine.round_state import RoundPhase
 from bot.engine.rules import Rules
 from bot.engine.shoe import KeyedHmac, Shoe
+from bot.engine.side_bets import (
+    BUSTER,
+    PERFECT_PAIRS,
+    TWENTY_ONE_PLUS_THREE,
+    PayTable,
+    buster,
+    perfect_pairs,
+    twenty_one_plus_three,
+)
 
 #: The simulated player's id.
 PLAYER: Final = "sim"
@@ -54,16 +68,27 @@ class Tally:
     net: int
     #: Sum of every round's net squared (for the variance).
     net_squares: int
+    #: Each side bet staked every round: (bet, pay table name, its own tally).
+    side_bets: tuple[tuple[str, str, Tally], ...] = ()
 
     def merge(self, other: Tally) -> Tally:
-        """Both runs' rounds together (same stake)."""
+        """Both runs' rounds together (same stake, same side bets)."""
         if other.stake != self.stake:
             raise ValueError(f"cannot merge tallies of stakes {self.stake} and {other.stake}")
+        names = [(bet, table) for bet, table, _ in self.side_bets]
+        if names != [(bet, table) for bet, table, _ in other.side_bets]:
+            raise ValueError("cannot merge tallies of different side bets")
         return Tally(
             self.rounds + other.rounds,
             self.stake,
             self.net + other.net,
             self.net_squares + other.net_squares,
+            tuple(
+                (bet, table, mine.merge(theirs))
+                for (bet, table, mine), (_, _, theirs) in zip(
+                    self.side_bets, other.side_bets, strict=True
+                )
+            ),
         )
 
     @property
@@ -135,11 +160,15 @@ def play_rounds(
     *,
     progress: Progress | None = None,
     progress_every: int = PROGRESS_EVERY,
+    side_bets: tuple[PayTable, ...] = (),
 ) -> Tally:
-    """Play ``rounds`` rounds of basic strategy from shoes derived from ``seed``."""
+    """Play ``rounds`` rounds of basic strategy from shoes derived from ``seed``, with a
+    side bet of each of ``side_bets``' pay tables every round."""
     if rounds < 0:
         raise ValueError(f"rounds must be 0 or more, not {rounds}")
-    return _play(rules, lookup_for(rules), rounds, seed, progress, max(progress_every, 1))
+    return _play(
+        rules, lookup_for(rules), rounds, seed, progress, max(progress_every, 1), side_bets
+    )
 
 
 def play_worker(
@@ -150,10 +179,16 @@ def play_worker(
     *,
     progress: Progress | None = None,
     progress_every: int = PROGRESS_EVERY,
+    side_bets: tuple[PayTable, ...] = (),
 ) -> Tally:
     """Worker ``worker``'s share of a run: ``play_rounds`` with ``worker_seed(seed, worker)``."""
     return play_rounds(
-        rules, rounds, worker_seed(seed, worker), progress=progress, progress_every=progress_every
+        rules,
+        rounds,
+        worker_seed(seed, worker),
+        progress=progress,
+        progress_every=progress_every,
+        side_bets=side_bets,
     )
 
 
@@ -164,8 +199,12 @@ def _play(
     seed: bytes,
     progress: Progress | None,
     progress_every: int,
+    side_bets: tuple[PayTable, ...] = (),
 ) -> Tally:
     stake = stake_for(rules)
+    plays_out = any(table.bet == BUSTER for table in side_bets)
+    side_nets = [0] * len(side_bets)
+    side_squares = [0] * len(side_bets)
     bets = [(PLAYER, (stake,))]
     advise = lookup.advise
     deal = Round.deal
@@ -190,9 +229,11 @@ def _play(
             elif shoe.cut_card_reached:
                 shoes += 1
                 shoe = Shoe(rules.decks, rules.penetration, seeds.derive(b"shoe", shoes))
-            round_ = deal(rules, shoe, bets)
+            round_ = deal(rules, shoe, bets, dealer_plays_out=plays_out)
             hands = round_.seats[0].hands
             up = round_.dealer.cards[0]
+            if side_bets:
+                first, second = hands[0].cards[0], hands[0].cards[1]
             while round_.phase is not _SETTLED:
                 for hand in hands:
                     if not hand.is_finished:
@@ -201,7 +242,27 @@ def _play(
             net = round_.net(PLAYER)
             net_sum += net
             squares += net * net
+            for index, table in enumerate(side_bets):
+                if table.bet == TWENTY_ONE_PLUS_THREE:
+                    category = twenty_one_plus_three(first, second, up)
+                elif table.bet == PERFECT_PAIRS:
+                    category = perfect_pairs(first, second)
+                else:
+                    dealer = round_.dealer
+                    category = buster(dealer.cards, dealer.total)
+                side = -stake if category is None else table.winnings(stake, category)
+                side_nets[index] += side
+                side_squares[index] += side * side
         done += batch
         if progress is not None:
             progress(done)
-    return Tally(rounds, stake, net_sum, squares)
+    return Tally(
+        rounds,
+        stake,
+        net_sum,
+        squares,
+        tuple(
+            (table.bet, table.name, Tally(rounds, stake, side_nets[index], side_squares[index]))
+            for index, table in enumerate(side_bets)
+        ),
+    )

@@ -1,0 +1,246 @@
+"""Side bets at a table: which are on, what a player may stake, and how each one ended.
+
+A table takes its side bets from the server's settings when it opens (as it takes
+its rules): each bet that is on, its pay table, and the side-bet limits. A pay
+table that would give the player the edge at the table's decks is left off.
+
+A player's side bets ride on each of their spots (the same amount on every spot,
+like the main bet). Their results come from the round's cards only, so a round
+replayed from its journal gives the same results: 21+3 and Perfect Pairs from the
+spot's first two cards and the dealer's up card, known right after the deal;
+Buster from the dealer's final hand. Their chips are paid with the round's
+settlement, in the same transaction as the hands'.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import db
+from bot.engine import (
+    BUSTER,
+    PERFECT_PAIRS,
+    SIDE_BET_CATEGORIES,
+    SIDE_BETS,
+    TWENTY_ONE_PLUS_THREE,
+    Card,
+    Event,
+    PayTable,
+    PayTableError,
+    Round,
+    Rules,
+    buster,
+    parse_pay_table,
+    perfect_pairs,
+    twenty_one_plus_three,
+)
+from bot.engine.analysis import player_favourable, side_bet_edge
+
+#: Each bet's name as players see it, and the guild setting that holds its pay table.
+SHOWN: Final[dict[str, str]] = {
+    TWENTY_ONE_PLUS_THREE: "21+3",
+    PERFECT_PAIRS: "Perfect Pairs",
+    BUSTER: "Buster Blackjack",
+}
+SETTING: Final[dict[str, str]] = {
+    TWENTY_ONE_PLUS_THREE: "side_21plus3",
+    PERFECT_PAIRS: "side_perfect_pairs",
+    BUSTER: "side_buster",
+}
+_DEAL: Final = "deal"
+
+
+@dataclass(frozen=True, slots=True)
+class SideBetRules:
+    """The side bets a table offers: each bet that is on, by name, with its pay table."""
+
+    tables: Mapping[str, PayTable] = field(default_factory=dict)
+    min_bet: int = 1
+    max_bet: int = 1_000
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tables": {bet: table.name for bet, table in self.tables.items()},
+            "min": self.min_bet,
+            "max": self.max_bet,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> SideBetRules:
+        if not data:
+            return NO_SIDE_BETS
+        tables = {bet: parse_pay_table(bet, name) for bet, name in data["tables"].items()}
+        return cls(tables, int(data["min"]), int(data["max"]))
+
+
+NO_SIDE_BETS: Final = SideBetRules()
+
+
+def pay_table_refusal(bet: str, name: str, rules: Rules) -> str | None:
+    """Why ``name`` cannot be ``bet``'s pay table at a table of ``rules``, or None."""
+    try:
+        table = parse_pay_table(bet, name)
+    except PayTableError as error:
+        return f"{SHOWN[bet]}: {error}."
+    return player_favourable(table, rules, SHOWN[bet])
+
+
+def side_bet_rules(settings: db.GuildSettings, rules: Rules) -> SideBetRules:
+    """The side bets a new table of ``rules`` offers under the server's settings."""
+    tables: dict[str, PayTable] = {}
+    for bet in SIDE_BETS:
+        name = getattr(settings, SETTING[bet])
+        if name is not None and pay_table_refusal(bet, name, rules) is None:
+            tables[bet] = parse_pay_table(bet, name)
+    return SideBetRules(tables, settings.side_min_bet, settings.side_max_bet)
+
+
+def side_bet_refusal(offered: SideBetRules, stakes: Mapping[str, int]) -> str | None:
+    """Why these side-bet stakes (per spot) cannot be placed at the table, or None."""
+    for bet, stake in stakes.items():
+        if bet not in offered.tables:
+            return f"{SHOWN[bet]} is not offered at this table."
+        if not offered.min_bet <= stake <= offered.max_bet:
+            return (
+                f"A {SHOWN[bet]} bet is {offered.min_bet:,} to {offered.max_bet:,} chips "
+                "a hand at this table."
+            )
+    return None
+
+
+def best_side_win(offered: SideBetRules, stakes: Mapping[str, int], spots: int) -> int:
+    """The most these side bets could return (for the chip limit's headroom)."""
+    return spots * sum(
+        stake + math.floor(stake * max(offered.tables[bet].pays)) for bet, stake in stakes.items()
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SideBetOutcome:
+    """How one side bet on one spot ended."""
+
+    player_id: str
+    spot: int
+    bet: str
+    pay_table: str
+    stake: int
+    #: The winning category's words ("straight"), or None: the bet lost.
+    category: str | None
+    #: Chips won besides the stake (0 when it lost).
+    winnings: int
+
+    @property
+    def payout(self) -> int:
+        """Every chip returned for the bet, its stake included."""
+        return self.stake + self.winnings if self.category is not None else 0
+
+    def text(self) -> str:
+        """``"21+3: straight, wins 90"``, or ``"Perfect Pairs: no pair, loses 10"``."""
+        shown = SHOWN[self.bet]
+        if self.category is not None:
+            return f"{shown}: {self.category}, wins {self.winnings:,}"
+        if self.bet == BUSTER:
+            return f"{shown}: the dealer did not bust, loses {self.stake:,}"
+        if self.bet == PERFECT_PAIRS:
+            return f"{shown}: no pair, loses {self.stake:,}"
+        return f"{shown}: no winning hand, loses {self.stake:,}"
+
+
+def _first_cards(events: Sequence[Event]) -> dict[tuple[str, int], tuple[Card, Card]]:
+    """Each spot's first two cards, from the round's deal events."""
+    return {
+        (event.player, event.hand): (event.cards[0], event.cards[1])
+        for event in events
+        if event.kind == _DEAL
+    }
+
+
+def _outcome(
+    player_id: str, spot: int, table: PayTable, stake: int, category: int | None
+) -> SideBetOutcome:
+    if category is None:
+        return SideBetOutcome(player_id, spot, table.bet, table.name, stake, None, 0)
+    words = SIDE_BET_CATEGORIES[table.bet][category]
+    winnings = table.winnings(stake, category)
+    return SideBetOutcome(player_id, spot, table.bet, table.name, stake, words, winnings)
+
+
+def side_bet_outcomes(
+    round_: Round,
+    offered: SideBetRules,
+    stakes: Mapping[str, Mapping[str, int]],
+    *,
+    settled: bool,
+) -> list[SideBetOutcome]:
+    """The outcome of every side bet of the round, seat by seat and spot by spot.
+
+    21+3 and Perfect Pairs are known from the deal; Buster only once the round is
+    ``settled`` (before, it is left out).
+    """
+    firsts = _first_cards(round_.events)
+    up = round_.dealer.cards[0]
+    dealer = round_.dealer
+    outcomes: list[SideBetOutcome] = []
+    for player_id, bets in stakes.items():
+        spots = sorted(spot for pid, spot in firsts if pid == player_id)
+        for spot in spots:
+            first, second = firsts[(player_id, spot)]
+            for bet in SIDE_BETS:
+                stake = bets.get(bet, 0)
+                if not stake or bet not in offered.tables:
+                    continue
+                if bet == TWENTY_ONE_PLUS_THREE:
+                    category = twenty_one_plus_three(first, second, up)
+                elif bet == PERFECT_PAIRS:
+                    category = perfect_pairs(first, second)
+                elif settled:
+                    category = buster(dealer.cards, dealer.total)
+                else:
+                    continue
+                outcomes.append(_outcome(player_id, spot, offered.tables[bet], stake, category))
+    return outcomes
+
+
+def side_bet_results(outcomes: Sequence[SideBetOutcome]) -> list[db.SideBetResult]:
+    """The store's records of the outcomes."""
+    return [
+        db.SideBetResult(
+            user_id=int(outcome.player_id),
+            spot=outcome.spot,
+            bet=outcome.bet,
+            pay_table=outcome.pay_table,
+            category=outcome.category,
+            wagered=outcome.stake,
+            payout=outcome.payout,
+        )
+        for outcome in outcomes
+    ]
+
+
+def outcome_lines(
+    outcomes: Sequence[SideBetOutcome], names: Mapping[str, str], spots: Mapping[str, int]
+) -> list[str]:
+    """One line per side bet: ``"alice: 21+3: straight, wins 90"`` (``"alice (hand 2): ..."``
+    when the player plays more than one spot)."""
+    lines = []
+    for outcome in outcomes:
+        name = names.get(outcome.player_id, outcome.player_id)
+        if spots.get(outcome.player_id, 1) > 1:
+            lines.append(f"{name} (hand {outcome.spot + 1}): {outcome.text()}")
+        else:
+            lines.append(f"{name}: {outcome.text()}")
+    return lines
+
+
+def rules_lines(offered: SideBetRules, rules: Rules) -> list[str]:
+    """The side bets a table offers, with pay tables and exact house edges, for /blackjack rules."""
+    lines = []
+    for bet, table in offered.tables.items():
+        edge = float(100 * side_bet_edge(table, rules.decks, rules.dealer_hits_soft_17))
+        lines.append(f"{SHOWN[bet]} pays {table.name} to 1 (house edge {edge:.2f}%)")
+    if lines:
+        lines.append(f"Side bets are {offered.min_bet:,} to {offered.max_bet:,} chips a hand.")
+    return lines

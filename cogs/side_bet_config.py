@@ -1,0 +1,67 @@
+"""The side-bet options of ``/blackjack-admin config``: each bet's pay table, or off.
+
+A pay table is checked before it is stored: one that is not a pay table of the bet,
+or that would give the player the edge at the decks of the server's default rules,
+is refused with the reason (and the figure). A table opened with other rules checks
+again at its own decks and leaves off a bet that would favour the player there.
+"""
+
+from __future__ import annotations
+
+from bot.engine import (
+    BUSTER,
+    KNOWN_PAY_TABLES,
+    PERFECT_PAIRS,
+    TWENTY_ONE_PLUS_THREE,
+    parse_pay_table,
+    preset,
+)
+from bot.tables.side_bets import SETTING, SHOWN, pay_table_refusal
+from db.models import GuildSettings
+
+#: What an admin types to turn a side bet off.
+OFF = "off"
+#: The describe text of each pay-table option.
+DESCRIBE = {
+    TWENTY_ONE_PLUS_THREE: "21+3 pay table ("
+    + ", ".join(KNOWN_PAY_TABLES[TWENTY_ONE_PLUS_THREE])
+    + ") or off",
+    PERFECT_PAIRS: "Perfect Pairs pay table ("
+    + ", ".join(KNOWN_PAY_TABLES[PERFECT_PAIRS])
+    + ") or off",
+    BUSTER: "Buster pay table by cards, 3 to 8+ ("
+    + ", ".join(KNOWN_PAY_TABLES[BUSTER])
+    + ") or off",
+}
+
+
+def side_bet_changes(given: dict[str, str | None], default_preset: str) -> dict[str, str | None]:
+    """The settings to write for the pay tables an admin gave (by bet; None: not given).
+
+    ValueError with the reason when one cannot be offered."""
+    rules = preset(default_preset)
+    changes: dict[str, str | None] = {}
+    for bet, text in given.items():
+        if text is None:
+            continue
+        if text.strip().lower() == OFF:
+            changes[SETTING[bet]] = None
+            continue
+        refusal = pay_table_refusal(bet, text, rules)
+        if refusal is not None:
+            raise ValueError(refusal.rstrip("."))
+        changes[SETTING[bet]] = parse_pay_table(bet, text).name
+    return changes
+
+
+def side_bet_settings_lines(settings: GuildSettings) -> list[str]:
+    """Each side bet's setting, for the settings list."""
+    lines = []
+    for bet, setting in SETTING.items():
+        table = getattr(settings, setting)
+        if table is None:
+            lines.append(f"{SHOWN[bet]}: off")
+        else:
+            lines.append(f"{SHOWN[bet]}: pays {table}")
+    lines.append(f"Side bets: {settings.side_min_bet:,} to {settings.side_max_bet:,} chips a hand")
+    return lines

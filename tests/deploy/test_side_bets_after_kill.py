@@ -1,0 +1,108 @@
+"""Side bets outlive a SIGKILL between the deal and the settlement.
+
+The bot runs as ``python -m bot`` with random shoes and every side bet on. Rounds are
+played until one waits for a decision after the deal (21+3 and Perfect Pairs already
+decided, Buster live); the process is killed there and started again, and the round
+is finished on the old buttons. Every side bet must be paid exactly once, as the
+round's cards dictate (replayed from the journal), and every balance must equal its
+ledger.
+"""
+
+from __future__ import annotations
+
+import pytest
+from replay_rounds import check_settled_rounds
+from table_players import PLAY_WEIGHTS, Casino, bot_process, read_economy, round_no
+
+import db
+from bot.tables.resume import BACK
+from fakediscord import FakeDiscord
+from fakediscord.records import FakeMessage
+from tests.db.invariants import check_invariants
+from tests.discord.discord_world import embed_text, labels_enabled
+
+SIDE_BETS = {"perfect_pairs": 5, "21plus3": 5, "buster": 5}
+
+
+def playable(message: FakeMessage) -> set[str]:
+    return labels_enabled(message) & PLAY_WEIGHTS.keys()
+
+
+async def finish_round(fake: FakeDiscord, casino: Casino, table: FakeMessage, before: int) -> None:
+    """Stand (or decline insurance) until the round ``before`` is over."""
+    for _ in range(20):
+        if round_no(table) != before:
+            return
+        for player in casino.players:
+            if "No insurance" in playable(table):
+                await fake.click(player, table, label="No insurance")
+            elif "Stand" in playable(table):
+                await fake.click(player, table, label="Stand")
+        await fake.wait_for(lambda: round_no(table) != before or bool(playable(table)))
+    raise AssertionError("the round did not finish")
+
+
+async def test_side_bets_are_paid_once_after_a_kill_between_deal_and_settlement(
+    fake_discord: FakeDiscord, tmp_path: pytest.TempPathFactory
+) -> None:
+    url = f"sqlite:///{tmp_path}/chips.sqlite3"
+    casino = Casino.build(fake_discord, "Casino", players=2)
+    alice, bob = casino.players
+    async with db.open_store(url) as store:
+        await store.set_guild_settings(
+            casino.guild.id,
+            side_21plus3="100/40/30/10/5",
+            side_perfect_pairs="25/12/6",
+            side_buster="2/2/4/12/50/250",
+        )
+    process = bot_process(fake_discord, url)
+    await process.start()
+    try:
+        start = await fake_discord.slash(alice, "blackjack start", casino.channel)
+        table = start.original
+        assert table is not None
+        await fake_discord.click(bob, table, label="Join")
+        for _ in range(40):
+            before = round_no(table)
+            await fake_discord.slash(
+                alice, "bet", casino.channel, amount="50", hands=2, **SIDE_BETS
+            )
+            await fake_discord.slash(bob, "bet", casino.channel, amount="50", buster=10)
+            await fake_discord.wait_for(
+                lambda before=before: bool(playable(table)) or round_no(table) != before  # type: ignore[misc]
+            )
+            if "Stand" in playable(table):
+                break  # dealt, side bets decided or live, the settlement still to come
+            await finish_round(fake_discord, casino, table, before)
+        else:
+            raise AssertionError("no round waited for a decision after its deal")
+        async with db.open_store(url) as store:
+            (in_play,) = await store.round_history(casino.guild.id, limit=1)
+        assert (in_play.status, in_play.staked) == ("open", 100 + 30 + 50 + 10)
+
+        await process.kill()
+        await process.start()
+        await fake_discord.wait_for(lambda: BACK in embed_text(table))
+        await finish_round(fake_discord, casino, table, before)
+    finally:
+        await process.stop()
+    assert process.process is not None
+    assert process.process.returncode == 0
+
+    async with db.open_store(url) as store:
+        settled = await store.get_round(in_play.round_id)
+        assert settled is not None
+        assert settled.status == "settled"
+        for player, side_staked in ((alice, 30), (bob, 10)):
+            rows = [
+                row
+                for row in await store.ledger(casino.guild.id, player.id, 1000)
+                if row.round_id == in_play.round_id
+            ]
+            kinds = [row.kind for row in rows]
+            assert kinds.count("side_bet") == 1
+            assert kinds.count("side_payout") <= 1
+            assert -sum(r.delta for r in rows if r.kind == "side_bet") == side_staked
+    assert await check_settled_rounds(url) >= 1  # hands and side bets as the cards dictate
+    (await read_economy(url)).assert_consistent()
+    await check_invariants(url)

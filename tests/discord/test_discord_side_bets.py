@@ -1,0 +1,111 @@
+"""Side bets through Discord: turned on by /blackjack-admin config, placed with /bet on
+several hands, shown on the table, settled, and listed by /blackjack rules and /stats."""
+
+from __future__ import annotations
+
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
+
+from bot.app import BlackjackBot
+
+# Alice's two hands: 10♠ J♠ and 5♥ 5♥; Bob 9♣ 8♣. The dealer shows Q♠ (a straight flush
+# with Alice's first hand), holds 6♦ and busts on 10♣ with three cards.
+THREE_HANDS = "Ts 5h 9c Qs Js 5h 8c 6d Tc " + SPARE
+# Alice 10♠ 6♥ hits K♦ and busts; the dealer, 10♦ 2♣, plays out for Buster: 3♠ 9♠, bust.
+ALL_BUST = "Ts Td 6h 2c Kd 3s 9s " + SPARE
+ALL_ON = {
+    "side_21plus3": "9",
+    "side_perfect_pairs": "25/12/6",
+    "side_buster": "2/2/4/12/50/250",
+}
+
+
+async def test_three_side_bets_on_several_hands(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    changed = await world.say(world.admin, "blackjack-admin config", **ALL_ON)
+    assert "21+3: pays 9" in changed
+    assert "Buster Blackjack: pays 2/2/4/12/50/250" in changed
+    shoes.add(THREE_HANDS)
+    alice, bob = world.alice, world.bob
+    table = await world.start(alice)
+    await world.click(bob, table, "Join")
+
+    rules = await world.say(alice, "blackjack rules")
+    assert "• 21+3 pays 9 to 1 (house edge 3.24%)" in rules
+    assert "• Perfect Pairs pays 25/12/6 to 1 (house edge 6.11%)" in rules
+    assert "• Buster Blackjack pays 2/2/4/12/50/250 to 1 (house edge 8.25%)" in rules
+
+    placed = await world.say(
+        alice, "bet", amount="100", hands=2, perfect_pairs=10, buster=10, **{"21plus3": 10}
+    )
+    assert placed == f"Bet 100 a hand on 2 hands, 200 in all. Side bets: 60. Balance: {740:,}."
+    assert "21+3: 10 a hand" in embed_text(table)  # live on the table until settled
+    await world.say(bob, "bet", amount="50", buster=5)
+
+    text = embed_text(table)
+    # Latest shows the last few lines: the side bets decided by the deal, then the peek.
+    assert "Alice (hand 2): Perfect Pairs: perfect pair, wins 250" in text
+    assert "Dealer checks the hole card: no blackjack" in text
+    assert "Buster Blackjack: 5 a hand" in text
+    for member in (alice, alice, bob):
+        await world.click(member, table, "Stand")
+
+    text = embed_text(table)
+    assert "Dealer busts: Q♠ 6♦ 10♣ (26)" in text
+    assert "Alice (hand 1): 21+3: straight flush, wins 90" in text
+    assert "Bob: Buster Blackjack: dealer busts with 3 cards, wins 10" in text
+    assert "21+3: 10 a hand" not in text
+    assert await world.ledger(alice) == [
+        ("grant", START_CHIPS),
+        ("bet", -200),
+        ("side_bet", -60),
+        ("payout", 400),
+        ("side_payout", 420),
+    ]
+    assert await world.ledger(bob) == [
+        ("grant", START_CHIPS),
+        ("bet", -50),
+        ("side_bet", -5),
+        ("payout", 100),
+        ("side_payout", 15),
+    ]
+    stats = await world.slash(alice, "stats")
+    assert stats.original is not None
+    shown = embed_text(stats.original)
+    assert "Side bets net" in shown
+    assert "+360" in shown
+
+
+async def test_a_buster_bet_makes_the_dealer_play_out_an_all_bust_round(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    await world.say(world.admin, "blackjack-admin config", side_buster="2/2/4/12/50/250")
+    shoes.add(ALL_BUST)
+    table = await world.start(world.alice)
+    await world.say(world.alice, "bet", amount="50", buster=10)
+    await world.click(world.alice, table, "Hit")
+    text = embed_text(table)
+    assert "Dealer busts: 10♦ 2♣ 3♠ 9♠ (24)" in text
+    assert "Alice: Buster Blackjack: dealer busts with 4 cards, wins 20" in text
+    assert await world.balance(world.alice) == START_CHIPS - 50 + 20
+
+
+async def test_a_player_favourable_pay_table_is_refused_with_the_figure(
+    bot: BlackjackBot, world: World
+) -> None:
+    refused = await world.say(world.admin, "blackjack-admin config", side_perfect_pairs="25/15/12")
+    assert refused == (
+        "Nothing changed: Perfect Pairs paying 25/15/12 gives the player an edge of 22.83% "
+        "at 6 decks, so it cannot be offered."
+    )
+    shown = await world.say(world.admin, "blackjack-admin config")
+    assert "Perfect Pairs: off" in shown
+
+
+async def test_a_side_bet_that_is_off_is_refused_and_stakes_nothing(
+    bot: BlackjackBot, world: World
+) -> None:
+    await world.start(world.alice)
+    refused = await world.say(world.alice, "bet", amount="100", buster=10)
+    assert refused == "Buster Blackjack is not offered at this table."
+    assert await world.ledger(world.alice) == [("grant", START_CHIPS)]

@@ -1,0 +1,142 @@
+"""Side bets at a table: staked with the bet, decided by the round's cards, paid at the
+settlement as ledger rows of their own kinds, and kept through a restart."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import db
+from bot.engine import Action
+from bot.tables import BetRefused, TablePhase, TableService
+from fakediscord.clock import ManualClock
+from tests.tables.helpers import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    SPARE,
+    START_CHIPS,
+    ShoeQueue,
+    ledger_kinds,
+)
+
+ALL_ON = {"side_21plus3": "9", "side_perfect_pairs": "25/12/6", "side_buster": "2/2/4/12/50/250"}
+EVERY_BET = {"21+3": 10, "perfect-pairs": 10, "buster": 10}
+# Alice's two spots: 10♠ J♠ and 5♥ 5♥; the dealer shows Q♠ (a straight flush for the first
+# spot), holds 6♦ and busts with 10♣ on three cards.
+TWO_SPOTS = "Ts 5h Qs Js 5h 6d Tc " + SPARE
+# Alice 10♠ 6♥ hits K♦ and busts; the dealer, 10♦ 2♣, plays out for Buster: 3♠ 9♠, bust.
+ALL_BUST = "Ts Td 6h 2c Kd 3s 9s " + SPARE
+# The same two spots for Alice, and Bob on 9♣ 8♣, seated after her.
+WITH_BOB = "Ts 5h 9c Qs Js 5h 8c 6d Tc " + SPARE
+
+
+async def test_side_bets_on_two_spots_are_staked_decided_and_paid(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    await store.set_guild_settings(GUILD, **ALL_ON)
+    shoes.add(TWO_SPOTS)
+    await service.start(GUILD, CHANNEL, ALICE)
+    snap, said = await service.bet(CHANNEL, ALICE, "100", spots=2, side=EVERY_BET)
+    assert said == (
+        f"Bet 100 a hand on 2 hands, 200 in all. Side bets: 60. Balance: {START_CHIPS - 260:,}."
+    )
+    assert snap.phase is TablePhase.PLAYING
+    assert "Alice (hand 1): 21+3: straight flush, wins 90" in snap.events
+    assert "Alice (hand 2): Perfect Pairs: perfect pair, wins 250" in snap.events
+    assert "Alice (hand 1): Perfect Pairs: no pair, loses 10" in snap.events
+    # Shown right after the dealer's up card, before anything else happens.
+    up = next(i for i, line in enumerate(snap.events) if "Q♠" in line and "Dealer" in line)
+    assert snap.events[up + 1].startswith("Alice (hand 1): 21+3")
+    snap = (await service.act(snap.table_id, snap.round_no, ALICE, Action.STAND)).snapshot
+    snap = (await service.act(snap.table_id, snap.round_no, ALICE, Action.STAND)).snapshot
+    assert snap.phase is TablePhase.BETTING
+    assert "Alice (hand 1): Buster Blackjack: dealer busts with 3 cards, wins 20" in (
+        snap.last_results
+    )
+    # Main game: two wins of 100. Side bets: 90 + 250 + 20 + 20 won, 20 lost.
+    assert await ledger_kinds(store, ALICE) == [
+        ("grant", START_CHIPS),
+        ("bet", -200),
+        ("side_bet", -60),
+        ("payout", 400),
+        ("side_payout", 420),
+    ]
+    stats = await store.stats(GUILD, ALICE.user_id)
+    assert (stats.hands, stats.net) == (2, 200)
+    assert (stats.side_bets, stats.side_bet_wins, stats.side_bet_net) == (6, 4, 360)
+
+    # Bet again repeats the side bets too.
+    shoes.add(TWO_SPOTS)
+    _, said = await service.rebet(snap.table_id, snap.round_no, ALICE, 1)
+    assert "Side bets: 60." in said
+
+
+async def test_buster_has_the_dealer_play_out_a_round_where_everyone_busts(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    await store.set_guild_settings(GUILD, side_buster="2/2/4/12/50/250")
+    shoes.add(ALL_BUST)
+    await service.start(GUILD, CHANNEL, ALICE)
+    snap, _ = await service.bet(CHANNEL, ALICE, "50", side={"buster": 10})
+    snap = (await service.act(snap.table_id, snap.round_no, ALICE, Action.HIT)).snapshot
+    assert snap.last_results[0] == "Dealer busts: 10♦ 2♣ 3♠ 9♠ (24)"
+    assert "Alice: Buster Blackjack: dealer busts with 4 cards, wins 20" in snap.last_results
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 50 + 20
+
+
+@pytest.mark.parametrize(
+    ("side", "words"),
+    [
+        ({"perfect-pairs": 10}, "Perfect Pairs is not offered at this table."),
+        ({"21+3": 5000}, "A 21+3 bet is 1 to 1,000 chips a hand at this table."),
+    ],
+)
+async def test_a_side_bet_that_is_off_or_out_of_limits_stakes_nothing(
+    service: TableService, store: db.Store, side: dict[str, int], words: str
+) -> None:
+    await store.set_guild_settings(GUILD, side_21plus3="9")
+    await service.start(GUILD, CHANNEL, ALICE)
+    with pytest.raises(BetRefused, match=re.escape(words)):
+        await service.bet(CHANNEL, ALICE, "100", side=side)
+    assert await ledger_kinds(store, ALICE) == [("grant", START_CHIPS)]
+
+
+async def test_a_restart_between_the_deal_and_the_settlement_pays_the_side_bets_once(
+    store: db.Store, clock: ManualClock, shoes: ShoeQueue
+) -> None:
+    await store.set_guild_settings(GUILD, **ALL_ON)
+    shoes.add(WITH_BOB)
+    before = TableService(store, clock=clock, shoe_factory=shoes)
+    table = (await before.start(GUILD, CHANNEL, ALICE)).snapshot
+    await before.attach_message(table.table_id, 700_000_000_000_000_001)
+    await before.join(CHANNEL, BOB)
+    await before.bet(CHANNEL, BOB, "10")
+    snap, _ = await before.bet(CHANNEL, ALICE, "100", spots=2, side=EVERY_BET)
+    await before.suspend()  # gone after the deal, before anyone acted
+
+    after = TableService(store, clock=clock, shoe_factory=shoes)
+    report = await after.resume()
+    [resumed] = report.resumed
+    assert "Alice (hand 2): Perfect Pairs: perfect pair, wins 250" in resumed.snapshot.events
+    for player in (BOB, ALICE, ALICE):
+        snap = (await after.act(table.table_id, snap.round_no, player, Action.STAND)).snapshot
+    assert snap.phase is TablePhase.BETTING
+    kinds = await ledger_kinds(store, ALICE)
+    assert kinds.count(("side_payout", 420)) == 1
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 260 + 400 + 420
+    await after.suspend()
+
+
+async def test_a_table_leaves_off_a_pay_table_that_favours_the_player_at_its_decks(
+    service: TableService, store: db.Store
+) -> None:
+    # 25/15/7 keeps a house edge at 4 decks but not at the six of vegas-shoe.
+    await store.set_guild_settings(GUILD, side_perfect_pairs="25/15/7", side_21plus3="9")
+    await service.start(GUILD, CHANNEL, ALICE, preset="vegas-shoe")
+    with pytest.raises(BetRefused, match=re.escape("Perfect Pairs is not offered at this table.")):
+        await service.bet(CHANNEL, ALICE, "100", side={"perfect-pairs": 10})
+    _, said = await service.bet(CHANNEL, ALICE, "100", side={"21+3": 10})
+    assert "Side bets: 10." in said
