@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from db.errors import (
     BalanceLimitExceeded,
     InsufficientChips,
+    PlayRefused,
     RoundClosed,
     StoreConfigError,
     StoreError,
@@ -60,6 +61,7 @@ __all__ = [
     "LeaderboardPage",
     "LedgerEntry",
     "LedgerPage",
+    "PlayRefused",
     "PlayerStats",
     "RoundClosed",
     "RoundRecord",

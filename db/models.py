@@ -74,6 +74,14 @@ class GuildSettings:
     idle_close_s: int = 300
     #: How tables show cards: "pictures" (the bot's card emojis) or "text" ("A♠ 10♥").
     card_style: str = "pictures"
+    #: Days an account must have existed to claim /daily or sit at a table (0: no gate).
+    min_account_age_days: int = 7
+    #: Channel ids where tables may open, comma-separated ("": any channel).
+    table_channels: str = ""
+    #: The role that may play (0: everyone).
+    play_role_id: int = 0
+    #: 1 while an admin has stopped all play in the server.
+    play_stopped: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,7 @@ from db.models import (
 from db.observer import StoreObserver, is_failure
 from db.ops import chips, reports, rounds, settings, shoes
 from db.ops.table_state import along_with, open_table_round
+from db.play_store import PlayLimitsStore
 from db.statements import Op
 from db.table_store import TableStates, checked_write
 
@@ -66,6 +67,8 @@ class Store(ABC):
         self._group = GroupCommit(lambda write: self._run(write, write=True), self._rolled_back)
         #: The open tables' documents and journals.
         self.tables = TableStates(self._run, self._group, self._now)
+        #: Players' own limits, self-exclusion, the no-value notice, linked accounts.
+        self.play = PlayLimitsStore(self._run, self._now)
 
     # -- backend -------------------------------------------------------------
 

@@ -25,7 +25,12 @@ LIMITS: Final[dict[str, tuple[int, int]]] = {
     "bet_timer_s": (5, 3600),
     "action_timer_s": (5, 3600),
     "idle_close_s": (30, _DAY),
+    "min_account_age_days": (0, 3650),
+    "play_role_id": (0, checks.MAX_ID),
+    "play_stopped": (0, 1),
 }
+#: Most channels a server may list for its tables.
+MAX_TABLE_CHANNELS: Final = 25
 
 
 def check_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
@@ -36,6 +41,9 @@ def check_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError(f"there is no setting {name!r}; settings are {', '.join(FIELDS)}")
         if name == "default_preset":
             checked[name] = checks.text(name, value, limit=64)
+            continue
+        if name == "table_channels":
+            checked[name] = channel_list(value)
             continue
         if name in CHOICES:
             if value not in CHOICES[name]:
@@ -48,6 +56,17 @@ def check_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError(f"{name} must be between {low} and {high}, not {value}")
         checked[name] = int(value)
     return checked
+
+
+def channel_list(value: Any) -> str:
+    """``table_channels`` checked: channel ids, comma-separated ("" for any channel)."""
+    text = checks.text("table_channels", value, empty=True, limit=MAX_TABLE_CHANNELS * 21)
+    parts = [part for part in text.split(",") if part]
+    if not all(part.isdigit() for part in parts):
+        raise ValueError(f"table_channels must be channel ids separated by commas, not {text!r}")
+    if len(parts) > MAX_TABLE_CHANNELS:
+        raise ValueError(f"at most {MAX_TABLE_CHANNELS} channels can be table channels")
+    return ",".join(str(checks.snowflake("a table channel", int(part))) for part in parts)
 
 
 def read_settings(guild_id: int) -> Op[GuildSettings]:
