@@ -10,9 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
+from bot.play_gate import Action
 from bot.shown_names import shown_name
 from bot.tables.chip_limit import at_the_limit
 from bot.tables.results import signed
+from cogs.responsible import asker_of
 from cogs.table.render import chips, timestamp
 from db.errors import BalanceLimitExceeded
 from db.models import LeaderboardPage, PlayerStats
@@ -160,6 +162,12 @@ class EconomyCog(commands.Cog, name="Economy"):
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         """Credit the daily amount once a period."""
         assert interaction.guild_id is not None
+        refusal = await self.bot.play_gate.check(
+            interaction.guild_id, asker_of(interaction), Action.DAILY
+        )
+        if refusal is not None:
+            await tell(interaction, str(refusal))
+            return
         try:
             result = await self.bot.store.claim_daily(interaction.guild_id, interaction.user.id)
         except BalanceLimitExceeded as error:

@@ -10,6 +10,8 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import MAX_SPOTS
+from bot.play_gate import Action
+from cogs.responsible import asker_of, first_bet_notice
 from cogs.table.commands import player_of
 from cogs.table.messages import TableMessages
 from cogs.table.receipts import Receipts
@@ -57,7 +59,12 @@ class BettingCog(commands.Cog, name="Betting"):
         if table_id is not None and messages.overloaded(table_id):
             await tell(interaction, BUSY)
             return
+        if interaction.guild_id is not None:
+            await self.bot.play_gate.require(
+                interaction.guild_id, asker_of(interaction), Action.BET
+            )
         async with TimelyResponse(interaction, self.bot.clock) as answer, messages.busy(table_id):
             reply = await self.bot.tables.bet(channel_id, player_of(interaction), amount, hands)
             receipt = await answer.text(reply.note, wait=True)
         self.receipts.expire(interaction, receipt)
+        await first_bet_notice(self.bot, interaction)

@@ -11,9 +11,11 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
+from bot.play_gate import Action
 from bot.table_display import TableDisplay
 from bot.tables import NoTableHere, Player, Reply, TableError
 from bot.tables.registry import CLOSED
+from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
@@ -36,6 +38,9 @@ def player_of(interaction: discord.Interaction[Any]) -> Player:
     """The person behind an interaction, as the table knows them."""
     return Player(interaction.user.id, interaction.user.display_name)
 
+
+#: The buttons that let a member play, and what the play gate is asked for them.
+_GATED = {"join": Action.JOIN, "rebet": Action.BET, "rebet2": Action.BET}
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
 
@@ -115,6 +120,10 @@ class TableCog(commands.Cog, name="Table"):
         if moved is not None:  # a button of a message the table has left
             await tell(interaction, moved)
             return
+        if ref.action in _GATED and interaction.guild_id is not None:  # the play gate first
+            await self.bot.play_gate.require(
+                interaction.guild_id, asker_of(interaction), _GATED[ref.action]
+            )
         async with (
             TimelyResponse(interaction, self.bot.clock) as answer,
             messages.holding(ref.table_id),
@@ -183,6 +192,9 @@ class TableCog(commands.Cog, name="Table"):
                 "Ask a moderator to allow that.",
             )
             return
+        await self.bot.play_gate.require(
+            interaction.guild_id, asker_of(interaction), Action.OPEN, interaction.channel_id
+        )
         snapshot, _ = await self.bot.tables.start(
             interaction.guild_id,
             interaction.channel_id,
@@ -205,6 +217,10 @@ class TableCog(commands.Cog, name="Table"):
     @blackjack.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Seat the caller; the table message shows them at once."""
+        if interaction.guild_id is not None:
+            await self.bot.play_gate.require(
+                interaction.guild_id, asker_of(interaction), Action.JOIN
+            )
         await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
         await tell(interaction, "You sat down. Bet with /bet amount [hands].")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.engine import Rules
 from bot.rules_words import rules_lines
 from bot.tables.fairness import Fairness
+from bot.tables.play_words import NO_VALUE_NOTICE
 
 #: What kind of game each preset deals, finishing the sentence "This table deals ...".
 _GAMES: dict[str, str] = {
@@ -27,7 +28,8 @@ def rules_text(preset: str, rules: Rules, edge_pct: float) -> str:
         + (" (dealt to a cut card it differs a little)" if rules.penetration else "")
         + ". Press Hint at the table for what each choice is worth."
     )
-    return "\n".join([heading, *(f"• {line}" for line in rules_lines(rules)), "", edge])
+    lines = [heading, *(f"• {line}" for line in rules_lines(rules)), "", edge]
+    return "\n".join([*lines, "", NO_VALUE_NOTICE])
 
 
 def fairness_text(fairness: Fairness) -> str:

@@ -253,8 +253,8 @@ def check_bet(guild_id: int, user_id: int, amount: int, now: int) -> Op[None]:
     """Refuse (PlayRefused) a bet of ``amount`` the group's limits do not allow; else note it
     in the session. Runs inside the stake's transaction, before the debit."""
     own = yield from _row(guild_id, user_id)
-    if own is None:
-        return  # no limit, no link: nothing to check, nothing to write
+    if own is None or (own[0] == user_id and not own[1].settled(now).any):
+        return  # no limit, no link (the notice seen, perhaps): nothing to check or write
     principal, limits = yield from _locked_group(guild_id, user_id, now)
     limits = limits.settled(now)
     if not limits.any:

@@ -20,6 +20,10 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "Timers: betting 30 s, acting 30 s, idle table closes after 300 s",
         "New players start with 1,000 chips; /daily gives 250",
         "Cards: pictures",
+        "Minimum account age for /daily and seats: 7 days",
+        "Tables open in: any channel",
+        "Who may play: everyone",
+        "Play: on",
     ]
 
 
