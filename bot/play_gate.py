@@ -128,7 +128,7 @@ class PlayGate:
         return None
 
     async def _own_limits(self, guild_id: int, user_id: int, action: Action) -> PlayBlocked | None:
-        mine = await self._store.play.limits(guild_id, user_id)
+        mine = await self._store.play.limits(user_id)
         limits, now = mine.limits, _micros(self._clock.now())
         if limits.excluded(now):
             until = None if limits.until_admin else (limits.excluded_until or now) / 1e6

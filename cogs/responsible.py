@@ -42,6 +42,7 @@ ADMIN_ONLY_BREAK: Final = (
     "Your break lasts until a server admin lifts it, so only an admin can end it."
 )
 NO_BREAK: Final = "You're not on a break."
+EVERY_SERVER: Final = "These limits hold in every server where you play blackjack with me."
 BREAK_ENDS: Final = "Your break now ends {when}."
 
 
@@ -88,7 +89,7 @@ class ContinueButton(
         """Start a new session period and say so in place of the reality check."""
         assert interaction.guild_id is not None
         bot: BlackjackBot = interaction.client
-        await bot.store.play.confirm_reality_check(interaction.guild_id, interaction.user.id)
+        await bot.store.play.confirm_reality_check(interaction.user.id)
         await interaction.response.edit_message(content=CONFIRMED, view=None)
 
 
@@ -115,7 +116,7 @@ async def first_bet_notice(bot: BlackjackBot, interaction: discord.Interaction[A
     """The no-value notice, once per player (stored): sent privately after their first bet."""
     if interaction.guild_id is None:
         return
-    if await bot.store.play.mark_notice(interaction.guild_id, interaction.user.id):
+    if await bot.store.play.mark_notice(interaction.user.id):
         with contextlib.suppress(discord.HTTPException):
             await interaction.followup.send(FIRST_BET_NOTICE, ephemeral=True)
 
@@ -152,6 +153,7 @@ def limits_text(mine: PlayerLimits, now: float) -> str:
             f"Lost today: {lost:,} chips (the day resets {when(mine.day_ends_at / 1e6)})",
             f"Session reminder after: {session}",
             f"On a break: {on_break}",
+            EVERY_SERVER,
         ]
     )
 
@@ -172,7 +174,7 @@ class LimitsCog(commands.Cog, name="Limits"):
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         """The player's limits, privately."""
         assert interaction.guild_id is not None
-        mine = await self.bot.store.play.limits(interaction.guild_id, interaction.user.id)
+        mine = await self.bot.store.play.limits(interaction.user.id)
         await tell(interaction, limits_text(mine, self.bot.clock.now()))
 
     @limits.command(name="set", description="Set your daily loss limit or session reminder")
@@ -196,9 +198,7 @@ class LimitsCog(commands.Cog, name="Limits"):
         if not changes:
             await tell(interaction, NOTHING_GIVEN)
             return
-        mine = await self.bot.store.play.set_limits(
-            interaction.guild_id, interaction.user.id, changes
-        )
+        mine = await self.bot.store.play.set_limits(interaction.user.id, changes)
         note = "Lower limits apply at once; higher limits, or none, apply 24 hours after you ask."
         await tell(interaction, f"{limits_text(mine, self.bot.clock.now())}\n{note}")
 
@@ -214,16 +214,14 @@ class LimitsCog(commands.Cog, name="Limits"):
         if seconds is None:
             await tell(interaction, "Pick one of the periods offered. Nothing changed.")
             return
-        mine = await self.bot.store.play.exclude(
-            interaction.guild_id, interaction.user.id, seconds or None
-        )
+        mine = await self.bot.store.play.exclude(interaction.user.id, seconds or None)
         await tell(interaction, limits_text(mine, self.bot.clock.now()))
 
     @limits.command(name="end-break", description="End a timed break early (in 24 hours)")
     async def end_break(self, interaction: discord.Interaction[Any]) -> None:
         """A timed break ends 24 hours from now, if it would end later."""
         assert interaction.guild_id is not None
-        mine = await self.bot.store.play.end_exclusion(interaction.guild_id, interaction.user.id)
+        mine = await self.bot.store.play.end_exclusion(interaction.user.id)
         limits = mine.limits
         now = round(self.bot.clock.now() * 1e6)
         if limits.until_admin:

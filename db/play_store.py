@@ -1,5 +1,8 @@
 """The store's operations for playing responsibly (``Store.play``): a player's limits,
-self-exclusion, the no-value notice, and the moderators' links (db.ops.play_limits)."""
+self-exclusion, the no-value notice, and the moderators' links (db.ops.play_limits).
+
+A player's limits are theirs in every server (they are not given a guild); the
+moderators' actions are logged with the server they were taken in."""
 
 from __future__ import annotations
 
@@ -26,14 +29,12 @@ class PlayLimitsStore:
         self._run = run
         self._now = now
 
-    async def limits(self, guild_id: int, user_id: int) -> PlayerLimits:
-        """The player's group, its limits and today's play (read only)."""
-        g, u, now = _ids(guild_id, user_id), user_id, self._now()
-        return await self._run(lambda: play_limits.player_limits(g, u, now), write=False)
+    async def limits(self, user_id: int) -> PlayerLimits:
+        """The player's group, its limits and today's play in every server (read only)."""
+        u, now = checks.snowflake("user_id", user_id), self._now()
+        return await self._run(lambda: play_limits.player_limits(u, now), write=False)
 
-    async def set_limits(
-        self, guild_id: int, user_id: int, changes: Mapping[str, int | None]
-    ) -> PlayerLimits:
+    async def set_limits(self, user_id: int, changes: Mapping[str, int | None]) -> PlayerLimits:
         """Set 'daily_loss' (chips) and/or 'session_s' (seconds); None removes the limit.
         Stricter applies at once, looser in 24 hours."""
         checked: dict[str, int | None] = {}
@@ -42,29 +43,29 @@ class PlayLimitsStore:
                 raise ValueError(f"there is no limit {name!r}")
             bound = _BOUNDS[name]
             checked[name] = None if value is None else checks.positive(name, value, limit=bound)
-        g, u, now = _ids(guild_id, user_id), user_id, self._now()
-        return await self._run(lambda: play_limits.set_limits(g, u, checked, now), write=True)
+        u, now = checks.snowflake("user_id", user_id), self._now()
+        return await self._run(lambda: play_limits.set_limits(u, checked, now), write=True)
 
-    async def exclude(self, guild_id: int, user_id: int, seconds: int | None) -> PlayerLimits:
+    async def exclude(self, user_id: int, seconds: int | None) -> PlayerLimits:
         """Exclude the player's group at once, for ``seconds`` or until an admin lifts it."""
         s = None if seconds is None else checks.positive("seconds", seconds, limit=MAX_EXCLUSION_S)
-        g, u, now = _ids(guild_id, user_id), user_id, self._now()
-        return await self._run(lambda: play_limits.exclude(g, u, s, now), write=True)
+        u, now = checks.snowflake("user_id", user_id), self._now()
+        return await self._run(lambda: play_limits.exclude(u, s, now), write=True)
 
-    async def end_exclusion(self, guild_id: int, user_id: int) -> PlayerLimits:
+    async def end_exclusion(self, user_id: int) -> PlayerLimits:
         """End a timed exclusion early: in 24 hours (an admin's exclusion is left alone)."""
-        g, u, now = _ids(guild_id, user_id), user_id, self._now()
-        return await self._run(lambda: play_limits.end_exclusion(g, u, now), write=True)
+        u, now = checks.snowflake("user_id", user_id), self._now()
+        return await self._run(lambda: play_limits.end_exclusion(u, now), write=True)
 
-    async def confirm_reality_check(self, guild_id: int, user_id: int) -> None:
+    async def confirm_reality_check(self, user_id: int) -> None:
         """The player goes on after the reality check: a new session period starts now."""
-        g, u, now = _ids(guild_id, user_id), user_id, self._now()
-        await self._run(lambda: play_limits.confirm_reality_check(g, u, now), write=True)
+        u, now = checks.snowflake("user_id", user_id), self._now()
+        await self._run(lambda: play_limits.confirm_reality_check(u, now), write=True)
 
-    async def mark_notice(self, guild_id: int, user_id: int) -> bool:
+    async def mark_notice(self, user_id: int) -> bool:
         """Record the no-value notice as seen; True the first time only."""
-        g, u, now = _ids(guild_id, user_id), user_id, self._now()
-        return await self._run(lambda: play_limits.mark_notice(g, u, now), write=True)
+        u, now = checks.snowflake("user_id", user_id), self._now()
+        return await self._run(lambda: play_limits.mark_notice(u, now), write=True)
 
     async def link(
         self, guild_id: int, user_id: int, other_id: int, actor_id: int, reason: str

@@ -1,6 +1,9 @@
 -- Play responsibly: player limits, self-exclusion, linked accounts, the no-value
 -- notice, and the server gates.
 --
+-- A player's limits are theirs wherever they play with this bot: set in one server,
+-- they hold in every server, and a day's losses count every server's chips (so a
+-- limit reached at a table of one shard refuses a bet at a table of another).
 -- play_limits has a row per player who set a limit, was linked, or saw the notice.
 -- principal_id names the row whose limits count for the player: their own, or, for
 -- linked accounts, one row shared by the whole group (the smallest user id of it).
@@ -8,8 +11,7 @@
 -- applies (NULL: nothing pending). Times are microseconds since the epoch, UTC.
 
 CREATE TABLE play_limits (
-    guild_id BIGINT NOT NULL,
-    user_id BIGINT NOT NULL,
+    user_id BIGINT PRIMARY KEY,
     principal_id BIGINT NOT NULL,
     -- Chips a day (UTC) the player may lose, net of returns; NULL: no limit.
     daily_loss BIGINT CHECK (daily_loss > 0),
@@ -27,11 +29,10 @@ CREATE TABLE play_limits (
     last_bet_at BIGINT,
     -- When the player was shown the notice that chips have no value (once).
     notice_shown_at BIGINT,
-    updated_at BIGINT NOT NULL,
-    PRIMARY KEY (guild_id, user_id)
+    updated_at BIGINT NOT NULL
 );
 
-CREATE INDEX play_limits_by_principal ON play_limits (guild_id, principal_id);
+CREATE INDEX play_limits_by_principal ON play_limits (principal_id);
 
 -- Append-only: every link, unlink and lifted exclusion, with the moderator and the reason.
 CREATE TABLE play_moderation (
@@ -47,8 +48,8 @@ CREATE TABLE play_moderation (
 
 CREATE INDEX play_moderation_by_user ON play_moderation (guild_id, user_id, id);
 
--- A day's losses are summed from the ledger by time.
-CREATE INDEX ledger_by_account_time ON ledger (guild_id, user_id, created_at);
+-- A day's losses are summed from the ledger by player and time, over every server.
+CREATE INDEX ledger_by_player_time ON ledger (user_id, created_at);
 
 -- The server gates (NULL: the code's default).
 ALTER TABLE guild_settings ADD COLUMN min_account_age_days BIGINT;

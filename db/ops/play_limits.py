@@ -134,7 +134,7 @@ class PlayerLimits:
 
 _SELECT_ROW = (
     f"SELECT principal_id, {', '.join(LIMIT_COLUMNS)}, notice_shown_at FROM play_limits"
-    " WHERE guild_id = ? AND user_id = ?"
+    " WHERE user_id = ?"
 )
 
 
@@ -147,65 +147,64 @@ def _limits_of(values: Sequence[Any]) -> Limits:
     return Limits(**given)  # type: ignore[arg-type]
 
 
-def _row(guild_id: int, user_id: int) -> Op[tuple[int, Limits, bool] | None]:
+def _row(user_id: int) -> Op[tuple[int, Limits, bool] | None]:
     """(principal, the row's own limit columns, notice seen), or None without a row."""
-    rows = yield Query(_SELECT_ROW, (guild_id, user_id))
+    rows = yield Query(_SELECT_ROW, (user_id,))
     if not rows:
         return None
     row = rows[0]
     return int(row[0]), _limits_of(row[1:-1]), row[-1] is not None
 
 
-def _ensure_row(guild_id: int, user_id: int, now: int) -> Op[int]:
+def _ensure_row(user_id: int, now: int) -> Op[int]:
     """The player's row (created as its own principal if new), locked; its principal."""
     rows = yield Query(
-        "INSERT INTO play_limits (guild_id, user_id, principal_id, updated_at) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (guild_id, user_id) DO UPDATE SET updated_at = excluded.updated_at"
+        "INSERT INTO play_limits (user_id, principal_id, updated_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET updated_at = excluded.updated_at"
         " RETURNING principal_id",
-        (guild_id, user_id, user_id, now),
+        (user_id, user_id, now),
     )
     return int(rows[0][0])
 
 
-def _locked_group(guild_id: int, user_id: int, now: int) -> Op[tuple[int, Limits]]:
+def _locked_group(user_id: int, now: int) -> Op[tuple[int, Limits]]:
     """Lock the group's principal row (creating the player's row if new): (principal, limits).
 
     Every change to a group's limits, and every bet checked against them, goes through
     this lock, so they happen one after another even across processes.
     """
-    principal = yield from _ensure_row(guild_id, user_id, now)
+    principal = yield from _ensure_row(user_id, now)
     rows = yield Query(
-        f"UPDATE play_limits SET updated_at = ? WHERE guild_id = ? AND user_id = ?"
+        f"UPDATE play_limits SET updated_at = ? WHERE user_id = ?"
         f" RETURNING {', '.join(LIMIT_COLUMNS)}",
-        (now, guild_id, principal),
+        (now, principal),
     )
     return principal, _limits_of(rows[0])
 
 
-def _write(guild_id: int, principal: int, limits: Limits, now: int) -> Op[None]:
+def _write(principal: int, limits: Limits, now: int) -> Op[None]:
     sets = ", ".join(f"{name} = ?" for name in LIMIT_COLUMNS)
     yield Query(
-        f"UPDATE play_limits SET {sets}, updated_at = ? WHERE guild_id = ? AND user_id = ?",
-        (*limits.values(), now, guild_id, principal),
+        f"UPDATE play_limits SET {sets}, updated_at = ? WHERE user_id = ?",
+        (*limits.values(), now, principal),
     )
 
 
-def _members(guild_id: int, principal: int) -> Op[tuple[int, ...]]:
+def _members(principal: int) -> Op[tuple[int, ...]]:
     rows = yield Query(
-        "SELECT user_id FROM play_limits WHERE guild_id = ? AND principal_id = ? ORDER BY user_id",
-        (guild_id, principal),
+        "SELECT user_id FROM play_limits WHERE principal_id = ? ORDER BY user_id", (principal,)
     )
     return tuple(int(row[0]) for row in rows) or (principal,)
 
 
-def _net_since(guild_id: int, members: Sequence[int], since: int) -> Op[int]:
+def _net_since(members: Sequence[int], since: int) -> Op[int]:
     """The group's net from play (returns minus stakes) since ``since``."""
     marks = ", ".join("?" for _ in members)
     kinds = ", ".join(f"'{kind}'" for kind in _PLAY_KINDS)
     rows = yield Query(
-        f"SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE guild_id = ? AND user_id IN ({marks})"
+        f"SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE user_id IN ({marks})"
         f" AND created_at >= ? AND kind IN ({kinds})",
-        (guild_id, *members, since),
+        (*members, since),
     )
     return int(rows[0][0])
 
@@ -218,22 +217,22 @@ def day_start(now: int) -> int:
 # -- reading ------------------------------------------------------------------------------------
 
 
-def player_limits(guild_id: int, user_id: int, now: int) -> Op[PlayerLimits]:
+def player_limits(user_id: int, now: int) -> Op[PlayerLimits]:
     """A player's group, its limits (pending changes that are due applied) and today's play."""
-    own = yield from _row(guild_id, user_id)
+    own = yield from _row(user_id)
     principal, notice = (user_id, False) if own is None else (own[0], own[2])
     limits = Limits()
     if own is not None:
-        group = own if principal == user_id else (yield from _row(guild_id, principal))
+        group = own if principal == user_id else (yield from _row(principal))
         if group is not None:
             limits = group[1].settled(now)
     members: tuple[int, ...] = (user_id,)
     if own is not None:
-        members = yield from _members(guild_id, principal)
+        members = yield from _members(principal)
     start = day_start(now)
-    net_today = yield from _net_since(guild_id, members, start)
+    net_today = yield from _net_since(members, start)
     session = limits.session_start(now)
-    session_net = 0 if session is None else (yield from _net_since(guild_id, members, session))
+    session_net = 0 if session is None else (yield from _net_since(members, session))
     return PlayerLimits(
         user_id,
         principal,
@@ -249,27 +248,27 @@ def player_limits(guild_id: int, user_id: int, now: int) -> Op[PlayerLimits]:
 # -- the check in a stake's transaction ---------------------------------------------------------
 
 
-def check_bet(guild_id: int, user_id: int, amount: int, now: int) -> Op[None]:
+def check_bet(user_id: int, amount: int, now: int) -> Op[None]:
     """Refuse (PlayRefused) a bet of ``amount`` the group's limits do not allow; else note it
     in the session. Runs inside the stake's transaction, before the debit."""
-    own = yield from _row(guild_id, user_id)
+    own = yield from _row(user_id)
     if own is None or (own[0] == user_id and not own[1].settled(now).any):
         return  # no limit, no link (the notice seen, perhaps): nothing to check or write
-    principal, limits = yield from _locked_group(guild_id, user_id, now)
+    principal, limits = yield from _locked_group(user_id, now)
     limits = limits.settled(now)
     if not limits.any:
         return
     if limits.excluded(now):
         until = None if limits.until_admin else from_micros(limits.excluded_until or now)
         raise PlayRefused("excluded", until=until)
-    members = yield from _members(guild_id, principal)
+    members = yield from _members(principal)
     if limits.reality_check_due(now):
         start = limits.session_start(now) or now
-        net = yield from _net_since(guild_id, members, start)
+        net = yield from _net_since(members, start)
         raise PlayRefused("reality_check", played_s=(now - start) // _SECOND, net=net)
     if limits.daily_loss is not None:
         start = day_start(now)
-        lost = -(yield from _net_since(guild_id, members, start))
+        lost = -(yield from _net_since(members, start))
         if lost + amount > limits.daily_loss:
             raise PlayRefused(
                 "loss_limit",
@@ -279,14 +278,14 @@ def check_bet(guild_id: int, user_id: int, amount: int, now: int) -> Op[None]:
             )
     session = limits.session_start(now)
     noted = replace(limits, session_started_at=now if session is None else session, last_bet_at=now)
-    yield from _write(guild_id, principal, noted, now)
+    yield from _write(principal, noted, now)
 
 
-def confirm_reality_check(guild_id: int, user_id: int, now: int) -> Op[None]:
+def confirm_reality_check(user_id: int, now: int) -> Op[None]:
     """The player read the reality check and goes on: a new session period starts now."""
-    principal, limits = yield from _locked_group(guild_id, user_id, now)
+    principal, limits = yield from _locked_group(user_id, now)
     confirmed = replace(limits.settled(now), session_started_at=now, last_bet_at=now)
-    yield from _write(guild_id, principal, confirmed, now)
+    yield from _write(principal, confirmed, now)
 
 
 # -- the player's own changes -------------------------------------------------------------------
@@ -302,14 +301,12 @@ def _changed(
     return current, wanted, now + RAISE_WAIT
 
 
-def set_limits(
-    guild_id: int, user_id: int, changes: Mapping[str, int | None], now: int
-) -> Op[PlayerLimits]:
+def set_limits(user_id: int, changes: Mapping[str, int | None], now: int) -> Op[PlayerLimits]:
     """Set the group's 'daily_loss' and/or 'session_s' (None: no limit).
 
     Stricter applies at once; looser waits ``RAISE_WAIT``.
     """
-    principal, limits = yield from _locked_group(guild_id, user_id, now)
+    principal, limits = yield from _locked_group(user_id, now)
     limits = limits.settled(now)
     for name, wanted in changes.items():
         if name not in ("daily_loss", "session_s"):
@@ -317,47 +314,47 @@ def set_limits(
         value, pending, at = _changed(getattr(limits, name), wanted, now)
         fields = {name: value, f"{name}_next": pending, f"{name}_next_at": at}
         limits = replace(limits, **fields)  # type: ignore[arg-type]
-    yield from _write(guild_id, principal, limits, now)
-    return (yield from player_limits(guild_id, user_id, now))
+    yield from _write(principal, limits, now)
+    return (yield from player_limits(user_id, now))
 
 
-def exclude(guild_id: int, user_id: int, seconds: int | None, now: int) -> Op[PlayerLimits]:
+def exclude(user_id: int, seconds: int | None, now: int) -> Op[PlayerLimits]:
     """Exclude the group at once: for ``seconds``, or (None) until an admin lifts it.
 
     A longer exclusion already running is kept (an exclusion is never shortened here).
     """
-    principal, limits = yield from _locked_group(guild_id, user_id, now)
+    principal, limits = yield from _locked_group(user_id, now)
     limits = limits.settled(now)
     if seconds is None:
         limits = replace(limits, until_admin=1)
     else:
         until = now + seconds * _SECOND
         limits = replace(limits, excluded_until=max(until, limits.excluded_until or 0))
-    yield from _write(guild_id, principal, limits, now)
-    return (yield from player_limits(guild_id, user_id, now))
+    yield from _write(principal, limits, now)
+    return (yield from player_limits(user_id, now))
 
 
-def end_exclusion(guild_id: int, user_id: int, now: int) -> Op[PlayerLimits]:
+def end_exclusion(user_id: int, now: int) -> Op[PlayerLimits]:
     """Ask to end a timed exclusion early: it ends ``RAISE_WAIT`` from now, if later.
 
     An exclusion until an admin lifts it is left as it is (only an admin ends it).
     """
-    principal, limits = yield from _locked_group(guild_id, user_id, now)
+    principal, limits = yield from _locked_group(user_id, now)
     limits = limits.settled(now)
     if limits.excluded_until is not None and limits.excluded_until > now + RAISE_WAIT:
         limits = replace(limits, excluded_until=now + RAISE_WAIT)
-        yield from _write(guild_id, principal, limits, now)
-    return (yield from player_limits(guild_id, user_id, now))
+        yield from _write(principal, limits, now)
+    return (yield from player_limits(user_id, now))
 
 
-def mark_notice(guild_id: int, user_id: int, now: int) -> Op[bool]:
+def mark_notice(user_id: int, now: int) -> Op[bool]:
     """Record that the player has seen the no-value notice; True if this is the first time."""
     rows = yield Query(
-        "INSERT INTO play_limits (guild_id, user_id, principal_id, notice_shown_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE"
+        "INSERT INTO play_limits (user_id, principal_id, notice_shown_at, updated_at)"
+        " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
         " SET notice_shown_at = excluded.notice_shown_at"
         " WHERE play_limits.notice_shown_at IS NULL RETURNING user_id",
-        (guild_id, user_id, user_id, now, now),
+        (user_id, user_id, now, now),
     )
     return bool(rows)
 
@@ -365,14 +362,14 @@ def mark_notice(guild_id: int, user_id: int, now: int) -> Op[bool]:
 # -- claims shared by linked accounts -----------------------------------------------------------
 
 
-def claim_group(guild_id: int, user_id: int, now: int) -> Op[tuple[int, ...]]:
+def claim_group(user_id: int, now: int) -> Op[tuple[int, ...]]:
     """The accounts whose /daily claims count as one with this player's (locked for the
     claim when linked); just the player when not linked."""
-    own = yield from _row(guild_id, user_id)
+    own = yield from _row(user_id)
     if own is None:
         return (user_id,)
-    principal, _ = yield from _locked_group(guild_id, user_id, now)
-    return (yield from _members(guild_id, principal))
+    principal, _ = yield from _locked_group(user_id, now)
+    return (yield from _members(principal))
 
 
 # -- moderators ---------------------------------------------------------------------------------
@@ -410,15 +407,15 @@ def merged(a: Limits, b: Limits) -> Limits:
 def link(guild_id: int, user_id: int, other_id: int, actor: int, why: str, now: int) -> Op[bool]:
     """Make the two accounts (and their groups) one group; False if they already are."""
     first, second = sorted((user_id, other_id))
-    p1, l1 = yield from _locked_group(guild_id, first, now)
-    p2, l2 = yield from _locked_group(guild_id, second, now)
+    p1, l1 = yield from _locked_group(first, now)
+    p2, l2 = yield from _locked_group(second, now)
     if p1 == p2:
         return False
     principal = min(p1, p2)
-    yield from _write(guild_id, principal, merged(l1.settled(now), l2.settled(now)), now)
+    yield from _write(principal, merged(l1.settled(now), l2.settled(now)), now)
     yield Query(
-        "UPDATE play_limits SET principal_id = ? WHERE guild_id = ? AND principal_id IN (?, ?)",
-        (principal, guild_id, p1, p2),
+        "UPDATE play_limits SET principal_id = ? WHERE principal_id IN (?, ?)",
+        (principal, p1, p2),
     )
     yield from _log(guild_id, user_id, other_id, "link", actor, why, now)
     return True
@@ -427,25 +424,21 @@ def link(guild_id: int, user_id: int, other_id: int, actor: int, why: str, now: 
 def unlink(guild_id: int, user_id: int, actor: int, why: str, now: int) -> Op[bool]:
     """Take the account out of its group, keeping a copy of the group's limits; False if
     it is linked to nobody."""
-    principal, limits = yield from _locked_group(guild_id, user_id, now)
-    members = yield from _members(guild_id, principal)
+    principal, limits = yield from _locked_group(user_id, now)
+    members = yield from _members(principal)
     if len(members) < 2:
         return False
     rest = [member for member in members if member != user_id]
     if user_id == principal:  # the group goes on under its next smallest id
         heir = min(rest)
-        yield from _write(guild_id, heir, limits, now)
+        yield from _write(heir, limits, now)
         yield Query(
-            "UPDATE play_limits SET principal_id = ? WHERE guild_id = ? AND principal_id = ?"
-            " AND user_id <> ?",
-            (heir, guild_id, principal, user_id),
+            "UPDATE play_limits SET principal_id = ? WHERE principal_id = ? AND user_id <> ?",
+            (heir, principal, user_id),
         )
     else:
-        yield from _write(guild_id, user_id, limits, now)
-        yield Query(
-            "UPDATE play_limits SET principal_id = user_id WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id),
-        )
+        yield from _write(user_id, limits, now)
+        yield Query("UPDATE play_limits SET principal_id = user_id WHERE user_id = ?", (user_id,))
     yield from _log(guild_id, user_id, None, "unlink", actor, why, now)
     return True
 
@@ -455,10 +448,10 @@ def lift_exclusion(guild_id: int, user_id: int, actor: int, why: str, now: int) 
 
     A timed exclusion is never shortened: if one is also running, it goes on.
     """
-    principal, limits = yield from _locked_group(guild_id, user_id, now)
+    principal, limits = yield from _locked_group(user_id, now)
     if not limits.until_admin:
         return False
-    yield from _write(guild_id, principal, replace(limits, until_admin=0), now)
+    yield from _write(principal, replace(limits, until_admin=0), now)
     yield from _log(guild_id, user_id, None, "lift", actor, why, now)
     return True
 

@@ -28,7 +28,7 @@ async def _bet(store: db.Store, user_id: int, amount: int, commitment: str) -> i
 async def test_a_loss_limit_refuses_the_bet_that_would_pass_it(
     store: db.Store, clock: FakeClock
 ) -> None:
-    await store.play.set_limits(G, ALICE, {"daily_loss": 150})
+    await store.play.set_limits(ALICE, {"daily_loss": 150})
     await _lost_round(store, ALICE, 100, 1)
     before = await store.ledger(G, ALICE)
     with pytest.raises(db.PlayRefused) as refused:
@@ -46,21 +46,21 @@ async def test_a_loss_limit_refuses_the_bet_that_would_pass_it(
 
 
 async def test_a_raise_waits_a_day_and_a_cut_is_at_once(store: db.Store, clock: FakeClock) -> None:
-    await store.play.set_limits(G, ALICE, {"daily_loss": 100})
-    raised = await store.play.set_limits(G, ALICE, {"daily_loss": 500})
+    await store.play.set_limits(ALICE, {"daily_loss": 100})
+    raised = await store.play.set_limits(ALICE, {"daily_loss": 500})
     assert (raised.limits.daily_loss, raised.limits.daily_loss_next) == (100, 500)
     with pytest.raises(db.PlayRefused):
         await _bet(store, ALICE, 200, "c1")
     clock.advance(hours=24)
-    assert (await store.play.limits(G, ALICE)).limits.daily_loss == 500
+    assert (await store.play.limits(ALICE)).limits.daily_loss == 500
     await _bet(store, ALICE, 200, "c2")
-    cut = await store.play.set_limits(G, ALICE, {"daily_loss": 50, "session_s": 600})
+    cut = await store.play.set_limits(ALICE, {"daily_loss": 50, "session_s": 600})
     assert (cut.limits.daily_loss, cut.limits.daily_loss_next, cut.limits.session_s) == (
         50,
         None,
         600,
     )
-    removed = await store.play.set_limits(G, ALICE, {"session_s": None})
+    removed = await store.play.set_limits(ALICE, {"session_s": None})
     assert removed.limits.session_s == 600  # removing is loosening: it waits too
     assert removed.limits.session_s_next_at is not None
 
@@ -68,15 +68,15 @@ async def test_a_raise_waits_a_day_and_a_cut_is_at_once(store: db.Store, clock: 
 async def test_an_exclusion_refuses_bets_and_only_an_admin_lifts_the_open_one(
     store: db.Store, clock: FakeClock
 ) -> None:
-    await store.play.exclude(G, ALICE, 86_400)
+    await store.play.exclude(ALICE, 86_400)
     with pytest.raises(db.PlayRefused) as refused:
         await _bet(store, ALICE, 10, "c1")
     assert refused.value.until == clock.now + timedelta(days=1)
     assert not await store.play.lift_exclusion(G, ALICE, MOD, "asked")  # a timed one stays
     clock.advance(days=1)
     await _bet(store, ALICE, 10, "c2")
-    await store.play.exclude(G, ALICE, None)
-    assert (await store.play.end_exclusion(G, ALICE)).limits.until_admin == 1
+    await store.play.exclude(ALICE, None)
+    assert (await store.play.end_exclusion(ALICE)).limits.until_admin == 1
     clock.advance(days=400)
     with pytest.raises(db.PlayRefused):
         await _bet(store, ALICE, 10, "c3")
@@ -89,8 +89,8 @@ async def test_an_exclusion_refuses_bets_and_only_an_admin_lifts_the_open_one(
 async def test_ending_a_timed_exclusion_early_waits_a_day(
     store: db.Store, clock: FakeClock
 ) -> None:
-    await store.play.exclude(G, ALICE, 30 * 86_400)
-    ended = await store.play.end_exclusion(G, ALICE)
+    await store.play.exclude(ALICE, 30 * 86_400)
+    ended = await store.play.end_exclusion(ALICE)
     assert ended.limits.excluded_until is not None
     clock.advance(hours=23)
     with pytest.raises(db.PlayRefused):
@@ -102,7 +102,7 @@ async def test_ending_a_timed_exclusion_early_waits_a_day(
 async def test_the_reality_check_comes_after_the_session_and_a_confirmation_goes_on(
     store: db.Store, clock: FakeClock
 ) -> None:
-    await store.play.set_limits(G, ALICE, {"session_s": 3600})
+    await store.play.set_limits(ALICE, {"session_s": 3600})
     await _lost_round(store, ALICE, 100, 1)
     clock.advance(minutes=20)
     await _lost_round(store, ALICE, 50, 2)
@@ -116,14 +116,14 @@ async def test_the_reality_check_comes_after_the_session_and_a_confirmation_goes
         3600,
         -160,
     )
-    await store.play.confirm_reality_check(G, ALICE)
+    await store.play.confirm_reality_check(ALICE)
     await _bet(store, ALICE, 10, "c5")
 
 
 async def test_linked_accounts_share_one_daily_claim_and_one_set_of_limits(
     store: db.Store, clock: FakeClock
 ) -> None:
-    await store.play.set_limits(G, BOB, {"daily_loss": 100})
+    await store.play.set_limits(BOB, {"daily_loss": 100})
     assert await store.play.link(G, ALICE, BOB, MOD, "same person")
     assert not await store.play.link(G, BOB, ALICE, MOD, "again")
     assert (await store.claim_daily(G, ALICE)).claimed
@@ -133,11 +133,11 @@ async def test_linked_accounts_share_one_daily_claim_and_one_set_of_limits(
     await _lost_round(store, ALICE, 80, 1)
     with pytest.raises(db.PlayRefused):
         await _bet(store, BOB, 30, "c2")  # Alice's loss counts for Bob
-    limits = await store.play.limits(G, ALICE)
+    limits = await store.play.limits(ALICE)
     assert (limits.linked, limits.limits.daily_loss, limits.lost_today) == ((BOB,), 100, 80)
     assert await store.play.unlink(G, BOB, MOD, "not the same person")
     await _bet(store, BOB, 30, "c3")  # Bob keeps a copy of the limits, but not Alice's losses
-    assert (await store.play.limits(G, BOB)).limits.daily_loss == 100
+    assert (await store.play.limits(BOB)).limits.daily_loss == 100
     log = await store.play.moderation_log(G, BOB)
     assert [(e.action, e.reason) for e in log] == [
         ("unlink", "not the same person"),
@@ -146,11 +146,21 @@ async def test_linked_accounts_share_one_daily_claim_and_one_set_of_limits(
 
 
 async def test_the_notice_is_marked_once(store: db.Store) -> None:
-    assert await store.play.mark_notice(G, ALICE)
-    assert not await store.play.mark_notice(G, ALICE)
-    assert (await store.play.limits(G, ALICE)).notice_shown
+    assert await store.play.mark_notice(ALICE)
+    assert not await store.play.mark_notice(ALICE)
+    assert (await store.play.limits(ALICE)).notice_shown
 
 
 async def test_linking_an_account_to_itself_is_refused(store: db.Store) -> None:
     with pytest.raises(ValueError, match="itself"):
         await store.play.link(G, ALICE, ALICE, MOD, "oops")
+
+
+async def test_a_players_limits_hold_in_every_server(store: db.Store) -> None:
+    await store.play.set_limits(ALICE, {"daily_loss": 150})
+    await _lost_round(store, ALICE, 100, 1)
+    other = await store.open_round(G + 1, CHANNEL + 1, "{}", "elsewhere")
+    with pytest.raises(db.PlayRefused) as refused:
+        await store.stake(G + 1, ALICE, 100, "bet", other)
+    assert refused.value.lost == 100
+    await store.stake(G + 1, ALICE, 50, "bet", other)

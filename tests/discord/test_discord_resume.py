@@ -182,7 +182,7 @@ async def test_a_round_from_before_durable_tables_is_refunded_once(
         # What the migration for playing responsibly adds (it is newer than durable tables).
         "DROP TABLE play_moderation",
         "DROP TABLE play_limits",
-        "DROP INDEX ledger_by_account_time",
+        "DROP INDEX ledger_by_player_time",
         *(
             f"ALTER TABLE guild_settings DROP COLUMN {column}"
             for column in ("min_account_age_days", "table_channels", "play_role_id", "play_stopped")
