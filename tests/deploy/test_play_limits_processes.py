@@ -13,7 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from table_players import Casino, bot_process, stop_all
+from table_players import (
+    Casino,
+    bot_process,
+    one_person_on_two_shards,
+    stop_all,
+    two_shard_processes,
+)
 
 import db
 from fakediscord import FakeDiscord
@@ -84,17 +90,11 @@ async def test_a_limit_reached_on_one_shard_refuses_a_bet_on_the_other(
 ) -> None:
     url = pg_server.create_database("limits_two_shards")
     async with FakeDiscord(recommended_shards=2, max_concurrency=2) as fake:
-        casinos = [Casino.build(fake, f"Casino {n}", players=2, shard=n) for n in range(2)]
         # One person, a member of both servers: the same user id at both tables.
-        alice = casinos[0].players[0]
-        casinos[1].players[0] = fake.add_member(casinos[1].guild, "alice", user=alice.user)
+        casinos = one_person_on_two_shards(fake, players=2)
         await long_bet_timers(url, *casinos)
-        first = bot_process(fake, url, SHARD_COUNT="2", SHARD_IDS="0")
-        second = bot_process(fake, url, SHARD_COUNT="2", SHARD_IDS="1")
-        await first.start()
-        await second.start()
+        first, second = await two_shard_processes(fake, url)
         try:
-            assert (first.shard_ids, second.shard_ids) == ([0], [1])
             await reach_the_limit(fake, casinos[0])
             there = casinos[1]
             await fake.slash(there.players[1], "blackjack start", there.channel)
