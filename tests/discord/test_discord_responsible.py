@@ -9,6 +9,7 @@ with the tournament command.
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 from typing import Any
 
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
@@ -304,3 +305,9 @@ async def test_no_command_moves_chips_between_players(bot: BlackjackBot, world: 
 
 
 _PLAYER_PARAMS = ("user_id", "other_id", "to_user_id", "from_user_id", "member")
+
+
+def test_the_readme_states_the_notice_and_tells_server_owners_not_to_sell_chips() -> None:
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text("utf-8").split())
+    assert NO_VALUE_NOTICE in readme
+    assert "linking these chips to anything sold or of value" in readme
