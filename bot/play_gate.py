@@ -46,8 +46,6 @@ class Action(Enum):
     TOURNAMENT = "enter a tournament"
 
 
-#: The actions the minimum account age gates ("claim /daily or sit at a table").
-_AGE_GATED: Final = frozenset(Action)
 #: The actions whose first step writes to the store and, for a bet, checks the limits
 #: again in its transaction: with the store unreachable, that step refuses them itself.
 _CHECKED_AGAIN: Final = frozenset({Action.OPEN, Action.BET})
@@ -74,6 +72,16 @@ class PlayGate:
     def __init__(self, store: db.Store, clock: Clock) -> None:
         self._store = store
         self._clock = clock
+        #: Players known to have seen the no-value notice: no write at each of their bets.
+        self._noticed: set[int] = set()
+
+    async def notice_due(self, user_id: int) -> bool:
+        """Whether the no-value notice is to be shown now: the player's first time (stored)."""
+        if user_id in self._noticed:
+            return False
+        first = await self._store.play.mark_notice(user_id)
+        self._noticed.add(user_id)
+        return first
 
     async def require(
         self, guild_id: int, asker: Asker, action: Action, channel_id: int | None = None
@@ -96,7 +104,7 @@ class PlayGate:
             refusal = self._server_gates(settings, guild_id, asker, action, channel_id)
             if refusal is not None:
                 return refusal
-            return await self._own_limits(guild_id, asker.user_id, action)
+            return await self._own_limits(asker.user_id, action)
         except db.StoreUnavailable:
             if action in _CHECKED_AGAIN:
                 return None  # refused by the store itself, in the table's own words
@@ -121,14 +129,14 @@ class PlayGate:
         if role and role != guild_id and asker.role_ids is not None and role not in asker.role_ids:
             return PlayBlocked(NEEDS_ROLE.format(role=f"<@&{role}>"))
         days = settings.min_account_age_days
-        if action in _AGE_GATED and days:
+        if days:  # every action claims /daily or takes a seat (a bet, a table, a tournament)
             allowed_from = account_created(asker.user_id) + days * _DAY_S
             if self._clock.now() < allowed_from:
                 return PlayBlocked(too_new_text(days, allowed_from), until=allowed_from)
         return None
 
-    async def _own_limits(self, guild_id: int, user_id: int, action: Action) -> PlayBlocked | None:
-        mine = await self._store.play.limits(user_id)
+    async def _own_limits(self, user_id: int, action: Action) -> PlayBlocked | None:
+        mine = await self._store.play.limits(user_id, tally=False)
         limits, now = mine.limits, _micros(self._clock.now())
         if limits.excluded(now):
             until = None if limits.until_admin else (limits.excluded_until or now) / 1e6

@@ -114,9 +114,7 @@ async def tell_refusal(interaction: discord.Interaction[Any], error: PlayBlocked
 
 async def first_bet_notice(bot: BlackjackBot, interaction: discord.Interaction[Any]) -> None:
     """The no-value notice, once per player (stored): sent privately after their first bet."""
-    if interaction.guild_id is None:
-        return
-    if await bot.store.play.mark_notice(interaction.user.id):
+    if await bot.play_gate.notice_due(interaction.user.id):
         with contextlib.suppress(discord.HTTPException):
             await interaction.followup.send(FIRST_BET_NOTICE, ephemeral=True)
 

@@ -29,10 +29,12 @@ class PlayLimitsStore:
         self._run = run
         self._now = now
 
-    async def limits(self, user_id: int) -> PlayerLimits:
-        """The player's group, its limits and today's play in every server (read only)."""
+    async def limits(self, user_id: int, *, tally: bool = True) -> PlayerLimits:
+        """The player's group, its limits and today's play in every server (read only).
+
+        ``tally=False``: today's play is left at 0 for a player without limits."""
         u, now = checks.snowflake("user_id", user_id), self._now()
-        return await self._run(lambda: play_limits.player_limits(u, now), write=False)
+        return await self._run(lambda: play_limits.player_limits(u, now, tally), write=False)
 
     async def set_limits(self, user_id: int, changes: Mapping[str, int | None]) -> PlayerLimits:
         """Set 'daily_loss' (chips) and/or 'session_s' (seconds); None removes the limit.

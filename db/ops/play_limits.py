@@ -217,8 +217,12 @@ def day_start(now: int) -> int:
 # -- reading ------------------------------------------------------------------------------------
 
 
-def player_limits(user_id: int, now: int) -> Op[PlayerLimits]:
-    """A player's group, its limits (pending changes that are due applied) and today's play."""
+def player_limits(user_id: int, now: int, tally: bool = True) -> Op[PlayerLimits]:
+    """A player's group, its limits (pending changes that are due applied) and today's play.
+
+    Without ``tally``, the play is summed only for a player with limits (what a check
+    needs): one query, not three, before a bet of a player who set none.
+    """
     own = yield from _row(user_id)
     principal, notice = (user_id, False) if own is None else (own[0], own[2])
     limits = Limits()
@@ -230,9 +234,10 @@ def player_limits(user_id: int, now: int) -> Op[PlayerLimits]:
     if own is not None:
         members = yield from _members(principal)
     start = day_start(now)
-    net_today = yield from _net_since(members, start)
+    counted = tally or limits.any
+    net_today = (yield from _net_since(members, start)) if counted else 0
     session = limits.session_start(now)
-    session_net = 0 if session is None else (yield from _net_since(members, session))
+    session_net = 0 if session is None or not counted else (yield from _net_since(members, session))
     return PlayerLimits(
         user_id,
         principal,
