@@ -28,6 +28,7 @@ from bot.config import Config
 from bot.discord_reply import tell
 from bot.log_context import bind
 from bot.metrics import BotMetrics, MetricsServer
+from bot.play_gate import PlayGate
 from bot.strategy_cache import cache_directory
 from bot.strategy_process import StrategyPool
 from bot.table_display import TableDisplay
@@ -42,7 +43,13 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 #: One cog per feature, loaded in this order.
-EXTENSIONS: Final = ("cogs.table", "cogs.economy", "cogs.admin", "cogs.tournament")
+EXTENSIONS: Final = (
+    "cogs.table",
+    "cogs.economy",
+    "cogs.admin",
+    "cogs.tournament",
+    "cogs.responsible",
+)
 
 #: What it gets before this process has resumed the tables a previous run left open.
 STARTING: Final = "The bot is still starting up; nothing was changed. Try again in a moment."
@@ -199,6 +206,8 @@ class BlackjackBot(commands.Bot):
                 cache_directory(self.config.database_url), worker=StrategyPool(), clock=self.clock
             ),
         )
+        #: What every feature asks before it lets a member play (bot.play_gate).
+        self.play_gate = PlayGate(self._store, self.clock)
         self._tables.shard_count = self.config.shard_count or 1
         await self._tables.check_shard_count()
         for extension in self._extensions:

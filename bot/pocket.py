@@ -14,10 +14,10 @@ Where the server did add the bot, its commands play in that server's economy as 
 whether the player also installed the app or not.
 
 Which commands are offered outside servers: every player command decorated ``@anywhere``
-(``/blackjack``, ``/bet``, ``/balance``, ``/daily``, ``/stats``, ``/leaderboard``); a new
-player command that makes sense in a DM (``/limits`` when it lands: limits and
-self-exclusion apply everywhere) takes ``@anywhere`` too and reads its chips and settings
-through :func:`economy_scope`. Admin commands are ``@server_only``.
+(``/blackjack``, ``/bet``, ``/balance``, ``/daily``, ``/stats``, ``/leaderboard``,
+``/limits``: a player's limits and breaks are their own and apply everywhere); a new
+player command that makes sense in a DM takes ``@anywhere`` too and reads its chips and
+settings through :func:`economy_scope`. Admin commands are ``@server_only``.
 """
 
 from __future__ import annotations

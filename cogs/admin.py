@@ -1,4 +1,5 @@
-"""``/blackjack-admin config|grant|take|ledger``: settings, chip adjustments, a member's ledger.
+"""``/blackjack-admin config|grant|take|ledger|link|unlink|lift|player``: settings, chip
+adjustments, a member's ledger, and the moderators' side of playing responsibly.
 
 Hidden by default from members without Manage Server (``default_permissions``),
 and checked again here, since a server can re-grant the command in its settings
@@ -17,6 +18,13 @@ from bot.discord_reply import tell
 from bot.engine import BUSTER, MAX_BET_CEILING, PERFECT_PAIRS, PRESETS, TWENTY_ONE_PLUS_THREE
 from bot.pocket import server_only
 from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
+from cogs.responsible_admin import (
+    channels_setting,
+    gates_text,
+    moderate,
+    player_embed,
+    stop_all_play,
+)
 from cogs.side_bet_config import DESCRIBE, side_bet_changes, side_bet_settings_lines
 from cogs.table.commands import table_cog
 from cogs.table.render import chips
@@ -44,6 +52,7 @@ def settings_text(settings: GuildSettings) -> str:
             f"Cards: {settings.card_style}",
             f"Seasons: one calendar {settings.season_length} each (UTC)",
             *side_bet_settings_lines(settings),
+            gates_text(settings),
         ]
     )
 
@@ -81,6 +90,10 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         side_buster=DESCRIBE[BUSTER],
         side_min_bet="Smallest side bet a hand",
         side_max_bet="Largest side bet a hand",
+        min_account_age="Days an account must exist to claim /daily or sit (0: off)",
+        table_channels='Channels where tables may open (#mentions), or "all"',
+        play_role="The role that may play (the everyone role: anyone may)",
+        stop_all="Stop all play now (open tables close, rounds refunded), or start it again",
     )
     @app_commands.choices(
         default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS],
@@ -105,6 +118,10 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         side_buster: app_commands.Range[str, 1, 64] | None = None,
         side_min_bet: app_commands.Range[int, 1, MAX_BALANCE] | None = None,
         side_max_bet: app_commands.Range[int, 1, MAX_BALANCE] | None = None,
+        min_account_age: app_commands.Range[int, 0, 3650] | None = None,
+        table_channels: app_commands.Range[str, 1, 600] | None = None,
+        play_role: discord.Role | None = None,
+        stop_all: bool | None = None,
     ) -> None:
         """With no options, show the settings; otherwise change the given ones (all or none)."""
         assert interaction.guild_id is not None
@@ -121,6 +138,12 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             "season_length": season_length,
             "side_min_bet": side_min_bet,
             "side_max_bet": side_max_bet,
+            "min_account_age_days": min_account_age,
+            # @everyone (the default role) means everyone may play: no role gate.
+            "play_role_id": None
+            if play_role is None
+            else (0 if play_role.is_default() else play_role.id),
+            "play_stopped": None if stop_all is None else int(stop_all),
         }
         changes: dict[str, object] = {
             name: value for name, value in given.items() if value is not None
@@ -139,6 +162,8 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
                     BUSTER: side_buster,
                 }
                 changes |= side_bet_changes(side, rules)
+            if table_channels is not None:
+                changes["table_channels"] = channels_setting(table_channels)
             settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
         except ValueError as error:
             await tell(interaction, f"Nothing changed: {error}.")
@@ -150,6 +175,9 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         note = "\nOpen tables keep their rules; new tables use these." if changes else ""
         if cards is not None:
             note += "\nCards change on open tables too, at their next update."
+        if stop_all:
+            closed = await stop_all_play(self.bot, interaction.guild_id)
+            note += f"\nAll play stopped: tables closed now: {closed}; their rounds were refunded."
         await tell(interaction, f"{heading}\n{settings_text(settings)}{note}")
 
     @app_commands.command(name="grant", description="Give chips to a member (a ledger row)")
@@ -182,6 +210,56 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         """The member's ledger rows, newest first, with round ids; Older / Newer page it."""
         embed, view = await ledger_page(interaction, member.id, ledger_title(member.display_name))
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @app_commands.command(name="link", description="Link two accounts one person holds")
+    @app_commands.describe(
+        member="One account", other="The other account", reason="Why you judge them one person"
+    )
+    async def link(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member,
+        other: discord.Member,
+        reason: app_commands.Range[str, 1, 200],
+    ) -> None:
+        """One /daily claim and one set of limits for both; logged with you and the reason."""
+        await tell(
+            interaction, await moderate(self.bot, interaction, "link", member, reason, other)
+        )
+
+    @app_commands.command(name="unlink", description="Take an account out of its linked group")
+    @app_commands.describe(member="The account", reason="Why (kept)")
+    async def unlink(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member,
+        reason: app_commands.Range[str, 1, 200],
+    ) -> None:
+        """The account keeps a copy of the group's limits; logged with you and the reason."""
+        await tell(interaction, await moderate(self.bot, interaction, "unlink", member, reason))
+
+    @app_commands.command(
+        name="lift", description="Lift a break a player set until an admin lifts it"
+    )
+    @app_commands.describe(member="The player", reason="Why (kept)")
+    async def lift(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member,
+        reason: app_commands.Range[str, 1, 200],
+    ) -> None:
+        """Only a break "until an admin lifts it": a timed break is never shortened."""
+        await tell(interaction, await moderate(self.bot, interaction, "lift", member, reason))
+
+    @app_commands.command(name="player", description="A member's limits, break and linked accounts")
+    @app_commands.describe(member="Whose")
+    async def player(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+        """What the member set for themselves, and who they are linked to (read only)."""
+        assert interaction.guild_id is not None
+        mine = await self.bot.store.play.limits(member.id)
+        log = await self.bot.store.play.moderation_log(interaction.guild_id, member.id)
+        embed = player_embed(member, mine, log, self.bot.clock.now())
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def _adjust(
         self, interaction: discord.Interaction[Any], member: discord.Member, delta: int, why: str

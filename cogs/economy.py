@@ -10,11 +10,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
+from bot.play_gate import Action
 from bot.pocket import POCKET_SCOPE, anywhere, economy_scope
 from bot.shown_names import shown_name
 from bot.tables.chip_limit import at_the_limit
 from bot.tables.results import signed
 from cogs.competition import add_achievements, season_choices, show_season
+from cogs.responsible import asker_of
 from cogs.table.render import chips, timestamp
 from db.errors import BalanceLimitExceeded
 from db.models import LeaderboardPage, PlayerStats
@@ -206,8 +208,12 @@ class EconomyCog(commands.Cog, name="Economy"):
     @anywhere
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         """Credit the daily amount once a period (outside servers: to the pocket wallet)."""
+        scope = economy_scope(interaction)
+        refusal = await self.bot.play_gate.check(scope, asker_of(interaction), Action.DAILY)
+        if refusal is not None:
+            await tell(interaction, str(refusal))
+            return
         try:
-            scope = economy_scope(interaction)
             result = await self.bot.store.claim_daily(scope, interaction.user.id)
         except BalanceLimitExceeded as error:
             text = at_the_limit(error, f"the daily {chips(error.amount)} chips")

@@ -19,11 +19,14 @@ from discord.ext import commands
 from bot.bet_amount import BetAmountError, needs_balance, parse_bet
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, Action
+from bot.play_gate import Action as PlayAction
+from bot.pocket import economy_scope
 from bot.shown_names import shown_name
 from bot.tables.players import Player
 from bot.tournaments import rules as R
 from bot.tournaments.service import TournamentError, TournamentService
 from bot.tournaments.state import Phase, Status, TableState, Tournament
+from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonSpec, SentButtons
 from cogs.table.render import chips, timestamp
 
@@ -329,8 +332,15 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     @tournament.command(name="join")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
-        """Enter this channel's tournament (its entry fee is taken now)."""
+        """Enter this channel's tournament (its entry fee is taken now), if the play gate
+        lets the player in (a break, the server's gates)."""
         assert interaction.channel_id is not None
+        refusal = await self.bot.play_gate.check(
+            economy_scope(interaction), asker_of(interaction), PlayAction.TOURNAMENT
+        )
+        if refusal is not None:
+            await tell(interaction, str(refusal))
+            return
         try:
             t = await self.service.join(interaction.channel_id, player_of(interaction))
         except TournamentError as error:

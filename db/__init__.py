@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from db.errors import (
     BalanceLimitExceeded,
     InsufficientChips,
+    PlayRefused,
     RoundClosed,
     StoreConfigError,
     StoreError,
@@ -64,6 +65,7 @@ __all__ = [
     "LeaderboardPage",
     "LedgerEntry",
     "LedgerPage",
+    "PlayRefused",
     "PlayerStats",
     "RoundAwards",
     "RoundClosed",

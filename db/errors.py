@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 
 class StoreError(Exception):
     """Base class of every error raised by ``db``."""
@@ -77,3 +79,30 @@ class StoreUnavailable(StoreError):
     def __init__(self, message: str, *, maybe_committed: bool = False) -> None:
         super().__init__(message)
         self.maybe_committed = maybe_committed
+
+
+class PlayRefused(StoreError):
+    """A bet a player's own limits refuse (db.ops.play_limits). Nothing was written.
+
+    ``reason`` is 'excluded' (``until``: when it ends, None until an admin lifts it),
+    'loss_limit' (``limit``, ``lost`` today, ``until``: when the day resets) or
+    'reality_check' (``played_s`` this session and its ``net``; the player confirms first).
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        until: datetime | None = None,
+        limit: int = 0,
+        lost: int = 0,
+        played_s: int = 0,
+        net: int = 0,
+    ) -> None:
+        super().__init__(f"the player's limits refuse this bet ({reason})")
+        self.reason = reason
+        self.until = until
+        self.limit = limit
+        self.lost = lost
+        self.played_s = played_s
+        self.net = net

@@ -85,6 +85,14 @@ class GuildSettings:
     #: Smallest and largest side bet a hand.
     side_min_bet: int = 1
     side_max_bet: int = 1_000
+    #: Days an account must have existed to claim /daily or sit at a table (0: no gate).
+    min_account_age_days: int = 7
+    #: Channel ids where tables may open, comma-separated ("": any channel).
+    table_channels: str = ""
+    #: The role that may play (0: everyone).
+    play_role_id: int = 0
+    #: 1 while an admin has stopped all play in the server.
+    play_stopped: int = 0
 
 
 @dataclass(frozen=True, slots=True)

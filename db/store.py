@@ -46,6 +46,7 @@ from db.observer import StoreObserver, is_failure
 from db.ops import chips, reports, rounds, settings, shoes
 from db.ops.achievements import RoundAwards, settle_awarding
 from db.ops.table_state import along_with, open_table_round
+from db.play_store import PlayLimitsStore
 from db.statements import Op
 from db.table_store import TableStates, checked_write
 from db.tournament_store import TournamentStore
@@ -74,6 +75,8 @@ class Store(ABC):
         self.tournaments = TournamentStore(self._run, self._now)
         #: Seasons and achievements.
         self.competition = Competition(self._run, self._now)
+        #: Players' own limits, self-exclusion, the no-value notice, linked accounts.
+        self.play = PlayLimitsStore(self._run, self._now)
 
     # -- backend -------------------------------------------------------------
 

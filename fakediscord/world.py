@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .limits import GUILD_INSTALL, USER_INSTALL
 from .messages import bot_sees, event_ids
@@ -20,14 +20,13 @@ from .models import (
     FakeRole,
     FakeUser,
     Overwrite,
+    Snowflakes,
     permission_bits,
 )
 from .records import FakeMessage
 
 if TYPE_CHECKING:
     from bot.clock import Clock
-
-    from .models import Snowflakes
 
 #: What the bot's own role grants by default: everything a table bot uses.
 BOT_DEFAULT = permission_bits(
@@ -46,6 +45,10 @@ BOT_DEFAULT = permission_bits(
 
 def _bits(value: int | Iterable[str]) -> int:
     return value if isinstance(value, int) else permission_bits(*value)
+
+
+#: How old a user's account is unless a test says otherwise: a year, past any age gate.
+USER_AGE_DAYS: Final = 365.0
 
 
 class World:
@@ -74,14 +77,25 @@ class World:
         #: Users who installed the app to their own account.
         self.user_installs: set[int] = set()
         self.messages: dict[int, FakeMessage] = {}
+        #: Id makers for users' accounts, by their age in days.
+        self._user_ids: dict[float, Snowflakes] = {}
 
     def dispatch(self, event: str, data: Any) -> None:  # provided by FakeDiscord
         raise NotImplementedError
 
     # -- factories ---------------------------------------------------------------------------
-    def add_user(self, username: str, *, bot: bool = False) -> FakeUser:
-        """A Discord user (not yet in any guild)."""
-        user = FakeUser(self.snowflake(), username, global_name=username.title(), bot=bot)
+    def add_user(
+        self, username: str, *, bot: bool = False, age_days: float = USER_AGE_DAYS
+    ) -> FakeUser:
+        """A Discord user (not yet in any guild), whose account is ``age_days`` old: its id's
+        timestamp is that long before the clock, as a real account's id tells when it was made.
+        """
+        minted = self._user_ids.get(age_days)
+        if minted is None:
+            age_ms = age_days * 86_400_000
+            minted = Snowflakes(lambda: self.clock.now() * 1000 - age_ms)
+            self._user_ids[age_days] = minted
+        user = FakeUser(minted(), username, global_name=username.title(), bot=bot)
         self.users[user.id] = user
         return user
 

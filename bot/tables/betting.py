@@ -20,11 +20,13 @@ from bot.tables.errors import (
     BetRefused,
     NotEnoughChips,
     NotSeated,
+    PlayBlocked,
     StaleButton,
     TableError,
     WrongPhase,
 )
 from bot.tables.flow import RoundFlow
+from bot.tables.play_words import refused_text
 from bot.tables.players import Player
 from bot.tables.refusals import EARLIER_ROUND
 from bot.tables.registry import TableRegistry
@@ -149,12 +151,18 @@ class Betting:
                 table=self._flow.write(table),
                 side_amount=side_amount,
             )
-        except (db.BalanceLimitExceeded, db.InsufficientChips) as error:
+        except (db.BalanceLimitExceeded, db.InsufficientChips, db.PlayRefused) as error:
             seat.bet = seat.spots = 0  # nothing changed after all
             seat.side = {}
             table.idle_since = idle_since
             if seated is None:
                 table.seats.remove(seat)
+            if isinstance(error, db.PlayRefused):  # the player's own limits
+                until = None if error.until is None else error.until.timestamp()
+                reality_check = error.reason == "reality_check"
+                raise PlayBlocked(
+                    refused_text(error), until=until, reality_check=reality_check
+                ) from None
             if isinstance(error, db.BalanceLimitExceeded):
                 raise BetRefused(
                     at_the_limit(error, f"a bet of {stake * spots + side_amount:,}")

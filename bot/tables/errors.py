@@ -114,3 +114,16 @@ __all__ = [
     "TablePaused",
     "WrongPhase",
 ]
+
+
+class PlayBlocked(TableError):
+    """The play gate or the player's own limits refuse (bot.play_gate): ``until`` (epoch
+    seconds) is when that may change, if known; with ``reality_check`` the player must
+    confirm a reality check (a button) before the next bet."""
+
+    def __init__(
+        self, message: str, *, until: float | None = None, reality_check: bool = False
+    ) -> None:
+        super().__init__(message)
+        self.until = until
+        self.reality_check = reality_check

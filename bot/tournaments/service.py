@@ -26,6 +26,7 @@ from bot.engine import Action, Round, Shoe, commitment, continuation_seed
 from bot.engine.analysis import infinite_lookup
 from bot.shown_names import shown_name
 from bot.tables import achievements
+from bot.tables.play_words import refused_text
 from bot.tables.players import Player
 from bot.tournaments import rules as R
 from bot.tournaments.state import (
@@ -197,6 +198,8 @@ class TournamentService:
             raise TournamentError(
                 f"You have {error.balance} chips: not enough for {what} ({amount} chips)."
             ) from None
+        except db.PlayRefused as error:  # the payer's own limits, checked as the fee is staked
+            raise TournamentError(refused_text(error)) from None
 
     async def attach_message(self, t: Tournament, channel_id: int, message_id: int) -> None:
         """Remember the table message of this channel (it is edited after a restart too)."""

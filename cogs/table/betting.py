@@ -11,7 +11,9 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import BUSTER, MAX_BET_CEILING, MAX_SPOTS, PERFECT_PAIRS, TWENTY_ONE_PLUS_THREE
-from bot.pocket import anywhere
+from bot.play_gate import Action
+from bot.pocket import anywhere, economy_scope
+from cogs.responsible import asker_of, first_bet_notice
 from cogs.table.commands import TableCog, player_of
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import refuse_command_error
@@ -87,9 +89,13 @@ class BettingCog(commands.Cog, name="Betting"):
         if table_id is not None and messages.overloaded(table_id):
             await tell(interaction, BUSY)
             return
+        await self.bot.play_gate.require(
+            economy_scope(interaction), asker_of(interaction), Action.BET
+        )
         async with TimelyResponse(interaction, self.bot.clock) as answer, messages.busy(table_id):
             reply = await self.bot.tables.bet(
                 channel_id, player_of(interaction), amount, hands, side
             )
             receipt = await answer.text(reply.note, wait=True)
         self.receipts.expire(interaction, receipt)
+        await first_bet_notice(self.bot, interaction)

@@ -11,10 +11,12 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
+from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope, is_pocket
 from bot.table_display import TableDisplay
 from bot.tables import NoTableHere, Player, Reply, TableError
 from bot.tables.registry import CLOSED
+from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
@@ -43,6 +45,9 @@ def player_of(interaction: discord.Interaction[Any]) -> Player:
     """The person behind an interaction, as the table knows them."""
     return Player(interaction.user.id, interaction.user.display_name)
 
+
+#: The buttons that let a member play, and what the play gate is asked for them.
+_GATED = {"join": Action.JOIN, "rebet": Action.BET, "rebet2": Action.BET}
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
 
@@ -140,6 +145,10 @@ class TableCog(commands.Cog, name="Table"):
                 messages.shown(closed)
             await tell(interaction, TABLE_TIMED_OUT)
             return
+        if ref.action in _GATED:  # the play gate first
+            await self.bot.play_gate.require(
+                economy_scope(interaction), asker_of(interaction), _GATED[ref.action]
+            )
         async with (
             TimelyResponse(interaction, self.bot.clock) as answer,
             messages.holding(ref.table_id),
@@ -212,6 +221,9 @@ class TableCog(commands.Cog, name="Table"):
                 "Ask a moderator to allow that.",
             )
             return
+        await self.bot.play_gate.require(
+            economy_scope(interaction), asker_of(interaction), Action.OPEN, interaction.channel_id
+        )
         # A pocket table here past its last token ends first (refunded); the new one opens.
         old = self.bot.tables.table_in(interaction.channel_id)
         ended = old is not None and await self.messages.end_expired(old.table_id) is not None
@@ -242,6 +254,9 @@ class TableCog(commands.Cog, name="Table"):
         """Seat the caller; the table message shows them at once."""
         if await self.ended_unseen(interaction):
             return
+        await self.bot.play_gate.require(
+            economy_scope(interaction), asker_of(interaction), Action.JOIN
+        )
         await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
         await tell(interaction, "You sat down. Bet with /bet amount [hands].")
 

@@ -17,6 +17,8 @@ from discord import app_commands
 
 from bot.discord_reply import tell
 from bot.tables import TableAlreadyOpen, TableError
+from bot.tables.errors import PlayBlocked
+from cogs.responsible import tell_refusal
 from cogs.table.messages import TableMessages
 from cogs.table.restart_text import jump_link
 
@@ -28,6 +30,10 @@ async def refuse(
     metrics = getattr(interaction.client, "metrics", None)
     if metrics is not None:
         metrics.refused(interaction)  # a polite no, not a failure
+    if isinstance(error, PlayBlocked):
+        with contextlib.suppress(discord.NotFound):
+            await tell_refusal(interaction, error)
+        return
     text = str(error)
     if isinstance(error, TableAlreadyOpen):
         text = _open_table_text(error, messages)

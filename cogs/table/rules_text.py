@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from bot.engine import Rules
 from bot.rules_words import rules_lines
 from bot.tables.fairness import Fairness
+from bot.tables.play_words import NO_VALUE_NOTICE
 
 #: What kind of game each preset deals, finishing the sentence "This table deals ...".
 _GAMES: dict[str, str] = {
@@ -33,7 +34,7 @@ def rules_text(preset: str, rules: Rules, edge_pct: float, side_bets: Sequence[s
     if side_bets:
         lines += ["", "**Side bets** (house edge off the top of a fresh shoe)"]
         lines += [f"• {line}" for line in side_bets]
-    return "\n".join(lines)
+    return "\n".join([*lines, "", NO_VALUE_NOTICE])
 
 
 def fairness_text(fairness: Fairness) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from db.errors import BalanceLimitExceeded, InsufficientChips
 from db.models import MAX_BALANCE, Account, DailyResult, GuildSettings, from_micros
+from db.ops.play_limits import claim_group
 from db.ops.settings import read_settings
 from db.statements import Op, Query
 
@@ -105,6 +106,18 @@ def claim_daily(guild_id: int, user_id: int, now: int) -> Op[DailyResult]:
     settings = yield from read_settings(guild_id)
     period = settings.daily_period_s * 1_000_000
     account = yield from ensure_account(guild_id, user_id, now)
+    # Linked accounts share one claim: the latest of theirs counts (their group is locked).
+    group = yield from claim_group(user_id, now)
+    if len(group) > 1:
+        marks = ", ".join("?" for _ in group)
+        rows = yield Query(
+            "SELECT MAX(last_claim_at) FROM daily_claims"
+            f" WHERE guild_id = ? AND user_id IN ({marks})",
+            (guild_id, *group),
+        )
+        last = rows[0][0]
+        if last is not None and int(last) > now - period:
+            return DailyResult(False, 0, account.balance, from_micros(int(last) + period))
     # The conditional upsert is the whole decision: under concurrency only one
     # claim per period can move last_claim_at forward.
     rows = yield Query(

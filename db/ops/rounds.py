@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from db.errors import RoundClosed, UnknownRound
 from db.models import STAKE_KINDS, HandResult, SettleResult, SideBetResult, VoidResult
 from db.ops.chips import LEDGER_INSERT, credit, debit
+from db.ops.play_limits import check_bet
 from db.ops.shoes import open_shoe
 from db.statements import Many, Op, Query
 
@@ -89,6 +90,8 @@ def stake(
     # The round row is locked first (as settle and void do) so that a stake can
     # never land on a round that is being closed at the same moment.
     yield from require_open_round(round_id, guild_id, add_staked=amount + side_amount)
+    if kind == "bet":  # the player's own limits, in this transaction (a round once bet plays out)
+        yield from check_bet(user_id, amount + side_amount, now)
     new_balance = yield from debit(guild_id, user_id, amount, now, headroom)
     yield Query(
         LEDGER_INSERT,

@@ -34,7 +34,12 @@ LIMITS: Final[dict[str, tuple[int, int]]] = {
     "idle_close_s": (30, _DAY),
     "side_min_bet": (1, MAX_BALANCE),
     "side_max_bet": (1, MAX_BALANCE),
+    "min_account_age_days": (0, 3650),
+    "play_role_id": (0, checks.MAX_ID),
+    "play_stopped": (0, 1),
 }
+#: Most channels a server may list for its tables.
+MAX_TABLE_CHANNELS: Final = 25
 
 
 def check_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
@@ -49,6 +54,9 @@ def check_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
         if name == "default_preset":
             checked[name] = checks.text(name, value, limit=64)
             continue
+        if name == "table_channels":
+            checked[name] = channel_list(value)
+            continue
         if name in CHOICES:
             if value not in CHOICES[name]:
                 raise ValueError(f"{name} must be one of {', '.join(CHOICES[name])}, not {value!r}")
@@ -60,6 +68,17 @@ def check_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError(f"{name} must be between {low} and {high}, not {value}")
         checked[name] = int(value)
     return checked
+
+
+def channel_list(value: Any) -> str:
+    """``table_channels`` checked: channel ids, comma-separated ("" for any channel)."""
+    text = checks.text("table_channels", value, empty=True, limit=MAX_TABLE_CHANNELS * 21)
+    parts = [part for part in text.split(",") if part]
+    if not all(part.isdigit() for part in parts):
+        raise ValueError(f"table_channels must be channel ids separated by commas, not {text!r}")
+    if len(parts) > MAX_TABLE_CHANNELS:
+        raise ValueError(f"at most {MAX_TABLE_CHANNELS} channels can be table channels")
+    return ",".join(str(checks.snowflake("a table channel", int(part))) for part in parts)
 
 
 def read_settings(guild_id: int) -> Op[GuildSettings]:

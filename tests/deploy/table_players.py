@@ -94,6 +94,24 @@ class Casino:
         return cls(guild, channel, members)
 
 
+def one_person_on_two_shards(fake: FakeDiscord, players: int = 1) -> list[Casino]:
+    """A server on each of two shards; the first player of each is one person (one user id)."""
+    casinos = [Casino.build(fake, f"Casino {n}", players=players, shard=n) for n in range(2)]
+    alice = casinos[0].players[0]
+    casinos[1].players[0] = fake.add_member(casinos[1].guild, "alice", user=alice.user)
+    return casinos
+
+
+async def two_shard_processes(fake: FakeDiscord, url: str) -> tuple[BotProcess, BotProcess]:
+    """Two bot processes on ``url``, shard 0 and shard 1 of 2, started."""
+    first = bot_process(fake, url, SHARD_COUNT="2", SHARD_IDS="0")
+    second = bot_process(fake, url, SHARD_COUNT="2", SHARD_IDS="1")
+    await first.start()
+    await second.start()
+    assert (first.shard_ids, second.shard_ids) == ([0], [1])
+    return first, second
+
+
 @dataclass
 class Table:
     """What the players know of the table in one channel, and what they did there."""

@@ -12,7 +12,14 @@ from __future__ import annotations
 import asyncio
 import random
 
-from table_players import Casino, Table, bot_process, read_economy, stop_all
+from table_players import (
+    Casino,
+    Table,
+    one_person_on_two_shards,
+    read_economy,
+    stop_all,
+    two_shard_processes,
+)
 
 import db
 from bot.tables.resume import BACK
@@ -45,17 +52,12 @@ async def test_two_processes_deal_on_one_database_and_a_restart_resumes_only_its
 ) -> None:
     url = pg_server.create_database("two_processes")
     async with FakeDiscord(recommended_shards=2, max_concurrency=2) as fake:
-        casinos = [Casino.build(fake, f"Casino {n}", players=1, shard=n) for n in range(2)]
         # One person, a member of both servers: the same user id at both tables.
+        casinos = one_person_on_two_shards(fake)
         alice = casinos[0].players[0]
-        casinos[1].players[0] = fake.add_member(casinos[1].guild, "alice", user=alice.user)
         assert isinstance(casinos[1].players[0], FakeMember)
-        first = bot_process(fake, url, SHARD_COUNT="2", SHARD_IDS="0")
-        second = bot_process(fake, url, SHARD_COUNT="2", SHARD_IDS="1")
-        await first.start()
-        await second.start()
+        first, second = await two_shard_processes(fake, url)
         try:
-            assert (first.shard_ids, second.shard_ids) == ([0], [1])
             tables = [Table(fake, casino, random.Random(n)) for n, casino in enumerate(casinos)]
 
             # Both processes write rounds and ledger rows to the one database at once.

@@ -25,6 +25,10 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "Perfect Pairs: off",
         "Buster Blackjack: off",
         "Side bets: 1 to 1,000 chips a hand",
+        "Minimum account age for /daily and seats: 7 days",
+        "Tables open in: any channel",
+        "Who may play: everyone",
+        "Play: on",
     ]
 
 

@@ -250,6 +250,7 @@ async def test_commands_are_synced_globally_without_a_dev_guild(
         "blackjack-admin",
         "daily",
         "leaderboard",
+        "limits",
         "stats",
         "tournament",
     ]

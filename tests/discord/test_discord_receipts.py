@@ -6,6 +6,7 @@ from __future__ import annotations
 from discord_world import SPARE, ShoeQueue, World
 
 from bot.app import BlackjackBot
+from bot.tables.play_words import FIRST_BET_NOTICE
 from cogs.table.receipts import RECEIPT_SHOWN_S
 
 # Alice 10 8 and Bob 9 9 against the dealer's 7 10: both stand, the dealer stands on 17.
@@ -25,6 +26,8 @@ async def test_a_bet_receipt_leaves_after_a_few_seconds_and_the_table_stays(
     assert receipt is not None
     assert receipt.ephemeral
     assert receipt.content.startswith("Bet 100.")
+    (notice,) = await bet.wait_for_followups(1)  # the first bet's notice: it stays
+    assert notice.content == FIRST_BET_NOTICE
     refused = (await world.slash(alice, "bet", amount="50")).original
     assert refused is not None
     assert refused.content.startswith("You have already bet")
@@ -34,8 +37,8 @@ async def test_a_bet_receipt_leaves_after_a_few_seconds_and_the_table_stays(
     assert not receipt.deleted
     await world.tick(1)
     await fake.wait_for(lambda: receipt.deleted)
-    # Only the receipt goes: the table and a refusal's reason stay.
-    assert fake.messages_in(world.channel, viewer=alice) == [table, refused]
+    # Only the receipt goes: the table, the notice and a refusal's reason stay.
+    assert fake.messages_in(world.channel, viewer=alice) == [table, notice, refused]
 
 
 async def test_a_bet_buttons_receipt_leaves_but_the_table_message_stays(

@@ -328,3 +328,19 @@ async def test_a_tournament_hand_earns_the_card_achievements_but_not_big_round(
     }
     assert {"first_blackjack", "tournament_winner", "tournament_survivor"} <= held
     assert "big_round" not in held
+
+
+async def test_a_player_on_a_break_or_at_a_loss_limit_cannot_enter(world: World) -> None:
+    await world.slash(world.mod, "tournament create", None, fee=100)
+    await settled(world)
+    await ask(world, world.alice, "limits break", period="7d")
+    refused = await ask(world, world.alice, "tournament join")
+    assert refused.startswith("You're taking a break from play until <t:")
+    # A fee is a stake: a daily loss limit below it refuses the entry in the stake's
+    # own transaction, and nothing is taken.
+    await ask(world, world.bob, "limits set", daily_loss=50)
+    over = await ask(world, world.bob, "tournament join")
+    assert over.startswith("That bet would take you past")
+    assert await world.balance(world.alice) == 1000
+    assert await world.balance(world.bob) == 1000
+    assert live(world).entrants == []

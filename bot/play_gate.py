@@ -1,0 +1,160 @@
+"""The play gate: may this member open a table, sit, bet, claim /daily or enter a tournament
+here, and if not, why and until when.
+
+Every feature that lets a member play asks :meth:`PlayGate.check` (or :meth:`require`)
+first. It reads the server's gates (stop switch, table channels, play role, minimum
+account age) and the member's own limits (exclusion, reality check, loss limit). The
+limits are checked once more, authoritatively, inside the transaction that stakes a
+bet (db.ops.play_limits.check_bet); the gate's reading lets a refusal come before any
+table changes, and says "until when".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+import db
+from bot.clock import Clock
+from bot.tables.errors import PAUSED, PlayBlocked
+from bot.tables.play_words import (
+    LOSS_LIMIT_REACHED,
+    NEEDS_ROLE,
+    REALITY_CHECK,
+    STOPPED,
+    WRONG_CHANNEL,
+    duration,
+    excluded_text,
+    too_new_text,
+    when,
+)
+from bot.tables.results import signed
+
+#: Discord's epoch (2015-01-01), in milliseconds: a snowflake's timestamp counts from it.
+DISCORD_EPOCH_MS: Final = 1_420_070_400_000
+_DAY_S: Final = 86_400
+
+
+class Action(Enum):
+    """What a member asks to do."""
+
+    OPEN = "open a table"
+    JOIN = "sit at a table"
+    BET = "bet"
+    DAILY = "claim /daily"
+    TOURNAMENT = "enter a tournament"
+
+
+#: The actions whose first step writes to the store and, for a bet, checks the limits
+#: again in its transaction: with the store unreachable, that step refuses them itself.
+_CHECKED_AGAIN: Final = frozenset({Action.OPEN, Action.BET})
+#: The actions only the table channels may host.
+_CHANNEL_GATED: Final = frozenset({Action.OPEN})
+
+
+@dataclass(frozen=True, slots=True)
+class Asker:
+    """Who asks: their user id and, in a server, their role ids (None: not known)."""
+
+    user_id: int
+    role_ids: frozenset[int] | None = None
+
+
+def account_created(user_id: int) -> float:
+    """When a Discord account was made (epoch seconds), from its id's snowflake timestamp."""
+    return ((user_id >> 22) + DISCORD_EPOCH_MS) / 1000
+
+
+class PlayGate:
+    """The one check before play. ``check`` returns the refusal, ``require`` raises it."""
+
+    def __init__(self, store: db.Store, clock: Clock) -> None:
+        self._store = store
+        self._clock = clock
+        #: Players known to have seen the no-value notice: no write at each of their bets.
+        self._noticed: set[int] = set()
+
+    async def notice_due(self, user_id: int) -> bool:
+        """Whether the no-value notice is to be shown now: the player's first time (stored)."""
+        if user_id in self._noticed:
+            return False
+        first = await self._store.play.mark_notice(user_id)
+        self._noticed.add(user_id)
+        return first
+
+    async def require(
+        self, guild_id: int, asker: Asker, action: Action, channel_id: int | None = None
+    ) -> None:
+        """Raise the refusal (PlayBlocked, a TableError) if there is one."""
+        refusal = await self.check(guild_id, asker, action, channel_id)
+        if refusal is not None:
+            raise refusal
+
+    async def check(
+        self, guild_id: int, asker: Asker, action: Action, channel_id: int | None = None
+    ) -> PlayBlocked | None:
+        """The refusal of ``action`` by ``asker`` in ``guild_id`` (and ``channel_id``), or None.
+
+        ``PlayBlocked.until`` (epoch seconds) says when the answer may change, if known;
+        ``reality_check`` means the member must confirm a reality check first.
+        """
+        try:
+            settings = await self._store.get_guild_settings(guild_id)
+            refusal = self._server_gates(settings, guild_id, asker, action, channel_id)
+            if refusal is not None:
+                return refusal
+            return await self._own_limits(asker.user_id, action)
+        except db.StoreUnavailable:
+            if action in _CHECKED_AGAIN:
+                return None  # refused by the store itself, in the table's own words
+            return PlayBlocked(PAUSED)
+
+    def _server_gates(
+        self,
+        settings: db.GuildSettings,
+        guild_id: int,
+        asker: Asker,
+        action: Action,
+        channel_id: int | None,
+    ) -> PlayBlocked | None:
+        if settings.play_stopped:
+            return PlayBlocked(STOPPED)
+        channels = [int(c) for c in settings.table_channels.split(",") if c]
+        if action in _CHANNEL_GATED and channels and channel_id not in channels:
+            listed = ", ".join(f"<#{c}>" for c in channels)
+            return PlayBlocked(WRONG_CHANNEL.format(channels=listed))
+        role = settings.play_role_id
+        # The @everyone role's id is the server's: that role is everyone's.
+        if role and role != guild_id and asker.role_ids is not None and role not in asker.role_ids:
+            return PlayBlocked(NEEDS_ROLE.format(role=f"<@&{role}>"))
+        days = settings.min_account_age_days
+        if days:  # every action claims /daily or takes a seat (a bet, a table, a tournament)
+            allowed_from = account_created(asker.user_id) + days * _DAY_S
+            if self._clock.now() < allowed_from:
+                return PlayBlocked(too_new_text(days, allowed_from), until=allowed_from)
+        return None
+
+    async def _own_limits(self, user_id: int, action: Action) -> PlayBlocked | None:
+        mine = await self._store.play.limits(user_id, tally=False)
+        limits, now = mine.limits, _micros(self._clock.now())
+        if limits.excluded(now):
+            until = None if limits.until_admin else (limits.excluded_until or now) / 1e6
+            return PlayBlocked(excluded_text(until), until=until)
+        if action is not Action.BET:
+            return None
+        if limits.reality_check_due(now):
+            start = limits.session_start(now) or now
+            text = REALITY_CHECK.format(
+                duration=duration((now - start) // 1_000_000), net=signed(mine.session_net)
+            )
+            return PlayBlocked(text, reality_check=True)
+        if limits.daily_loss is not None and mine.lost_today >= limits.daily_loss:
+            resets = mine.day_ends_at / 1e6
+            text = LOSS_LIMIT_REACHED.format(limit=f"{limits.daily_loss:,}", when=when(resets))
+            return PlayBlocked(text, until=resets)
+        return None
+
+
+def _micros(seconds: float) -> int:
+    return round(seconds * 1_000_000)

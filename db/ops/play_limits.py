@@ -1,0 +1,493 @@
+"""A player's own limits, self-exclusion, linked accounts and the no-value notice.
+
+Every player with a limit, a link or the notice seen has a ``play_limits`` row; the
+limits that count for them are those of the row their ``principal_id`` names (their
+own, or the one row a group of linked accounts shares). Lowering a limit or
+excluding oneself applies at once; raising or removing a limit, or ending a timed
+exclusion early, waits ``RAISE_WAIT`` (as regulated sites do): the ``*_next``
+columns hold what applies when. A stake of kind 'bet' is checked by
+:func:`check_bet` inside the stake's own transaction, with the group's row locked,
+so two tables or two shards cannot both slip under one limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from db.errors import PlayRefused
+from db.models import STAKE_KINDS, from_micros
+from db.statements import Op, Query
+
+_SECOND: Final = 1_000_000
+DAY: Final = 86_400 * _SECOND
+#: How long a raise, a removal, or ending a timed exclusion early waits.
+RAISE_WAIT: Final = DAY
+#: A pause this long between bets ends a session (the reality check counts afresh).
+SESSION_GAP: Final = 30 * 60 * _SECOND
+
+#: The columns of a group's limits, as held on its principal's row.
+LIMIT_COLUMNS: Final = (
+    "daily_loss",
+    "daily_loss_next",
+    "daily_loss_next_at",
+    "session_s",
+    "session_s_next",
+    "session_s_next_at",
+    "excluded_until",
+    "until_admin",
+    "session_started_at",
+    "last_bet_at",
+)
+_PLAY_KINDS: Final = (*STAKE_KINDS, "payout", "side_payout", "refund")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """A group's limits (times in microseconds), as stored; pending changes not yet applied."""
+
+    daily_loss: int | None = None
+    daily_loss_next: int | None = None
+    daily_loss_next_at: int | None = None
+    session_s: int | None = None
+    session_s_next: int | None = None
+    session_s_next_at: int | None = None
+    excluded_until: int | None = None
+    until_admin: int = 0
+    session_started_at: int | None = None
+    last_bet_at: int | None = None
+
+    def settled(self, now: int) -> Limits:
+        """These limits with every pending change that is due applied."""
+        result = self
+        if result.daily_loss_next_at is not None and result.daily_loss_next_at <= now:
+            result = replace(
+                result,
+                daily_loss=result.daily_loss_next,
+                daily_loss_next=None,
+                daily_loss_next_at=None,
+            )
+        if result.session_s_next_at is not None and result.session_s_next_at <= now:
+            result = replace(
+                result, session_s=result.session_s_next, session_s_next=None, session_s_next_at=None
+            )
+        if result.excluded_until is not None and result.excluded_until <= now:
+            result = replace(result, excluded_until=None)
+        return result
+
+    def excluded(self, now: int) -> bool:
+        """Whether the group is in a cooling-off or self-exclusion now."""
+        return bool(self.until_admin) or (
+            self.excluded_until is not None and now < self.excluded_until
+        )
+
+    def session_start(self, now: int) -> int | None:
+        """When the session going on began (None: no session, the next bet starts one)."""
+        if self.last_bet_at is None or now - self.last_bet_at >= SESSION_GAP:
+            return None
+        return self.session_started_at
+
+    def reality_check_due(self, now: int) -> bool:
+        """Whether the session has run its length and the player has not confirmed since."""
+        start = self.session_start(now)
+        return (
+            self.session_s is not None
+            and start is not None
+            and now - start >= self.session_s * _SECOND
+        )
+
+    @property
+    def any(self) -> bool:
+        """Whether anything here can refuse a bet (or a pending change may come to)."""
+        return self != Limits(
+            session_started_at=self.session_started_at, last_bet_at=self.last_bet_at
+        )
+
+    def values(self) -> tuple[Any, ...]:
+        """The values in ``LIMIT_COLUMNS`` order."""
+        return tuple(getattr(self, name) for name in LIMIT_COLUMNS)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLimits:
+    """What ``/limits`` and ``/blackjack-admin player`` show: a player's group and its limits."""
+
+    user_id: int
+    principal_id: int
+    #: Every account of the group, the player's own included, in id order.
+    members: tuple[int, ...]
+    limits: Limits
+    #: Chips the group has lost today (UTC), net of returns; negative when ahead.
+    lost_today: int
+    #: The day's end (microseconds): when the loss limit resets.
+    day_ends_at: int
+    #: Net of the session going on (stakes and returns since it began).
+    session_net: int
+    notice_shown: bool
+
+    @property
+    def linked(self) -> tuple[int, ...]:
+        """The other accounts linked to this one."""
+        return tuple(member for member in self.members if member != self.user_id)
+
+
+_SELECT_ROW = (
+    f"SELECT principal_id, {', '.join(LIMIT_COLUMNS)}, notice_shown_at FROM play_limits"
+    " WHERE user_id = ?"
+)
+
+
+def _limits_of(values: Sequence[Any]) -> Limits:
+    """A row's ``LIMIT_COLUMNS``, as Limits."""
+    given = {
+        name: None if value is None else int(value)
+        for name, value in zip(LIMIT_COLUMNS, values, strict=True)
+    }
+    return Limits(**given)  # type: ignore[arg-type]
+
+
+def _row(user_id: int) -> Op[tuple[int, Limits, bool] | None]:
+    """(principal, the row's own limit columns, notice seen), or None without a row."""
+    rows = yield Query(_SELECT_ROW, (user_id,))
+    if not rows:
+        return None
+    row = rows[0]
+    return int(row[0]), _limits_of(row[1:-1]), row[-1] is not None
+
+
+def _ensure_row(user_id: int, now: int) -> Op[int]:
+    """The player's row (created as its own principal if new), locked; its principal."""
+    rows = yield Query(
+        "INSERT INTO play_limits (user_id, principal_id, updated_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET updated_at = excluded.updated_at"
+        " RETURNING principal_id",
+        (user_id, user_id, now),
+    )
+    return int(rows[0][0])
+
+
+def _locked_group(user_id: int, now: int) -> Op[tuple[int, Limits]]:
+    """Lock the group's principal row (creating the player's row if new): (principal, limits).
+
+    Every change to a group's limits, and every bet checked against them, goes through
+    this lock, so they happen one after another even across processes.
+    """
+    principal = yield from _ensure_row(user_id, now)
+    rows = yield Query(
+        f"UPDATE play_limits SET updated_at = ? WHERE user_id = ?"
+        f" RETURNING {', '.join(LIMIT_COLUMNS)}",
+        (now, principal),
+    )
+    return principal, _limits_of(rows[0])
+
+
+def _write(principal: int, limits: Limits, now: int) -> Op[None]:
+    sets = ", ".join(f"{name} = ?" for name in LIMIT_COLUMNS)
+    yield Query(
+        f"UPDATE play_limits SET {sets}, updated_at = ? WHERE user_id = ?",
+        (*limits.values(), now, principal),
+    )
+
+
+def _members(principal: int) -> Op[tuple[int, ...]]:
+    rows = yield Query(
+        "SELECT user_id FROM play_limits WHERE principal_id = ? ORDER BY user_id", (principal,)
+    )
+    return tuple(int(row[0]) for row in rows) or (principal,)
+
+
+def _net_since(members: Sequence[int], since: int) -> Op[int]:
+    """The group's net from play (returns minus stakes) since ``since``."""
+    marks = ", ".join("?" for _ in members)
+    kinds = ", ".join(f"'{kind}'" for kind in _PLAY_KINDS)
+    rows = yield Query(
+        f"SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE user_id IN ({marks})"
+        f" AND created_at >= ? AND kind IN ({kinds})",
+        (*members, since),
+    )
+    return int(rows[0][0])
+
+
+def day_start(now: int) -> int:
+    """The start of the UTC day holding ``now``."""
+    return now - now % DAY
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+def player_limits(user_id: int, now: int, tally: bool = True) -> Op[PlayerLimits]:
+    """A player's group, its limits (pending changes that are due applied) and today's play.
+
+    Without ``tally``, the play is summed only for a player with limits (what a check
+    needs): one query, not three, before a bet of a player who set none.
+    """
+    own = yield from _row(user_id)
+    principal, notice = (user_id, False) if own is None else (own[0], own[2])
+    limits = Limits()
+    if own is not None:
+        group = own if principal == user_id else (yield from _row(principal))
+        if group is not None:
+            limits = group[1].settled(now)
+    members: tuple[int, ...] = (user_id,)
+    if own is not None:
+        members = yield from _members(principal)
+    start = day_start(now)
+    counted = tally or limits.any
+    net_today = (yield from _net_since(members, start)) if counted else 0
+    session = limits.session_start(now)
+    session_net = 0 if session is None or not counted else (yield from _net_since(members, session))
+    return PlayerLimits(
+        user_id,
+        principal,
+        members,
+        limits,
+        -net_today,
+        start + DAY,
+        session_net,
+        notice,
+    )
+
+
+# -- the check in a stake's transaction ---------------------------------------------------------
+
+
+def check_bet(user_id: int, amount: int, now: int) -> Op[None]:
+    """Refuse (PlayRefused) a bet of ``amount`` the group's limits do not allow; else note it
+    in the session. Runs inside the stake's transaction, before the debit."""
+    own = yield from _row(user_id)
+    if own is None or (own[0] == user_id and not own[1].settled(now).any):
+        return  # no limit, no link (the notice seen, perhaps): nothing to check or write
+    principal, limits = yield from _locked_group(user_id, now)
+    limits = limits.settled(now)
+    if not limits.any:
+        return
+    if limits.excluded(now):
+        until = None if limits.until_admin else from_micros(limits.excluded_until or now)
+        raise PlayRefused("excluded", until=until)
+    members = yield from _members(principal)
+    if limits.reality_check_due(now):
+        start = limits.session_start(now) or now
+        net = yield from _net_since(members, start)
+        raise PlayRefused("reality_check", played_s=(now - start) // _SECOND, net=net)
+    if limits.daily_loss is not None:
+        start = day_start(now)
+        lost = -(yield from _net_since(members, start))
+        if lost + amount > limits.daily_loss:
+            raise PlayRefused(
+                "loss_limit",
+                until=from_micros(start + DAY),
+                limit=limits.daily_loss,
+                lost=max(0, lost),
+            )
+    session = limits.session_start(now)
+    noted = replace(limits, session_started_at=now if session is None else session, last_bet_at=now)
+    yield from _write(principal, noted, now)
+
+
+def confirm_reality_check(user_id: int, now: int) -> Op[None]:
+    """The player read the reality check and goes on: a new session period starts now."""
+    principal, limits = yield from _locked_group(user_id, now)
+    confirmed = replace(limits.settled(now), session_started_at=now, last_bet_at=now)
+    yield from _write(principal, confirmed, now)
+
+
+# -- the player's own changes -------------------------------------------------------------------
+
+
+def _changed(
+    current: int | None, wanted: int | None, now: int
+) -> tuple[int | None, int | None, int | None]:
+    """(value now, pending value, pending at) for a limit set to ``wanted`` (None: no limit)."""
+    stricter = wanted is not None and (current is None or wanted <= current)
+    if stricter or wanted == current:
+        return wanted, None, None
+    return current, wanted, now + RAISE_WAIT
+
+
+def set_limits(user_id: int, changes: Mapping[str, int | None], now: int) -> Op[PlayerLimits]:
+    """Set the group's 'daily_loss' and/or 'session_s' (None: no limit).
+
+    Stricter applies at once; looser waits ``RAISE_WAIT``.
+    """
+    principal, limits = yield from _locked_group(user_id, now)
+    limits = limits.settled(now)
+    for name, wanted in changes.items():
+        if name not in ("daily_loss", "session_s"):
+            raise ValueError(f"there is no limit {name!r}")
+        value, pending, at = _changed(getattr(limits, name), wanted, now)
+        fields = {name: value, f"{name}_next": pending, f"{name}_next_at": at}
+        limits = replace(limits, **fields)  # type: ignore[arg-type]
+    yield from _write(principal, limits, now)
+    return (yield from player_limits(user_id, now))
+
+
+def exclude(user_id: int, seconds: int | None, now: int) -> Op[PlayerLimits]:
+    """Exclude the group at once: for ``seconds``, or (None) until an admin lifts it.
+
+    A longer exclusion already running is kept (an exclusion is never shortened here).
+    """
+    principal, limits = yield from _locked_group(user_id, now)
+    limits = limits.settled(now)
+    if seconds is None:
+        limits = replace(limits, until_admin=1)
+    else:
+        until = now + seconds * _SECOND
+        limits = replace(limits, excluded_until=max(until, limits.excluded_until or 0))
+    yield from _write(principal, limits, now)
+    return (yield from player_limits(user_id, now))
+
+
+def end_exclusion(user_id: int, now: int) -> Op[PlayerLimits]:
+    """Ask to end a timed exclusion early: it ends ``RAISE_WAIT`` from now, if later.
+
+    An exclusion until an admin lifts it is left as it is (only an admin ends it).
+    """
+    principal, limits = yield from _locked_group(user_id, now)
+    limits = limits.settled(now)
+    if limits.excluded_until is not None and limits.excluded_until > now + RAISE_WAIT:
+        limits = replace(limits, excluded_until=now + RAISE_WAIT)
+        yield from _write(principal, limits, now)
+    return (yield from player_limits(user_id, now))
+
+
+def mark_notice(user_id: int, now: int) -> Op[bool]:
+    """Record that the player has seen the no-value notice; True if this is the first time."""
+    rows = yield Query(
+        "INSERT INTO play_limits (user_id, principal_id, notice_shown_at, updated_at)"
+        " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
+        " SET notice_shown_at = excluded.notice_shown_at"
+        " WHERE play_limits.notice_shown_at IS NULL RETURNING user_id",
+        (user_id, user_id, now, now),
+    )
+    return bool(rows)
+
+
+# -- claims shared by linked accounts -----------------------------------------------------------
+
+
+def claim_group(user_id: int, now: int) -> Op[tuple[int, ...]]:
+    """The accounts whose /daily claims count as one with this player's (locked for the
+    claim when linked); just the player when not linked."""
+    own = yield from _row(user_id)
+    if own is None:
+        return (user_id,)
+    principal, _ = yield from _locked_group(user_id, now)
+    return (yield from _members(principal))
+
+
+# -- moderators ---------------------------------------------------------------------------------
+
+
+def _log(
+    guild_id: int, user_id: int, other_id: int | None, action: str, actor: int, why: str, now: int
+) -> Op[None]:
+    yield Query(
+        "INSERT INTO play_moderation (guild_id, user_id, other_id, action, actor_id, reason,"
+        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (guild_id, user_id, other_id, action, actor, why, now),
+    )
+
+
+def _stricter(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else min(a, b)
+
+
+def merged(a: Limits, b: Limits) -> Limits:
+    """One set of limits for two groups becoming one: the stricter of each (nothing pending)."""
+    started = [t for t in (a.session_started_at, b.session_started_at) if t is not None]
+    last = [t for t in (a.last_bet_at, b.last_bet_at) if t is not None]
+    until = [t for t in (a.excluded_until, b.excluded_until) if t is not None]
+    return Limits(
+        daily_loss=_stricter(a.daily_loss, b.daily_loss),
+        session_s=_stricter(a.session_s, b.session_s),
+        excluded_until=max(until) if until else None,
+        until_admin=max(a.until_admin, b.until_admin),
+        session_started_at=min(started) if started else None,
+        last_bet_at=max(last) if last else None,
+    )
+
+
+def link(guild_id: int, user_id: int, other_id: int, actor: int, why: str, now: int) -> Op[bool]:
+    """Make the two accounts (and their groups) one group; False if they already are."""
+    first, second = sorted((user_id, other_id))
+    p1, l1 = yield from _locked_group(first, now)
+    p2, l2 = yield from _locked_group(second, now)
+    if p1 == p2:
+        return False
+    principal = min(p1, p2)
+    yield from _write(principal, merged(l1.settled(now), l2.settled(now)), now)
+    yield Query(
+        "UPDATE play_limits SET principal_id = ? WHERE principal_id IN (?, ?)",
+        (principal, p1, p2),
+    )
+    yield from _log(guild_id, user_id, other_id, "link", actor, why, now)
+    return True
+
+
+def unlink(guild_id: int, user_id: int, actor: int, why: str, now: int) -> Op[bool]:
+    """Take the account out of its group, keeping a copy of the group's limits; False if
+    it is linked to nobody."""
+    principal, limits = yield from _locked_group(user_id, now)
+    members = yield from _members(principal)
+    if len(members) < 2:
+        return False
+    rest = [member for member in members if member != user_id]
+    if user_id == principal:  # the group goes on under its next smallest id
+        heir = min(rest)
+        yield from _write(heir, limits, now)
+        yield Query(
+            "UPDATE play_limits SET principal_id = ? WHERE principal_id = ? AND user_id <> ?",
+            (heir, principal, user_id),
+        )
+    else:
+        yield from _write(user_id, limits, now)
+        yield Query("UPDATE play_limits SET principal_id = user_id WHERE user_id = ?", (user_id,))
+    yield from _log(guild_id, user_id, None, "unlink", actor, why, now)
+    return True
+
+
+def lift_exclusion(guild_id: int, user_id: int, actor: int, why: str, now: int) -> Op[bool]:
+    """An admin ends an exclusion set until an admin lifts it; False if there is none.
+
+    A timed exclusion is never shortened: if one is also running, it goes on.
+    """
+    principal, limits = yield from _locked_group(user_id, now)
+    if not limits.until_admin:
+        return False
+    yield from _write(principal, replace(limits, until_admin=0), now)
+    yield from _log(guild_id, user_id, None, "lift", actor, why, now)
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class ModerationEntry:
+    """One link, unlink or lifted exclusion."""
+
+    user_id: int
+    other_id: int | None
+    action: str
+    actor_id: int
+    reason: str
+    created_at: int
+
+
+def moderation_log(guild_id: int, user_id: int, limit: int) -> Op[list[ModerationEntry]]:
+    """The latest moderation rows naming the player, newest first."""
+    rows = yield Query(
+        "SELECT user_id, other_id, action, actor_id, reason, created_at FROM play_moderation"
+        " WHERE guild_id = ? AND (user_id = ? OR other_id = ?) ORDER BY id DESC LIMIT ?",
+        (guild_id, user_id, user_id, limit),
+    )
+    return [
+        ModerationEntry(
+            int(r[0]),
+            None if r[1] is None else int(r[1]),
+            str(r[2]),
+            int(r[3]),
+            str(r[4]),
+            int(r[5]),
+        )
+        for r in rows
+    ]

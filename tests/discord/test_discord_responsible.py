@@ -1,0 +1,313 @@
+"""Playing responsibly, end to end through the fake Discord: each refusal of the play gate and
+of a player's own limits, the reality check's button, linked accounts, the stop switch,
+the no-value notice, and that no command moves chips between players.
+
+Tournament entry asks the same gate (bot.play_gate, Action.TOURNAMENT); its test comes
+with the tournament command.
+"""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Any
+
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
+
+import db
+from bot.app import BlackjackBot
+from bot.play_gate import account_created
+from bot.tables.play_words import FIRST_BET_NOTICE, NO_VALUE_NOTICE, STOPPED
+from cogs.responsible import CONFIRMED
+from db.play_store import PlayLimitsStore
+
+DAY = 86_400
+# Alice alone: 5 and 6 against the dealer's 10 and 7; she doubles, draws a 5 (16) and loses.
+DOUBLE_AND_LOSE = "5h Tc 6d 7s 5c " + SPARE
+# Alice alone: 10 and 8 against the dealer's 7 and 10; she stands, the dealer stands on 17.
+STAND_AND_WIN = "Ts 7c 8d Tc " + SPARE
+
+
+async def test_a_loss_limit_reached_in_a_round_lets_it_finish_and_refuses_the_next_bet(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(DOUBLE_AND_LOSE)
+    shown = await world.say(world.alice, "limits set", daily_loss=150)
+    assert "Daily loss limit: 150 chips" in shown
+    table = await world.start(world.alice)
+    assert (await world.bet(world.alice, "100")).startswith("Bet 100.")
+    await world.click(world.alice, table, "Double")  # past the limit: the round plays out
+    assert "Place your bets" in embed_text(table)
+    assert await world.ledger(world.alice) == [
+        ("grant", START_CHIPS),
+        ("bet", -100),
+        ("double", -100),
+    ]
+    refused = await world.bet(world.alice, "10")
+    assert refused.startswith("You've reached your daily loss limit of 150 chips.")
+    assert "Your limit resets <t:" in refused
+    assert await world.balance(world.alice) == START_CHIPS - 200
+
+
+async def test_a_bet_past_the_loss_limit_is_refused_in_its_transaction(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(DOUBLE_AND_LOSE)
+    await world.say(world.alice, "limits set", daily_loss=150)
+    await world.start(world.alice)
+    refused = await world.bet(world.alice, "200")
+    assert refused.startswith(
+        "That bet would take you past your daily loss limit of 150 chips (lost today: 0)."
+    )
+    assert await world.ledger(world.alice) == [("grant", START_CHIPS)]
+
+
+async def test_a_player_on_a_break_cannot_bet_join_or_claim(
+    bot: BlackjackBot, world: World
+) -> None:
+    table = await world.start(world.bob)
+    before = await world.chips()
+    shown = await world.say(world.alice, "limits break", period="7d")
+    assert "On a break: until <t:" in shown
+    break_text = "You're taking a break from play until <t:"
+    assert (await world.bet(world.alice, "100")).startswith(break_text)
+    assert (await world.say(world.alice, "blackjack join")).startswith(break_text)
+    assert (await world.refused(world.alice, table, "Join")).startswith(break_text)
+    assert (await world.say(world.alice, "daily")).startswith(break_text)
+    assert "Alice" not in embed_text(table)
+    assert await world.chips() == before
+    # Ending it early waits a day; the admin cannot shorten it.
+    ends = await world.say(world.alice, "limits end-break")
+    assert ends == f"Your break now ends <t:{int(world.fake.clock.now()) + DAY}:f> " + (
+        f"(<t:{int(world.fake.clock.now()) + DAY}:R>)."
+    )
+    lifted = await world.say(world.admin, "blackjack-admin lift", member=world.alice, reason="x")
+    assert "has no break that waits for an admin" in lifted
+    await world.tick(DAY)
+    assert (await world.say(world.alice, "daily")).startswith("You claimed 250 chips.")
+
+
+async def test_a_break_until_an_admin_lifts_it_is_lifted_by_an_admin_only(
+    bot: BlackjackBot, world: World
+) -> None:
+    await world.say(world.alice, "limits break", period="admin")
+    refused = await world.say(world.alice, "daily")
+    assert refused == (
+        "You're taking a break from play until a server admin lifts it. Nothing was changed."
+    )
+    assert "only an admin can end it" in await world.say(world.alice, "limits end-break")
+    await world.tick(400 * DAY)
+    assert await world.say(world.alice, "daily") == refused
+    player = await world.slash(world.admin, "blackjack-admin player", member=world.alice)
+    assert player.original is not None
+    assert player.original.embed is not None
+    assert "On a break: until a server admin lifts it" in player.original.embed["description"]
+    lifted = await world.say(
+        world.admin, "blackjack-admin lift", member=world.alice, reason="talked it over"
+    )
+    assert lifted.startswith("Lifted")
+    assert (await world.say(world.alice, "daily")).startswith("You claimed 250 chips.")
+
+
+async def test_a_raised_limit_waits_24_hours_and_a_lowered_one_applies_at_once(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    await world.say(world.alice, "limits set", daily_loss=100)
+    raised = await world.say(world.alice, "limits set", daily_loss=1000)
+    assert "Daily loss limit: 100 chips (becomes 1,000 chips <t:" in raised
+    await world.start(world.alice)
+    assert (await world.bet(world.alice, "200")).startswith("That bet would take you past")
+    await world.say(world.alice, "blackjack stop")
+    await world.tick(DAY - 60)
+    await world.start(world.alice)
+    assert (await world.bet(world.alice, "200")).startswith("That bet would take you past")
+    await world.say(world.alice, "blackjack stop")
+    await world.tick(60)
+    shoes.add(STAND_AND_WIN)
+    table = await world.start(world.alice)
+    assert (await world.bet(world.alice, "200")).startswith("Bet 200.")
+    await world.click(world.alice, table, "Stand")
+    lowered = await world.say(world.alice, "limits set", daily_loss=50)
+    assert "Daily loss limit: 50 chips\n" in lowered
+
+
+async def test_the_reality_check_must_be_confirmed_before_the_next_bet(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(STAND_AND_WIN)
+    await world.say(world.alice, "limits set", session_minutes=20)
+    table = await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    await world.click(world.alice, table, "Stand")
+    await world.tick(21 * 60)  # the table closes when idle; the session goes on
+    await world.start(world.alice)
+    check = await world.slash(world.alice, "bet", amount="100")
+    message = check.original
+    assert message is not None
+    assert message.ephemeral
+    assert message.content == (
+        "Reality check: you've played for 21 min this session, and your net is +100 chips."
+        " Press Continue to keep playing, or take a break."
+    )
+    assert await world.ledger(world.alice) == [
+        ("grant", START_CHIPS),
+        ("bet", -100),
+        ("payout", 200),
+    ]
+    await world.click(world.alice, message, "Continue")
+    assert message.content == CONFIRMED
+    assert (await world.bet(world.alice, "100")).startswith("Bet 100.")
+
+
+async def test_an_account_younger_than_the_gate_cannot_claim_or_sit(
+    bot: BlackjackBot, world: World
+) -> None:
+    user = world.fake.add_user("newbie", age_days=2)
+    newbie = world.fake.add_member(world.guild, "newbie", user=user)
+    allowed_from = int(account_created(newbie.id) + 7 * DAY)
+    too_new = (
+        "Your Discord account is too new to play here: accounts play once they are 7 days old."
+        f" You can play from <t:{allowed_from}:f> (<t:{allowed_from}:R>)."
+    )
+    assert await world.say(newbie, "daily") == too_new
+    assert await world.say(newbie, "blackjack start") == too_new
+    table = await world.start(world.alice)
+    assert await world.refused(newbie, table, "Join") == too_new
+    assert await world.say(newbie, "bet", amount="10") == too_new
+    assert await world.store.ledger(world.guild.id, newbie.id) == []
+    await world.say(world.admin, "blackjack-admin config", min_account_age=1)
+    assert (await world.say(newbie, "daily")).startswith("You claimed 250 chips.")
+
+
+async def test_linked_accounts_share_one_daily_claim(bot: BlackjackBot, world: World) -> None:
+    linked = await world.say(
+        world.admin, "blackjack-admin link", member=world.alice, other=world.bob, reason="alt"
+    )
+    assert linked.startswith(f"Linked <@{world.alice.id}> and <@{world.bob.id}>")
+    assert (await world.say(world.alice, "daily")).startswith("You claimed 250 chips.")
+    assert (await world.say(world.bob, "daily")).startswith("You already claimed today.")
+    player = await world.slash(world.admin, "blackjack-admin player", member=world.bob)
+    assert player.original is not None
+    assert player.original.embed is not None
+    fields = {f["name"]: f["value"] for f in player.original.embed["fields"]}
+    assert fields["Linked accounts"] == f"<@{world.alice.id}>"
+    assert f"by <@{world.admin.id}>: “alt”" in fields["Moderation"]
+    unlinked = await world.say(
+        world.admin, "blackjack-admin unlink", member=world.bob, reason="not an alt"
+    )
+    assert unlinked.startswith(f"Unlinked <@{world.bob.id}>")
+    assert (await world.say(world.bob, "daily")).startswith("You claimed 250 chips.")
+
+
+async def test_the_stop_switch_refunds_a_live_round_and_stops_all_play(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(STAND_AND_WIN)
+    table = await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    assert "Stand" in embed_text(table)  # the round is in play
+    stopped = await world.say(world.admin, "blackjack-admin config", stop_all=True)
+    assert "All play stopped: tables closed now: 1; their rounds were refunded." in stopped
+    assert await world.ledger(world.alice) == [
+        ("grant", START_CHIPS),
+        ("bet", -100),
+        ("refund", 100),
+    ]
+    assert world.running.tables.table_in(world.channel.id) is None
+    assert await world.say(world.bob, "blackjack start") == STOPPED
+    assert await world.say(world.bob, "daily") == STOPPED
+    await world.say(world.admin, "blackjack-admin config", stop_all=False)
+    await world.start(world.bob)
+
+
+async def test_tables_open_only_in_the_listed_channels_for_the_role(
+    bot: BlackjackBot, world: World
+) -> None:
+    await world.say(
+        world.admin, "blackjack-admin config", table_channels=f"<#{world.other_channel.id}>"
+    )
+    refused = await world.say(world.alice, "blackjack start")
+    assert (
+        refused
+        == f"Tables can't open in this channel. Tables open in: <#{world.other_channel.id}>."
+    )
+    await world.start(world.alice, world.other_channel)
+    role = world.fake.add_role(world.guild, "players", [])
+    await world.say(world.admin, "blackjack-admin config", play_role=role)
+    assert (await world.say(world.bob, "daily")) == (
+        f"Playing here needs the <@&{role.id}> role. Nothing was changed."
+    )
+
+
+async def test_the_no_value_notice_comes_once_at_the_first_bet_and_in_the_rules(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(STAND_AND_WIN)
+    table = await world.start(world.alice)
+    first = await world.slash(world.alice, "bet", amount="100")
+    (notice,) = await first.wait_for_followups(1)
+    assert notice.ephemeral
+    assert notice.content == FIRST_BET_NOTICE
+    await world.click(world.alice, table, "Stand")
+    again = await world.slash(world.alice, "bet", amount="100")
+    assert again.followups == []
+    rules = await world.slash(world.alice, "blackjack rules")
+    assert rules.original is not None
+    shown = "\n".join(m.content for m in rules.all_messages())
+    assert NO_VALUE_NOTICE in shown
+
+
+#: Words a command that moved chips between players, or sold or bought them, would use.
+_TRANSFER_WORDS = ("give", "pay", "transfer", "send", "sell", "buy", "redeem", "trade", "tip")
+
+
+def _commands(data: dict[str, Any], prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """Every leaf command of the synced tree, by its full name."""
+    name = f"{prefix}{data['name']}"
+    subs = [o for o in data.get("options", []) if o["type"] in (1, 2)]
+    if not subs:
+        return [(name, data)]
+    return [leaf for sub in subs for leaf in _commands(sub, f"{name} ")]
+
+
+async def test_no_command_moves_chips_between_players(bot: BlackjackBot, world: World) -> None:
+    leaves = [leaf for c in world.fake.commands[None] for leaf in _commands(c.data)]
+    for name, _ in leaves:
+        assert not any(word in name.split() for word in _TRANSFER_WORDS), name
+    # A member option names whose chips or limits a command reads, or the one account an
+    # admin grants to or takes from (the bank's chips, never another player's).
+    with_members = {
+        name: sum(1 for o in data.get("options", []) if o["type"] in (6, 9))
+        for name, data in leaves
+    }
+    assert {name for name, count in with_members.items() if count} == {
+        "balance",
+        "stats",
+        "blackjack-admin grant",
+        "blackjack-admin take",
+        "blackjack-admin ledger",
+        "blackjack-admin link",
+        "blackjack-admin unlink",
+        "blackjack-admin lift",
+        "blackjack-admin player",
+    }
+    assert {name for name, count in with_members.items() if count > 1} == {"blackjack-admin link"}
+    # The store: no operation takes two players but linking, and linking moves no chip.
+    for owner in (db.Store, PlayLimitsStore):
+        for name, method in inspect.getmembers(owner, inspect.iscoroutinefunction):
+            players = [p for p in inspect.signature(method).parameters if p in _PLAYER_PARAMS]
+            assert len(players) <= 1 or name == "link", (owner.__name__, name)
+    before = await world.chips()
+    await world.say(
+        world.admin, "blackjack-admin link", member=world.alice, other=world.bob, reason="alt"
+    )
+    assert await world.chips() == before
+
+
+_PLAYER_PARAMS = ("user_id", "other_id", "to_user_id", "from_user_id", "member")
+
+
+def test_the_readme_states_the_notice_and_tells_server_owners_not_to_sell_chips() -> None:
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text("utf-8").split())
+    assert NO_VALUE_NOTICE in readme
+    assert "linking these chips to anything sold or of value" in readme
