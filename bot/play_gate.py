@@ -44,6 +44,8 @@ class Action(Enum):
     BET = "bet"
     DAILY = "claim /daily"
     TOURNAMENT = "enter a tournament"
+    #: Create or start a tournament: only the stop switch applies (a host need not play).
+    HOST = "run a tournament"
 
 
 #: The actions whose first step writes to the store and, for a bet, checks the limits
@@ -102,7 +104,7 @@ class PlayGate:
         try:
             settings = await self._store.get_guild_settings(guild_id)
             refusal = self._server_gates(settings, guild_id, asker, action, channel_id)
-            if refusal is not None:
+            if refusal is not None or action is Action.HOST:
                 return refusal
             return await self._own_limits(asker.user_id, action)
         except db.StoreUnavailable:
@@ -120,6 +122,8 @@ class PlayGate:
     ) -> PlayBlocked | None:
         if settings.play_stopped:
             return PlayBlocked(STOPPED)
+        if action is Action.HOST:
+            return None
         channels = [int(c) for c in settings.table_channels.split(",") if c]
         if action in _CHANNEL_GATED and channels and channel_id not in channels:
             listed = ", ".join(f"<#{c}>" for c in channels)

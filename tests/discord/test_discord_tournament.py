@@ -1,19 +1,22 @@
 """Tournaments through the fake Discord: a whole one to its end, a duplicate one on two
-channels, a cancel's refunds."""
+channels, a cancel's refunds, and the stop switch cancelling them."""
 
 from __future__ import annotations
 
 from typing import cast
 
 import pytest
-from discord_world import World, embed_text
+from discord_world import SPARE, ShoeQueue, World, embed_text
 
 from bot.engine import Action, Round, Shoe, commitment, continuation_seed
 from bot.engine.analysis import infinite_lookup
+from bot.tables.play_words import STOPPED
 from bot.tournaments.rules import Format
-from bot.tournaments.state import Tournament, tournament_rules
+from bot.tournaments.state import Status, Tournament, tournament_rules
+from cogs.responsible_admin import TOURNAMENT_STOPPED_REASON
 from cogs.tournament import TournamentCog
 from fakediscord.records import FakeMessage
+from tests.db.invariants import check_invariants
 
 pytestmark = pytest.mark.usefixtures("bot")
 
@@ -344,3 +347,44 @@ async def test_a_player_on_a_break_or_at_a_loss_limit_cannot_enter(world: World)
     assert await world.balance(world.alice) == 1000
     assert await world.balance(world.bob) == 1000
     assert live(world).entrants == []
+
+
+async def test_the_stop_switch_cancels_a_tournament_mid_hand_and_refunds_every_chip(
+    world: World, shoes: ShoeQueue, database_url: str
+) -> None:
+    # Carol's table round is in play: 10 and 8 against the dealer's 7 and 10.
+    shoes.add("Ts 7c 8d Tc " + SPARE)
+    table = await world.start(world.carol, world.other_channel)
+    await world.bet(world.carol, "100", channel=world.other_channel)
+    assert "Stand" in embed_text(table)
+    # A tournament is at its first hand; another, funded by its host, takes entries.
+    await world.slash(world.mod, "tournament create", None, fee=100, hands=2)
+    await settled(world)
+    for member in (world.alice, world.bob):
+        await ask(world, member, "tournament join")
+    await ask(world, world.mod, "tournament start")
+    await ask(world, world.alice, "tournament bet", amount=10)
+    assert live(world).status is Status.PLAYING
+    third = world.fake.add_text_channel(world.guild, "tournaments")
+    await world.slash(world.mod, "tournament create", third, prize=300)
+    await settled(world)
+    assert await world.balance(world.mod) == 700
+    assert await world.balance(world.alice) == 900
+
+    stopped = await ask(world, world.admin, "blackjack-admin config", stop_all=True)
+    assert "tables closed now: 1; their rounds were refunded." in stopped
+    assert "Tournaments cancelled: 2; every fee was refunded." in stopped
+    assert cog(world).service.live == {}
+    for member in (world.alice, world.bob, world.carol, world.mod):
+        assert await world.balance(member) == 1000
+    assert (await world.ledger(world.carol))[-2:] == [("bet", -100), ("refund", 100)]
+    assert (await world.ledger(world.alice))[-2:] == [("bet", -100), ("refund", 100)]
+    assert TOURNAMENT_STOPPED_REASON in embed_text(the_board(world))
+    assert TOURNAMENT_STOPPED_REASON in embed_text(the_board(world, third))
+    await check_invariants(database_url)
+
+    assert await ask(world, world.mod, "tournament create", fee=10) == STOPPED
+    await ask(world, world.admin, "blackjack-admin config", stop_all=False)
+    await world.slash(world.mod, "tournament create", None, fee=10)
+    await settled(world)
+    assert live(world).fmt.fee == 10
