@@ -112,6 +112,19 @@ class PlayGate:
                 return None  # refused by the store itself, in the table's own words
             return PlayBlocked(PAUSED)
 
+    async def on_break(self, user_id: int) -> PlayBlocked | None:
+        """The member's break (a cooling-off or self-exclusion) running now, or None.
+
+        A tournament entered before the break began asks this at each bet and decision:
+        the fee is already paid and tournament chips are not the economy's, so the seat
+        stays and plays by the timers' rules (the minimum bet, basic strategy), and the
+        member's own bets and decisions are refused until the break ends.
+        """
+        try:
+            return await self._own_limits(user_id, Action.TOURNAMENT)
+        except db.StoreUnavailable:
+            return None  # the tournament's own write is refused by the store in that case
+
     def _server_gates(
         self,
         settings: db.GuildSettings,

@@ -56,6 +56,13 @@ _LABELS: Final = {
 }
 
 
+#: A player's bet or decision while on a break begun after they entered the tournament.
+ON_BREAK: Final = (
+    "{refusal} Your tournament seat plays on by itself until then:"
+    " the minimum bet each hand, and basic strategy."
+)
+
+
 def tournament_service(bot: commands.Bot) -> TournamentService | None:
     """The loaded tournament cog's service; None when the cog is not loaded.
 
@@ -378,6 +385,14 @@ class TournamentCog(commands.Cog, name="Tournament"):
             await tell(interaction, str(refusal))
         return refusal is None
 
+    async def _on_break(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether the player is on a break (begun after they entered): their seat plays on
+        by itself, and they are told so."""
+        refusal = await self.bot.play_gate.on_break(interaction.user.id)
+        if refusal is not None:
+            await tell(interaction, ON_BREAK.format(refusal=refusal))
+        return refusal is not None
+
     async def _by_host(
         self,
         interaction: discord.Interaction[Any],
@@ -435,6 +450,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def seal(
         self, interaction: discord.Interaction[Any], channel_id: int, amount: int, secret: bool
     ) -> None:
+        if await self._on_break(interaction):
+            return
         try:
             note = await self.service.bet(channel_id, player_of(interaction), amount, secret=secret)
         except TournamentError as error:
@@ -469,6 +486,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
         if match is None or not await self.bot.admit(interaction):
             return
         channel_id, action = int(match["c"]), match["action"]
+        if await self._on_break(interaction):
+            return
         if action == "bet":
             await interaction.response.send_modal(BetModal(self, channel_id))
             return

@@ -1,5 +1,6 @@
 """Tournaments through the fake Discord: a whole one to its end, a duplicate one on two
-channels, a cancel's refunds, and the stop switch cancelling them."""
+channels, a cancel's refunds, and the play gate's hold on them (the stop switch, a break,
+the account-age gate)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from discord_world import SPARE, ShoeQueue, World, embed_text
 
 from bot.engine import Action, Round, Shoe, commitment, continuation_seed
 from bot.engine.analysis import infinite_lookup
+from bot.play_gate import account_created
 from bot.tables.play_words import STOPPED
 from bot.tournaments.rules import Format
 from bot.tournaments.state import Status, Tournament, tournament_rules
@@ -388,3 +390,48 @@ async def test_the_stop_switch_cancels_a_tournament_mid_hand_and_refunds_every_c
     await world.slash(world.mod, "tournament create", None, fee=10)
     await settled(world)
     assert live(world).fmt.fee == 10
+
+
+async def test_a_break_begun_during_a_tournament_plays_the_seat_and_stakes_nothing_more(
+    world: World,
+) -> None:
+    await world.slash(world.mod, "tournament create", None, fee=100, hands=2)
+    await settled(world)
+    for member in (world.alice, world.bob):
+        await ask(world, member, "tournament join")
+    await ask(world, world.mod, "tournament start")
+    await ask(world, world.alice, "limits break", period="7d")
+    refused = await ask(world, world.alice, "tournament bet", amount=50)
+    assert refused.startswith("You're taking a break from play until <t:")
+    assert refused.endswith(
+        "Your tournament seat plays on by itself until then:"
+        " the minimum bet each hand, and basic strategy."
+    )
+    opened = await world.fake.click(world.alice, the_board(world), label="Bet")
+    assert opened.content == refused  # no form: the same answer
+    await ask(world, world.bob, "tournament bet", amount=10)
+    t = live(world)
+    await tick(world, t.bet_s)
+    assert "Alice did not bet in time and bets the minimum, 10 chips." in embed_text(
+        the_board(world)
+    )
+    assert await world.balance(world.alice) == 900
+    fee_paid = len(await world.ledger(world.alice))
+    while cog(world).service.live:  # every decision and bet left to the timers
+        await tick(world, max(t.bet_s, t.action_s))
+    after = (await world.ledger(world.alice))[fee_paid:]
+    assert all(amount > 0 for _, amount in after)  # a prize, if any: never a stake
+
+
+async def test_an_account_younger_than_the_gate_cannot_enter(world: World) -> None:
+    newbie = world.fake.add_member(
+        world.guild, "newbie", user=world.fake.add_user("newbie", age_days=2)
+    )
+    await world.slash(world.mod, "tournament create", None, fee=100)
+    await settled(world)
+    refused = await ask(world, newbie, "tournament join")
+    allowed_from = int(account_created(newbie.id) + 7 * 86_400)
+    assert refused.startswith("Your Discord account is too new to play here")
+    assert f"<t:{allowed_from}:f>" in refused
+    assert live(world).entrants == []
+    assert await world.store.ledger(world.guild.id, newbie.id) == []
