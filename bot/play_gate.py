@@ -44,6 +44,8 @@ class Action(Enum):
     BET = "bet"
     DAILY = "claim /daily"
     TOURNAMENT = "enter a tournament"
+    #: Create or start a tournament: only the stop switch applies (a host need not play).
+    HOST = "run a tournament"
 
 
 #: The actions whose first step writes to the store and, for a bet, checks the limits
@@ -102,13 +104,26 @@ class PlayGate:
         try:
             settings = await self._store.get_guild_settings(guild_id)
             refusal = self._server_gates(settings, guild_id, asker, action, channel_id)
-            if refusal is not None:
+            if refusal is not None or action is Action.HOST:
                 return refusal
             return await self._own_limits(asker.user_id, action)
         except db.StoreUnavailable:
             if action in _CHECKED_AGAIN:
                 return None  # refused by the store itself, in the table's own words
             return PlayBlocked(PAUSED)
+
+    async def on_break(self, user_id: int) -> PlayBlocked | None:
+        """The member's break (a cooling-off or self-exclusion) running now, or None.
+
+        A tournament entered before the break began asks this at each bet and decision:
+        the fee is already paid and tournament chips are not the economy's, so the seat
+        stays and plays by the timers' rules (the minimum bet, basic strategy), and the
+        member's own bets and decisions are refused until the break ends.
+        """
+        try:
+            return await self._own_limits(user_id, Action.TOURNAMENT)
+        except db.StoreUnavailable:
+            return None  # the tournament's own write is refused by the store in that case
 
     def _server_gates(
         self,
@@ -120,6 +135,8 @@ class PlayGate:
     ) -> PlayBlocked | None:
         if settings.play_stopped:
             return PlayBlocked(STOPPED)
+        if action is Action.HOST:
+            return None
         channels = [int(c) for c in settings.table_channels.split(",") if c]
         if action in _CHANNEL_GATED and channels and channel_id not in channels:
             listed = ", ".join(f"<#{c}>" for c in channels)

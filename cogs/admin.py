@@ -93,7 +93,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         min_account_age="Days an account must exist to claim /daily or sit (0: off)",
         table_channels='Channels where tables may open (#mentions), or "all"',
         play_role="The role that may play (the everyone role: anyone may)",
-        stop_all="Stop all play now (open tables close, rounds refunded), or start it again",
+        stop_all="Stop all play now (tables, tournaments end; all refunded), or start it again",
     )
     @app_commands.choices(
         default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS],
@@ -176,8 +176,10 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         if cards is not None:
             note += "\nCards change on open tables too, at their next update."
         if stop_all:
-            closed = await stop_all_play(self.bot, interaction.guild_id)
+            closed, cancelled = await stop_all_play(self.bot, interaction.guild_id)
             note += f"\nAll play stopped: tables closed now: {closed}; their rounds were refunded."
+            if cancelled:
+                note += f"\nTournaments cancelled: {cancelled}; every fee was refunded."
         await tell(interaction, f"{heading}\n{settings_text(settings)}{note}")
 
     @app_commands.command(name="grant", description="Give chips to a member (a ledger row)")

@@ -16,6 +16,7 @@ import discord
 
 from bot.shown_names import shown_name
 from cogs.responsible import limits_text
+from cogs.tournament import tournament_service
 from db.models import GuildSettings
 from db.ops.play_limits import ModerationEntry, PlayerLimits
 
@@ -24,6 +25,11 @@ if TYPE_CHECKING:
 
 #: What the open tables' messages say when an admin stops all play.
 STOPPED_REASON: Final = "An admin stopped all play. Any round in progress was refunded."
+#: What a tournament's tables say when an admin stops all play.
+TOURNAMENT_STOPPED_REASON: Final = (
+    "An admin stopped all play: this tournament is cancelled,"
+    " and every chip paid into it was refunded."
+)
 ALL_CHANNELS: Final = ("all", "any", "")
 _CHANNEL_ID: Final = re.compile(r"[0-9]{15,20}")
 ACTIONS: Final[dict[str, str]] = {"link": "linked", "unlink": "unlinked", "lift": "break lifted"}
@@ -57,14 +63,19 @@ def gates_text(settings: GuildSettings) -> str:
     )
 
 
-async def stop_all_play(bot: BlackjackBot, guild_id: int) -> int:
-    """Close every open table of the server, refunding any round in progress; how many."""
+async def stop_all_play(bot: BlackjackBot, guild_id: int) -> tuple[int, int]:
+    """Close every open table of the server, refunding any round in progress, and cancel
+    every open tournament, refunding every fee and prize pool: how many of each."""
     closed = 0
     for snapshot in bot.tables.open_tables():
         if snapshot.guild_id == guild_id:
             await bot.tables.close(snapshot.table_id, STOPPED_REASON)
             closed += 1
-    return closed
+    service = tournament_service(bot)
+    stopped = (
+        [] if service is None else await service.stop_in_guild(guild_id, TOURNAMENT_STOPPED_REASON)
+    )
+    return closed, len(stopped)
 
 
 def log_line(entry: ModerationEntry) -> str:

@@ -10,7 +10,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import discord
 from discord import app_commands
@@ -54,6 +54,23 @@ _LABELS: Final = {
     "double": "Double",
     "split": "Split",
 }
+
+
+#: A player's bet or decision while on a break begun after they entered the tournament.
+ON_BREAK: Final = (
+    "{refusal} Your tournament seat plays on by itself until then:"
+    " the minimum bet each hand, and basic strategy."
+)
+
+
+def tournament_service(bot: commands.Bot) -> TournamentService | None:
+    """The loaded tournament cog's service; None when the cog is not loaded.
+
+    Found by its name, not by ``isinstance``: discord.py imports an extension's modules
+    afresh each time it loads it.
+    """
+    cog = bot.get_cog("Tournament")
+    return cast("TournamentCog", cog).service if cog is not None else None
 
 
 def player_of(interaction: discord.Interaction[Any]) -> Player:
@@ -297,6 +314,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
         if not may_manage(interaction):
             await tell(interaction, "Creating a tournament needs Manage Channels.")
             return
+        if not await self._may_host(interaction):
+            return
         if self.bot.tables.table_in(interaction.channel_id) is not None:
             await tell(
                 interaction,
@@ -352,7 +371,27 @@ class TournamentCog(commands.Cog, name="Tournament"):
     @tournament.command(name="start")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Close entries and deal the first hand (the host, or Manage Channels)."""
+        if not await self._may_host(interaction):
+            return
         await self._by_host(interaction, self.service.start, "{name} has started. Good luck!")
+
+    async def _may_host(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether the play gate lets a tournament be created or started here (not while an
+        admin has stopped all play); if not, the asker is told why."""
+        refusal = await self.bot.play_gate.check(
+            economy_scope(interaction), asker_of(interaction), PlayAction.HOST
+        )
+        if refusal is not None:
+            await tell(interaction, str(refusal))
+        return refusal is None
+
+    async def _on_break(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether the player is on a break (begun after they entered): their seat plays on
+        by itself, and they are told so."""
+        refusal = await self.bot.play_gate.on_break(interaction.user.id)
+        if refusal is not None:
+            await tell(interaction, ON_BREAK.format(refusal=refusal))
+        return refusal is not None
 
     async def _by_host(
         self,
@@ -411,6 +450,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def seal(
         self, interaction: discord.Interaction[Any], channel_id: int, amount: int, secret: bool
     ) -> None:
+        if await self._on_break(interaction):
+            return
         try:
             note = await self.service.bet(channel_id, player_of(interaction), amount, secret=secret)
         except TournamentError as error:
@@ -445,6 +486,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
         if match is None or not await self.bot.admit(interaction):
             return
         channel_id, action = int(match["c"]), match["action"]
+        if await self._on_break(interaction):
+            return
         if action == "bet":
             await interaction.response.send_modal(BetModal(self, channel_id))
             return

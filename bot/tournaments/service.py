@@ -269,6 +269,16 @@ class TournamentService:
         await self._close(t, f"Cancelled by {shown_name(by.name)}. Every fee was refunded.")
         return t
 
+    async def stop_in_guild(self, guild_id: int, reason: str) -> list[Tournament]:
+        """Cancel every open tournament of the server (an admin stopped all play): every fee,
+        and a host's prize pool, refunded, the seed revealed, ``reason`` on its tables."""
+        stopped = []
+        for t in [t for t in self.live.values() if t.guild_id == guild_id and t.open]:
+            with contextlib.suppress(TournamentError, TournamentClosed):  # it ended meanwhile
+                await self._close(t, reason)
+                stopped.append(t)
+        return stopped
+
     # ----------------------------------------------------------------- betting
 
     async def bet(self, channel_id: int, player: Player, amount: int, *, secret: bool) -> str:

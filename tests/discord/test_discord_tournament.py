@@ -1,19 +1,24 @@
 """Tournaments through the fake Discord: a whole one to its end, a duplicate one on two
-channels, a cancel's refunds."""
+channels, a cancel's refunds, and the play gate's hold on them (the stop switch, a break,
+the account-age gate)."""
 
 from __future__ import annotations
 
 from typing import cast
 
 import pytest
-from discord_world import World, embed_text
+from discord_world import SPARE, ShoeQueue, World, embed_text
 
 from bot.engine import Action, Round, Shoe, commitment, continuation_seed
 from bot.engine.analysis import infinite_lookup
+from bot.play_gate import account_created
+from bot.tables.play_words import STOPPED
 from bot.tournaments.rules import Format
-from bot.tournaments.state import Tournament, tournament_rules
+from bot.tournaments.state import Status, Tournament, tournament_rules
+from cogs.responsible_admin import TOURNAMENT_STOPPED_REASON
 from cogs.tournament import TournamentCog
 from fakediscord.records import FakeMessage
+from tests.db.invariants import check_invariants
 
 pytestmark = pytest.mark.usefixtures("bot")
 
@@ -344,3 +349,89 @@ async def test_a_player_on_a_break_or_at_a_loss_limit_cannot_enter(world: World)
     assert await world.balance(world.alice) == 1000
     assert await world.balance(world.bob) == 1000
     assert live(world).entrants == []
+
+
+async def test_the_stop_switch_cancels_a_tournament_mid_hand_and_refunds_every_chip(
+    world: World, shoes: ShoeQueue, database_url: str
+) -> None:
+    # Carol's table round is in play: 10 and 8 against the dealer's 7 and 10.
+    shoes.add("Ts 7c 8d Tc " + SPARE)
+    table = await world.start(world.carol, world.other_channel)
+    await world.bet(world.carol, "100", channel=world.other_channel)
+    assert "Stand" in embed_text(table)
+    # A tournament is at its first hand; another, funded by its host, takes entries.
+    await world.slash(world.mod, "tournament create", None, fee=100, hands=2)
+    await settled(world)
+    for member in (world.alice, world.bob):
+        await ask(world, member, "tournament join")
+    await ask(world, world.mod, "tournament start")
+    await ask(world, world.alice, "tournament bet", amount=10)
+    assert live(world).status is Status.PLAYING
+    third = world.fake.add_text_channel(world.guild, "tournaments")
+    await world.slash(world.mod, "tournament create", third, prize=300)
+    await settled(world)
+    assert await world.balance(world.mod) == 700
+    assert await world.balance(world.alice) == 900
+
+    stopped = await ask(world, world.admin, "blackjack-admin config", stop_all=True)
+    assert "tables closed now: 1; their rounds were refunded." in stopped
+    assert "Tournaments cancelled: 2; every fee was refunded." in stopped
+    assert cog(world).service.live == {}
+    for member in (world.alice, world.bob, world.carol, world.mod):
+        assert await world.balance(member) == 1000
+    assert (await world.ledger(world.carol))[-2:] == [("bet", -100), ("refund", 100)]
+    assert (await world.ledger(world.alice))[-2:] == [("bet", -100), ("refund", 100)]
+    assert TOURNAMENT_STOPPED_REASON in embed_text(the_board(world))
+    assert TOURNAMENT_STOPPED_REASON in embed_text(the_board(world, third))
+    await check_invariants(database_url)
+
+    assert await ask(world, world.mod, "tournament create", fee=10) == STOPPED
+    await ask(world, world.admin, "blackjack-admin config", stop_all=False)
+    await world.slash(world.mod, "tournament create", None, fee=10)
+    await settled(world)
+    assert live(world).fmt.fee == 10
+
+
+async def test_a_break_begun_during_a_tournament_plays_the_seat_and_stakes_nothing_more(
+    world: World,
+) -> None:
+    await world.slash(world.mod, "tournament create", None, fee=100, hands=2)
+    await settled(world)
+    for member in (world.alice, world.bob):
+        await ask(world, member, "tournament join")
+    await ask(world, world.mod, "tournament start")
+    await ask(world, world.alice, "limits break", period="7d")
+    refused = await ask(world, world.alice, "tournament bet", amount=50)
+    assert refused.startswith("You're taking a break from play until <t:")
+    assert refused.endswith(
+        "Your tournament seat plays on by itself until then:"
+        " the minimum bet each hand, and basic strategy."
+    )
+    opened = await world.fake.click(world.alice, the_board(world), label="Bet")
+    assert opened.content == refused  # no form: the same answer
+    await ask(world, world.bob, "tournament bet", amount=10)
+    t = live(world)
+    await tick(world, t.bet_s)
+    assert "Alice did not bet in time and bets the minimum, 10 chips." in embed_text(
+        the_board(world)
+    )
+    assert await world.balance(world.alice) == 900
+    fee_paid = len(await world.ledger(world.alice))
+    while cog(world).service.live:  # every decision and bet left to the timers
+        await tick(world, max(t.bet_s, t.action_s))
+    after = (await world.ledger(world.alice))[fee_paid:]
+    assert all(amount > 0 for _, amount in after)  # a prize, if any: never a stake
+
+
+async def test_an_account_younger_than_the_gate_cannot_enter(world: World) -> None:
+    newbie = world.fake.add_member(
+        world.guild, "newbie", user=world.fake.add_user("newbie", age_days=2)
+    )
+    await world.slash(world.mod, "tournament create", None, fee=100)
+    await settled(world)
+    refused = await ask(world, newbie, "tournament join")
+    allowed_from = int(account_created(newbie.id) + 7 * 86_400)
+    assert refused.startswith("Your Discord account is too new to play here")
+    assert f"<t:{allowed_from}:f>" in refused
+    assert live(world).entrants == []
+    assert await world.store.ledger(world.guild.id, newbie.id) == []
