@@ -1,5 +1,6 @@
-"""Side bets at a table: staked with the bet, decided by the round's cards, paid at the
-settlement as ledger rows of their own kinds, and kept through a restart."""
+"""Side bets at a table: staked with the bet, decided by the round's cards, paid as ledger
+rows of their own kinds (21+3 and Perfect Pairs with the deal, Buster at the settlement),
+and kept through a restart."""
 
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ async def test_side_bets_on_two_spots_are_staked_decided_and_paid(
     # Shown right after the dealer's up card, before anything else happens.
     up = next(i for i, line in enumerate(snap.events) if "Q♠" in line and "Dealer" in line)
     assert snap.events[up + 1].startswith("Alice (hand 1): 21+3")
+    # Their chips are paid with the deal, before anyone acts; Buster waits for the dealer.
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 260 + 90 + 10 + 260
     snap = (await service.act(snap.table_id, snap.round_no, ALICE, Action.STAND)).snapshot
     snap = (await service.act(snap.table_id, snap.round_no, ALICE, Action.STAND)).snapshot
     assert snap.phase is TablePhase.BETTING
@@ -61,8 +64,9 @@ async def test_side_bets_on_two_spots_are_staked_decided_and_paid(
         ("grant", START_CHIPS),
         ("bet", -200),
         ("side_bet", -60),
+        ("side_payout", 360),
         ("payout", 400),
-        ("side_payout", 420),
+        ("side_payout", 60),
     ]
     stats = await store.stats(GUILD, ALICE.user_id)
     assert (stats.hands, stats.net) == (2, 200)
@@ -116,6 +120,8 @@ async def test_a_restart_between_the_deal_and_the_settlement_pays_the_side_bets_
     await before.bet(CHANNEL, BOB, "10")
     snap, _ = await before.bet(CHANNEL, ALICE, "100", spots=2, side=EVERY_BET)
     await before.suspend()  # gone after the deal, before anyone acted
+    # 21+3 and Perfect Pairs were paid with the deal; the resume must not pay them again.
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 260 + 360
 
     after = TableService(store, clock=clock, shoe_factory=shoes)
     report = await after.resume()
@@ -125,7 +131,10 @@ async def test_a_restart_between_the_deal_and_the_settlement_pays_the_side_bets_
         snap = (await after.act(table.table_id, snap.round_no, player, Action.STAND)).snapshot
     assert snap.phase is TablePhase.BETTING
     kinds = await ledger_kinds(store, ALICE)
-    assert kinds.count(("side_payout", 420)) == 1
+    assert [row for row in kinds if row[0] == "side_payout"] == [
+        ("side_payout", 360),
+        ("side_payout", 60),
+    ]
     assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 260 + 400 + 420
     await after.suspend()
 
