@@ -41,7 +41,8 @@ def side_paid(url: str, round_id: int) -> int:
     """The chips the ledger credited for the round's side bets."""
     with closing(sqlite3.connect(db.sqlite_path(url))) as conn:
         (paid,) = conn.execute(
-            "SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE round_id = ? AND kind = 'side_payout'",
+            "SELECT COALESCE(SUM(delta), 0) FROM ledger"
+            " WHERE round_id = ? AND kind = 'side_payout'",
             (round_id,),
         ).fetchone()
         return int(paid)
