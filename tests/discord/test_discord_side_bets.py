@@ -6,6 +6,7 @@ from __future__ import annotations
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
 from bot.app import BlackjackBot
+from cogs.table.render import ROUND_REFUNDED_BUT_SIDE_BETS
 
 # Alice's two hands: 10♠ J♠ and 5♥ 5♥; Bob 9♣ 8♣. The dealer shows Q♠ (a straight flush
 # with Alice's first hand), holds 6♦ and busts on 10♣ with three cards.
@@ -93,9 +94,13 @@ async def test_a_table_stopped_after_the_deal_keeps_its_side_bets_and_refunds_th
     assert "Alice: 21+3: straight flush, wins 90" in embed_text(table)
     assert "Alice: Perfect Pairs: no pair, loses 10" in embed_text(table)
     assert await world.balance(world.alice) == START_CHIPS - 130 + 100
+    # Only Buster is still live on the seat.
+    assert "Buster Blackjack: 10 a hand" in embed_text(table)
+    assert "21+3: 10 a hand" not in embed_text(table)
 
     stopped = await world.say(world.alice, "blackjack stop")
     assert stopped.startswith("Table closed.")
+    assert ROUND_REFUNDED_BUT_SIDE_BETS in embed_text(table)
     # The main bet and the live Buster bet come back; 21+3 and Perfect Pairs were settled.
     assert await world.ledger(world.alice) == [
         ("grant", START_CHIPS),
