@@ -23,6 +23,8 @@ from tests.tables.helpers import (
     ledger_kinds,
 )
 
+#: The admin who grants chips (any snowflake).
+ADMIN = 700_000_000_000_000_001
 ALL_ON = {"side_21plus3": "9", "side_perfect_pairs": "25/12/6", "side_buster": "2/2/4/12/50/250"}
 EVERY_BET = {"21+3": 10, "perfect-pairs": 10, "buster": 10}
 # Alice's two spots: 10♠ J♠ and 5♥ 5♥; the dealer shows Q♠ (a straight flush for the first
@@ -149,3 +151,29 @@ async def test_a_table_leaves_off_a_pay_table_that_favours_the_player_at_its_dec
         await service.bet(CHANNEL, ALICE, "100", side={"perfect-pairs": 10})
     _, said = await service.bet(CHANNEL, ALICE, "100", side={"21+3": 10})
     assert "Side bets: 10." in said
+
+
+async def test_a_side_bet_win_at_the_deal_is_paid_up_to_the_chip_limit(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    # Alice 10♠ J♠ with the dealer's Q♠: a 21+3 straight flush, 90 won on 10.
+    shoes.add("Ts 9c Qs Js 8c 6d Tc " + SPARE)
+    await store.set_guild_settings(GUILD, side_21plus3="9")
+    await service.start(GUILD, CHANNEL, ALICE)
+    await service.join(CHANNEL, BOB)
+    await service.bet(CHANNEL, ALICE, "10", side={"21+3": 10})
+    # Chips reach Alice from elsewhere while her bets are out: 30 short of the ceiling.
+    balance = await store.balance(GUILD, ALICE.user_id)
+    await store.adjust(GUILD, ALICE.user_id, db.MAX_BALANCE - 30 - balance, ADMIN, "elsewhere")
+    snap, _ = await service.bet(CHANNEL, BOB, "10")
+
+    assert snap.phase is TablePhase.PLAYING  # dealt: the table goes on
+    assert await store.balance(GUILD, ALICE.user_id) == db.MAX_BALANCE
+    assert "Alice: 21+3: straight flush, wins 90" in snap.events
+    assert "Alice: 70 not paid: it would pass the chip limit of 1,000,000,000,000,000" in (
+        snap.events
+    )
+    for player in (ALICE, BOB):
+        snap = (await service.act(snap.table_id, snap.round_no, player, Action.STAND)).snapshot
+    assert snap.phase is TablePhase.BETTING
+    assert await store.balance(GUILD, BOB.user_id) == START_CHIPS + 10
