@@ -270,8 +270,9 @@ class Store(ABC):
         A second call for a closed round changes nothing: ``already_settled=True``.
         ``table`` (the table's document after settlement) commits in the same transaction,
         and so do ``awards``, the round's achievements (each new one in ``awarded``).
-        ``side_bets``: the round's side bets, their payouts credited as 'side_payout' rows
-        (their stakes count with the hands' in the check above).
+        ``side_bets``: the side bets settled now (Buster), their payouts credited as
+        'side_payout' rows; their stakes count with the hands' in the check above, as do those
+        of the side bets ``deal_side_bets`` settled.
         """
         r, state = checks.whole("round_id", round_id), checks.json_text("state_json", state_json)
         paid = {
@@ -296,10 +297,30 @@ class Store(ABC):
             )
         return result
 
+    async def deal_side_bets(
+        self, deal: TableAction, side_bets: Sequence[SideBetResult]
+    ) -> SettleResult:
+        """Append the round's deal to its journal and settle the side bets the deal decides.
+
+        The 'side_payout' rows, the side bets' results and the deal row commit in one
+        transaction, so a stop right after the deal pays them once: a resumed round replays
+        its deal and leaves them be. The round stays open; a void refunds every other stake.
+        RoundClosed when the round is not open, ValueError (nothing written) when its deal's
+        side bets are settled already or wager more than their stakes.
+        """
+        r = checks.whole("round_id", deal.round_id)
+        side, now = [_checked_side_bet(b) for b in side_bets], self._now()
+        result: SettleResult = await self._group.submit(
+            lambda: along_with(rounds.settle_side_bets(r, side, now), None, [deal], now)
+        )
+        return result
+
     async def void_round(
         self, round_id: int, reason: str, *, table: TableWrite | None = None
     ) -> VoidResult:
-        """Refund every stake of an open round ('refund' rows) and mark it void, exactly once.
+        """Refund the stakes of an open round ('refund' rows) and mark it void, exactly once.
+
+        The stakes of side bets settled at the deal (``deal_side_bets``) are not refunded.
 
         ``table`` (the table's document afterwards) commits in the same transaction.
         """

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import TypeVar
 
 import db
 from bot.engine import Rules
@@ -40,17 +41,25 @@ def at_the_limit(error: db.BalanceLimitExceeded, what: str) -> str:
     )
 
 
+Paid = TypeVar("Paid", db.HandResult, db.SideBetResult)
+
+
+def cut_payouts(results: Sequence[Paid], user_id: int, cut: int) -> list[Paid]:
+    """``results`` with ``user_id`` paid ``cut`` chips less in all (their later results cut
+    first)."""
+    changed: list[Paid] = []
+    for result in reversed(results):
+        if result.user_id == user_id and cut > 0:
+            less = min(cut, result.payout)
+            cut -= less
+            result = dataclasses.replace(result, payout=result.payout - less)
+        changed.append(result)
+    changed.reverse()
+    return changed
+
+
 def capped(
     payouts: Mapping[int, int], hands: Sequence[db.HandResult], user_id: int, room: int
 ) -> tuple[dict[int, int], list[db.HandResult]]:
     """The settlement with ``user_id`` paid ``room`` chips instead (their later hands cut first)."""
-    cut = payouts[user_id] - room
-    changed: list[db.HandResult] = []
-    for hand in reversed(hands):
-        if hand.user_id == user_id and cut > 0:
-            less = min(cut, hand.payout)
-            cut -= less
-            hand = dataclasses.replace(hand, payout=hand.payout - less)
-        changed.append(hand)
-    changed.reverse()
-    return {**payouts, user_id: room}, changed
+    return {**payouts, user_id: room}, cut_payouts(hands, user_id, payouts[user_id] - room)

@@ -28,8 +28,19 @@ from bot.tables.journal import (
 )
 from bot.tables.journal import names as seat_names
 from bot.tables.registry import TableRegistry
-from bot.tables.results import hand_results, payouts_of, result_lines, shuffle_notice
-from bot.tables.side_bets import outcome_lines, side_bet_outcomes, side_bet_results
+from bot.tables.results import (
+    hand_results,
+    payouts_of,
+    result_lines,
+    shuffle_notice,
+    unpaid_line,
+)
+from bot.tables.side_bets import (
+    SETTLED_AT_DEAL,
+    outcome_lines,
+    side_bet_outcomes,
+    side_bet_results,
+)
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
 
@@ -160,11 +171,43 @@ class RoundFlow:
     # ----------------------------------------------------------- the deal
 
     async def deal(self, table: Table) -> None:
-        """Deal to every player who bet, in seat order (the deal is the journal's first row)."""
+        """Deal to every player who bet, in seat order (the deal is the journal's first row).
+
+        The side bets the deal decides (21+3, Perfect Pairs) are paid in the deal's own
+        transaction: settled before anyone acts, kept whatever becomes of the round."""
         round_, row = deal_round(table, self._clock.now())
-        await self._store.append_actions([row])
+        early = side_bet_outcomes(round_, table.side_bets, side_stakes(table), settled=False)
+        unpaid: dict[int, int] = {}
+        if early:
+            unpaid = await self._deal_side_bets(row, side_bet_results(early))
+        else:
+            await self._store.append_actions([row])
         begin_round(table, round_)
+        names = self._names(table)
+        table.events.extend(unpaid_line(names[str(u)], n) for u, n in unpaid.items())
         await self._after_play(table, set())
+
+    async def _deal_side_bets(
+        self, row: db.TableAction, results: list[db.SideBetResult]
+    ) -> dict[int, int]:
+        """Commit the deal with its side bets' payouts; the chips the ceiling kept from each
+        player (none unless chips reached them from elsewhere since their bet)."""
+        unpaid: dict[int, int] = {}
+        while True:
+            try:
+                await self._store.deal_side_bets(row, results)
+                return unpaid
+            except db.BalanceLimitExceeded as error:
+                who = error.user_id
+                if who is None or who in unpaid:
+                    raise
+                room = max(0, error.limit - error.balance)
+                owed = sum(result.payout for result in results if result.user_id == who)
+                unpaid[who] = owed - room
+                log.warning(
+                    "round %s: %s is paid %s short of the chip limit", row.round_id, who, room
+                )
+                results = chip_limit.cut_payouts(results, who, unpaid[who])
 
     async def _after_play(self, table: Table, acted: set[str]) -> None:
         """Set phases and deadlines after the round changed; settle it when it is over."""
@@ -215,6 +258,8 @@ class RoundFlow:
         settlement = round_.settlement()
         bets = {seat.pid: seat.bet for seat in table.seats if seat.spots}
         side = side_bet_outcomes(round_, table.side_bets, side_stakes(table), settled=True)
+        # 21+3 and Perfect Pairs were paid with the deal: only Buster is paid now.
+        settled_now = [outcome for outcome in side if outcome.bet not in SETTLED_AT_DEAL]
         spots = {seat.pid: seat.spots for seat in table.seats}
         # Idle time counts from the end of the last round played, not from its bets.
         table.idle_since = self._clock.now()
@@ -244,7 +289,7 @@ class RoundFlow:
             round_.to_json(),
             settled,
             round_awards(table.guild_id, round_),
-            side_bet_results(side),
+            side_bet_results(settled_now),
         )
         table.round_id = None
         # Shown in the Latest line while the next round is bet (saved with its document).

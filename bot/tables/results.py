@@ -110,11 +110,15 @@ def result_lines(
         if detailed:
             lines.append(f"{name}: net {signed(player.net)}")
         if unpaid and unpaid.get(player.player_id):
-            lines.append(
-                f"{name}: {unpaid[player.player_id]:,} not paid: "
-                f"it would pass the chip limit of {db.MAX_BALANCE:,}"
-            )
+            lines.append(unpaid_line(name, unpaid[player.player_id]))
     return tuple([*lines, *side_lines])
+
+
+def unpaid_line(name: str, amount: int) -> str:
+    """The line of chips a player was not paid because of the chip limit."""
+    return "{name}: {amount} not paid: it would pass the chip limit of {limit}".format(
+        name=name, amount=f"{amount:,}", limit=f"{db.MAX_BALANCE:,}"
+    )
 
 
 #: The last line of a player's result (``result_lines``): the net, and in the summary

@@ -8,7 +8,9 @@ A player's side bets ride on each of their spots (the same amount on every spot,
 like the main bet). Their results come from the round's cards only, so a round
 replayed from its journal gives the same results: 21+3 and Perfect Pairs from the
 spot's first two cards and the dealer's up card, known right after the deal;
-Buster from the dealer's final hand. Their chips are paid with the round's
+Buster from the dealer's final hand. 21+3 and Perfect Pairs are settled with the
+deal, in the transaction that journals it: paid before anyone acts, and not
+refunded if the round is voided later. Buster is paid with the round's
 settlement, in the same transaction as the hands'.
 """
 
@@ -51,6 +53,8 @@ SETTING: Final[dict[str, str]] = {
     BUSTER: "side_buster",
 }
 _DEAL: Final = "deal"
+#: The side bets the deal decides, settled (paid and recorded) with the deal itself.
+SETTLED_AT_DEAL: Final = frozenset({TWENTY_ONE_PLUS_THREE, PERFECT_PAIRS})
 
 
 @dataclass(frozen=True, slots=True)

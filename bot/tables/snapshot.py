@@ -121,6 +121,9 @@ class TableSnapshot:
     #: Why the table closed, when phase is CLOSED.
     closed_reason: str = ""
     insurance_offered: bool = False
+    #: The round in play was dealt with 21+3 or Perfect Pairs bets: settled at the deal,
+    #: they are not refunded if the round is called off.
+    side_bets_settled: bool = False
 
 
 class Reply(NamedTuple):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from bot.engine import DECK, Action, Card, Hand, Round, RoundPhase
-from bot.tables.side_bets import SHOWN
+from bot.tables.side_bets import SETTLED_AT_DEAL, SHOWN
 from bot.tables.snapshot import CardView, DealerView, HandView, SeatView, TablePhase, TableSnapshot
 from bot.tables.table import SeatState, Table
 
@@ -162,7 +162,12 @@ def fresh_seat_view(table: Table, seat: SeatState) -> SeatView:
         action=seat.standing.action(pid),
         standing=seat.standing.standing(pid),
         net=seat.last_net if table.phase is TablePhase.BETTING else None,
-        side_bets=tuple((SHOWN[bet], stake) for bet, stake in seat.side.items()),
+        # Live bets only: 21+3 and Perfect Pairs are settled by the deal.
+        side_bets=tuple(
+            (SHOWN[bet], stake)
+            for bet, stake in seat.side.items()
+            if round_ is None or bet not in SETTLED_AT_DEAL
+        ),
     )
 
 
@@ -197,4 +202,6 @@ def build_snapshot(table: Table, version: int) -> TableSnapshot:
         commitment=table.shoe.commitment,
         closed_reason=table.closed_reason,
         insurance_offered=table.insurance_offered and playing,
+        side_bets_settled=round_ is not None
+        and any(seat.spots and SETTLED_AT_DEAL & seat.side.keys() for seat in table.seats),
     )

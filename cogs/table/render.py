@@ -50,6 +50,10 @@ LAST_ROUND: Final = "Last round"
 CONTINUED: Final = "\u200b"
 #: What a closed table says of the round it voided, and under each seat that had a stake.
 ROUND_REFUNDED: Final = "The round in play was called off and every stake refunded."
+ROUND_REFUNDED_BUT_SIDE_BETS: Final = (
+    "The round in play was called off and every stake refunded, except the 21+3 and "
+    "Perfect Pairs bets the deal had already settled."
+)
 STAKE_REFUNDED: Final = "Stake refunded"
 #: Kept free for the shuffle notice and the latest events when the last round is long.
 EXTRAS_ROOM: Final = 400
@@ -186,7 +190,7 @@ def phase_lines(snapshot: TableSnapshot) -> list[str]:
     # Bets are placed only in an open round, so a seat with one means it was voided and
     # refunded; a close after a failure already says so in its reason.
     if any(seat.spots for seat in snapshot.seats) and "refunded" not in reason:
-        lines.append(ROUND_REFUNDED)
+        lines.append(ROUND_REFUNDED_BUT_SIDE_BETS if snapshot.side_bets_settled else ROUND_REFUNDED)
     return lines
 
 

@@ -145,22 +145,25 @@ def settle_round(
     side: Sequence[SideBetResult] = (),
 ) -> Op[SettleResult]:
     """Credit the payouts (and the side bets' as 'side_payout' rows), record the hands and
-    side bets, and mark the round settled, once."""
-    side_paid: dict[int, int] = defaultdict(int)
-    for bet in side:
-        if bet.payout:
-            side_paid[bet.user_id] += bet.payout
+    side bets, and mark the round settled, once.
+
+    Side bets settled at the deal (``settle_side_bets``) are already recorded: their stakes
+    count as accounted for, and ``side`` holds only the bets settled now."""
     rows = yield Query(
-        "UPDATE rounds SET status = 'settled', state_json = ?, paid = ?, closed_at = ?"
+        "UPDATE rounds SET status = 'settled', state_json = ?, paid = paid + ?, closed_at = ?"
         " WHERE id = ? AND status = 'open' RETURNING guild_id",
-        (state_json, sum(payouts.values()) + sum(side_paid.values()), now, round_id),
+        (state_json, sum(payouts.values()) + sum(b.payout for b in side), now, round_id),
     )
     if not rows:
         status = yield from round_status(round_id)
         return SettleResult(round_id, already_settled=True, status=status)  # type: ignore[arg-type]
     guild_id = int(rows[0][0])
     stake_rows = yield Query(_STAKES_BY_PLAYER, (round_id,))
-    _check_settlement({int(u): int(s) for u, s in stake_rows}, payouts, hands, side)
+    staked = {int(u): int(s) for u, s in stake_rows}
+    earlier = yield from _settled_side_stakes(round_id)
+    for user_id, wagered in earlier.items():
+        staked[user_id] = staked.get(user_id, 0) - wagered
+    _check_settlement(staked, payouts, hands, side)
     credited: dict[int, int] = {}
     balances: dict[int, int] = {}
     # Accounts in id order, so concurrent settlements lock them in one order.
@@ -172,22 +175,10 @@ def settle_round(
         credited[user_id] = amount
     # The ledger rows in one batch: one trip to the database, not one per player.
     yield from _ledger_rows(guild_id, credited, balances, "payout", round_id, None, now)
-    side_balances: dict[int, int] = {}
-    for user_id in sorted(side_paid):
-        side_balances[user_id] = yield from credit(guild_id, user_id, side_paid[user_id], now)
-        balances[user_id] = side_balances[user_id]
-        credited[user_id] = credited.get(user_id, 0) + side_paid[user_id]
-    yield from _ledger_rows(guild_id, side_paid, side_balances, "side_payout", round_id, None, now)
-    if side:
-        yield Many(
-            "INSERT INTO side_bet_results (round_id, guild_id, user_id, spot, bet, pay_table,"
-            " category, wagered, payout) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (round_id, guild_id, b.user_id, b.spot, b.bet, b.pay_table, b.category,
-                 b.wagered, b.payout)
-                for b in side
-            ],
-        )  # fmt: skip
+    side_credited, side_balances = yield from _pay_side_bets(guild_id, round_id, side, now)
+    balances.update(side_balances)
+    for user_id, amount in side_credited.items():
+        credited[user_id] = credited.get(user_id, 0) + amount
     if hands:
         yield Many(
             "INSERT INTO hand_results (round_id, guild_id, user_id, hand_index, outcome, wagered,"
@@ -198,6 +189,77 @@ def settle_round(
             ],
         )
     return SettleResult(round_id, False, "settled", credited, balances)
+
+
+def _settled_side_stakes(round_id: int) -> Op[dict[int, int]]:
+    """Per player, the stakes of the round's side bets already settled (at the deal)."""
+    rows = yield Query(
+        "SELECT user_id, SUM(wagered) FROM side_bet_results WHERE round_id = ? GROUP BY user_id",
+        (round_id,),
+    )
+    return {int(user_id): int(wagered) for user_id, wagered in rows}
+
+
+def _pay_side_bets(
+    guild_id: int, round_id: int, side: Sequence[SideBetResult], now: int
+) -> Op[tuple[dict[int, int], dict[int, int]]]:
+    """Credit the side bets' payouts ('side_payout' rows) and record their results; the
+    chips credited and the balances after, per player paid."""
+    side_paid: dict[int, int] = defaultdict(int)
+    for bet in side:
+        if bet.payout:
+            side_paid[bet.user_id] += bet.payout
+    balances: dict[int, int] = {}
+    for user_id in sorted(side_paid):
+        balances[user_id] = yield from credit(guild_id, user_id, side_paid[user_id], now)
+    yield from _ledger_rows(guild_id, side_paid, balances, "side_payout", round_id, None, now)
+    if side:
+        yield Many(
+            "INSERT INTO side_bet_results (round_id, guild_id, user_id, spot, bet, pay_table,"
+            " category, wagered, payout) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (round_id, guild_id, b.user_id, b.spot, b.bet, b.pay_table, b.category,
+                 b.wagered, b.payout)
+                for b in side
+            ],
+        )  # fmt: skip
+    return dict(side_paid), balances
+
+
+def settle_side_bets(round_id: int, side: Sequence[SideBetResult], now: int) -> Op[SettleResult]:
+    """Pay the side bets the deal decides (21+3, Perfect Pairs) while the round stays open.
+
+    Once per round: RoundClosed when the round is not open, ValueError when its deal's side
+    bets are already settled or a player's results wager more than their side-bet stakes.
+    """
+    rows = yield Query(
+        "UPDATE rounds SET paid = paid + ? WHERE id = ? AND status = 'open' RETURNING guild_id",
+        (sum(b.payout for b in side), round_id),
+    )
+    if not rows:
+        status = yield from round_status(round_id)
+        raise RoundClosed(round_id, status)
+    guild_id = int(rows[0][0])
+    earlier = yield from _settled_side_stakes(round_id)
+    if earlier:
+        raise ValueError(f"round {round_id}: the deal's side bets are already settled")
+    staked = yield Query(
+        "SELECT user_id, -SUM(delta) FROM ledger WHERE round_id = ? AND kind = 'side_bet'"
+        " GROUP BY user_id",
+        (round_id,),
+    )
+    side_staked = {int(u): int(s) for u, s in staked}
+    wagered: dict[int, int] = defaultdict(int)
+    for bet in side:
+        wagered[bet.user_id] += bet.wagered
+    for user_id, amount in wagered.items():
+        if amount > side_staked.get(user_id, 0):
+            raise ValueError(
+                f"player {user_id} staked {side_staked.get(user_id, 0)} chips on side bets"
+                f" in round {round_id} but the results wager {amount}"
+            )
+    credited, balances = yield from _pay_side_bets(guild_id, round_id, side, now)
+    return SettleResult(round_id, False, "open", credited, balances)
 
 
 def _ledger_rows(
@@ -221,7 +283,9 @@ def _ledger_rows(
 
 
 def void_round(round_id: int, reason: str, now: int) -> Op[VoidResult]:
-    """Refund every stake of an open round and mark it void, once."""
+    """Refund the stakes of an open round and mark it void, once.
+
+    Every stake comes back but those of the side bets settled at the deal."""
     rows = yield Query(
         "UPDATE rounds SET status = 'void', void_reason = ?, closed_at = ?"
         " WHERE id = ? AND status = 'open'"
@@ -249,9 +313,14 @@ def void_round(round_id: int, reason: str, now: int) -> Op[VoidResult]:
         )
     guild_id, channel_id, message_id, state_json = rows[0]
     stake_rows = yield Query(_STAKES_BY_PLAYER, (round_id,))
+    # Side bets the deal settled (21+3, Perfect Pairs) were won or lost already: not refunded.
+    settled = yield from _settled_side_stakes(round_id)
     refunds: dict[int, int] = {}
     balances: dict[int, int] = {}
-    for user_id, amount in sorted((int(u), int(s)) for u, s in stake_rows):
+    for user_id, staked in sorted((int(u), int(s)) for u, s in stake_rows):
+        amount = staked - settled.get(user_id, 0)
+        if amount <= 0:
+            continue
         balances[user_id] = yield from credit(guild_id, user_id, amount, now)
         refunds[user_id] = amount
     yield from _ledger_rows(guild_id, refunds, balances, "refund", round_id, reason, now)

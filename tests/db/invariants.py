@@ -35,23 +35,41 @@ VIOLATIONS: dict[str, str] = {
         SELECT r.id, r.paid, COALESCE(SUM(l.delta), 0)
         FROM rounds AS r LEFT JOIN ledger AS l ON l.round_id = r.id AND l.kind IN {PAYOUTS}
         GROUP BY r.id, r.paid HAVING r.paid <> COALESCE(SUM(l.delta), 0)""",
-    "a void round's refunds differ from its stakes": """
+    # 21+3 and Perfect Pairs are settled at the deal (their results recorded then): a void
+    # refunds every stake but theirs.
+    "a void round's refunds differ from its stakes less those of side bets settled": """
         SELECT r.id, r.staked, COALESCE(SUM(l.delta), 0)
         FROM rounds AS r LEFT JOIN ledger AS l ON l.round_id = r.id AND l.kind = 'refund'
         WHERE r.status = 'void'
-        GROUP BY r.id, r.staked HAVING r.staked <> COALESCE(SUM(l.delta), 0)""",
+        GROUP BY r.id, r.staked
+        HAVING r.staked - (SELECT COALESCE(SUM(s.wagered), 0) FROM side_bet_results AS s
+                           WHERE s.round_id = r.id) <> COALESCE(SUM(l.delta), 0)""",
     "a round that is not void has refunds": """
         SELECT l.id FROM ledger AS l JOIN rounds AS r ON r.id = l.round_id
         WHERE l.kind = 'refund' AND r.status <> 'void'""",
-    "a round that is not settled has payouts or hand results": f"""
+    "a round that is not settled has payouts, hand results or a Buster result": """
         SELECT r.id FROM rounds AS r WHERE r.status <> 'settled' AND (
-            EXISTS (SELECT 1 FROM ledger AS l WHERE l.round_id = r.id AND l.kind IN {PAYOUTS})
+            EXISTS (SELECT 1 FROM ledger AS l WHERE l.round_id = r.id AND l.kind = 'payout')
             OR EXISTS (SELECT 1 FROM hand_results AS h WHERE h.round_id = r.id)
-            OR EXISTS (SELECT 1 FROM side_bet_results AS s WHERE s.round_id = r.id))""",
+            OR EXISTS (SELECT 1 FROM side_bet_results AS s
+                       WHERE s.round_id = r.id AND s.bet = 'buster'))""",
+    "a player's side payouts in a round differ from their side-bet results": """
+        SELECT p.round_id, p.user_id, p.paid, p.won FROM (
+            SELECT round_id, user_id, SUM(paid) AS paid, SUM(won) AS won FROM (
+                SELECT round_id, user_id, delta AS paid, 0 AS won FROM ledger
+                WHERE kind = 'side_payout'
+                UNION ALL SELECT round_id, user_id, 0, payout FROM side_bet_results) AS both_kinds
+            GROUP BY round_id, user_id) AS p
+        WHERE p.paid <> p.won""",
+    "a side bet has two results": """
+        SELECT round_id, user_id, spot, bet, COUNT(*) FROM side_bet_results
+        GROUP BY round_id, user_id, spot, bet HAVING COUNT(*) > 1""",
+    # Side bets pay at most twice a round: at the deal (21+3, Perfect Pairs), then Buster.
     "a player was paid or refunded twice for one round": """
         SELECT round_id, user_id, kind, COUNT(*) FROM ledger
         WHERE kind IN ('payout', 'side_payout', 'refund')
-        GROUP BY round_id, user_id, kind HAVING COUNT(*) > 1""",
+        GROUP BY round_id, user_id, kind
+        HAVING COUNT(*) > CASE WHEN kind = 'side_payout' THEN 2 ELSE 1 END""",
     "a settled round's hand and side-bet results differ from its stakes and payouts": """
         SELECT r.id, r.staked, r.paid, x.wagered, x.payout
         FROM rounds AS r JOIN (
@@ -83,15 +101,17 @@ TABLE_VIOLATIONS: dict[str, str] = {
 }
 
 # Chips in (grants, daily, admin) = chips held (balances) + chips the house won in closed
-# rounds + chips staked in open rounds of open tables: every chip staked is in a round a
-# table will settle or refund, or back in a balance.
+# rounds + chips staked and not yet paid back in open rounds of open tables (the side bets
+# settled at the deal already paid theirs): every chip staked is in a round a table will
+# settle or refund, or back in a balance.
 CHIPS_IN_OUT = f"""
     SELECT
       (SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE kind IN ('grant', 'daily', 'admin')),
       (SELECT COALESCE(SUM(balance), 0) FROM accounts),
       (SELECT COALESCE(-SUM(l.delta), 0) FROM ledger AS l JOIN rounds AS r ON r.id = l.round_id
          WHERE r.status <> 'open' AND l.kind IN {STAKES[:-1]}, 'payout', 'side_payout', 'refund')),
-      (SELECT COALESCE(SUM(r.staked), 0) FROM rounds AS r WHERE r.status = 'open' AND {{owned}})"""
+      (SELECT COALESCE(SUM(r.staked - r.paid), 0) FROM rounds AS r
+         WHERE r.status = 'open' AND {{owned}})"""
 
 
 def _check(results: dict[str, list[Any]], chips: tuple[Any, ...]) -> None:

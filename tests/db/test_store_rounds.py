@@ -198,6 +198,76 @@ async def test_voiding_refunds_the_side_bets_too(store: db.Store) -> None:
     assert await store.balance(G, ALICE) == 1000
 
 
+def _deal(round_id: int) -> db.TableAction:
+    return db.TableAction("table-1", round_id, "", "deal", '{"bets": []}', 1.0)
+
+
+#: Alice's 21+3 and Perfect Pairs, decided by the deal: a straight (wins 90) and no pair.
+AT_THE_DEAL = [
+    db.SideBetResult(ALICE, 0, "21+3", "9", "straight", 10, 100),
+    db.SideBetResult(ALICE, 0, "perfect-pairs", "25/12/6", None, 10, 0),
+]
+
+
+async def test_side_bets_settled_at_the_deal_are_paid_with_it_and_kept_by_a_void(
+    store: db.Store,
+) -> None:
+    round_id = await store.open_round(G, CHANNEL, '{"preset": "vegas-shoe"}', "shoe-1")
+    await store.stake(G, ALICE, 100, "bet", round_id, side_amount=30)  # and Buster, 10
+    paid = await store.deal_side_bets(_deal(round_id), AT_THE_DEAL)
+    assert (paid.status, paid.payouts, paid.balances) == ("open", {ALICE: 100}, {ALICE: 970})
+    assert [action.action for action in await store.round_actions(round_id)] == ["deal"]
+    voided = await store.void_round(round_id, "table closed")
+    # The main bet and Buster come back; the 21+3 win stays, the Perfect Pairs loss too.
+    assert voided.refunds == {ALICE: 110}
+    assert await store.balance(G, ALICE) == 1000 - 130 + 100 + 110
+    kinds = [(entry.kind, entry.delta) for entry in await store.ledger(G, ALICE)]
+    assert kinds[:3] == [("refund", 110), ("side_payout", 100), ("side_bet", -30)]
+    stats = await store.stats(G, ALICE)
+    assert (stats.side_bets, stats.side_bet_wins, stats.side_bet_net) == (2, 1, 80)
+    with pytest.raises(db.RoundClosed):
+        await store.deal_side_bets(_deal(round_id), AT_THE_DEAL)
+
+
+async def test_a_lost_side_bet_settled_at_the_deal_is_not_refunded(store: db.Store) -> None:
+    round_id = await store.open_round(G, CHANNEL, '{"preset": "vegas-shoe"}', "shoe-1")
+    await store.stake(G, ALICE, 100, "bet", round_id, side_amount=10)
+    lost = [db.SideBetResult(ALICE, 0, "perfect-pairs", "25/12/6", None, 10, 0)]
+    await store.deal_side_bets(_deal(round_id), lost)
+    assert await store.balance(G, ALICE) == 890
+    assert (await store.void_round(round_id, "the bot restarted")).refunds == {ALICE: 100}
+    assert await store.balance(G, ALICE) == 990
+
+
+async def test_the_settlement_pays_buster_after_the_deal_paid_the_rest(store: db.Store) -> None:
+    round_id = await store.open_round(G, CHANNEL, '{"preset": "vegas-shoe"}', "shoe-1")
+    await store.stake(G, ALICE, 100, "bet", round_id, side_amount=30)
+    await store.deal_side_bets(_deal(round_id), AT_THE_DEAL)
+    hands = [HandResult(ALICE, "win", 100, 200)]
+    buster = [db.SideBetResult(ALICE, 0, "buster", "2/2/4/12/50/250", "3 cards", 10, 30)]
+    await store.settle_round(round_id, {ALICE: 200}, hands, "{}", side_bets=buster)
+    assert await store.balance(G, ALICE) == 1000 - 130 + 100 + 200 + 30
+    record = await store.get_round(round_id)
+    assert record is not None
+    assert (record.status, record.staked, record.paid) == ("settled", 130, 330)
+
+
+async def test_the_deal_settles_its_side_bets_once_and_within_their_stakes(
+    store: db.Store,
+) -> None:
+    round_id = await store.open_round(G, CHANNEL, '{"preset": "vegas-shoe"}', "shoe-1")
+    await store.stake(G, ALICE, 100, "bet", round_id, side_amount=10)
+    with pytest.raises(ValueError, match="staked 10 chips on side bets"):
+        await store.deal_side_bets(_deal(round_id), AT_THE_DEAL)
+    assert await store.round_actions(round_id) == []  # nothing written, the deal neither
+    await store.deal_side_bets(_deal(round_id), AT_THE_DEAL[1:])
+    with pytest.raises(ValueError, match="already settled"):
+        await store.deal_side_bets(_deal(round_id), AT_THE_DEAL[1:])
+    assert len(await store.round_actions(round_id)) == 1
+    assert await store.balance(G, ALICE) == 890
+    await store.void_round(round_id, "table closed")
+
+
 async def test_a_side_bet_too_big_for_the_balance_stakes_nothing(store: db.Store) -> None:
     round_id = await store.open_round(G, CHANNEL, '{"preset": "vegas-shoe"}', "shoe-1")
     with pytest.raises(db.InsufficientChips):

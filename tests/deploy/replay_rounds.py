@@ -5,6 +5,8 @@ and the bets) and every decision after it. Replaying them through the engine
 must give the payouts the ledger credited, chip for chip: that is what proves a
 round resumed after a kill was dealt and paid as its cards dictate. Side bets too:
 the deal row records their stakes and pay tables, and the replayed cards decide them.
+A round voided after its deal kept the side bets the deal settled (21+3, Perfect Pairs):
+their payouts must equal the replayed deal's too.
 """
 
 from __future__ import annotations
@@ -26,15 +28,15 @@ from db import sqlite_path
 from db.statements import numbered
 
 SETTLED = "SELECT id, rules_json FROM rounds WHERE status = 'settled' ORDER BY id"
+VOIDED = "SELECT id, rules_json FROM rounds WHERE status = 'void' ORDER BY id"
 PAID = (
     "SELECT user_id, kind, SUM(delta) FROM ledger WHERE round_id = ?"
     " AND kind IN ('payout', 'side_payout') GROUP BY user_id, kind"
 )
 
 
-def replay_round(rules_json: str, actions: list[db.TableAction]) -> dict[tuple[int, str], int]:
-    """The chips the engine pays each player for the round these journal rows describe,
-    by (player, ledger kind): 'payout' for the hands, 'side_payout' for the side bets."""
+def _dealt(rules_json: str, actions: list[db.TableAction]) -> tuple[Round, dict[str, Any]]:
+    """The round as its deal row deals it, and the deal's record."""
     assert actions, "a dealt round has a journal"
     assert actions[0].action == DEAL, actions[0]
     assert actions[0].detail is not None
@@ -43,6 +45,25 @@ def replay_round(rules_json: str, actions: list[db.TableAction]) -> dict[tuple[i
     rules = Rules.from_dict(json.loads(rules_json))
     plays_out = bool(deal.get("dealer_plays_out", False))
     round_ = Round.deal(rules, shoe_from_dict(deal["shoe"]), bets, dealer_plays_out=plays_out)
+    return round_, deal
+
+
+def _side_paid(
+    round_: Round, deal: dict[str, Any], paid: dict[tuple[int, str], int], *, settled: bool
+) -> dict[tuple[int, str], int]:
+    """``paid`` with the side bets' payouts added (only the deal's, unless ``settled``)."""
+    offered, stakes = dealt_side_bets(deal)
+    for outcome in side_bet_outcomes(round_, offered, stakes, settled=settled):
+        if outcome.payout:
+            key = (int(outcome.player_id), "side_payout")
+            paid[key] = paid.get(key, 0) + outcome.payout
+    return paid
+
+
+def replay_round(rules_json: str, actions: list[db.TableAction]) -> dict[tuple[int, str], int]:
+    """The chips the engine pays each player for the round these journal rows describe,
+    by (player, ledger kind): 'payout' for the hands, 'side_payout' for the side bets."""
+    round_, deal = _dealt(rules_json, actions)
     for row in actions[1:]:
         if row.action == TIMEOUT:
             time_out(round_, row.player)
@@ -54,12 +75,13 @@ def replay_round(rules_json: str, actions: list[db.TableAction]) -> dict[tuple[i
         for user, amount in payouts_of(round_.settlement()).items()
         if amount
     }
-    offered, stakes = dealt_side_bets(deal)
-    for outcome in side_bet_outcomes(round_, offered, stakes, settled=True):
-        if outcome.payout:
-            key = (int(outcome.player_id), "side_payout")
-            paid[key] = paid.get(key, 0) + outcome.payout
-    return paid
+    return _side_paid(round_, deal, paid, settled=True)
+
+
+def replay_deal(rules_json: str, actions: list[db.TableAction]) -> dict[tuple[int, str], int]:
+    """The chips the deal alone pays (the side bets it settles), by (player, ledger kind)."""
+    round_, deal = _dealt(rules_json, actions)
+    return _side_paid(round_, deal, {}, settled=False)
 
 
 async def _rows(url: str, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -76,21 +98,30 @@ async def _rows(url: str, sql: str, params: Sequence[Any] = ()) -> list[tuple[An
         await pg.close()
 
 
+async def _paid(url: str, round_id: int) -> dict[tuple[int, str], int]:
+    """What the ledger credited for the round, by (player, ledger kind)."""
+    paid: dict[tuple[int, str], int] = defaultdict(int)
+    for user_id, kind, amount in await _rows(url, PAID, (round_id,)):
+        paid[(int(user_id), str(kind))] += int(amount)
+    return dict(paid)
+
+
 async def check_settled_rounds(url: str) -> int:
-    """Assert every settled round's payouts equal its replay's; the number of rounds checked.
+    """Assert every settled round's payouts equal its replay's, and every round voided after
+    its deal paid what its deal settles; the number of settled rounds checked.
 
     A round settled with nobody dealt (everyone left) has no journal and pays nothing.
     """
     checked = 0
     async with db.open_store(url) as store:
-        for round_id, rules_json in await _rows(url, SETTLED):
-            actions = await store.round_actions(int(round_id))
-            if not actions:
-                continue  # everyone left before the deal: nothing was staked or paid
-            paid: dict[tuple[int, str], int] = defaultdict(int)
-            for user_id, kind, amount in await _rows(url, PAID, (round_id,)):
-                paid[(int(user_id), str(kind))] += int(amount)
-            replayed = replay_round(str(rules_json), actions)
-            assert replayed == dict(paid), f"round {round_id}: paid {dict(paid)}, replay {replayed}"
-            checked += 1
+        for query, replay in ((SETTLED, replay_round), (VOIDED, replay_deal)):
+            for round_id, rules_json in await _rows(url, query):
+                actions = await store.round_actions(int(round_id))
+                if not actions:
+                    continue  # not dealt: nothing was paid
+                paid = await _paid(url, int(round_id))
+                replayed = replay(str(rules_json), actions)
+                assert replayed == paid, f"round {round_id}: paid {paid}, replay {replayed}"
+                if replay is replay_round:
+                    checked += 1
     return checked

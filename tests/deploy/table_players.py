@@ -254,11 +254,13 @@ ACCOUNTS_SQL = """
     SELECT a.guild_id, a.user_id, a.balance, COALESCE(SUM(l.delta), 0)
     FROM accounts AS a LEFT JOIN ledger AS l ON l.guild_id = a.guild_id AND l.user_id = a.user_id
     GROUP BY a.guild_id, a.user_id, a.balance"""
-#: A chip that moved twice: a second bet, payout or refund for one player in one round.
+#: A chip that moved twice: a second bet, payout or refund for one player in one round
+#: (side bets pay twice a round at most: 21+3 and Perfect Pairs at the deal, Buster at the end).
 TWICE_SQL = """
     SELECT round_id, user_id, kind, COUNT(*) FROM ledger
     WHERE kind IN ('bet', 'side_bet', 'payout', 'side_payout', 'refund')
-    GROUP BY round_id, user_id, kind HAVING COUNT(*) > 1"""
+    GROUP BY round_id, user_id, kind
+    HAVING COUNT(*) > CASE WHEN kind = 'side_payout' THEN 2 ELSE 1 END"""
 
 
 @dataclass(frozen=True)

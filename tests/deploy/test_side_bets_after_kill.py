@@ -2,13 +2,16 @@
 
 The bot runs as ``python -m bot`` with random shoes and every side bet on. Rounds are
 played until one waits for a decision after the deal (21+3 and Perfect Pairs already
-decided, Buster live); the process is killed there and started again, and the round
-is finished on the old buttons. Every side bet must be paid exactly once, as the
-round's cards dictate (replayed from the journal), and every balance must equal its
-ledger.
+settled and paid in the deal's transaction, Buster live); the process is killed there
+and started again, and the round is finished on the old buttons. Every side bet must be
+paid exactly once, as the round's cards dictate (replayed from the journal), and every
+balance must equal its ledger.
 """
 
 from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
 
 import pytest
 from replay_rounds import check_settled_rounds
@@ -22,6 +25,27 @@ from tests.db.invariants import check_invariants
 from tests.discord.discord_world import embed_text, labels_enabled
 
 SIDE_BETS = {"perfect_pairs": 5, "21plus3": 5, "buster": 5}
+
+
+def side_bets_of(url: str, round_id: int) -> list[tuple[int, str, int]]:
+    """The round's recorded side bets: (player, bet, payout), in the order recorded."""
+    with closing(sqlite3.connect(db.sqlite_path(url))) as conn:
+        rows = conn.execute(
+            "SELECT user_id, bet, payout FROM side_bet_results WHERE round_id = ? ORDER BY id",
+            (round_id,),
+        )
+        return [(int(user), str(bet), int(payout)) for user, bet, payout in rows]
+
+
+def side_paid(url: str, round_id: int) -> int:
+    """The chips the ledger credited for the round's side bets."""
+    with closing(sqlite3.connect(db.sqlite_path(url))) as conn:
+        (paid,) = conn.execute(
+            "SELECT COALESCE(SUM(delta), 0) FROM ledger"
+            " WHERE round_id = ? AND kind = 'side_payout'",
+            (round_id,),
+        ).fetchone()
+        return int(paid)
 
 
 def playable(message: FakeMessage) -> set[str]:
@@ -79,6 +103,11 @@ async def test_side_bets_are_paid_once_after_a_kill_between_deal_and_settlement(
         async with db.open_store(url) as store:
             (in_play,) = await store.round_history(casino.guild.id, limit=1)
         assert (in_play.status, in_play.staked) == ("open", 100 + 30 + 50 + 10)
+        # 21+3 and Perfect Pairs were settled with the deal: results and payouts committed.
+        at_the_deal = side_bets_of(url, in_play.round_id)
+        assert sorted(bet for _, bet, _ in at_the_deal) == ["21+3"] * 2 + ["perfect-pairs"] * 2
+        paid_at_the_deal = side_paid(url, in_play.round_id)
+        assert paid_at_the_deal == sum(payout for _, _, payout in at_the_deal)
 
         await process.kill()
         await process.start()
@@ -101,8 +130,13 @@ async def test_side_bets_are_paid_once_after_a_kill_between_deal_and_settlement(
             ]
             kinds = [row.kind for row in rows]
             assert kinds.count("side_bet") == 1
-            assert kinds.count("side_payout") <= 1
+            assert kinds.count("side_payout") <= (2 if player is alice else 1)
             assert -sum(r.delta for r in rows if r.kind == "side_bet") == side_staked
+    # The resume paid Buster alone: the deal's side bets were neither recorded nor paid again.
+    final = side_bets_of(url, in_play.round_id)
+    assert [row for row in final if row[1] != "buster"] == at_the_deal
+    buster_paid = sum(payout for _, bet, payout in final if bet == "buster")
+    assert side_paid(url, in_play.round_id) == paid_at_the_deal + buster_paid
     assert await check_settled_rounds(url) >= 1  # hands and side bets as the cards dictate
     (await read_economy(url)).assert_consistent()
     await check_invariants(url)

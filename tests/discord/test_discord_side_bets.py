@@ -6,12 +6,15 @@ from __future__ import annotations
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
 from bot.app import BlackjackBot
+from cogs.table.render import ROUND_REFUNDED_BUT_SIDE_BETS
 
 # Alice's two hands: 10♠ J♠ and 5♥ 5♥; Bob 9♣ 8♣. The dealer shows Q♠ (a straight flush
 # with Alice's first hand), holds 6♦ and busts on 10♣ with three cards.
 THREE_HANDS = "Ts 5h 9c Qs Js 5h 8c 6d Tc " + SPARE
 # Alice 10♠ 6♥ hits K♦ and busts; the dealer, 10♦ 2♣, plays out for Buster: 3♠ 9♠, bust.
 ALL_BUST = "Ts Td 6h 2c Kd 3s 9s " + SPARE
+# Alice 10♠ J♠ and the dealer's Q♠: a 21+3 straight flush, no pair; the dealer holds 6♦.
+STRAIGHT_FLUSH = "Ts Qs Js 6d " + SPARE
 ALL_ON = {
     "side_21plus3": "9",
     "side_perfect_pairs": "25/12/6",
@@ -47,6 +50,8 @@ async def test_three_side_bets_on_several_hands(
     assert "Alice (hand 2): Perfect Pairs: perfect pair, wins 250" in text
     assert "Dealer checks the hole card: no blackjack" in text
     assert "Buster Blackjack: 5 a hand" in text
+    # 21+3 (90) and Perfect Pairs (250) are paid with the deal, before anyone acts.
+    assert await world.balance(alice) == 740 + 100 + 260
     for member in (alice, alice, bob):
         await world.click(member, table, "Stand")
 
@@ -59,8 +64,9 @@ async def test_three_side_bets_on_several_hands(
         ("grant", START_CHIPS),
         ("bet", -200),
         ("side_bet", -60),
+        ("side_payout", 360),
         ("payout", 400),
-        ("side_payout", 420),
+        ("side_payout", 60),
     ]
     assert await world.ledger(bob) == [
         ("grant", START_CHIPS),
@@ -74,6 +80,36 @@ async def test_three_side_bets_on_several_hands(
     shown = embed_text(stats.original)
     assert "Side bets net" in shown
     assert "+360" in shown
+
+
+async def test_a_table_stopped_after_the_deal_keeps_its_side_bets_and_refunds_the_rest(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    await world.say(world.admin, "blackjack-admin config", **ALL_ON)
+    shoes.add(STRAIGHT_FLUSH)
+    table = await world.start(world.alice)
+    await world.say(
+        world.alice, "bet", amount="100", perfect_pairs=10, buster=10, **{"21plus3": 10}
+    )
+    assert "Alice: 21+3: straight flush, wins 90" in embed_text(table)
+    assert "Alice: Perfect Pairs: no pair, loses 10" in embed_text(table)
+    assert await world.balance(world.alice) == START_CHIPS - 130 + 100
+    # Only Buster is still live on the seat.
+    assert "Buster Blackjack: 10 a hand" in embed_text(table)
+    assert "21+3: 10 a hand" not in embed_text(table)
+
+    stopped = await world.say(world.alice, "blackjack stop")
+    assert stopped.startswith("Table closed.")
+    assert ROUND_REFUNDED_BUT_SIDE_BETS in embed_text(table)
+    # The main bet and the live Buster bet come back; 21+3 and Perfect Pairs were settled.
+    assert await world.ledger(world.alice) == [
+        ("grant", START_CHIPS),
+        ("bet", -100),
+        ("side_bet", -30),
+        ("side_payout", 100),
+        ("refund", 110),
+    ]
+    assert await world.balance(world.alice) == START_CHIPS + 90 - 10
 
 
 async def test_a_buster_bet_makes_the_dealer_play_out_an_all_bust_round(

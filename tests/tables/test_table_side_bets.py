@@ -1,5 +1,6 @@
-"""Side bets at a table: staked with the bet, decided by the round's cards, paid at the
-settlement as ledger rows of their own kinds, and kept through a restart."""
+"""Side bets at a table: staked with the bet, decided by the round's cards, paid as ledger
+rows of their own kinds (21+3 and Perfect Pairs with the deal, Buster at the settlement),
+and kept through a restart."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from tests.tables.helpers import (
     ledger_kinds,
 )
 
+#: The admin who grants chips (any snowflake).
+ADMIN = 700_000_000_000_000_001
 ALL_ON = {"side_21plus3": "9", "side_perfect_pairs": "25/12/6", "side_buster": "2/2/4/12/50/250"}
 EVERY_BET = {"21+3": 10, "perfect-pairs": 10, "buster": 10}
 # Alice's two spots: 10♠ J♠ and 5♥ 5♥; the dealer shows Q♠ (a straight flush for the first
@@ -50,6 +53,8 @@ async def test_side_bets_on_two_spots_are_staked_decided_and_paid(
     # Shown right after the dealer's up card, before anything else happens.
     up = next(i for i, line in enumerate(snap.events) if "Q♠" in line and "Dealer" in line)
     assert snap.events[up + 1].startswith("Alice (hand 1): 21+3")
+    # Their chips are paid with the deal, before anyone acts; Buster waits for the dealer.
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 260 + 90 + 10 + 260
     snap = (await service.act(snap.table_id, snap.round_no, ALICE, Action.STAND)).snapshot
     snap = (await service.act(snap.table_id, snap.round_no, ALICE, Action.STAND)).snapshot
     assert snap.phase is TablePhase.BETTING
@@ -61,8 +66,9 @@ async def test_side_bets_on_two_spots_are_staked_decided_and_paid(
         ("grant", START_CHIPS),
         ("bet", -200),
         ("side_bet", -60),
+        ("side_payout", 360),
         ("payout", 400),
-        ("side_payout", 420),
+        ("side_payout", 60),
     ]
     stats = await store.stats(GUILD, ALICE.user_id)
     assert (stats.hands, stats.net) == (2, 200)
@@ -116,6 +122,8 @@ async def test_a_restart_between_the_deal_and_the_settlement_pays_the_side_bets_
     await before.bet(CHANNEL, BOB, "10")
     snap, _ = await before.bet(CHANNEL, ALICE, "100", spots=2, side=EVERY_BET)
     await before.suspend()  # gone after the deal, before anyone acted
+    # 21+3 and Perfect Pairs were paid with the deal; the resume must not pay them again.
+    assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 260 + 360
 
     after = TableService(store, clock=clock, shoe_factory=shoes)
     report = await after.resume()
@@ -125,7 +133,10 @@ async def test_a_restart_between_the_deal_and_the_settlement_pays_the_side_bets_
         snap = (await after.act(table.table_id, snap.round_no, player, Action.STAND)).snapshot
     assert snap.phase is TablePhase.BETTING
     kinds = await ledger_kinds(store, ALICE)
-    assert kinds.count(("side_payout", 420)) == 1
+    assert [row for row in kinds if row[0] == "side_payout"] == [
+        ("side_payout", 360),
+        ("side_payout", 60),
+    ]
     assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 260 + 400 + 420
     await after.suspend()
 
@@ -140,3 +151,29 @@ async def test_a_table_leaves_off_a_pay_table_that_favours_the_player_at_its_dec
         await service.bet(CHANNEL, ALICE, "100", side={"perfect-pairs": 10})
     _, said = await service.bet(CHANNEL, ALICE, "100", side={"21+3": 10})
     assert "Side bets: 10." in said
+
+
+async def test_a_side_bet_win_at_the_deal_is_paid_up_to_the_chip_limit(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    # Alice 10♠ J♠ with the dealer's Q♠: a 21+3 straight flush, 90 won on 10.
+    shoes.add("Ts 9c Qs Js 8c 6d Tc " + SPARE)
+    await store.set_guild_settings(GUILD, side_21plus3="9")
+    await service.start(GUILD, CHANNEL, ALICE)
+    await service.join(CHANNEL, BOB)
+    await service.bet(CHANNEL, ALICE, "10", side={"21+3": 10})
+    # Chips reach Alice from elsewhere while her bets are out: 30 short of the ceiling.
+    balance = await store.balance(GUILD, ALICE.user_id)
+    await store.adjust(GUILD, ALICE.user_id, db.MAX_BALANCE - 30 - balance, ADMIN, "elsewhere")
+    snap, _ = await service.bet(CHANNEL, BOB, "10")
+
+    assert snap.phase is TablePhase.PLAYING  # dealt: the table goes on
+    assert await store.balance(GUILD, ALICE.user_id) == db.MAX_BALANCE
+    assert "Alice: 21+3: straight flush, wins 90" in snap.events
+    assert "Alice: 70 not paid: it would pass the chip limit of 1,000,000,000,000,000" in (
+        snap.events
+    )
+    for player in (ALICE, BOB):
+        snap = (await service.act(snap.table_id, snap.round_no, player, Action.STAND)).snapshot
+    assert snap.phase is TablePhase.BETTING
+    assert await store.balance(GUILD, BOB.user_id) == START_CHIPS + 10
