@@ -300,6 +300,13 @@ class BotMetrics:
         self.rounds.labels("voided").inc()
         self.refunded.inc(refunded)
 
+    def side_bets_settled(self, wagered: int, paid: int) -> None:
+        """Side bets settled at the deal: counted in the chips wagered and paid when they are
+        settled, as a round's are (the round itself is counted when it closes)."""
+        self.wagered.inc(wagered)
+        self.paid.inc(paid)
+        self.house_result.inc(wagered - paid)
+
     # -- read at each scrape -----------------------------------------------------------------
 
     def refresh(self, seats: Iterable[int], latencies: Iterable[tuple[int, float]]) -> None:

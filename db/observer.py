@@ -1,4 +1,5 @@
-"""What the Store tells an observer (the bot's metrics): transactions, rounds settled and voided."""
+"""What the Store tells an observer (the bot's metrics): transactions, rounds settled and
+voided, and side bets settled at a deal."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ class StoreObserver(Protocol):
 
     def round_voided(self, refunded: int) -> None:
         """A round was voided by this call and ``refunded`` chips went back."""
+
+    def side_bets_settled(self, wagered: int, paid: int) -> None:
+        """Side bets a deal decides (21+3, Perfect Pairs) were settled by this call, before
+        their round is: their stakes and their payouts."""
 
 
 def is_failure(error: BaseException) -> bool:

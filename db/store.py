@@ -313,6 +313,10 @@ class Store(ABC):
         result: SettleResult = await self._group.submit(
             lambda: along_with(rounds.settle_side_bets(r, side, now), None, [deal], now)
         )
+        if self.observer is not None and not result.already_settled:
+            self.observer.side_bets_settled(
+                sum(b.wagered for b in side), sum(b.payout for b in side)
+            )
         return result
 
     async def void_round(

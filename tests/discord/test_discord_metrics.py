@@ -8,7 +8,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from discord_world import SPARE, ShoeQueue, World
+from discord_world import SPARE, ShoeQueue, World, embed_text
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import BlackjackBot, build_bot
@@ -143,3 +143,23 @@ async def test_deferrals_refusals_failures_and_rate_limits_are_counted_apart(
     )
     waited = moved(before, after, "blackjack_discord_rate_limit_wait_seconds_total", route=route)
     assert waited == pytest.approx(0.05)
+
+
+async def test_side_bets_settled_at_the_deal_count_when_they_are_paid(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    await world.say(world.admin, "blackjack-admin config", side_21plus3="9")
+    shoes.add("Ts Qs Js 6d " + SPARE)  # Alice 10♠ J♠ and the dealer's Q♠: a straight flush
+    table = await world.start(world.alice)
+    before = await scrape(bot)
+    await world.say(world.alice, "bet", amount="100", **{"21plus3": 10})
+    dealt = await scrape(bot)
+    assert "Alice: 21+3: straight flush, wins 90" in embed_text(table)
+    # The 21+3 bet is settled with the deal (10 staked, 100 back); the round is still open.
+    assert moved(before, dealt, "blackjack_wagered_chips_total") == 10
+    assert moved(before, dealt, "blackjack_paid_chips_total") == 100
+    assert moved(before, dealt, "blackjack_rounds_total") == 0
+    await world.say(world.alice, "blackjack stop")
+    stopped = await scrape(bot)
+    assert moved(dealt, stopped, "blackjack_rounds_total", result="voided") == 1
+    assert moved(dealt, stopped, "blackjack_refunded_chips_total") == 100
