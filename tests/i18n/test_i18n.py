@@ -1,0 +1,36 @@
+"""bot.i18n: a message said in each language, numbers the reader's way, plural forms."""
+
+from __future__ import annotations
+
+from bot.i18n import ENGLISH, Text, _, language_of, number, speak, speaking, spoken, tr
+
+
+def test_a_message_is_its_english_text_and_says_itself_in_each_language() -> None:
+    label = _("Stand")
+    assert isinstance(label, Text)
+    assert label == "Stand"
+    assert label.in_language("es-ES") == "Plantarse"
+    assert label.in_language("pt-BR") == "Parar"
+    assert tr(label) == "Stand"  # English outside ``speaking``
+    with speaking("pt-BR"):
+        assert tr(label) == "Parar"
+        assert tr("not a message") == "not a message"
+        assert speak("Hit") == "Pedir"
+
+
+def test_numbers_are_written_the_readers_way() -> None:
+    assert number(1250, ENGLISH) == "1,250"
+    assert number(1250, "pt-BR") == "1.250"
+    assert number(12500, "es-ES") == "12.500"
+    with speaking("es-ES"):
+        assert number(-1000) == "-1.000"
+
+
+def test_discord_locales_map_to_the_languages_spoken() -> None:
+    assert language_of("es-ES") == "es-ES"
+    assert language_of("es-419") == "es-ES"
+    assert language_of("pt-BR") == "pt-BR"
+    assert language_of("fr") == ENGLISH
+    assert language_of(None) == ENGLISH
+    with speaking("de"):
+        assert spoken() == ENGLISH
