@@ -26,6 +26,7 @@ import db
 from bot.clock import Clock, SystemClock
 from bot.config import Config
 from bot.discord_reply import tell
+from bot.i18n import _
 from bot.log_context import bind
 from bot.metrics import BotMetrics, MetricsServer
 from bot.strategy_cache import cache_directory
@@ -45,7 +46,7 @@ discord.VoiceClient.warn_dave = False
 EXTENSIONS: Final = ("cogs.table", "cogs.economy", "cogs.admin")
 
 #: What it gets before this process has resumed the tables a previous run left open.
-STARTING: Final = "The bot is still starting up; nothing was changed. Try again in a moment."
+STARTING: Final = _("The bot is still starting up; nothing was changed. Try again in a moment.")
 #: Seconds a graceful stop gives interactions in flight, then the tables (steps in
 #: flight), then edits due; with discord.py's own close this stays inside 5 s.
 IN_FLIGHT_BUDGET_S: Final = 2.0

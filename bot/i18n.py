@@ -26,8 +26,9 @@ import contextlib
 import functools
 import gettext
 import io
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -137,6 +138,11 @@ class Text(str):
         text.msgid, text.plural, text.quantity, text.params = msgid, plural, count, params
         return text
 
+    def filled(self, **params: object) -> Text:
+        """This message with ``params``: a message written once as a template
+        (``_("{what} needs {needed}")`` with no values yet) and filled where it is said."""
+        return Text(self.msgid, self.plural, self.quantity, params)
+
     def in_language(self, language: str) -> str:
         """This sentence in ``language`` (English where the catalog has no translation)."""
         if language == ENGLISH:
@@ -149,8 +155,44 @@ class Text(str):
         return _fill(pattern, self.params, language)
 
 
+def signed(amount: int) -> Text:
+    """A net amount with its sign, written the reader's way: +1,500, -20, ±0."""
+    if not amount:
+        return Text("±0", None, 1, {})
+    return Text(
+        "{sign}{amount}", None, 1, {"sign": "+" if amount > 0 else "-", "amount": abs(amount)}
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """A number with decimals given as a placeholder, written with ``pattern`` (a CLDR
+    decimal pattern such as ``"0.00"`` or ``"+0.0;-0.0"``) the reader's way: 0.48 / 0,48."""
+
+    value: float
+    pattern: str
+
+    def in_language(self, language: str) -> str:
+        return format_decimal(self.value, format=self.pattern, locale=babel_code(language))
+
+
+def number_text(value: int) -> Text:
+    """A number on its own, written the reader's way when said (``1,250`` / ``1.250``)."""
+    return Text("{amount}", None, 1, {"amount": value})
+
+
+def joined(items: Sequence[str], separator: str = ", ") -> Text:
+    """``items`` in a row (``View Channel, Embed Links``), each said in the reader's language."""
+    pattern = (
+        separator.replace("{", "{{")
+        .replace("}", "}}")
+        .join(f"{{item{index}}}" for index in range(len(items)))
+    )
+    return Text(pattern, None, 1, {f"item{index}": item for index, item in enumerate(items)})
+
+
 def _shown(value: object, language: str) -> object:
-    if isinstance(value, Text):
+    if isinstance(value, Text | Figure):
         return value.in_language(language)
     if isinstance(value, int) and not isinstance(value, bool):
         return number(value, language)
@@ -168,7 +210,7 @@ def _(msgid: str, **params: object) -> Text:
     return Text(msgid, None, 1, params)
 
 
-def n_(singular: str, plural: str, count: int, **params: object) -> Text:
+def n_(singular: str, plural: str, count: int, /, **params: object) -> Text:
     """The message for ``count`` things (the catalog's plural forms), filled with ``params``."""
     return Text(singular, plural, count, params)
 
@@ -183,6 +225,6 @@ def speak(msgid: str, **params: object) -> str:
     return _(msgid, **params).in_language(spoken())
 
 
-def nspeak(singular: str, plural: str, count: int, **params: object) -> str:
+def nspeak(singular: str, plural: str, count: int, /, **params: object) -> str:
     """The message for ``count`` things in the language being spoken."""
     return n_(singular, plural, count, **params).in_language(spoken())

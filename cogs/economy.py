@@ -163,7 +163,7 @@ class EconomyCog(commands.Cog, name="Economy"):
         try:
             result = await self.bot.store.claim_daily(interaction.guild_id, interaction.user.id)
         except BalanceLimitExceeded as error:
-            text = at_the_limit(error, f"the daily {chips(error.amount)} chips")
+            text: str = at_the_limit(error, f"the daily {chips(error.amount)} chips")
             await tell(interaction, text)
             return
         when = timestamp(result.next_claim_at.timestamp())

@@ -5,7 +5,7 @@
    source.
 2. Each language's ``bot/locales/<lang>/LC_MESSAGES/messages.po`` is updated from it: a
    new message is added with an empty translation, a message the code no longer has is
-   kept as obsolete (``#~``), every translation is kept.
+   dropped (git keeps it), every other translation is kept.
 
 Then translate the empty entries; ``tests/i18n`` fails while one is missing.
 """
@@ -55,7 +55,9 @@ def write(catalog: Catalog, path: Path) -> None:
     """A catalog as a ``.po`` file: sorted and without line numbers, so a change to the
     code moves no entry and two branches' new messages merge as separate entries."""
     with path.open("wb") as out:
-        write_po(out, catalog, width=100, sort_output=True, include_lineno=False)
+        write_po(
+            out, catalog, width=100, sort_output=True, include_lineno=False, ignore_obsolete=True
+        )
 
 
 def update(template: Catalog, domain: str = MESSAGES) -> None:

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
+from bot.i18n import _, language_of
 from bot.table_display import TableDisplay
 from bot.tables import NoTableHere, Player, Reply, TableError
 from bot.tables.registry import CLOSED
@@ -18,8 +19,9 @@ from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.display import DiscordDisplay
+from cogs.table.language import TableLanguages
 from cogs.table.messages import TableMessages
-from cogs.table.notices import missing_permissions
+from cogs.table.notices import missing_permissions, permission_list
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
 from cogs.table.render import hint_text
@@ -57,6 +59,11 @@ class TableCog(commands.Cog, name="Table"):
         #: The card pictures (application emojis), uploaded in the background once loaded.
         self.card_emojis = CardEmojis(enabled=bot.config.card_pictures)
         self.messages.use_faces(self.card_emojis.faces_for)
+        #: Each server's table language (the setting, or the server's preferred locale).
+        self.languages = TableLanguages(
+            bot, lambda guild_id: bot.store.get_guild_settings(guild_id)
+        )
+        self.messages.use_language(self.languages.of)
         self._display = DiscordDisplay(bot, self.messages, self.card_emojis)
         #: Bet receipts, deleted a few seconds after they are sent.
         self.receipts = Receipts(bot.clock)
@@ -122,7 +129,10 @@ class TableCog(commands.Cog, name="Table"):
             if ref.action == "hint":
                 reply = await tables.hint(ref.table_id, ref.round_no, player)
                 faces = await self.card_emojis.faces_for(interaction.guild_id or 0)
-                await answer.text(hint_text(reply.snapshot, player.user_id, reply.note, faces))
+                language = language_of(interaction.locale)
+                await answer.text(
+                    hint_text(reply.snapshot, player.user_id, reply.note, faces, language)
+                )
                 return
             reply = await self._apply(ref, player)
             rendered = await messages.render(reply.snapshot)
@@ -179,11 +189,14 @@ class TableCog(commands.Cog, name="Table"):
         if missing:
             await tell(
                 interaction,
-                f"I can't run a table here: I need {', '.join(missing)} in this channel. "
-                "Ask a moderator to allow that.",
+                _(
+                    "I can't run a table here: I need {permissions} in this channel. "
+                    "Ask a moderator to allow that.",
+                    permissions=permission_list(missing),
+                ),
             )
             return
-        snapshot, _ = await self.bot.tables.start(
+        snapshot, _player_note = await self.bot.tables.start(
             interaction.guild_id,
             interaction.channel_id,
             player_of(interaction),
@@ -197,7 +210,9 @@ class TableCog(commands.Cog, name="Table"):
             message = await interaction.original_response()
         except discord.HTTPException:
             log.warning("could not post table %s", snapshot.table_id, exc_info=True)
-            await self.bot.tables.close(snapshot.table_id, "the table message could not be posted")
+            await self.bot.tables.close(
+                snapshot.table_id, _("the table message could not be posted")
+            )
             return
         self.messages.attach(snapshot, message.id)
         await self.bot.tables.attach_message(snapshot.table_id, message.id)
@@ -206,7 +221,7 @@ class TableCog(commands.Cog, name="Table"):
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Seat the caller; the table message shows them at once."""
         await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
-        await tell(interaction, "You sat down. Bet with /bet amount [hands].")
+        await tell(interaction, _("You sat down. Bet with /bet amount [hands]."))
 
     @blackjack.command(name="leave", description="Stand up from this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -235,7 +250,8 @@ class TableCog(commands.Cog, name="Table"):
             interaction.channel_id or 0, player_of(interaction), may_manage_channel=may_manage
         )
         await tell(
-            interaction, "Table closed. Any round in progress was voided and its stakes refunded."
+            interaction,
+            _("Table closed. Any round in progress was voided and its stakes refunded."),
         )
 
     @blackjack.command(name="fairness", description="Check the shuffle: commitment and last seed")

@@ -7,13 +7,16 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from db import checks
-from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
+from db.models import CARD_STYLES, MAX_BALANCE, TABLE_LANGUAGES, GuildSettings
 from db.statements import Op, Query
 
 FIELDS: Final = tuple(f.name for f in dataclasses.fields(GuildSettings))
 _DAY: Final = 86_400
 #: The values a text setting may take (any text up to 64 characters when not listed).
-CHOICES: Final[dict[str, tuple[str, ...]]] = {"card_style": CARD_STYLES}
+CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "card_style": CARD_STYLES,
+    "language": TABLE_LANGUAGES,
+}
 
 #: (lowest, highest) for each whole-number setting.
 LIMITS: Final[dict[str, tuple[int, int]]] = {

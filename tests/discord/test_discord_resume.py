@@ -18,6 +18,7 @@ from bot.app import build_bot
 from bot.config import Config
 from bot.tables.resume import BACK, ShardCountChanged
 from db import sqlite_path
+from db.migrate import load_migrations
 from fakediscord.harness import running_bot
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
@@ -178,7 +179,7 @@ async def test_a_round_from_before_durable_tables_is_refunded_once(
     for sql in (
         "DROP TABLE table_actions",
         "DROP TABLE live_tables",
-        "DELETE FROM schema_version WHERE version >= 3",
+        "DELETE FROM schema_version WHERE version IN (3, 4)",  # what made those two tables
     ):
         run_sql(config, sql)
     async with running_bot(world.fake, build_bot(config, clock=world.fake.clock)) as bot:
@@ -189,7 +190,7 @@ async def test_a_round_from_before_durable_tables_is_refunded_once(
             ("bet", -100),
             ("refund", 100),
         ]
-        assert await bot.store.schema_version() == 4
+        assert await bot.store.schema_version() == len(load_migrations())
     async with running_bot(world.fake, build_bot(config, clock=world.fake.clock)) as bot:
         world.bot = bot
         await world.settle()

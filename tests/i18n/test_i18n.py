@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import ENGLISH, Text, _, language_of, number, speak, speaking, spoken, tr
+from bot.i18n import ENGLISH, Text, _, language_of, n_, number, speak, speaking, spoken, tr
 
 
 def test_a_message_is_its_english_text_and_says_itself_in_each_language() -> None:
@@ -34,3 +34,24 @@ def test_discord_locales_map_to_the_languages_spoken() -> None:
     assert language_of(None) == ENGLISH
     with speaking("de"):
         assert spoken() == ENGLISH
+
+
+def test_plural_forms_follow_each_languages_rule() -> None:
+    def hands(count: int) -> Text:
+        return n_(
+            "`/bet amount [hands]` · {low}–{high} a hand, up to {count} hand",
+            "`/bet amount [hands]` · {low}–{high} a hand, up to {count} hands",
+            count,
+            low=10,
+            high=5000,
+            count=count,
+        )
+
+    assert hands(1) == "`/bet amount [hands]` · 10–5,000 a hand, up to 1 hand"
+    assert hands(0).endswith("up to 0 hands")
+    assert hands(2).in_language("es-ES").endswith("5.000 por mano, hasta 2 manos")
+    assert hands(1).in_language("es-ES").endswith("hasta 1 mano")
+    # Brazilian Portuguese says zero in the singular; Spanish does not.
+    assert hands(0).in_language("pt-BR").endswith("até 0 mão")
+    assert hands(0).in_language("es-ES").endswith("hasta 0 manos")
+    assert hands(1000).in_language("pt-BR").endswith("até 1.000 mãos")
