@@ -20,6 +20,7 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "Timers: betting 30 s, acting 30 s, idle table closes after 300 s",
         "New players start with 1,000 chips; /daily gives 250",
         "Cards: pictures",
+        "Table language: the server's language",
     ]
 
 
