@@ -24,6 +24,7 @@ from discord.ext import commands
 
 import db
 from bot.clock import Clock, SystemClock
+from bot.command_translator import CatalogTranslator
 from bot.config import Config
 from bot.discord_reply import tell
 from bot.i18n import _
@@ -202,6 +203,7 @@ class BlackjackBot(commands.Bot):
         )
         self._tables.shard_count = self.config.shard_count or 1
         await self._tables.check_shard_count()
+        await self.tree.set_translator(CatalogTranslator())  # the commands in each language
         for extension in self._extensions:
             await self.load_extension(extension)
         if not self._recovered:

@@ -7,12 +7,19 @@
    new message is added with an empty translation, a message the code no longer has is
    dropped (git keeps it), every other translation is kept.
 
+3. The slash commands' names, descriptions and choices, as the bot syncs them (it is run
+   against the fake Discord for this), go into ``bot/locales/commands.pot`` with their
+   kind as the context (``name``, ``description``, ``choice``), and each language's
+   ``commands.po`` is updated the same way.
+
 Then translate the empty entries; ``tests/i18n`` fails while one is missing.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sys
+import tempfile
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -22,7 +29,20 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.i18n import KEYWORDS, LANGUAGES, LOCALES_DIR, MESSAGES, babel_code, catalog_path  # noqa: E402
+from bot.app import build_bot  # noqa: E402
+from bot.command_translator import command_texts  # noqa: E402
+from bot.config import Config  # noqa: E402
+from bot.i18n import (  # noqa: E402
+    COMMANDS,
+    KEYWORDS,
+    LANGUAGES,
+    LOCALES_DIR,
+    MESSAGES,
+    babel_code,
+    catalog_path,
+)
+from fakediscord import FakeDiscord  # noqa: E402
+from fakediscord.harness import running_bot  # noqa: E402
 
 #: The folders whose code speaks to players.
 SOURCES = ("bot", "cogs")
@@ -48,6 +68,23 @@ def extracted() -> Catalog:
                 auto_comments=comments,
                 context=context,
             )
+    return template
+
+
+async def synced_commands() -> list[dict[str, object]]:
+    """The commands the bot syncs, as Discord receives them (from the fake Discord)."""
+    with tempfile.TemporaryDirectory() as folder:
+        async with FakeDiscord() as fake:
+            config = Config(token=fake.token, database_url=f"sqlite:///{folder}/chips.sqlite3")
+            async with running_bot(fake, build_bot(config, clock=fake.clock)):
+                return [command.data for scope in fake.commands.values() for command in scope]
+
+
+def command_template(commands: list[dict[str, object]]) -> Catalog:
+    """Every text of the commands, with its kind as the context, as an English template."""
+    template = Catalog(**HEADER, fuzzy=False)
+    for kind, text in command_texts(commands):
+        template.add(text, None, context=kind)
     return template
 
 
@@ -78,6 +115,11 @@ def update(template: Catalog, domain: str = MESSAGES) -> None:
 def main() -> None:
     """Update the player-facing messages' catalogs (and the commands', see below)."""
     update(extracted())
+    for language in LANGUAGES[1:]:  # the bot reads them while it syncs: a new language
+        path = catalog_path(language, COMMANDS)
+        if not path.exists():
+            write(Catalog(**HEADER, locale=babel_code(language), domain=COMMANDS), path)
+    update(command_template(asyncio.run(synced_commands())), COMMANDS)
     print(f"updated the catalogs in {LOCALES_DIR.relative_to(ROOT)}")
 
 

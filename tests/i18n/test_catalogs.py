@@ -3,13 +3,14 @@ translated in every language, with the same placeholders (in every plural form t
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from bot.i18n import LANGUAGES, LOCALES_DIR, MESSAGES, babel_code, catalog_path
+from bot.i18n import COMMANDS, LANGUAGES, LOCALES_DIR, MESSAGES, babel_code, catalog_path
 from scripts.catalogs import extracted
 
 TRANSLATED = LANGUAGES[1:]
@@ -83,3 +84,26 @@ def test_the_plural_forms_are_the_languages_own(language: str) -> None:
     expected = {"es-ES": "(n != 1)", "pt-BR": "(n > 1)"}[language]
     assert catalog.num_plurals == 2
     assert catalog.plural_expr == expected
+
+
+#: Discord's rule for a command or option name (in every locale), and its longest text.
+COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+TEXT_MAX = 100
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_command_text_is_translated_within_discords_rules(language: str) -> None:
+    template = read(str(LOCALES_DIR / f"{COMMANDS}.pot"))
+    catalog = read(str(catalog_path(language, COMMANDS)), language)
+    for wanted in template:
+        if not wanted.id:
+            continue
+        message = catalog.get(wanted.id, context=wanted.context)
+        assert message is not None, f"{language} lacks {wanted.id!r}: run `make catalogs`"
+        assert message.string, f"{language}: {wanted.context} {wanted.id!r} is not translated"
+        assert not message.fuzzy, f"{language}: {wanted.id!r} is marked fuzzy: review it"
+        if wanted.context == "name":
+            assert COMMAND_NAME.match(message.string), message.string
+            assert message.string == message.string.lower(), message.string
+        else:
+            assert len(message.string) <= TEXT_MAX, message.string
