@@ -118,7 +118,7 @@ class BlackjackTree(app_commands.CommandTree[Any]):
             return
         name = interaction.command.qualified_name if interaction.command else "?"
         log.error("command %s failed", name, exc_info=error, extra={"command": name})
-        text = "Something went wrong on my side; nothing was changed. Please try again."
+        text = _("Something went wrong on my side; nothing was changed. Please try again.")
         with contextlib.suppress(discord.HTTPException):
             await tell(interaction, text)
 

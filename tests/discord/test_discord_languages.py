@@ -38,7 +38,7 @@ async def test_a_spanish_and_a_brazilian_player_share_a_table_in_the_servers_lan
     table = await world.start(alice)
     text = embed_text(table)
     assert "**Façam suas apostas**" in text  # the server's language, whoever opened it
-    assert "`/bet quantia [mãos]` · 10–10.000 por mão, até 7 mãos" in text
+    assert "`/apostar quantia [mãos]` · 10–10.000 por mão, até 7 mãos" in text
     assert labels_enabled(table) == {"Repetir aposta", "Apostar 2×", "Entrar", "Sair"}
 
     joined = await world.click(bob, table, "Entrar")
