@@ -22,6 +22,25 @@ def moved_text(link: str) -> Text:
     return _("This table moved to a new message: {link}", link=link)
 
 
+#: Why recovery voided a round, as the store keeps it (in English), and as it is said.
+_VOID_REASONS: dict[str, Text] = {
+    "the bot restarted": _("the bot restarted"),
+    "nobody bet": _("nobody bet"),
+    "another table is open in its channel": _("another table is open in its channel"),
+    "its saved round could not be replayed": _("its saved round could not be replayed"),
+    "its table message was never posted": _("its table message was never posted"),
+}
+_COULD_NOT_RESUME = "the table could not resume: "
+
+
+def void_reason(reason: str) -> str:
+    """A stored void reason as a catalog message where it is one the bot writes."""
+    if reason.startswith(_COULD_NOT_RESUME):
+        why = reason.removeprefix(_COULD_NOT_RESUME)
+        return _("the table could not resume: {reason}", reason=_VOID_REASONS.get(why, why))
+    return _VOID_REASONS.get(reason, reason)
+
+
 def voided_embed(result: VoidResult, language: str = ENGLISH) -> discord.Embed:
     """What an old table message says once recovery voided its round and refunded the
     stakes, in the table's ``language``."""
@@ -32,7 +51,7 @@ def voided_embed(result: VoidResult, language: str = ENGLISH) -> discord.Embed:
             description=speak(
                 "This round was voided: {reason}. Every stake was refunded.\n"
                 "Start a new table with `/blackjack start`.",
-                reason=tr(result.reason),
+                reason=tr(void_reason(result.reason)),
             ),
         )
         if result.refunds:

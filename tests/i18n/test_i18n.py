@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.i18n import ENGLISH, Text, _, language_of, n_, number, speak, speaking, spoken, tr
+from cogs.table.restart_text import voided_embed
+from db.models import VoidResult
 
 
 def test_a_message_is_its_english_text_and_says_itself_in_each_language() -> None:
@@ -55,3 +59,29 @@ def test_plural_forms_follow_each_languages_rule() -> None:
     assert hands(0).in_language("pt-BR").endswith("até 0 mão")
     assert hands(0).in_language("es-ES").endswith("hasta 0 manos")
     assert hands(1000).in_language("pt-BR").endswith("até 1.000 mãos")
+
+
+def test_a_voided_round_says_why_in_the_tables_language() -> None:
+    result = VoidResult(
+        round_id=7,
+        guild_id=10,
+        channel_id=20,
+        message_id=30,
+        state_json=None,
+        reason="the table could not resume: another table is open in its channel",
+        already_closed=False,
+        status="void",
+        refunds={1: 1500},
+        balances={1: 2500},
+    )
+    embed = voided_embed(result, "pt-BR")
+    assert embed.title == "Rodada anulada"
+    assert "a mesa não pôde continuar: há outra mesa aberta no canal dela" in (
+        embed.description or ""
+    )
+    assert embed.fields[0].value == "<@1> recebe 1.500 de volta (saldo 2.500)"
+    restarted = dataclasses.replace(result, reason="the bot restarted")
+    assert "voided: the bot restarted." in (voided_embed(restarted).description or "")
+    assert "anulado: el bot se ha reiniciado." in (
+        voided_embed(restarted, "es-ES").description or ""
+    )
