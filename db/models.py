@@ -33,6 +33,9 @@ OUTCOMES: Final[tuple[str, ...]] = ("win", "blackjack", "push", "loss", "surrend
 RoundStatus = Literal["open", "settled", "void"]
 #: How a server's tables show cards: the bot's card emojis, or text ("A♠ 10♥").
 CARD_STYLES: Final[tuple[str, ...]] = ("pictures", "text")
+#: The language of a server's table messages: the server's preferred locale ("server"), or
+#: one the bot speaks, by its Discord locale code (bot.i18n.LANGUAGES).
+TABLE_LANGUAGES: Final[tuple[str, ...]] = ("server", "en-US", "es-ES", "pt-BR")
 
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -85,6 +88,8 @@ class GuildSettings:
     #: Smallest and largest side bet a hand.
     side_min_bet: int = 1
     side_max_bet: int = 1_000
+    #: The language of the server's table messages (TABLE_LANGUAGES).
+    language: str = "server"
 
 
 @dataclass(frozen=True, slots=True)

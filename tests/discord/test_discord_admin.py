@@ -25,6 +25,7 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "Perfect Pairs: off",
         "Buster Blackjack: off",
         "Side bets: 1 to 1,000 chips a hand",
+        "Table language: the server's language",
     ]
 
 
