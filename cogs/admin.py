@@ -170,7 +170,8 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
                 changes |= side_bet_changes(side, rules)
             settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
         except ValueError as error:
-            await tell(interaction, _("Nothing changed: {reason}.", reason=str(error)))
+            reason = error.args[0] if isinstance(error.args[0], Text) else str(error)
+            await tell(interaction, _("Nothing changed: {reason}.", reason=reason))
             return
         table = table_cog(self.bot)
         if table is not None:  # the card pictures are the table extension's

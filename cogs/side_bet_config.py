@@ -50,7 +50,7 @@ def side_bet_changes(given: dict[str, str | None], default_preset: str) -> dict[
             continue
         refusal = pay_table_refusal(bet, text, rules)
         if refusal is not None:
-            raise ValueError(refusal.rstrip("."))
+            raise ValueError(refusal)
         changes[SETTING[bet]] = parse_pay_table(bet, text).name
     return changes
 

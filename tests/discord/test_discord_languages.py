@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from babel.messages.pofile import read_po
-from discord_world import SPARE, ShoeQueue, World, embed_text, labels_enabled
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
 from bot.command_translator import command_texts
@@ -89,6 +89,29 @@ async def test_an_admin_sets_the_table_language_and_english_stays_the_default(
     await world.click(world.bob, table, "Levantarse")
     assert "**Place your bets**" in embed_text(table)
     assert await world.say(world.carol, "balance") == "You have 1,000 chips."
+
+
+async def test_side_bet_refusals_and_settings_answer_in_the_readers_language(
+    bot: BlackjackBot, world: World
+) -> None:
+    await world.start(world.alice)
+    # Buster is off: Alice (Spanish) and Bob (Portuguese) are refused in their own words,
+    # and nothing is staked.
+    refused = await world.say(world.alice, "bet", amount="100", buster=10)
+    assert refused == "Esta mesa no ofrece Buster Blackjack."
+    refused = await world.say(world.bob, "bet", amount="100", buster=10)
+    assert refused == "Esta mesa não oferece Buster Blackjack."
+    assert await world.ledger(world.alice) == [("grant", START_CHIPS)]
+    # An admin whose client speaks Spanish reads the side-bet settings in Spanish.
+    world.admin.user.locale = "es-ES"
+    shown = await world.say(world.admin, "blackjack-admin config", side_max_bet=5_000)
+    assert "Buster Blackjack: desactivada" in shown
+    assert "Apuestas laterales: de 1 a 5.000 fichas por mano" in shown
+    refused = await world.say(world.admin, "blackjack-admin config", side_perfect_pairs="25/15/12")
+    assert refused == (
+        "No ha cambiado nada: Perfect Pairs pagando 25/15/12 da al jugador una ventaja del "
+        "22,83% con 6 barajas, así que no se puede ofrecer."
+    )
 
 
 async def test_synced_commands_carry_spanish_and_portuguese_names_and_descriptions(
