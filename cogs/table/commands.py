@@ -236,6 +236,8 @@ class TableCog(commands.Cog, name="Table"):
             min_bet=min_bet,
             max_bet=max_bet,
         )
+        if is_pocket_table(snapshot):
+            self.messages.opened_pocket(snapshot.table_id, interaction.locale)
         rendered = await self.messages.render(snapshot)
         try:
             await interaction.response.send_message(embed=rendered.embed, view=rendered.view())

@@ -31,7 +31,7 @@ from typing import Any
 import discord
 
 from bot.clock import Clock, SystemClock
-from bot.i18n import ENGLISH, _
+from bot.i18n import ENGLISH, _, language_of
 from bot.tables.errors import TableError
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table import discord_codes as codes
@@ -94,6 +94,8 @@ class TableMessages:
         self._close: Close | None = None
         self._faces_for: FacesFor | None = None
         self._language_for: LanguageFor | None = None
+        #: Each pocket table's language: its host's client's (a pocket table has no server).
+        self._pocket_languages: dict[str, str] = {}
         self._attach: Attach | None = None
         #: The interaction tokens that keep the pocket tables' messages current.
         self.pocket = PocketAnchors(self._clock)
@@ -129,13 +131,23 @@ class TableMessages:
         """The language of the server's tables."""
         return ENGLISH if self._language_for is None else await self._language_for(guild_id)
 
+    def opened_pocket(self, table_id: str, host_locale: object) -> None:
+        """A pocket table opened by a host whose client speaks ``host_locale``: its message
+        speaks that language (English after a restart)."""
+        self._pocket_languages[table_id] = language_of(host_locale)
+
     async def render(self, snapshot: TableSnapshot, *, faces: bool = True) -> RenderedTable:
-        """The table message for ``snapshot`` in its server's language, with cards as its
-        server shows them (as text without ``faces``)."""
+        """The table message for ``snapshot`` in its server's language (a pocket table: its
+        host's), with cards as its server shows them (as text without ``faces``)."""
         shown = None
         if faces and self._faces_for is not None:
             shown = await self._faces_for(snapshot.guild_id)
-        return render_table(snapshot, shown, await self.language(snapshot.guild_id))
+        language = (
+            self._pocket_languages.get(snapshot.table_id) if is_pocket_table(snapshot) else None
+        )
+        if language is None:
+            language = await self.language(snapshot.guild_id)
+        return render_table(snapshot, shown, language)
 
     # -- what the service and the cogs tell us ---------------------------------------------
 
@@ -358,6 +370,7 @@ class TableMessages:
 
     def _forget(self, table_id: str) -> None:
         self._tables.pop(table_id, None)
+        self._pocket_languages.pop(table_id, None)
         self.pocket.forget(table_id)
 
     def _kick(self, table_id: str, table: _Table) -> None:

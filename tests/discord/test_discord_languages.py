@@ -114,6 +114,27 @@ async def test_side_bet_refusals_and_settings_answer_in_the_readers_language(
     )
 
 
+async def test_a_pocket_table_speaks_its_hosts_language_and_its_board_is_translated(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    alice, bob = world.alice.user, world.bob.user  # Spanish and Portuguese clients
+    fake.install_app(alice)
+    fake.install_app(bob)
+    group = fake.add_group_dm(alice, bob)
+    start = await fake.slash(alice, "blackjack start", group)
+    table = start.original
+    assert table is not None
+    await world.settle()
+    assert "**Hagan sus apuestas**" in embed_text(table)
+    # Outside servers there are no seasons: Bob is told so in Portuguese.
+    refused = await fake.slash(bob, "leaderboard", group, season="current")
+    assert refused.content == (
+        "Temporadas pertencem a um servidor, e fora dos servidores não há nenhuma. "
+        "Deixe de fora `temporada` para se ver entre as pessoas com quem jogou."
+    )
+
+
 async def test_synced_commands_carry_spanish_and_portuguese_names_and_descriptions(
     bot: BlackjackBot, world: World
 ) -> None:
