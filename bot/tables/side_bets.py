@@ -22,6 +22,7 @@ from typing import Any, Final
 import db
 from bot.engine import (
     BUSTER,
+    KNOWN_PAY_TABLES,
     PERFECT_PAIRS,
     SIDE_BET_CATEGORIES,
     SIDE_BETS,
@@ -38,7 +39,7 @@ from bot.engine import (
     twenty_one_plus_three,
 )
 from bot.engine.analysis import side_bet_edge
-from bot.i18n import Figure, Text, _
+from bot.i18n import Figure, Text, _, joined
 
 #: Each bet's name as players see it (the casinos' names, the same in every language), and
 #: the guild setting that holds its pay table.
@@ -106,8 +107,17 @@ def pay_table_refusal(bet: str, name: str, rules: Rules) -> Text | None:
     full stop, to end a sentence such as "Nothing changed: ..."."""
     try:
         table = parse_pay_table(bet, name)
-    except PayTableError as error:
-        return _("{bet}: {reason}", bet=SHOWN[bet], reason=str(error))
+    except PayTableError:
+        categories = SIDE_BET_CATEGORIES[bet]
+        return _(
+            "{bet}: {pays} is not a pay table of it: give one payout to 1 for every winning "
+            "hand, or one for each of its {count} ({hands}), like {example}",
+            bet=SHOWN[bet],
+            pays=repr(name),
+            count=len(categories),
+            hands=joined([CATEGORY_WORDS.get(words, words) for words in categories]),
+            example=KNOWN_PAY_TABLES[bet][-1],
+        )
     edge = side_bet_edge(table, rules.decks, rules.dealer_hits_soft_17)
     if edge > 0:
         return None

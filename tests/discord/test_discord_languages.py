@@ -112,6 +112,12 @@ async def test_side_bet_refusals_and_settings_answer_in_the_readers_language(
         "No ha cambiado nada: Perfect Pairs pagando 25/15/12 da al jugador una ventaja del "
         "22,83% con 6 barajas, así que no se puede ofrecer."
     )
+    refused = await world.say(world.admin, "blackjack-admin config", side_perfect_pairs="25/12")
+    assert refused == (
+        "No ha cambiado nada: Perfect Pairs: '25/12' no es una tabla de pagos suya: da un pago "
+        "a 1 para todas las jugadas ganadoras, o uno para cada una de sus 3 (pareja perfecta, "
+        "pareja del mismo color, pareja mixta), como 25/15/5."
+    )
 
 
 async def test_a_pocket_table_speaks_its_hosts_language_and_its_board_is_translated(
