@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run playground test lint format clean
+.PHONY: setup run playground test lint format catalogs clean
 
 # setuptools 77 or newer, as pyproject.toml's build needs (PEP 639 licence), so the venv can
 # also build the project itself (bench/engine_vs_py21.py compiles the engine with it). The
@@ -40,6 +40,11 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/hadolint Dockerfile
 	$(BIN)/python scripts/check_private_names.py
+
+## Bring the message catalogs (bot/locales) in line with the code; then translate the new
+## entries (docs/TRANSLATING.md).
+catalogs: $(STAMP)
+	$(BIN)/python scripts/catalogs.py
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

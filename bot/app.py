@@ -24,8 +24,10 @@ from discord.ext import commands
 
 import db
 from bot.clock import Clock, SystemClock
+from bot.command_translator import CatalogTranslator
 from bot.config import Config
 from bot.discord_reply import tell
+from bot.i18n import _
 from bot.log_context import bind
 from bot.metrics import BotMetrics, MetricsServer
 from bot.play_gate import PlayGate
@@ -52,7 +54,7 @@ EXTENSIONS: Final = (
 )
 
 #: What it gets before this process has resumed the tables a previous run left open.
-STARTING: Final = "The bot is still starting up; nothing was changed. Try again in a moment."
+STARTING: Final = _("The bot is still starting up; nothing was changed. Try again in a moment.")
 #: Seconds a graceful stop gives interactions in flight, then the tables (steps in
 #: flight), then edits due; with discord.py's own close this stays inside 5 s.
 IN_FLIGHT_BUDGET_S: Final = 2.0
@@ -123,7 +125,7 @@ class BlackjackTree(app_commands.CommandTree[Any]):
             return
         name = interaction.command.qualified_name if interaction.command else "?"
         log.error("command %s failed", name, exc_info=error, extra={"command": name})
-        text = "Something went wrong on my side; nothing was changed. Please try again."
+        text = _("Something went wrong on my side; nothing was changed. Please try again.")
         with contextlib.suppress(discord.HTTPException):
             await tell(interaction, text)
 
@@ -210,6 +212,7 @@ class BlackjackBot(commands.Bot):
         self.play_gate = PlayGate(self._store, self.clock)
         self._tables.shard_count = self.config.shard_count or 1
         await self._tables.check_shard_count()
+        await self.tree.set_translator(CatalogTranslator())  # the commands in each language
         for extension in self._extensions:
             await self.load_extension(extension)
         if not self._recovered:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from bot.i18n import Text, _, number_text
 from bot.shown_names import shown_name
 
 _SUFFIXES = {"": 1, "k": 1_000, "m": 1_000_000, "b": 1_000_000_000}
@@ -31,22 +32,33 @@ def needs_balance(text: str) -> bool:
     return _word(text) in _BALANCE_WORDS
 
 
-def bet_range(low: int, high: int) -> str:
+def bet_range(low: int, high: int) -> Text:
     """A table's bet limits in words: ``bets from 10 to 500``, or ``a bet of exactly 2``."""
-    return f"a bet of exactly {low:,}" if low == high else f"bets from {low:,} to {high:,}"
+    if low == high:
+        return _("a bet of exactly {amount}", amount=low)
+    return _("bets from {low} to {high}", low=low, high=high)
 
 
-def stake_words(stake: int, spots: int) -> str:
+def stake_words(stake: int, spots: int) -> Text:
     """A bet as the table, the receipt and the refusals all say it: ``50``, or
     ``50 a hand on 2 hands, 100 in all`` (the amount typed is always per hand)."""
     if spots == 1:
-        return f"{stake:,}"
-    return f"{stake:,} a hand on {spots} hands, {stake * spots:,} in all"
+        return number_text(stake)
+    return _(
+        "{stake} a hand on {count} hands, {total} in all",
+        stake=stake,
+        count=spots,
+        total=stake * spots,
+    )
 
 
-def short_of_chips(needed: int, balance: int) -> str:
+def short_of_chips(needed: int, balance: int) -> Text:
     """The refusal for a bet the balance cannot cover."""
-    return f"That bet needs {needed:,} chips and you have {balance:,}. Try /daily."
+    return _(
+        "That bet needs {needed} chips and you have {balance}. Try /daily.",
+        needed=needed,
+        balance=balance,
+    )
 
 
 def parse_bet(text: str, *, balance: int | None, min_bet: int, max_bet: int, spots: int = 1) -> int:
@@ -58,7 +70,7 @@ def parse_bet(text: str, *, balance: int | None, min_bet: int, max_bet: int, spo
     ``needs_balance``): the caller's debit then checks the balance, saving a read.
     """
     if spots < 1:
-        raise BetAmountError("You need at least one hand to bet on.")
+        raise BetAmountError(_("You need at least one hand to bet on."))
     word = _word(text)
     if balance is None:
         if word in _BALANCE_WORDS:
@@ -75,10 +87,22 @@ def parse_bet(text: str, *, balance: int | None, min_bet: int, max_bet: int, spo
         amount = _parse_number(text, word)
 
     if amount < min_bet and word in _BALANCE_WORDS and affordable < min_bet:
-        per = " per hand" if spots > 1 else ""
+        if spots > 1:
+            raise BetAmountError(
+                _(
+                    "You have {balance} chips: not enough for the table minimum of "
+                    "{minimum} per hand. Try /daily.",
+                    balance=balance,
+                    minimum=min_bet,
+                )
+            )
         raise BetAmountError(
-            f"You have {balance:,} chips: not enough for the table minimum of "
-            f"{min_bet:,}{per}. Try /daily."
+            _(
+                "You have {balance} chips: not enough for the table minimum of "
+                "{minimum}. Try /daily.",
+                balance=balance,
+                minimum=min_bet,
+            )
         )
     _check_limits(amount, min_bet, max_bet, spots)
     if amount * spots > balance:
@@ -86,39 +110,50 @@ def parse_bet(text: str, *, balance: int | None, min_bet: int, max_bet: int, spo
     return amount
 
 
+#: A bet outside the table's limits: (below the minimum, on several hands) to the refusal.
+_OUTSIDE: dict[tuple[bool, bool], Text] = {
+    (True, False): _("The table minimum is {limit}; you bet {amount}."),
+    (True, True): _("The table minimum is {limit} per hand; you bet {amount}."),
+    (False, False): _("The table maximum is {limit}; you bet {amount}."),
+    (False, True): _("The table maximum is {limit} per hand; you bet {amount}."),
+}
+
+
 def _check_limits(amount: int, min_bet: int, max_bet: int, spots: int) -> int:
-    per = " per hand" if spots > 1 else ""
-    if amount < min_bet:
-        raise BetAmountError(f"The table minimum is {min_bet:,}{per}; you bet {amount:,}.")
-    if amount > max_bet:
-        raise BetAmountError(f"The table maximum is {max_bet:,}{per}; you bet {amount:,}.")
+    if amount < min_bet or amount > max_bet:
+        below = amount < min_bet
+        refusal = _OUTSIDE[below, spots > 1]
+        raise BetAmountError(refusal.filled(limit=min_bet if below else max_bet, amount=amount))
     return amount
 
 
 def _parse_number(original: str, word: str) -> int:
     if not word:
         raise BetAmountError(
-            "Type an amount of chips: a number like 500, 2.5k or 1m, or half, max or all."
+            _("Type an amount of chips: a number like 500, 2.5k or 1m, or half, max or all.")
         )
     # What the player typed, echoed back harmless (it is shown in Discord Markdown).
     shown = f"'{shown_name(original.strip()[:_MAX_TEXT])}'"
     if len(word) > _MAX_TEXT:
-        raise BetAmountError(f"{shown}… is not an amount of chips.")
+        raise BetAmountError(_("{typed}… is not an amount of chips.", typed=shown))
     if word.startswith("-"):
-        raise BetAmountError("A bet must be a positive number of chips.")
+        raise BetAmountError(_("A bet must be a positive number of chips."))
     match = _NUMBER.match(word)
     if match is None:
         raise BetAmountError(
-            f"{shown} is not an amount of chips. Use a number like 500, 2.5k or 1m, "
-            "or half, max or all."
+            _(
+                "{typed} is not an amount of chips. Use a number like 500, 2.5k or 1m, "
+                "or half, max or all.",
+                typed=shown,
+            )
         )
     try:
         value = Decimal(match.group(1)) * _SUFFIXES[match.group(2)]
     except InvalidOperation:  # pragma: no cover - the pattern admits only plain decimals
-        raise BetAmountError(f"{shown} is not an amount of chips.") from None
+        raise BetAmountError(_("{typed} is not an amount of chips.", typed=shown)) from None
     if value != value.to_integral_value():
-        raise BetAmountError(f"{shown} is not a whole number of chips.")
+        raise BetAmountError(_("{typed} is not a whole number of chips.", typed=shown))
     amount = int(value)
     if amount <= 0:
-        raise BetAmountError("A bet must be a positive number of chips.")
+        raise BetAmountError(_("A bet must be a positive number of chips."))
     return amount

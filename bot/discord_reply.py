@@ -6,6 +6,8 @@ from typing import Any
 
 import discord
 
+from bot.i18n import speaking, tr
+
 
 async def tell(
     interaction: discord.Interaction[Any], text: str, *, wait: bool = False
@@ -15,7 +17,11 @@ async def tell(
 
     With ``wait``, a followup is sent as discord.py's ``followup.send(wait=True)`` and
     returned (for a caller that deletes it later); otherwise, and for the response
-    itself, None: Discord's copy of the message is neither asked for nor parsed."""
+    itself, None: Discord's copy of the message is neither asked for nor parsed.
+
+    A catalog message (``bot.i18n.Text``) is said in the language of the user's client."""
+    with speaking(interaction.locale):
+        text = tr(text)
     if interaction.response.is_done():
         if wait:
             return await interaction.followup.send(text, ephemeral=True, wait=True)

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import BUSTER, MAX_BET_CEILING, PERFECT_PAIRS, PRESETS, TWENTY_ONE_PLUS_THREE
+from bot.i18n import NATIVE_NAMES, Text, _, joined
 from bot.pocket import server_only
 from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
 from cogs.responsible_admin import (
@@ -24,10 +25,10 @@ from cogs.responsible_admin import (
     moderate,
     player_embed,
     stop_all_play,
+    stopped_text,
 )
 from cogs.side_bet_config import DESCRIBE, side_bet_changes, side_bet_settings_lines
 from cogs.table.commands import table_cog
-from cogs.table.render import chips
 from db.errors import BalanceLimitExceeded, InsufficientChips
 from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
@@ -37,23 +38,49 @@ if TYPE_CHECKING:
 
 #: Largest number a timer setting takes, in seconds (a day).
 TIMER_MAX = 86_400
+#: The table languages an admin may set, each named in itself (the setting's values are
+#: db.models.TABLE_LANGUAGES).
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="Server language", value="server"),
+    *(app_commands.Choice(name=name, value=code) for code, name in NATIVE_NAMES.items()),
+]
+
+#: The season-length setting as the settings list says it.
+SEASONS_SHOWN: dict[str, Text] = {
+    "week": _("Seasons: one calendar week each (UTC)"),
+    "month": _("Seasons: one calendar month each (UTC)"),
+    "quarter": _("Seasons: one calendar quarter each (UTC)"),
+    "year": _("Seasons: one calendar year each (UTC)"),
+}
 
 
-def settings_text(settings: GuildSettings) -> str:
+def settings_text(settings: GuildSettings) -> Text:
     """The server's settings, one per line."""
-    return "\n".join(
-        [
-            f"Default rules: {settings.default_preset}",
-            f"Bets: {chips(settings.min_bet)} to {chips(settings.max_bet)} a hand",
-            f"Timers: betting {settings.bet_timer_s} s, acting {settings.action_timer_s} s, "
-            f"idle table closes after {settings.idle_close_s} s",
-            f"New players start with {chips(settings.starting_chips)} chips; "
-            f"/daily gives {chips(settings.daily_amount)}",
-            f"Cards: {settings.card_style}",
-            f"Seasons: one calendar {settings.season_length} each (UTC)",
-            *side_bet_settings_lines(settings),
-            gates_text(settings),
-        ]
+    language: str = NATIVE_NAMES.get(settings.language) or _("the server's language")
+    return _(
+        "Default rules: {preset}\n"
+        "Bets: {low} to {high} a hand\n"
+        "Timers: betting {bet_timer} s, acting {action_timer} s, "
+        "idle table closes after {idle_close} s\n"
+        "New players start with {starting} chips; /daily gives {daily}\n"
+        "Cards: {cards}\n"
+        "{seasons}\n"
+        "{side_bets}\n"
+        "{gates}\n"
+        "Table language: {language}",
+        preset=settings.default_preset,
+        low=settings.min_bet,
+        high=settings.max_bet,
+        bet_timer=settings.bet_timer_s,
+        action_timer=settings.action_timer_s,
+        idle_close=settings.idle_close_s,
+        starting=settings.starting_chips,
+        daily=settings.daily_amount,
+        cards=settings.card_style,
+        seasons=SEASONS_SHOWN.get(settings.season_length, settings.season_length),
+        side_bets=joined(side_bet_settings_lines(settings), "\n"),
+        gates=gates_text(settings),
+        language=language,
     )
 
 
@@ -94,11 +121,13 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         table_channels='Channels where tables may open (#mentions), or "all"',
         play_role="The role that may play (the everyone role: anyone may)",
         stop_all="Stop all play now (tables, tournaments end; all refunded), or start it again",
+        language="The language of table messages (default: the server's language)",
     )
     @app_commands.choices(
         default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS],
         cards=[app_commands.Choice(name=style, value=style) for style in CARD_STYLES],
         season_length=[app_commands.Choice(name=length, value=length) for length in SEASON_LENGTHS],
+        language=LANGUAGE_CHOICES,
     )
     async def config(
         self,
@@ -122,6 +151,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         table_channels: app_commands.Range[str, 1, 600] | None = None,
         play_role: discord.Role | None = None,
         stop_all: bool | None = None,
+        language: str | None = None,
     ) -> None:
         """With no options, show the settings; otherwise change the given ones (all or none)."""
         assert interaction.guild_id is not None
@@ -144,6 +174,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             if play_role is None
             else (0 if play_role.is_default() else play_role.id),
             "play_stopped": None if stop_all is None else int(stop_all),
+            "language": language,
         }
         changes: dict[str, object] = {
             name: value for name, value in given.items() if value is not None
@@ -166,21 +197,32 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
                 changes["table_channels"] = channels_setting(table_channels)
             settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
         except ValueError as error:
-            await tell(interaction, f"Nothing changed: {error}.")
+            reason = error.args[0] if isinstance(error.args[0], Text) else str(error)
+            await tell(interaction, _("Nothing changed: {reason}.", reason=reason))
             return
         table = table_cog(self.bot)
         if table is not None:  # the card pictures are the table extension's
             table.card_emojis.style_changed(interaction.guild_id, settings.card_style)
-        heading = "Settings changed." if changes else "Settings of this server:"
-        note = "\nOpen tables keep their rules; new tables use these." if changes else ""
-        if cards is not None:
-            note += "\nCards change on open tables too, at their next update."
+            table.languages.changed(interaction.guild_id, settings.language)
+        shown = settings_text(settings)
+        if not changes:
+            text = _("Settings of this server:\n{settings}", settings=shown)
+        elif cards is not None or language is not None:
+            text = _(
+                "Settings changed.\n{settings}\nOpen tables keep their rules; new tables use "
+                "these.\nCards and language change on open tables too, at their next update.",
+                settings=shown,
+            )
+        else:
+            text = _(
+                "Settings changed.\n{settings}\n"
+                "Open tables keep their rules; new tables use these.",
+                settings=shown,
+            )
         if stop_all:
             closed, cancelled = await stop_all_play(self.bot, interaction.guild_id)
-            note += f"\nAll play stopped: tables closed now: {closed}; their rounds were refunded."
-            if cancelled:
-                note += f"\nTournaments cancelled: {cancelled}; every fee was refunded."
-        await tell(interaction, f"{heading}\n{settings_text(settings)}{note}")
+            text = stopped_text(text, closed, cancelled)
+        await tell(interaction, text)
 
     @app_commands.command(name="grant", description="Give chips to a member (a ledger row)")
     @app_commands.describe(member="Who gets the chips", amount="How many", reason="Why (kept)")
@@ -272,18 +314,33 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
                 interaction.guild_id, member.id, delta, interaction.user.id, why
             )
         except InsufficientChips as error:
-            text = (
-                f"{member.mention} has {chips(error.balance)} chips: "
-                f"cannot take {chips(-delta)}. Nothing changed."
+            text = _(
+                "{member} has {balance} chips: cannot take {amount}. Nothing changed.",
+                member=member.mention,
+                balance=error.balance,
+                amount=-delta,
             )
         except BalanceLimitExceeded as error:
-            text = (
-                f"That would take {member.mention} past {chips(error.limit)} chips. "
-                "Nothing changed."
+            text = _(
+                "That would take {member} past {limit} chips. Nothing changed.",
+                member=member.mention,
+                limit=error.limit,
             )
         else:
-            verb = f"Gave {chips(delta)} chips to" if delta > 0 else f"Took {chips(-delta)} from"
-            text = f"{verb} {member.mention}. Their balance: {chips(balance)}."
+            if delta > 0:
+                text = _(
+                    "Gave {amount} chips to {member}. Their balance: {balance}.",
+                    amount=delta,
+                    member=member.mention,
+                    balance=balance,
+                )
+            else:
+                text = _(
+                    "Took {amount} from {member}. Their balance: {balance}.",
+                    amount=-delta,
+                    member=member.mention,
+                    balance=balance,
+                )
         await tell(interaction, text)
 
 

@@ -13,6 +13,7 @@ from typing import Any, Final
 import discord
 
 from bot.discord_reply import tell
+from bot.i18n import Text, _, speak, speaking, tr
 from bot.shown_names import shown_name
 from bot.tables.results import signed
 from cogs.table.render import chips
@@ -23,42 +24,42 @@ PER_PAGE: Final = 10
 #: How much of an admin's reason a ledger line shows.
 REASON_LIMIT: Final = 100
 LEDGER_COLOUR: Final = 0x95A5A6
-NOT_ALLOWED: Final = "Only members with the Manage Server permission can use /blackjack-admin."
+NOT_ALLOWED: Final = _("Only members with the Manage Server permission can use /blackjack-admin.")
 #: How each kind of row reads.
-KIND_NAMES: Final[dict[str, str]] = {
-    "bet": "bet",
-    "double": "double",
-    "split": "split",
-    "insurance": "insurance",
-    "side_bet": "side bets",
-    "payout": "payout",
-    "side_payout": "side bets won",
-    "refund": "refund",
-    "grant": "starting chips",
-    "daily": "daily",
-    "admin": "admin",
+KIND_NAMES: Final[dict[str, Text]] = {
+    "bet": _("bet"),
+    "double": _("double"),
+    "split": _("split"),
+    "insurance": _("insurance"),
+    "side_bet": _("side bets"),
+    "payout": _("payout"),
+    "side_payout": _("side bets won"),
+    "refund": _("refund"),
+    "grant": _("starting chips"),
+    "daily": _("daily"),
+    "admin": _("admin"),
 }
 
 
 def entry_line(entry: LedgerEntry) -> str:
     """``#id`` when · what · amount → balance, with the round or the admin and reason."""
-    what = KIND_NAMES.get(entry.kind, entry.kind)
-    line = (
-        f"`#{entry.entry_id}` <t:{int(entry.created_at.timestamp())}:f> · {what} "
-        f"**{signed(entry.delta)}** → {chips(entry.balance_after)}"
-    )
+    what = tr(KIND_NAMES.get(entry.kind, entry.kind))
+    parts = [
+        f"`#{entry.entry_id}` <t:{int(entry.created_at.timestamp())}:f>",
+        f"{what} **{tr(signed(entry.delta))}** → {chips(entry.balance_after)}",
+    ]
     if entry.round_id is not None:
-        line += f" · round {entry.round_id}"
+        parts.append(speak("round {round}", round=str(entry.round_id)))
     if entry.actor_id is not None:
-        line += f" · by <@{entry.actor_id}>"
+        parts.append(speak("by {admin}", admin=f"<@{entry.actor_id}>"))
     if entry.reason:
-        line += f" · “{shown_name(entry.reason, REASON_LIMIT)}”"
-    return line
+        parts.append(f"“{shown_name(entry.reason, REASON_LIMIT)}”")
+    return " · ".join(parts)
 
 
-def ledger_title(member_name: str) -> str:
+def ledger_title(member_name: str) -> Text:
     """The embed's title, naming the member harmlessly."""
-    return f"Ledger · {shown_name(member_name)}"
+    return _("Ledger · {member}", member=shown_name(member_name))
 
 
 def ledger_embed(page: LedgerPage, title: str) -> discord.Embed:
@@ -67,8 +68,8 @@ def ledger_embed(page: LedgerPage, title: str) -> discord.Embed:
     if page.entries:
         embed.description = "\n".join(entry_line(e) for e in page.entries)
     else:
-        embed.description = "No ledger entries: this member has never had chips here."
-    embed.set_footer(text="Newest first · every change of a balance is one row")
+        embed.description = speak("No ledger entries: this member has never had chips here.")
+    embed.set_footer(text=speak("Newest first · every change of a balance is one row"))
     return embed
 
 
@@ -81,7 +82,7 @@ class LedgerButton(
     def __init__(self, user_id: int, direction: str, anchor: int, *, disabled: bool) -> None:
         super().__init__(
             discord.ui.Button(
-                label="◀ Newer" if direction == "newer" else "Older ▶",
+                label=speak("◀ Newer") if direction == "newer" else speak("Older ▶"),
                 custom_id=f"bjl:{user_id}:{direction}:{anchor}",
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
@@ -114,7 +115,9 @@ class LedgerButton(
         older = self.direction == "older"
         shown = interaction.message.embeds if interaction.message is not None else []
         # The bot sees no member list (no members intent): keep the title page one had.
-        title = (shown[0].title if shown else None) or f"Ledger · member {self.user_id}"
+        title = (shown[0].title if shown else None) or _(
+            "Ledger · member {member}", member=str(self.user_id)
+        )
         embed, view = await ledger_page(
             interaction,
             self.user_id,
@@ -153,4 +156,5 @@ async def ledger_page(
         before_id=before_id,
         after_id=after_id,
     )
-    return ledger_embed(page, title), page_view(user_id, page)
+    with speaking(interaction.locale):
+        return ledger_embed(page, tr(title)), page_view(user_id, page)

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.utils import escape_markdown, escape_mentions
 
 from bot.discord_reply import tell
+from bot.i18n import _, speak, speaking, tr
 from bot.shown_names import shown_name
 from bot.tables.achievements import ACHIEVEMENTS
 from bot.tables.results import signed
@@ -31,27 +32,37 @@ THIS_SEASON: Final = ("current", "this", "now")
 def season_embed(standings: SeasonStandings, guild_name: str, reader_id: int) -> discord.Embed:
     """A season's top places, the reader's own place, and when the season ends (or ended)."""
     season = standings.season
-    title = f"Season {season.name} · {shown_name(guild_name)}"
+    title = speak("Season {season} · {server}", season=season.name, server=shown_name(guild_name))
     embed = discord.Embed(title=title, colour=SEASON_COLOUR)
     if standings.entries:
         embed.description = "\n".join(
-            f"`#{entry.rank}` <@{entry.user_id}> · {signed(entry.net)}"
+            f"`#{entry.rank}` <@{entry.user_id}> · {tr(signed(entry.net))}"
             for entry in standings.entries[:SEASON_PLACES]
         )
     else:
-        embed.description = "Nobody has finished a round this season yet."
+        embed.description = speak("Nobody has finished a round this season yet.")
     mine = standings.entry_of(reader_id)
     if mine is not None:
-        you = f"`#{mine.rank}` of {len(standings.entries)} · {signed(mine.net)}"
+        you = speak(
+            "`#{rank}` of {count} · {net}",
+            rank=mine.rank,
+            count=len(standings.entries),
+            net=signed(mine.net),
+        )
     else:
-        you = "You have not played a round in this season."
-    embed.add_field(name="You", value=you, inline=False)
+        you = speak("You have not played a round in this season.")
+    embed.add_field(name=speak("You"), value=you, inline=False)
     ends = int(season.ends_at.timestamp())
     if season.is_current:
-        footer = "Net chips won in the rounds settled this season. Ends <t:{ends}:R>."
+        footer = speak(
+            "Net chips won in the rounds settled this season. Ends <t:{ends}:R>.", ends=str(ends)
+        )
     else:
-        footer = "Final standings: net chips won in the season's rounds. Ended <t:{ends}:D>."
-    embed.add_field(name="Season", value=footer.format(ends=ends), inline=False)
+        footer = speak(
+            "Final standings: net chips won in the season's rounds. Ended <t:{ends}:D>.",
+            ends=str(ends),
+        )
+    embed.add_field(name=speak("Season"), value=footer, inline=False)
     return embed
 
 
@@ -65,13 +76,16 @@ async def show_season(store: Store, interaction: discord.Interaction[Any], seaso
         names = await store.competition.season_names(interaction.guild_id, limit=5)
         await tell(
             interaction,
-            "There is no season {season} in this server. Seasons: {names}.".format(
-                season=escape_mentions(escape_markdown(wanted)), names=", ".join(names)
+            _(
+                "There is no season {season} in this server. Seasons: {names}.",
+                season=escape_mentions(escape_markdown(wanted)),
+                names=", ".join(names),
             ),
         )
         return
-    guild_name = interaction.guild.name if interaction.guild else "this server"
-    embed = season_embed(standings, guild_name, interaction.user.id)
+    with speaking(interaction.locale):
+        guild_name = interaction.guild.name if interaction.guild else speak("this server")
+        embed = season_embed(standings, guild_name, interaction.user.id)
     await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
@@ -82,22 +96,24 @@ async def season_choices(
     assert interaction.guild_id is not None
     names = await store.competition.season_names(interaction.guild_id, limit=1000)
     choices = []
-    for index, name in enumerate(names):
-        if typed.strip().lower() not in name.lower():
-            continue
-        shown = f"{name} (this season)" if index == 0 else name
-        choices.append(app_commands.Choice(name=shown, value=name))
+    with speaking(interaction.locale):
+        for index, name in enumerate(names):
+            if typed.strip().lower() not in name.lower():
+                continue
+            shown = speak("{season} (this season)", season=name) if index == 0 else name
+            choices.append(app_commands.Choice(name=shown, value=name))
     return choices[:25]
 
 
 def add_achievements(embed: discord.Embed, held: Sequence[AwardRecord]) -> None:
-    """The achievements a player holds, in the catalogue's order, as a field of ``embed``."""
+    """The achievements a player holds, in the catalogue's order, as a field of ``embed``
+    (in the language being spoken)."""
     keys = {award.key for award in held}
     earned = [a for a in ACHIEVEMENTS if a.key in keys]
-    value = "\n".join(f"🏆 **{a.name}**: {a.wording}" for a in earned)
+    value = "\n".join(f"🏆 **{tr(a.name)}**: {tr(a.wording)}" for a in earned)
     if len(value) > FIELD_VALUE_LIMIT:  # many held: their names alone
-        value = "\n".join(f"🏆 {a.name}" for a in earned)
+        value = "\n".join(f"🏆 {tr(a.name)}" for a in earned)
     if not earned:
-        value = "None yet. A blackjack earns the first."
-    title = f"Achievements ({len(earned)} of {len(ACHIEVEMENTS)})"
+        value = speak("None yet. A blackjack earns the first.")
+    title = speak("Achievements ({count} of {total})", count=len(earned), total=len(ACHIEVEMENTS))
     embed.add_field(name=title, value=value, inline=False)

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
+from bot.i18n import _, speak, speaking, tr
 from bot.play_gate import Action
 from bot.pocket import POCKET_SCOPE, anywhere, economy_scope
 from bot.shown_names import shown_name
@@ -29,8 +30,8 @@ LEADERBOARD_COLOUR = 0xF1C40F
 
 
 #: The title of the pocket scope's board (see bot.pocket), the reader's table mates only.
-POCKET_BOARD_TITLE = "Leaderboard · You and the people you have played with"
-NO_POCKET_SEASONS = (
+POCKET_BOARD_TITLE = _("Leaderboard · You and the people you have played with")
+NO_POCKET_SEASONS = _(
     "Seasons belong to a server, and there are none outside servers. "
     "Leave out `season` to see you among the people you have played with."
 )
@@ -39,9 +40,9 @@ NO_POCKET_SEASONS = (
 def leaderboard_embed(board: LeaderboardPage, guild_name: str | None) -> discord.Embed:
     """One page of the leaderboard, and the reader's own place under it (``guild_name``
     None: the pocket scope's board)."""
-    title = POCKET_BOARD_TITLE
+    title = tr(POCKET_BOARD_TITLE)
     if guild_name is not None:
-        title = f"Leaderboard · {shown_name(guild_name)}"
+        title = speak("Leaderboard · {server}", server=shown_name(guild_name))
     embed = discord.Embed(title=title, colour=LEADERBOARD_COLOUR)
     if board.entries:
         embed.description = "\n".join(
@@ -49,14 +50,24 @@ def leaderboard_embed(board: LeaderboardPage, guild_name: str | None) -> discord
             for entry in board.entries
         )
     else:
-        embed.description = "Nobody has chips here yet. Claim some with /daily."
+        embed.description = speak("Nobody has chips here yet. Claim some with /daily.")
     if board.caller is not None:
-        you = f"`#{board.caller.rank}` of {board.total_players} · {chips(board.caller.balance)}"
+        you = speak(
+            "`#{rank}` of {players} · {balance}",
+            rank=str(board.caller.rank),
+            players=board.total_players,
+            balance=board.caller.balance,
+        )
     else:
-        you = "Not on the board yet: /balance, /daily or a bet opens your account."
-    embed.add_field(name="You", value=you, inline=False)
+        you = speak("Not on the board yet: /balance, /daily or a bet opens your account.")
+    embed.add_field(name=speak("You"), value=you, inline=False)
     embed.set_footer(
-        text=f"Page {board.page} of {max(1, board.total_pages)} · {board.total_players} players"
+        text=speak(
+            "Page {page} of {pages} · {players} players",
+            page=board.page,
+            pages=max(1, board.total_pages),
+            players=board.total_players,
+        )
     )
     return embed
 
@@ -68,7 +79,7 @@ class PageButton(
     """Previous / next page of the leaderboard; the page to show is in the custom id."""
 
     def __init__(self, page: int, direction: str, *, disabled: bool = False) -> None:
-        label = "◀ Previous" if direction == "prev" else "Next ▶"
+        label = speak("◀ Previous") if direction == "prev" else speak("Next ▶")
         super().__init__(
             discord.ui.Button(
                 label=label,
@@ -113,24 +124,26 @@ def page_view(board: LeaderboardPage) -> discord.ui.View:
 
 def stats_embed(name: str, stats: PlayerStats) -> discord.Embed:
     """A player's lifetime record in this server."""
-    embed = discord.Embed(title=f"Stats · {shown_name(name)}", colour=LEADERBOARD_COLOUR)
+    embed = discord.Embed(
+        title=speak("Stats · {player}", player=shown_name(name)), colour=LEADERBOARD_COLOUR
+    )
     rows = [
-        ("Hands", chips(stats.hands)),
-        ("Wins", chips(stats.wins)),
-        ("Losses", chips(stats.losses)),
-        ("Pushes", chips(stats.pushes)),
-        ("Blackjacks", chips(stats.blackjacks)),
-        ("Wagered", chips(stats.total_wagered)),
-        ("Net", signed(stats.net)),
-        ("Biggest win", chips(stats.biggest_win)),
+        (speak("Hands"), chips(stats.hands)),
+        (speak("Wins"), chips(stats.wins)),
+        (speak("Losses"), chips(stats.losses)),
+        (speak("Pushes"), chips(stats.pushes)),
+        (speak("Blackjacks"), chips(stats.blackjacks)),
+        (speak("Wagered"), chips(stats.total_wagered)),
+        (speak("Net"), tr(signed(stats.net))),
+        (speak("Biggest win"), chips(stats.biggest_win)),
     ]
     if stats.side_bets:
         # Side bets are counted apart: the rows above are the main game's.
         rows += [
-            ("Side bets", chips(stats.side_bets)),
-            ("Side bets won", chips(stats.side_bet_wins)),
-            ("Side bets wagered", chips(stats.side_bet_wagered)),
-            ("Side bets net", signed(stats.side_bet_net)),
+            (speak("Side bets"), chips(stats.side_bets)),
+            (speak("Side bets won"), chips(stats.side_bet_wins)),
+            (speak("Side bets wagered"), chips(stats.side_bet_wagered)),
+            (speak("Side bets net"), tr(signed(stats.side_bet_net))),
         ]
     for label, value in rows:
         embed.add_field(name=label, value=value, inline=True)
@@ -155,9 +168,9 @@ class EconomyCog(commands.Cog, name="Economy"):
         who = member or interaction.user
         amount = await self.bot.store.balance(economy_scope(interaction), who.id)
         text = (
-            f"You have {chips(amount)} chips."
+            _("You have {amount} chips.", amount=amount)
             if who.id == interaction.user.id
-            else f"{who.mention} has {chips(amount)} chips."
+            else _("{member} has {amount} chips.", member=who.mention, amount=amount)
         )
         await tell(interaction, text)
 
@@ -169,8 +182,9 @@ class EconomyCog(commands.Cog, name="Economy"):
         scope, me = economy_scope(interaction), interaction.user.id
         among = me if scope == POCKET_SCOPE else None
         board = await self.bot.store.leaderboard(scope, page, PER_PAGE, caller_id=me, among=among)
-        name = interaction.guild.name if interaction.guild else "this server"
-        return leaderboard_embed(board, None if among else name), page_view(board)
+        with speaking(interaction.locale):
+            name = interaction.guild.name if interaction.guild else speak("this server")
+            return leaderboard_embed(board, None if among else name), page_view(board)
 
     @app_commands.command(
         name="leaderboard", description="The richest players in this server, or a season's best"
@@ -216,18 +230,22 @@ class EconomyCog(commands.Cog, name="Economy"):
         try:
             result = await self.bot.store.claim_daily(scope, interaction.user.id)
         except BalanceLimitExceeded as error:
-            text = at_the_limit(error, f"the daily {chips(error.amount)} chips")
-            await tell(interaction, text)
+            daily = _("the daily {amount} chips", amount=error.amount)
+            await tell(interaction, at_the_limit(error, daily))
             return
         when = timestamp(result.next_claim_at.timestamp())
         if result.claimed:
-            text = (
-                f"You claimed {chips(result.amount)} chips. Balance: {chips(result.balance)}. "
-                f"Next claim {when}."
+            text = _(
+                "You claimed {amount} chips. Balance: {balance}. Next claim {when}.",
+                amount=result.amount,
+                balance=result.balance,
+                when=when,
             )
         else:
-            text = (
-                f"You already claimed today. Next claim {when}. Balance: {chips(result.balance)}."
+            text = _(
+                "You already claimed today. Next claim {when}. Balance: {balance}.",
+                when=when,
+                balance=result.balance,
             )
         await tell(interaction, text)
 
@@ -243,8 +261,10 @@ class EconomyCog(commands.Cog, name="Economy"):
         who = member or interaction.user
         scope = economy_scope(interaction)
         stats = await self.bot.store.stats(scope, who.id)
-        embed = stats_embed(who.display_name, stats)
-        add_achievements(embed, await self.bot.store.competition.achievements(scope, who.id))
+        achievements = await self.bot.store.competition.achievements(scope, who.id)
+        with speaking(interaction.locale):
+            embed = stats_embed(who.display_name, stats)
+            add_achievements(embed, achievements)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
+from bot.i18n import Text, _
 from bot.shown_names import shown_name
 from cogs.responsible import limits_text
 from cogs.tournament import tournament_service
@@ -24,9 +25,9 @@ if TYPE_CHECKING:
     from bot.app import BlackjackBot
 
 #: What the open tables' messages say when an admin stops all play.
-STOPPED_REASON: Final = "An admin stopped all play. Any round in progress was refunded."
+STOPPED_REASON: Final = _("An admin stopped all play. Any round in progress was refunded.")
 #: What a tournament's tables say when an admin stops all play.
-TOURNAMENT_STOPPED_REASON: Final = (
+TOURNAMENT_STOPPED_REASON: Final = _(
     "An admin stopped all play: this tournament is cancelled,"
     " and every chip paid into it was refunded."
 )
@@ -76,6 +77,23 @@ async def stop_all_play(bot: BlackjackBot, guild_id: int) -> tuple[int, int]:
         [] if service is None else await service.stop_in_guild(guild_id, TOURNAMENT_STOPPED_REASON)
     )
     return closed, len(stopped)
+
+
+def stopped_text(settings: Text, closed: int, cancelled: int) -> Text:
+    """The settings answer when an admin stopped all play, with what it closed."""
+    if cancelled:
+        return _(
+            "{settings}\nAll play stopped: tables closed now: {closed}; their rounds were "
+            "refunded.\nTournaments cancelled: {cancelled}; every fee was refunded.",
+            settings=settings,
+            closed=closed,
+            cancelled=cancelled,
+        )
+    return _(
+        "{settings}\nAll play stopped: tables closed now: {closed}; their rounds were refunded.",
+        settings=settings,
+        closed=closed,
+    )
 
 
 def log_line(entry: ModerationEntry) -> str:

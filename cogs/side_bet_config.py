@@ -16,6 +16,7 @@ from bot.engine import (
     parse_pay_table,
     preset,
 )
+from bot.i18n import Text, _
 from bot.tables.side_bets import SETTING, SHOWN, pay_table_refusal
 from db.models import GuildSettings
 
@@ -49,19 +50,25 @@ def side_bet_changes(given: dict[str, str | None], default_preset: str) -> dict[
             continue
         refusal = pay_table_refusal(bet, text, rules)
         if refusal is not None:
-            raise ValueError(refusal.rstrip("."))
+            raise ValueError(refusal)
         changes[SETTING[bet]] = parse_pay_table(bet, text).name
     return changes
 
 
-def side_bet_settings_lines(settings: GuildSettings) -> list[str]:
+def side_bet_settings_lines(settings: GuildSettings) -> list[Text]:
     """Each side bet's setting, for the settings list."""
     lines = []
     for bet, setting in SETTING.items():
         table = getattr(settings, setting)
         if table is None:
-            lines.append(f"{SHOWN[bet]}: off")
+            lines.append(_("{bet}: off", bet=SHOWN[bet]))
         else:
-            lines.append(f"{SHOWN[bet]}: pays {table}")
-    lines.append(f"Side bets: {settings.side_min_bet:,} to {settings.side_max_bet:,} chips a hand")
+            lines.append(_("{bet}: pays {pay_table}", bet=SHOWN[bet], pay_table=table))
+    lines.append(
+        _(
+            "Side bets: {low} to {high} chips a hand",
+            low=settings.side_min_bet,
+            high=settings.side_max_bet,
+        )
+    )
     return lines

@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.bet_amount import BetAmountError, needs_balance, parse_bet
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, Action
+from bot.i18n import ENGLISH, Text, _, joined, speak, speaking, tr
 from bot.play_gate import Action as PlayAction
 from bot.pocket import economy_scope
 from bot.shown_names import shown_name
@@ -28,7 +29,8 @@ from bot.tournaments.service import TournamentError, TournamentService
 from bot.tournaments.state import Phase, Status, TableState, Tournament
 from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonSpec, SentButtons
-from cogs.table.render import chips, timestamp
+from cogs.table.commands import table_cog
+from cogs.table.render import timestamp
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -47,12 +49,12 @@ _PLAYS: Final = {
     "double": Action.DOUBLE,
     "split": Action.SPLIT,
 }
-_LABELS: Final = {
-    "bet": "Bet",
-    "hit": "Hit",
-    "stand": "Stand",
-    "double": "Double",
-    "split": "Split",
+_LABELS: Final[dict[str, Text]] = {
+    "bet": _("Bet"),
+    "hit": _("Hit"),
+    "stand": _("Stand"),
+    "double": _("Double"),
+    "split": _("Split"),
 }
 
 
@@ -73,6 +75,11 @@ def tournament_service(bot: commands.Bot) -> TournamentService | None:
     return cast("TournamentCog", cog).service if cog is not None else None
 
 
+def refusal(error: Exception) -> str:
+    """What a refusal says: its catalog message (said in the reader's language by ``tell``)."""
+    return error.args[0] if error.args and isinstance(error.args[0], str) else str(error)
+
+
 def player_of(interaction: discord.Interaction[Any]) -> Player:
     return Player(interaction.user.id, interaction.user.display_name)
 
@@ -88,66 +95,119 @@ def _hand_text(cards: Any, total: int) -> str:
 
 
 def board(t: Tournament, table: TableState) -> discord.Embed:
-    """The table message of one channel of the tournament."""
+    """The table message of one channel of the tournament, in the language being spoken."""
     fmt = t.fmt
     number = t.tables.index(table) + 1
-    title = f"Tournament #{t.tournament_id}"
     if t.duplicate:
-        title += f" · table {number} of {len(t.tables)}"
+        title = speak(
+            "Tournament #{id} · table {number} of {count}",
+            id=str(t.tournament_id),
+            number=number,
+            count=len(t.tables),
+        )
+    else:
+        title = speak("Tournament #{id}", id=str(t.tournament_id))
     lines: list[str] = []
     if t.status is Status.REGISTERING:
-        lines.append("Taking entries: /tournament join. The host starts it with /tournament start.")
         lines.append(
-            f"{fmt.hands} hands, {chips(fmt.stack)} tournament chips each, bets"
-            f" {fmt.min_bet} to {fmt.max_bet}; the fewest chips go out after hands"
-            f" {', '.join(str(h) for h in fmt.eliminations) or 'none'}."
+            speak("Taking entries: /tournament join. The host starts it with /tournament start.")
         )
+        terms = {"hands": fmt.hands, "stack": fmt.stack, "low": fmt.min_bet, "high": fmt.max_bet}
+        if fmt.eliminations:
+            lines.append(
+                speak(
+                    "{hands} hands, {stack} tournament chips each, bets {low} to {high}; the "
+                    "fewest chips go out after hands {eliminations}.",
+                    eliminations=", ".join(str(h) for h in fmt.eliminations),
+                    **terms,
+                )
+            )
+        else:
+            lines.append(
+                speak(
+                    "{hands} hands, {stack} tournament chips each, bets {low} to {high}; nobody "
+                    "goes out before the last hand.",
+                    **terms,
+                )
+            )
     elif t.status is Status.PLAYING and table.phase is not Phase.DONE:
         upcoming = fmt.next_elimination(table.hand_no)
-        where = (
-            f"next elimination after hand {upcoming}"
-            if upcoming is not None
-            else "no more eliminations: the most chips after the last hand wins"
-        )
-        lines.append(f"Hand {table.hand_no} of {fmt.hands} · {where}.")
+        if upcoming is not None:
+            lines.append(
+                speak(
+                    "Hand {hand} of {hands} · next elimination after hand {upcoming}.",
+                    hand=table.hand_no,
+                    hands=fmt.hands,
+                    upcoming=upcoming,
+                )
+            )
+        else:
+            lines.append(
+                speak(
+                    "Hand {hand} of {hands} · no more eliminations: the most chips after the "
+                    "last hand wins.",
+                    hand=table.hand_no,
+                    hands=fmt.hands,
+                )
+            )
         if table.phase is Phase.BETTING and table.deadline is not None:
             lines.append(
-                "Bets are sealed until everyone has bet: press Bet or use /tournament bet."
-                f" Bets close {timestamp(table.deadline)}."
+                speak(
+                    "Bets are sealed until everyone has bet: press Bet or use /tournament bet. "
+                    "Bets close {when}.",
+                    when=timestamp(table.deadline),
+                )
             )
         elif table.round is not None and table.deadline is not None:
-            up = table.round.dealer_up_card
-            lines.append(f"Dealer shows {up}. Play your hand before {timestamp(table.deadline)}.")
+            lines.append(
+                speak(
+                    "Dealer shows {card}. Play your hand before {when}.",
+                    card=str(table.round.dealer_up_card),
+                    when=timestamp(table.deadline),
+                )
+            )
     elif t.status is Status.PLAYING:
-        lines.append("This table has played its last hand; waiting for the other tables.")
+        lines.append(speak("This table has played its last hand; waiting for the other tables."))
     else:
-        lines.extend(t.final)
+        lines.extend(tr(line) for line in t.final)
     if t.duplicate:
-        lines.append("Duplicate: every table gets the same cards in the same seats.")
+        lines.append(speak("Duplicate: every table gets the same cards in the same seats."))
     embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR)
     players = []
     for e in t.at(table):
         name = shown_name(e.name)
         if e.out_after is not None:
-            players.append(f"~~{name}~~ · out after hand {e.out_after} ({e.chips} chips)")
+            players.append(
+                speak(
+                    "~~{player}~~ · out after hand {hand} ({chips} chips)",
+                    player=name,
+                    hand=e.out_after,
+                    chips=e.chips,
+                )
+            )
             continue
-        text = f"**{name}** · {e.chips} chips"
+        text = speak("**{player}** · {chips} chips", player=name, chips=e.chips)
         round_ = table.round
         if round_ is not None and round_.has_player(e.pid):
-            stake = "secret bet" if e.secret else f"bet {e.bet}"
+            stake = speak("secret bet") if e.secret else speak("bet {amount}", amount=e.bet or 0)
             hands = " · ".join(_hand_text(h.cards, h.total) for h in round_.hands(e.pid))
             text += f" · {stake} · {hands}"
         elif table.phase is Phase.BETTING and t.status is Status.PLAYING:
-            text += " · bet sealed" if e.bet is not None else " · betting"
+            text += " · " + (speak("bet sealed") if e.bet is not None else speak("betting"))
         players.append(text)
     if players:
-        embed.add_field(name="Players", value="\n".join(players), inline=False)
-    latest = table.events + table.results
+        embed.add_field(name=speak("Players"), value="\n".join(players), inline=False)
+    latest = [tr(line) for line in [*table.events, *table.results]]
     if latest and t.open:
-        embed.add_field(name="Latest", value="\n".join(latest)[:1024], inline=False)
-    pool = f"Prize pool {chips(t.pool)} ({'/'.join(str(p) for p in fmt.split)})"
-    fee = f" · entry {chips(fmt.fee)}" if fmt.fee else ""
-    embed.set_footer(text=f"{pool}{fee}")
+        embed.add_field(name=speak("Latest"), value="\n".join(latest)[:1024], inline=False)
+    split = "/".join(str(p) for p in fmt.split)
+    if fmt.fee:
+        footer = speak(
+            "Prize pool {pool} ({split}) · entry {fee}", pool=t.pool, split=split, fee=fmt.fee
+        )
+    else:
+        footer = speak("Prize pool {pool} ({split})", pool=t.pool, split=split)
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -164,7 +224,7 @@ def buttons(t: Tournament, table: TableState) -> SentButtons | None:
     specs = tuple(
         ButtonSpec(
             action=name,
-            label=_LABELS[name],
+            label=tr(_LABELS[name]),
             custom_id=f"tour:{t.tournament_id}:{table.channel_id}:{table.hand_no}:{name}",
             style=discord.ButtonStyle.primary
             if name in ("bet", "hit")
@@ -177,28 +237,46 @@ def buttons(t: Tournament, table: TableState) -> SentButtons | None:
     return SentButtons(specs)
 
 
-def standings_text(service: TournamentService, t: Tournament) -> str:
-    lines = [f"Tournament #{t.tournament_id} standings:"]
+def standings_text(service: TournamentService, t: Tournament) -> Text:
+    """The tournament's standings, best first (a catalog message: said in the reader's
+    language)."""
+    lines = [_("Tournament #{id} standings:", id=str(t.tournament_id))]
     for place, entry in enumerate(service.standings(t), start=1):
         e = t.entrant(entry.user_id)
         assert e is not None
-        status = f"out after hand {e.out_after}" if e.out_after is not None else "still in"
-        lines.append(f"{place}. {shown_name(e.name)}: {e.chips} chips ({status})")
-    return "\n".join(lines)
+        who = {"place": place, "player": shown_name(e.name), "chips": e.chips}
+        if e.out_after is not None:
+            lines.append(
+                _(
+                    "{place}. {player}: {chips} chips (out after hand {hand})",
+                    hand=e.out_after,
+                    **who,
+                )
+            )
+        else:
+            lines.append(_("{place}. {player}: {chips} chips (still in)", **who))
+    return joined(lines, "\n")
 
 
-class BetModal(discord.ui.Modal, title="Your sealed bet"):
-    """The Bet button's form: the amount, and whether it is the one secret bet."""
+#: The answers to the secret-bet question that mean yes, in every language the bot speaks.
+YES: Final = ("yes", "y", "sí", "si", "s", "sim")
 
-    amount: discord.ui.TextInput[BetModal] = discord.ui.TextInput(label="Chips", max_length=9)
-    secret: discord.ui.TextInput[BetModal] = discord.ui.TextInput(
-        label="Your one secret bet? (yes or no)",
-        default="no",
-        max_length=3,
-    )
 
-    def __init__(self, cog: TournamentCog, channel_id: int) -> None:
-        super().__init__()
+class BetModal(discord.ui.Modal):
+    """The Bet button's form: the amount, and whether it is the one secret bet (in the
+    language of the player's client)."""
+
+    def __init__(self, cog: TournamentCog, channel_id: int, locale: object) -> None:
+        with speaking(locale):
+            super().__init__(title=speak("Your sealed bet"))
+            self.amount: discord.ui.TextInput[BetModal] = discord.ui.TextInput(
+                label=speak("Chips"), max_length=9
+            )
+            self.secret: discord.ui.TextInput[BetModal] = discord.ui.TextInput(
+                label=speak("Your one secret bet? (yes or no)"), default=speak("no"), max_length=3
+            )
+        self.add_item(self.amount)
+        self.add_item(self.secret)
         self._cog = cog
         self._channel_id = channel_id
 
@@ -206,9 +284,9 @@ class BetModal(discord.ui.Modal, title="Your sealed bet"):
         try:
             amount = int(str(self.amount.value).strip())
         except ValueError:
-            await tell(interaction, "Write the bet as a whole number of chips, like 50.")
+            await tell(interaction, _("Write the bet as a whole number of chips, like 50."))
             return
-        secret = str(self.secret.value).strip().lower() in ("yes", "y")
+        secret = str(self.secret.value).strip().lower() in YES
         await self._cog.seal(interaction, self._channel_id, amount, secret)
 
 
@@ -257,15 +335,16 @@ class TournamentCog(commands.Cog, name="Tournament"):
             if t.tournament_id not in self._again:
                 break
         if not t.open and t.final:
+            with speaking(await self.language(t)):
+                if t.status is Status.FINISHED:
+                    heading = speak("Tournament #{id} is over.", id=str(t.tournament_id))
+                else:
+                    heading = speak("Tournament #{id} has ended.", id=str(t.tournament_id))
+                result = "\n".join([heading, *(tr(line) for line in t.final)])
             for table in t.tables:
                 channel = self.bot.get_partial_messageable(table.channel_id)
-                heading = (
-                    f"Tournament #{t.tournament_id} is over."
-                    if t.status is Status.FINISHED
-                    else f"Tournament #{t.tournament_id} has ended."
-                )
                 try:
-                    await channel.send("\n".join([heading, *t.final]))
+                    await channel.send(result)
                 except discord.HTTPException:
                     log.warning("tournament %s: its result could not be posted", t.tournament_id)
 
@@ -273,8 +352,15 @@ class TournamentCog(commands.Cog, name="Tournament"):
         if table.message_id is None:
             return
         channel = self.bot.get_partial_messageable(table.channel_id)
-        view = buttons(t, table)
-        await channel.get_partial_message(table.message_id).edit(embed=board(t, table), view=view)
+        with speaking(await self.language(t)):
+            view = buttons(t, table)
+            embed = board(t, table)
+        await channel.get_partial_message(table.message_id).edit(embed=embed, view=view)
+
+    async def language(self, t: Tournament) -> str:
+        """The language of the tournament's messages: its server's table language."""
+        tables = table_cog(self.bot)
+        return ENGLISH if tables is None else await tables.languages.of(t.guild_id)
 
     async def idle(self) -> None:
         """Return once every message edit asked for so far is done (for tests)."""
@@ -312,14 +398,17 @@ class TournamentCog(commands.Cog, name="Tournament"):
         assert interaction.guild_id is not None
         assert interaction.channel_id is not None
         if not may_manage(interaction):
-            await tell(interaction, "Creating a tournament needs Manage Channels.")
+            await tell(interaction, _("Creating a tournament needs Manage Channels."))
             return
         if not await self._may_host(interaction):
             return
         if self.bot.tables.table_in(interaction.channel_id) is not None:
             await tell(
                 interaction,
-                "This channel has a blackjack table open: a tournament needs a channel of its own.",
+                _(
+                    "This channel has a blackjack table open: a tournament needs a channel of "
+                    "its own."
+                ),
             )
             return
         try:
@@ -341,11 +430,13 @@ class TournamentCog(commands.Cog, name="Tournament"):
                 timers=(settings.bet_timer_s, settings.action_timer_s, settings.idle_close_s),
             )
         except (R.FormatError, TournamentError) as error:
-            await tell(interaction, str(error))
+            await tell(interaction, refusal(error))
             return
         table = t.table_of(interaction.channel_id)
         assert table is not None
-        await interaction.response.send_message(embed=board(t, table))
+        with speaking(await self.language(t)):
+            embed = board(t, table)
+        await interaction.response.send_message(embed=embed)
         message = await interaction.original_response()
         await self.service.attach_message(t, interaction.channel_id, message.id)
 
@@ -354,26 +445,35 @@ class TournamentCog(commands.Cog, name="Tournament"):
         """Enter this channel's tournament (its entry fee is taken now), if the play gate
         lets the player in (a break, the server's gates)."""
         assert interaction.channel_id is not None
-        refusal = await self.bot.play_gate.check(
+        refused = await self.bot.play_gate.check(
             economy_scope(interaction), asker_of(interaction), PlayAction.TOURNAMENT
         )
-        if refusal is not None:
-            await tell(interaction, str(refusal))
+        if refused is not None:
+            await tell(interaction, str(refused))
             return
         try:
             t = await self.service.join(interaction.channel_id, player_of(interaction))
         except TournamentError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, refusal(error))
             return
-        fee = f" Your entry fee of {chips(t.fmt.fee)} is in the prize pool." if t.fmt.fee else ""
-        await tell(interaction, f"You are in tournament #{t.tournament_id}.{fee}")
+        if t.fmt.fee:
+            text = _(
+                "You are in tournament #{id}. Your entry fee of {fee} is in the prize pool.",
+                id=str(t.tournament_id),
+                fee=t.fmt.fee,
+            )
+        else:
+            text = _("You are in tournament #{id}.", id=str(t.tournament_id))
+        await tell(interaction, text)
 
     @tournament.command(name="start")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Close entries and deal the first hand (the host, or Manage Channels)."""
         if not await self._may_host(interaction):
             return
-        await self._by_host(interaction, self.service.start, "{name} has started. Good luck!")
+        await self._by_host(
+            interaction, self.service.start, _("Tournament #{id} has started. Good luck!")
+        )
 
     async def _may_host(self, interaction: discord.Interaction[Any]) -> bool:
         """Whether the play gate lets a tournament be created or started here (not while an
@@ -397,19 +497,19 @@ class TournamentCog(commands.Cog, name="Tournament"):
         self,
         interaction: discord.Interaction[Any],
         step: Callable[..., Awaitable[Tournament]],
-        done: str,
+        done: Text,
     ) -> None:
-        """A host's command on this channel's tournament, and its answer (``done`` with the
-        tournament's ``{name}``), or the refusal."""
+        """A host's command on this channel's tournament, and its answer (``done``, a message
+        written once and filled with the tournament's ``{id}``), or the refusal."""
         assert interaction.channel_id is not None
         try:
             t = await step(
                 interaction.channel_id, player_of(interaction), may_manage=may_manage(interaction)
             )
         except TournamentError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, refusal(error))
             return
-        await tell(interaction, done.format(name=f"Tournament #{t.tournament_id}"))
+        await tell(interaction, done.filled(id=str(t.tournament_id)))
 
     @tournament.command(name="bet")
     @app_commands.describe(
@@ -442,7 +542,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
             else:
                 stake = parse_bet(amount, balance=None, min_bet=1, max_bet=MAX_BET_CEILING)
         except BetAmountError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, refusal(error))
             return True
         await self.seal(interaction, channel_id, stake, False)
         return True
@@ -455,7 +555,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         try:
             note = await self.service.bet(channel_id, player_of(interaction), amount, secret=secret)
         except TournamentError as error:
-            note = str(error)
+            note = refusal(error)
         await tell(interaction, note)
 
     @tournament.command(name="standings")
@@ -464,7 +564,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         assert interaction.channel_id is not None
         t = self.service.in_channel(interaction.channel_id)
         if t is None:
-            await tell(interaction, "There is no tournament in this channel.")
+            await tell(interaction, _("There is no tournament in this channel."))
             return
         await tell(interaction, standings_text(self.service, t))
 
@@ -472,7 +572,9 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """End this channel's tournament now, refunding every fee (host or Manage Channels)."""
         await self._by_host(
-            interaction, self.service.cancel, "{name} is cancelled; every fee is refunded."
+            interaction,
+            self.service.cancel,
+            _("Tournament #{id} is cancelled; every fee is refunded."),
         )
 
     # -- buttons -------------------------------------------------------------------------------
@@ -489,7 +591,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         if await self._on_break(interaction):
             return
         if action == "bet":
-            await interaction.response.send_modal(BetModal(self, channel_id))
+            await interaction.response.send_modal(BetModal(self, channel_id, interaction.locale))
             return
         try:
             await self.service.act(
@@ -500,7 +602,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
                 _PLAYS[action],
             )
         except TournamentError as error:
-            await tell(interaction, str(error))
+            await tell(interaction, refusal(error))
             return
         await interaction.response.defer()
 

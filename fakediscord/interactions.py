@@ -374,7 +374,7 @@ def interaction_payload(
         "token": interaction.token,
         "version": 1,
         "app_permissions": str(app_permissions),
-        "locale": "en-US",
+        "locale": interaction.user.locale,
         "entitlements": [],
         "authorizing_integration_owners": interaction.owners,
         "context": interaction.context,
@@ -383,9 +383,9 @@ def interaction_payload(
     guild = interaction.channel.guild
     if guild is not None and interaction.member is not None:
         payload.update(
-            guild={"id": str(guild.id), "locale": "en-US", "features": []},
+            guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
             guild_id=str(guild.id),
-            guild_locale="en-US",
+            guild_locale=guild.preferred_locale,
             member={**interaction.member.to_dict(), "permissions": str(member_permissions)},
         )
     else:

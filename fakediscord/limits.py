@@ -247,13 +247,106 @@ SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 OPTION_TYPES = set(range(1, 12))
 
 
+#: The locales a localization dictionary may name (Discord's reference, "Locales").
+LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+
+
+def _valid_name(name: Any) -> bool:
+    return isinstance(name, str) and bool(NAME_RE.match(name)) and name == name.lower()
+
+
 def _check_name(errors: FormErrors, at: tuple[str | int, ...], name: Any) -> None:
-    if not isinstance(name, str) or not NAME_RE.match(name) or name != name.lower():
+    if not _valid_name(name):
         errors.add(
             (*at, "name"),
             "APPLICATION_COMMAND_INVALID_NAME",
             "Command name is invalid",
         )
+
+
+def _localizations(
+    errors: FormErrors, at: tuple[str | int, ...], field: str, value: Any
+) -> dict[str, Any]:
+    """A ``name_localizations`` or ``description_localizations`` dictionary: null or an
+    object whose keys are Discord's locales. Its usable entries (each value still to be
+    checked by the caller)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        errors.add((*at, field), "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return {}
+    known: dict[str, Any] = {}
+    for locale, text in value.items():
+        if locale in LOCALES:
+            known[locale] = text
+        else:
+            errors.add(
+                (*at, field, locale),
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {sorted(LOCALES)}.",
+            )
+    return known
+
+
+def _check_name_localizations(
+    errors: FormErrors, at: tuple[str | int, ...], value: Any, *, per_locale: bool
+) -> dict[str, Any]:
+    """Each localized name follows the name's rules. A command's bad one is reported on
+    the whole dictionary (as Discord does), an option's on its locale."""
+    names = _localizations(errors, at, "name_localizations", value)
+    for locale, name in names.items():
+        if not _valid_name(name):
+            path = (
+                (*at, "name_localizations", locale) if per_locale else (*at, "name_localizations")
+            )
+            errors.add(path, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+            if not per_locale:
+                break
+    return names
+
+
+def _check_texts(
+    errors: FormErrors, at: tuple[str | int, ...], field: str, value: Any, high: int
+) -> None:
+    """Localized descriptions or choice names: 1 to ``high`` characters each."""
+    for locale, text in _localizations(errors, at, field, value).items():
+        if not isinstance(text, str) or not 1 <= len(text) <= high:
+            errors.bad_length((*at, field, locale), 1, high)
 
 
 def _check_description(errors: FormErrors, at: tuple[str | int, ...], text: Any) -> None:
@@ -268,6 +361,9 @@ def _check_options(errors: FormErrors, at: tuple[str | int, ...], options: Any, 
     if len(options) > COMMAND_OPTIONS_MAX:
         errors.max_length((*at, "options"), COMMAND_OPTIONS_MAX)
     names: set[str] = set()
+    #: Each locale's option names: the localized ones, then the defaults of the others.
+    localized: dict[str, set[str]] = {}
+    defaults = {o.get("name") for o in options if isinstance(o, dict)}
     seen_optional = False
     kinds = {o.get("type") for o in options if isinstance(o, dict)}
     if kinds & {SUB_COMMAND, SUB_COMMAND_GROUP} and kinds - {SUB_COMMAND, SUB_COMMAND_GROUP}:
@@ -294,6 +390,21 @@ def _check_options(errors: FormErrors, at: tuple[str | int, ...], options: Any, 
                 "Option name already exists",
             )
         names.add(opt.get("name"))
+        _check_texts(
+            errors, oat, "description_localizations", opt.get("description_localizations"), 100
+        )
+        option_names = _check_name_localizations(
+            errors, oat, opt.get("name_localizations"), per_locale=True
+        )
+        for locale, name in option_names.items():
+            taken = localized.setdefault(locale, set())
+            if name in taken or (name in defaults and name != opt.get("name")):
+                errors.add(
+                    (*oat, "name_localizations", locale),
+                    "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+                    "Option name already exists",
+                )
+            taken.add(name)
         if (kind == SUB_COMMAND_GROUP and depth > 0) or (kind == SUB_COMMAND and depth > 1):
             errors.add(
                 (*oat, "type"),
@@ -315,6 +426,15 @@ def _check_options(errors: FormErrors, at: tuple[str | int, ...], options: Any, 
         choices = opt.get("choices") or []
         if len(choices) > CHOICES_MAX:
             errors.max_length((*oat, "choices"), CHOICES_MAX)
+        for j, choice in enumerate(choices):
+            if isinstance(choice, dict):
+                _check_texts(
+                    errors,
+                    (*oat, "choices", j),
+                    "name_localizations",
+                    choice.get("name_localizations"),
+                    100,
+                )
 
 
 #: Installation contexts (``integration_types``): GUILD_INSTALL, USER_INSTALL.
@@ -379,6 +499,10 @@ def validate_commands(
         if kind == 1:
             _check_name(errors, at, cmd.get("name"))
             _check_description(errors, at, cmd.get("description"))
+            _check_name_localizations(errors, at, cmd.get("name_localizations"), per_locale=False)
+            _check_texts(
+                errors, at, "description_localizations", cmd.get("description_localizations"), 100
+            )
             _check_options(errors, at, cmd.get("options") or [], 0)
         elif not isinstance(cmd.get("name"), str) or not 1 <= len(cmd["name"]) <= 32:
             errors.bad_length((*at, "name"), 1, 32)

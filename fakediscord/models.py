@@ -118,6 +118,8 @@ class FakeUser:
     username: str
     global_name: str | None = None
     bot: bool = False
+    #: The language of the user's client (``interaction.locale``).
+    locale: str = "en-US"
 
     def to_dict(self) -> dict[str, Any]:
         """The user object."""
@@ -350,6 +352,8 @@ class FakeGuild:
     created_at: float = 0.0
     #: The guild's custom emojis: id to name.
     emojis: dict[int, str] = field(default_factory=dict)
+    #: The server's primary language (``preferred_locale``, ``interaction.guild_locale``).
+    preferred_locale: str = "en-US"
 
     @property
     def everyone(self) -> FakeRole:

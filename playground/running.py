@@ -18,6 +18,7 @@ from typing import Final
 from bot.app import BlackjackBot, build_bot
 from bot.clock import SystemClock
 from bot.config import Config
+from bot.i18n import LANGUAGES
 from bot.tables import ShoeFactory
 from fakediscord import FakeDiscord, InteractionRejected, NoResponse
 from fakediscord.harness import running_bot
@@ -126,6 +127,12 @@ class Playground:
             )
             raise ValueError(f"There is already a player called {username}{same}.")
         return self.fake.add_member(self.guild, username)
+
+    def set_language(self, member: FakeMember, language: str) -> None:
+        """The language of ``member``'s Discord client (``interaction.locale``)."""
+        if language not in LANGUAGES:
+            raise ValueError(f"The bot speaks {', '.join(LANGUAGES)}, not {language!r}.")
+        member.user.locale = language
 
     def add_channel(self, name: str) -> FakeChannel:
         """A new text channel."""

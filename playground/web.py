@@ -20,6 +20,7 @@ from typing import Any, Final, TypeVar
 
 from aiohttp import WSMsgType, hdrs, web
 
+from bot.i18n import NATIVE_NAMES
 from fakediscord.models import FakeMember
 from fakediscord.records import FakeMessage
 from playground.guard import GUARD_KEY, Guard, guard_requests, refused
@@ -69,7 +70,11 @@ def state_json(playground: Playground, viewer: FakeMember) -> dict[str, Any]:
     return {
         "guild": guild.name,
         "bot": {"id": str(fake.bot_user.id), "name": fake.bot_user.username},
-        "players": [{"id": str(m.id), "name": display_name(m)} for m in playground.players()],
+        "players": [
+            {"id": str(m.id), "name": display_name(m), "language": m.user.locale}
+            for m in playground.players()
+        ],
+        "languages": [{"code": code, "name": name} for code, name in NATIVE_NAMES.items()],
         "channels": [{"id": str(c.id), "name": c.name} for c in playground.channels()],
         "commands": [entry.as_json() for entry in playground.commands(viewer)],
         "users": names,
@@ -201,6 +206,19 @@ async def post_channel(request: web.Request) -> web.Response:
     return await _add(request, lambda p, name: p.add_channel(name).id)
 
 
+async def post_language(request: web.Request) -> web.Response:
+    """``{viewer, language}``: the language of that player's Discord client."""
+    playground = request.app[PLAYGROUND_KEY]
+    body = await _body(request)
+    member = _field(body, "viewer", lambda v: playground.member(int(v)))
+    try:
+        playground.set_language(member, _field(body, "language", str))
+    except ValueError as error:
+        return web.json_response({"error": str(error)}, status=400)
+    request.app[HUB_KEY].world_changed()
+    return web.json_response({"language": member.user.locale})
+
+
 async def _add(request: web.Request, make: Callable[[Playground, str], int]) -> web.Response:
     playground = request.app[PLAYGROUND_KEY]
     body = await _body(request)
@@ -254,6 +272,7 @@ def build_app(playground: Playground, guard: Guard) -> web.Application:
     app.router.add_post("/api/press", post_press)
     app.router.add_post("/api/players", post_player)
     app.router.add_post("/api/channels", post_channel)
+    app.router.add_post("/api/language", post_language)
     app.router.add_get("/api/live", live)
     return app
 

@@ -15,7 +15,7 @@ import pytest
 from bot.engine import Action, Card, Rules
 from bot.strategy_cache import StrategyCache, chart_and_edge
 from bot.strategy_process import StrategyPool
-from bot.tables.advice import NOT_READY, Advice
+from bot.tables.advice import Advice
 from bot.tables.errors import RESTARTING, Restarting
 from fakediscord.clock import ManualClock
 
@@ -79,6 +79,10 @@ async def test_a_cold_worker_answers_from_the_infinite_chart_then_with_the_exact
         assert later.startswith("Basic strategy: surrender (hard 16 against a 10).\n")
     finally:
         advice.close()
+
+
+#: The Hint's words (bot/tables/advice.py) while its exact figures are being worked out.
+NOT_READY = "(infinite-deck chart: this table's exact figures are still being worked out)"
 
 
 def test_shutting_down_ends_the_worker_and_the_job_under_way_at_once() -> None:

@@ -32,7 +32,7 @@ from bot.engine.errors import (
     RoundNotSettled,
     RoundOver,
 )
-from bot.engine.events import Event
+from bot.engine.events import Event, EventKind
 from bot.engine.hand import Hand
 from bot.engine.legality import Refusal, Verdict
 from bot.engine.round import Round
@@ -46,7 +46,7 @@ from bot.engine.rules import (
     preset,
 )
 from bot.engine.seat import insurance_payout
-from bot.engine.settlement import Outcome, Settlement
+from bot.engine.settlement import HandResult, Outcome, Settlement
 from bot.engine.shoe import (
     SEED_BYTES,
     Shoe,
@@ -95,7 +95,9 @@ __all__ = [
     "ActionNotAllowed",
     "Card",
     "Event",
+    "EventKind",
     "Hand",
+    "HandResult",
     "IllegalAction",
     "InvalidBets",
     "NoSuchHand",

@@ -18,6 +18,7 @@ from typing import Final
 
 import db
 from bot.engine import Hand, Outcome, Round
+from bot.i18n import Text, _
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,8 +26,8 @@ class Achievement:
     """One achievement: ``wording`` says exactly what earns it, as players read it."""
 
     key: str
-    name: str
-    wording: str
+    name: Text
+    wording: Text
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ class PlayerRound:
 
 
 #: The table's line for a new achievement (in its Latest line).
-ANNOUNCEMENT: Final = "🏆 {player} earned an achievement: {name}. {wording}"
+ANNOUNCEMENT: Final = _("🏆 {player} earned an achievement: {name}. {wording}")
 
 #: A check of one settled round for one player.
 Check = Callable[[PlayerRound], bool]
@@ -58,56 +59,58 @@ FULL_TABLE_PLAYERS: Final = 5
 
 FIRST_BLACKJACK = Achievement(
     "first_blackjack",
-    "First blackjack",
-    "Be paid for a blackjack (an ace and a ten-value card as your first two cards).",
+    _("First blackjack"),
+    _("Be paid for a blackjack (an ace and a ten-value card as your first two cards)."),
 )
 SUITED_BLACKJACK = Achievement(
     "suited_blackjack",
-    "Suited blackjack",
-    "Be paid for a blackjack whose ace and ten-value card are of the same suit.",
+    _("Suited blackjack"),
+    _("Be paid for a blackjack whose ace and ten-value card are of the same suit."),
 )
 HAT_TRICK = Achievement(
     "hat_trick",
-    "Hat trick",
-    "Be paid for a blackjack in each of three rounds in a row that you play in this server.",
+    _("Hat trick"),
+    _("Be paid for a blackjack in each of three rounds in a row that you play in this server."),
 )
 FIVE_CARD_21 = Achievement(
-    "five_card_21", "Five-card 21", "Finish a hand of exactly five cards that totals 21."
+    "five_card_21", _("Five-card 21"), _("Finish a hand of exactly five cards that totals 21.")
 )
 SEVEN_CARDS = Achievement(
-    "seven_cards", "Seven cards", "Finish a hand of seven or more cards without going bust."
+    "seven_cards", _("Seven cards"), _("Finish a hand of seven or more cards without going bust.")
 )
 SPLIT_ACES_SWEEP = Achievement(
     "split_aces_sweep",
-    "Aces split, both won",
-    "Split a pair of aces and win every hand that split made.",
+    _("Aces split, both won"),
+    _("Split a pair of aces and win every hand that split made."),
 )
-DOUBLE_WIN = Achievement("double_win", "Doubled up", "Win a hand you doubled down on.")
+DOUBLE_WIN = Achievement("double_win", _("Doubled up"), _("Win a hand you doubled down on."))
 INSURANCE_PAID = Achievement(
     "insurance_paid",
-    "Well insured",
-    "Take insurance (or even money) in a round where the dealer has blackjack.",
+    _("Well insured"),
+    _("Take insurance (or even money) in a round where the dealer has blackjack."),
 )
 BLACKJACK_STANDOFF = Achievement(
     "blackjack_standoff",
-    "Standoff",
-    "Have a blackjack pushed by the dealer's blackjack.",
+    _("Standoff"),
+    _("Have a blackjack pushed by the dealer's blackjack."),
 )
 BIG_ROUND = Achievement(
-    "big_round", "Big round", "Win 1,000 chips or more, net, in a single round."
+    "big_round",
+    _("Big round"),
+    _("Win {amount} chips or more, net, in a single round.", amount=BIG_ROUND_NET),
 )
 SURRENDERED = Achievement(
-    "surrendered", "Live to play again", "Surrender a hand (and get half your bet back)."
+    "surrendered", _("Live to play again"), _("Surrender a hand (and get half your bet back).")
 )
 FULL_TABLE = Achievement(
-    "full_table", "Full table", "Play a round with at least four other players at the table."
+    "full_table", _("Full table"), _("Play a round with at least four other players at the table.")
 )
 TOURNAMENT_SURVIVOR = Achievement(
     "tournament_survivor",
-    "Against the odds",
-    "In a tournament, survive an elimination hand that you started with the smallest stack.",
+    _("Against the odds"),
+    _("In a tournament, survive an elimination hand that you started with the smallest stack."),
 )
-TOURNAMENT_WINNER = Achievement("tournament_winner", "Champion", "Win a tournament.")
+TOURNAMENT_WINNER = Achievement("tournament_winner", _("Champion"), _("Win a tournament."))
 
 
 def _paid_blackjacks(hands: tuple[Hand, ...]) -> list[Hand]:
@@ -207,7 +210,7 @@ def round_awards(guild_id: int, round_: Round) -> db.RoundAwards:
 def announcements(awarded: Mapping[int, tuple[str, ...]], names: Mapping[str, str]) -> list[str]:
     """The table's lines for achievements just awarded: one a player and achievement."""
     return [
-        ANNOUNCEMENT.format(
+        ANNOUNCEMENT.filled(
             player=names.get(str(user_id), str(user_id)),
             name=BY_KEY[key].name,
             wording=BY_KEY[key].wording,

@@ -29,14 +29,26 @@ from typing import Any, Final
 from bot.clock import Clock, SystemClock
 from bot.engine import Action, Card, Hand, Rules
 from bot.engine.analysis import infinite_lookup
+from bot.i18n import Figure, Text, _, joined
 from bot.strategy_cache import StrategyCache, chart_and_edge, rules_key
 from bot.strategy_process import legal_values, warm_values
 from bot.tables.errors import Restarting
 
 #: What a Hint says while the table's own figures are still being worked out.
-NOT_READY: Final = "(infinite-deck chart: this table's exact figures are still being worked out)"
 #: What a Hint says to the insurance question: basic strategy never insures.
-NO_INSURANCE: Final = "Basic strategy: no insurance (it costs more than it saves in the long run)."
+NO_INSURANCE: Final = _(
+    "Basic strategy: no insurance (it costs more than it saves in the long run)."
+)
+#: Each choice as a Hint names it.
+_ACTIONS: Final[dict[Action, Text]] = {
+    Action.HIT: _("hit"),
+    Action.STAND: _("stand"),
+    Action.DOUBLE: _("double"),
+    Action.SPLIT: _("split"),
+    Action.SURRENDER: _("surrender"),
+    Action.INSURANCE: _("insurance"),
+    Action.NO_INSURANCE: _("no insurance"),
+}
 #: Seconds a Hint waits for the worker's exact figures before it answers from the
 #: infinite-deck chart instead (a warm worker takes milliseconds to 0.3 s).
 HINT_WAIT_S: Final = 0.8
@@ -147,30 +159,51 @@ class Advice:
         self._worker.shutdown(wait=False, cancel_futures=True)
 
 
-#: How the Hint explains its figures: each is a choice's average result per chip bet.
-WHAT_FIGURES_MEAN: Final = "What each choice wins or loses on average, as a share of your bet"
+#: A figure as the Hint writes it: a sign always, the minus sign a true minus.
+_PERCENT: Final = "+0.0;\u22120.0"
 
 
-def exact_hint(values: dict[Action, float], cards: Sequence[Card], up: Card) -> str:
+def exact_hint(values: dict[Action, float], cards: Sequence[Card], up: Card) -> Text:
     """The best choice for these cards, then what every legal choice is worth, in percent
     of the bet (a value of -0.472 chips per chip bet is "−47.2%"), best first."""
     ranked = sorted(values, key=lambda action: -values[action])
-    worth = ", ".join(
-        f"{action.value} {values[action] * 100:+.1f}%".replace("-", "\u2212") for action in ranked
+    worth = joined(
+        [
+            _(
+                "{action} {percent}%",
+                action=_ACTIONS[action],
+                percent=Figure(values[action] * 100, _PERCENT),
+            )
+            for action in ranked
+        ]
     )
-    return f"Basic strategy: {_choice(ranked[0], cards, up)}.\n{WHAT_FIGURES_MEAN}: {worth}."
+    return _(
+        "Basic strategy: {choice}.\n"
+        "What each choice wins or loses on average, as a share of your bet: {worth}.",
+        choice=_choice(ranked[0], cards, up),
+        worth=worth,
+    )
 
 
 def _from_infinite_chart(
     rules: Rules, cards: Sequence[Card], up: Card, legal: Collection[Action]
-) -> str:
+) -> Text:
     action = infinite_lookup(rules).advise(cards, up, legal)
-    return f"Basic strategy: {_choice(action, cards, up)} {NOT_READY}."
+    return _(
+        "Basic strategy: {choice} (infinite-deck chart: this table's exact figures are "
+        "still being worked out).",
+        choice=_choice(action, cards, up),
+    )
 
 
-def _choice(action: Action, cards: Sequence[Card], up: Card) -> str:
-    """A choice as both Hints word it: "Stand (hard 16 against a 10)"."""
-    return f"{action.value} ({hand_name(cards)} against {card_name(up)})"
+def _choice(action: Action, cards: Sequence[Card], up: Card) -> Text:
+    """A choice as both Hints word it: "stand (hard 16 against a 10)"."""
+    return _(
+        "{action} ({hand} against {up})",
+        action=_ACTIONS[action],
+        hand=hand_name(cards),
+        up=card_name(up),
+    )
 
 
 def _forget(job: asyncio.Future[Any]) -> None:
@@ -179,18 +212,21 @@ def _forget(job: asyncio.Future[Any]) -> None:
         job.exception()
 
 
-def card_name(card: Card) -> str:
+def card_name(card: Card) -> Text:
     """The up card with its article: "an ace", "an 8", "a 10", "a 6"."""
     if card.rank == 1:
-        return "an ace"
+        return _("an ace")
     value = str(card.value)
-    return f"an {value}" if value in ("8", "11") else f"a {value}"
+    return _("an {value}", value=value) if value in ("8", "11") else _("a {value}", value=value)
 
 
-def hand_name(cards: Sequence[Card]) -> str:
+def hand_name(cards: Sequence[Card]) -> Text:
     """How a basic-strategy chart names the hand: "hard 11", "soft 17", "a pair of 8s"."""
     hand = Hand.of(list(cards))
     if len(cards) == 2 and hand.is_pair:
-        rank = "aces" if cards[0].rank == 1 else f"{cards[0].value}s"
-        return f"a pair of {rank}"
-    return f"{'soft' if hand.is_soft else 'hard'} {hand.total}"
+        if cards[0].rank == 1:
+            return _("a pair of aces")
+        return _("a pair of {value}s", value=str(cards[0].value))
+    if hand.is_soft:
+        return _("soft {total}", total=hand.total)
+    return _("hard {total}", total=hand.total)

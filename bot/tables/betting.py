@@ -14,6 +14,7 @@ from bot.bet_amount import (
     stake_words,
 )
 from bot.clock import Clock
+from bot.i18n import Text, _
 from bot.tables.changes import TableChanges
 from bot.tables.chip_limit import at_the_limit, best_win
 from bot.tables.errors import (
@@ -25,7 +26,7 @@ from bot.tables.errors import (
     TableError,
     WrongPhase,
 )
-from bot.tables.flow import RoundFlow
+from bot.tables.flow import EVERYONE_LEFT, RoundFlow
 from bot.tables.play_words import refused_text
 from bot.tables.players import Player
 from bot.tables.refusals import EARLIER_ROUND
@@ -35,11 +36,11 @@ from bot.tables.snapshot import Reply, TablePhase
 from bot.tables.table import SeatState, Table
 
 
-def spots_allowed(max_spots: int) -> str:
+def spots_allowed(max_spots: int) -> Text:
     """The refusal for a number of hands the table does not allow."""
     if max_spots == 1:
-        return "You can play one hand at this table."
-    return f"You can play 1 to {max_spots} hands at this table."
+        return _("You can play one hand at this table.")
+    return _("You can play 1 to {count} hands at this table.", count=max_spots)
 
 
 class Betting:
@@ -88,10 +89,10 @@ class Betting:
             if round_no != table.round_no:
                 raise StaleButton(EARLIER_ROUND)
             if factor not in (1, 2):
-                raise BetRefused("A bet can be repeated or doubled.")
+                raise BetRefused(_("A bet can be repeated or doubled."))
             last = table.last_bets.get(player.user_id)
             if last is None:
-                raise BetRefused("You have no earlier bet at this table to repeat. Use /bet.")
+                raise BetRefused(_("You have no earlier bet at this table to repeat. Use /bet."))
             stake, spots = last
             side = table.last_side_bets.get(player.user_id, {})
             # Side bets the table no longer takes at that size are left out, not refused.
@@ -106,11 +107,14 @@ class Betting:
         self, table: Table, player: Player, amount: str, spots: int, side: Mapping[str, int]
     ) -> str:
         if table.phase is not TablePhase.BETTING or table.round_id is None:
-            raise WrongPhase("The cards are out: bet when the next round opens.")
+            raise WrongPhase(_("The cards are out: bet when the next round opens."))
         seat = table.seat_of(player.user_id)
         if seat is not None and seat.spots:
             raise BetRefused(
-                f"You have already bet this round ({stake_words(seat.bet, seat.spots)})."
+                _(
+                    "You have already bet this round ({stake}).",
+                    stake=stake_words(seat.bet, seat.spots),
+                )
             )
         if not isinstance(spots, int) or not 1 <= spots <= table.rules.max_spots:
             raise BetRefused(spots_allowed(table.rules.max_spots))
@@ -165,7 +169,7 @@ class Betting:
                 ) from None
             if isinstance(error, db.BalanceLimitExceeded):
                 raise BetRefused(
-                    at_the_limit(error, f"a bet of {stake * spots + side_amount:,}")
+                    at_the_limit(error, _("a bet of {amount}", amount=stake * spots + side_amount))
                 ) from None
             if not needs_balance(amount):  # the words parse_bet gives with the balance read
                 raise BetRefused(short_of_chips(error.amount, error.balance)) from None
@@ -173,11 +177,15 @@ class Betting:
         if all(s.spots for s in table.seats):
             await self._flow.deal(table)
         if side_amount:
-            return (
-                f"Bet {stake_words(stake, spots)}. Side bets: {side_amount:,}. "
-                f"Balance: {balance:,}."
+            return _(
+                "Bet {stake}. Side bets: {side}. Balance: {balance}.",
+                stake=stake_words(stake, spots),
+                side=side_amount,
+                balance=balance,
             )
-        return f"Bet {stake_words(stake, spots)}. Balance: {balance:,}."
+        return _(
+            "Bet {stake}. Balance: {balance}.", stake=stake_words(stake, spots), balance=balance
+        )
 
     # ----------------------------------------------------------- seats
 
@@ -193,7 +201,7 @@ class Betting:
         async def seat_player() -> None:
             seat = table.seat_of(player.user_id)
             if seat is not None and not seat.leaving:
-                raise TableError("You are already seated at this table.")
+                raise TableError(_("You are already seated at this table."))
             if seat is not None:
                 seat.leaving = False  # joining again cancels a pending leave
                 await self._flow.save(table)
@@ -203,7 +211,7 @@ class Betting:
             table.seats.append(SeatState(player))
             await self._flow.save(table)
 
-        _, snapshot = await self._changes.mutate(table, seat_player)
+        _nothing, snapshot = await self._changes.mutate(table, seat_player)
         return Reply(snapshot)
 
     async def leave(self, channel_id: int, player: Player) -> Reply:
@@ -219,21 +227,21 @@ class Betting:
         async def stand_up() -> str:
             seat = table.seat_of(player.user_id)
             if seat is None:
-                raise NotSeated("You are not seated at this table.")
+                raise NotSeated(_("You are not seated at this table."))
             if seat.leaving:
-                raise TableError("You are already leaving when this round ends.")
+                raise TableError(_("You are already leaving when this round ends."))
             seat.leaving = True
             if seat.spots or table.in_round(seat):
                 await self._flow.save(table)
-                return "You'll leave when this round ends."
+                return _("You'll leave when this round ends.")
             self._flow.remove_leavers(table)
             if not table.seats:
-                await self._flow.close(table, "Everyone left the table.")
-                return "You left."
+                await self._flow.close(table, EVERYONE_LEFT)
+                return _("You left.")
             await self._flow.save(table)
             if table.phase is TablePhase.BETTING and all(s.spots for s in table.seats):
                 await self._flow.deal(table)  # everyone still seated has bet
-            return "You left."
+            return _("You left.")
 
         message, snapshot = await self._changes.mutate(table, stand_up)
         return Reply(snapshot, message)

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 import db
 from bot.clock import Clock
+from bot.i18n import _
 from bot.log_context import bind
 from bot.tables.durable import UnreadableTable
 from bot.tables.errors import StaleButton, TableError, TablePaused
@@ -38,7 +39,7 @@ TimerGate = Callable[[str], bool]
 #: RETRY_MAX_S: soon after a short outage, without hammering a database that is down.
 RETRY_FIRST_S = 1.0
 RETRY_MAX_S = 15.0
-BROKEN = "Something went wrong at this table: it closed, and any open round was refunded."
+BROKEN = _("Something went wrong at this table: it closed, and any open round was refunded.")
 
 
 class TableChanges:
@@ -177,7 +178,7 @@ class TableChanges:
             if not table.closed:
                 try:
                     await self._flow.close(
-                        table, "Something went wrong; any open round was refunded."
+                        table, _("Something went wrong; any open round was refunded.")
                     )
                 except Exception as error:
                     log.exception("closing table %s after an error failed", table.table_id)
@@ -242,7 +243,8 @@ class TableChanges:
             log.warning("table %s cannot reload: %s", table.table_id, error)
             table.round_id = stored.round_id
             await self._flow.close(
-                table, f"It could not go on: {error}. Any open round was refunded."
+                table,
+                _("It could not go on: {reason}. Any open round was refunded.", reason=str(error)),
             )
             table.paused = False
             return self.changed(table)

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 import db
 from bot.engine import Rules
+from bot.i18n import Text, _
 
 
 def best_win(rules: Rules, stake: int, spots: int) -> int:
@@ -33,11 +34,15 @@ def best_win(rules: Rules, stake: int, spots: int) -> int:
     return spots * (max(hands * doubled * stake, natural) + insurance)
 
 
-def at_the_limit(error: db.BalanceLimitExceeded, what: str) -> str:
-    """The plain refusal when ``what`` could take a balance past the ceiling."""
-    return (
-        f"You are at the chip limit of {error.limit:,} (balance {error.balance:,}): "
-        f"{what} could take you past it. Nothing changed."
+def at_the_limit(error: db.BalanceLimitExceeded, what: str) -> Text:
+    """The plain refusal when ``what`` (a catalog message: "a bet of 500") could take a
+    balance past the ceiling."""
+    return _(
+        "You are at the chip limit of {limit} (balance {balance}): "
+        "{what} could take you past it. Nothing changed.",
+        limit=error.limit,
+        balance=error.balance,
+        what=what,
     )
 
 

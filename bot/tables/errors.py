@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from bot.i18n import Text, _
+
 if TYPE_CHECKING:
     from bot.tables.snapshot import TableSnapshot
 
 
 #: What a click or command gets once a graceful stop has begun.
-RESTARTING: Final = "The bot is restarting; nothing was changed. Try again in a minute."
+RESTARTING: Final = _("The bot is restarting; nothing was changed. Try again in a minute.")
 
 
 class TableError(Exception):
@@ -31,7 +33,8 @@ class NoTableHere(TableError):
     """There is no open table in this channel."""
 
     def __init__(
-        self, message: str = "There is no table in this channel. Start one with /blackjack start."
+        self,
+        message: str = _("There is no table in this channel. Start one with /blackjack start."),
     ) -> None:
         super().__init__(message)
 
@@ -40,12 +43,12 @@ class TableAlreadyOpen(TableError):
     """A table is already open in this channel; ``snapshot`` is that table."""
 
     def __init__(self, snapshot: TableSnapshot, message: str | None = None) -> None:
-        super().__init__(message or "A table is already open in this channel.")
+        super().__init__(message or _("A table is already open in this channel."))
         self.snapshot = snapshot
 
 
 #: What a player hears while their table waits for the chip store (``TablePaused``).
-PAUSED = (
+PAUSED = _(
     "The table is paused: the chip store is unavailable. Nothing changed; try again in a moment."
 )
 
@@ -86,9 +89,25 @@ class NotEnoughChips(TableError):
     """A bet, double, split or insurance the balance cannot cover; says what is needed and held."""
 
     def __init__(self, needed: int, balance: int, what: str = "That") -> None:
-        super().__init__(f"{what} needs {needed:,} chips and you have {balance:,}.")
+        super().__init__(_needs(what, needed, balance))
         self.needed = needed
         self.balance = balance
+
+
+#: What a refusal for want of chips says, by what was refused (filled in by ``_needs``).
+_NEEDS: Final[dict[str, Text]] = {
+    "That bet": _("That bet needs {needed} chips and you have {balance}."),
+    "Doubling": _("Doubling needs {needed} chips and you have {balance}."),
+    "Splitting": _("Splitting needs {needed} chips and you have {balance}."),
+    "Insurance": _("Insurance needs {needed} chips and you have {balance}."),
+    "That": _("That needs {needed} chips and you have {balance}."),
+}
+
+
+def _needs(what: str, needed: int, balance: int) -> Text:
+    """The refusal of ``what`` (a bet, doubling, splitting, insurance) the balance cannot
+    cover, each a sentence of its own."""
+    return _NEEDS.get(what, _NEEDS["That"]).filled(needed=needed, balance=balance)
 
 
 class NotAllowed(TableError):

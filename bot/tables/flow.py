@@ -14,6 +14,7 @@ from functools import lru_cache
 import db
 from bot.clock import Clock
 from bot.engine import Rules, Shoe, Verdict
+from bot.i18n import _
 from bot.tables import chip_limit
 from bot.tables.achievements import announcements, round_awards
 from bot.tables.durable import rules_dict, table_write
@@ -48,6 +49,10 @@ log = logging.getLogger(__name__)
 
 #: Builds the shoe for a table's rules; tests pass one that deals stacked cards.
 ShoeFactory = Callable[[Rules], Shoe]
+
+
+#: Why a table closed when its last player stood up.
+EVERYONE_LEFT = _("Everyone left the table.")
 
 
 def fresh_shoe(rules: Rules) -> Shoe:
@@ -111,7 +116,7 @@ class RoundFlow:
         """Remove leavers, open the next round in the store, start the bet timer."""
         self.remove_leavers(table)
         if not table.seats:
-            await self.close(table, "Everyone left the table.")
+            await self.close(table, EVERYONE_LEFT)
             return
         now = self._clock.now()
         before = (table.round_no, table.phase, table.round, table.insurance_offered)
@@ -164,7 +169,7 @@ class RoundFlow:
         idle = self._clock.now() - table.idle_since
         if idle >= table.timers.idle_close_s:
             idle_for = duration_text(table.timers.idle_close_s)
-            await self.close(table, f"Closed after {idle_for} without bets.")
+            await self.close(table, _("Closed after {time} without bets.", time=idle_for))
             return
         await self.open_betting(table)
 

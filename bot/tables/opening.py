@@ -12,6 +12,7 @@ from collections.abc import Callable
 import db
 from bot.clock import Clock
 from bot.engine import Rules
+from bot.i18n import _
 from bot.tables.changes import TableChanges
 from bot.tables.errors import TableAlreadyOpen, TableError
 from bot.tables.flow import RoundFlow
@@ -24,9 +25,9 @@ from bot.tables.table import SeatState, Table, Timers
 from bot.tables.table_rules import table_rules
 
 #: /blackjack start while the store cannot be read.
-NO_STORE = "The chip store is unavailable right now. Nothing changed; try again in a moment."
+NO_STORE = _("The chip store is unavailable right now. Nothing changed; try again in a moment.")
 #: /blackjack start in a channel whose table waits for the store.
-PAUSED_THERE = (
+PAUSED_THERE = _(
     "A table is already open in this channel. It is paused while the chip store is"
     " unavailable, and goes on by itself when the store is back."
 )
@@ -125,7 +126,7 @@ class Opening:
         table = self._registry.live_in(channel_id)
         if table is not None:
             assert table.snapshot is not None
-            text = PAUSED_THERE if table.paused else "A table is already open in this channel."
+            text = PAUSED_THERE if table.paused else _("A table is already open in this channel.")
             raise TableAlreadyOpen(table.snapshot, text)
 
     async def attach_message(self, table_id: str, message_id: int) -> None:

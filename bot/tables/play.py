@@ -75,5 +75,5 @@ class Playing:
                 await self._store.append_actions([row])
             await self._flow.apply(table, row, verdict)
 
-        _, snapshot = await self._changes.mutate(table, press)
+        _nothing, snapshot = await self._changes.mutate(table, press)
         return Reply(snapshot)

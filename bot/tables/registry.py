@@ -9,17 +9,18 @@ from __future__ import annotations
 import secrets
 
 from bot.engine import Rules
+from bot.i18n import _
 from bot.tables.errors import NoTableHere, StaleButton, TableFull
 from bot.tables.fairness import Fairness, fairness_of
 from bot.tables.side_bets import rules_lines
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Table
 
-RESTARTED = (
+RESTARTED = _(
     "This table is no longer open: it could not resume after the bot restarted, and any "
     "round in play was refunded. Start a new one with /blackjack start."
 )
-CLOSED = "This table has closed. Start a new one with /blackjack start."
+CLOSED = _("This table has closed. Start a new one with /blackjack start.")
 
 
 class TableRegistry:
@@ -85,7 +86,9 @@ class TableRegistry:
     def check_room(table: Table) -> None:
         """TableFull if every seat is taken."""
         if len(table.seats) >= table.rules.max_players:
-            raise TableFull(f"The table is full ({table.rules.max_players} players).")
+            raise TableFull(
+                _("The table is full ({count} players).", count=table.rules.max_players)
+            )
 
     # ----------------------------------------------------------- changing
 

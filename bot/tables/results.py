@@ -7,7 +7,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 import db
-from bot.engine import Event, Outcome, Settlement, insurance_payout
+from bot.engine import Event, EventKind, HandResult, Outcome, Settlement, insurance_payout
+from bot.i18n import Text, _
+from bot.i18n import signed as signed
 from bot.shown_names import shown_name
 from bot.tables.table import SeatState
 from db.models import Outcome as StoredOutcome
@@ -63,11 +65,6 @@ def hand_results(settlement: Settlement, bets: dict[str, int]) -> list[db.HandRe
     return records
 
 
-def signed(amount: int) -> str:
-    """A net amount with its sign: +1,500, -20, ±0."""
-    return f"{amount:+,}" if amount else "±0"
-
-
 def result_lines(
     settlement: Settlement,
     names: dict[str, str],
@@ -83,47 +80,128 @@ def result_lines(
     full to show every hand. ``side_lines``: the side bets' results, shown after the
     hands (the net is the main game's).
     """
-    dealer_cards = " ".join(str(card) for card in settlement.dealer_cards)
+    cards = " ".join(str(card) for card in settlement.dealer_cards)
+    total = settlement.dealer_total
     if settlement.dealer_blackjack:
-        dealer = f"Dealer has blackjack: {dealer_cards}"
+        dealer = _("Dealer has blackjack: {cards}", cards=cards)
     elif settlement.dealer_bust:
-        dealer = f"Dealer busts: {dealer_cards} ({settlement.dealer_total})"
+        dealer = _("Dealer busts: {cards} ({total})", cards=cards, total=total)
     else:
-        dealer = f"Dealer: {dealer_cards} ({settlement.dealer_total})"
-    lines = [dealer]
+        dealer = _("Dealer: {cards} ({total})", cards=cards, total=total)
+    lines: list[str] = [dealer]
     for player in settlement.players:
         name = names.get(player.player_id, player.player_id)
         hands = settlement.hands_of(player.player_id)
+        net = signed(player.net)
         if not detailed:
-            count = f" on {len(hands)} hands" if len(hands) > 1 else ""
-            lines.append(f"{name}: net {signed(player.net)}{count}")
+            if len(hands) > 1:
+                lines.append(
+                    _(
+                        "{player}: net {net} on {count} hands",
+                        player=name,
+                        net=net,
+                        count=len(hands),
+                    )
+                )
+            else:
+                lines.append(_("{player}: net {net}", player=name, net=net))
             hands = ()
         for hand in hands:
-            which = f" (hand {hand.hand_index + 1})" if len(hands) > 1 else ""
+            who = (
+                _("{player} (hand {hand})", player=name, hand=hand.hand_index + 1)
+                if len(hands) > 1
+                else name
+            )
             cards = " ".join(str(card) for card in hand.cards)
-            lines.append(f"{name}{which}: {cards} — {hand.text}")
+            lines.append(
+                _(
+                    "{player}: {cards} — {result}",
+                    player=who,
+                    cards=cards,
+                    result=hand_result(hand, settlement),
+                )
+            )
         for insurance in settlement.insurance:
             if detailed and insurance.player_id == player.player_id:
                 winnings = insurance_payout(insurance.stake, True) - insurance.stake
-                won = f"wins {winnings:,}" if insurance.won else "loses"
-                lines.append(f"{name}: insurance of {insurance.stake:,} {won}")
+                if insurance.won:
+                    lines.append(
+                        _(
+                            "{player}: insurance of {stake} wins {amount}",
+                            player=name,
+                            stake=insurance.stake,
+                            amount=winnings,
+                        )
+                    )
+                else:
+                    lines.append(
+                        _(
+                            "{player}: insurance of {stake} loses",
+                            player=name,
+                            stake=insurance.stake,
+                        )
+                    )
         if detailed:
-            lines.append(f"{name}: net {signed(player.net)}")
+            lines.append(_("{player}: net {net}", player=name, net=net))
         if unpaid and unpaid.get(player.player_id):
             lines.append(unpaid_line(name, unpaid[player.player_id]))
     return tuple([*lines, *side_lines])
 
 
-def unpaid_line(name: str, amount: int) -> str:
+def unpaid_line(name: str, amount: int) -> Text:
     """The line of chips a player was not paid because of the chip limit."""
-    return "{name}: {amount} not paid: it would pass the chip limit of {limit}".format(
-        name=name, amount=f"{amount:,}", limit=f"{db.MAX_BALANCE:,}"
+    return _(
+        "{player}: {amount} not paid: it would pass the chip limit of {limit}",
+        player=name,
+        amount=amount,
+        limit=db.MAX_BALANCE,
     )
+
+
+def hand_result(hand: HandResult, settlement: Settlement) -> Text:
+    """How a hand ended and what it paid: ``19 beats 18: wins 10, 20 back``."""
+    outcome, payout, stake, total = hand.outcome, hand.payout, hand.stake, hand.total
+    dealer = settlement.dealer_total
+    if outcome == Outcome.SURRENDER:
+        if hand.rounded_down:
+            return _(
+                "surrendered: {payout} back (a fraction of a chip was rounded down)", payout=payout
+            )
+        return _("surrendered: {payout} back", payout=payout)
+    if outcome == Outcome.BUST:
+        return _("busts with {total}: loses {stake}", total=total, stake=stake)
+    if outcome == Outcome.BLACKJACK:
+        if hand.rounded_down:
+            return _(
+                "blackjack: wins {won}, {payout} back (a fraction of a chip was rounded down)",
+                won=payout - stake,
+                payout=payout,
+            )
+        return _("blackjack: wins {won}, {payout} back", won=payout - stake, payout=payout)
+    if settlement.dealer_blackjack:
+        if outcome == Outcome.PUSH:
+            return _("blackjack against dealer blackjack: push, stake back")
+        return _("dealer blackjack: loses {stake}", stake=stake)
+    if outcome == Outcome.WIN:
+        if settlement.dealer_bust:
+            return _("dealer busts: wins {stake}, {payout} back", stake=stake, payout=payout)
+        return _(
+            "{total} beats {dealer}: wins {stake}, {payout} back",
+            total=total,
+            dealer=dealer,
+            stake=stake,
+            payout=payout,
+        )
+    if outcome == Outcome.PUSH:
+        return _(
+            "{total} ties {dealer}: push, {payout} back", total=total, dealer=dealer, payout=payout
+        )
+    return _("{total} loses to {dealer}: loses {stake}", total=total, dealer=dealer, stake=stake)
 
 
 #: The last line of a player's result (``result_lines``): the net, and in the summary
 #: the number of hands. Matched at the end, where a player's name cannot reach.
-_NET_LINE: Final = re.compile(r": net (?:[+-][\d,]+|±0)(?: on \d+ hands)?$")
+_NET_LINE: Final = re.compile(r": net (?:[+-][\d,]+|±0)(?: on [\d,]+ hands)?$")
 #: The end of the line that may follow a player's net: chips the chip limit kept back.
 _NOT_PAID_END: Final = f"it would pass the chip limit of {db.MAX_BALANCE:,}"
 
@@ -131,7 +209,7 @@ _NOT_PAID_END: Final = f"it would pass the chip limit of {db.MAX_BALANCE:,}"
 def result_blocks(lines: Sequence[str]) -> list[list[str]]:
     """``result_lines`` grouped for showing: the dealer's line, then each player's lines
     (hands, insurance, net, chips not paid) together, so that no player's hands are
-    shown apart."""
+    shown apart. (Read in English, which a catalog message is as a ``str``.)"""
     blocks: list[list[str]] = []
     open_block = False
     for index, line in enumerate(lines):
@@ -146,25 +224,100 @@ def result_blocks(lines: Sequence[str]) -> list[list[str]]:
 
 def shuffle_notice(seats: Iterable[SeatState], commitment: str) -> tuple[str, ...]:
     """The reshuffle announcement: each seated player's action and standing since sitting down."""
-    lines = [f"Shuffle: a new shoe (commitment {commitment[:16]}…)."]
+    lines = [_("Shuffle: a new shoe (commitment {commitment}…).", commitment=commitment[:16])]
     for seat in seats:
         action, standing = seat.standing.action(seat.pid), seat.standing.standing(seat.pid)
         name = shown_name(seat.player.name)
-        lines.append(f"{name}: action {action:,}, standing {signed(standing)}")
+        lines.append(
+            _(
+                "{player}: action {action}, standing {standing}",
+                player=name,
+                action=action,
+                standing=signed(standing),
+            )
+        )
     return tuple(lines)
 
 
 def event_lines(events: Sequence[Event], names: dict[str, str]) -> list[str]:
     """The round's event sentences, with players' shown names instead of their ids.
 
-    A sentence that starts with a name keeps the name as written ("alice hits"); only
-    the dealer's and the shoe's sentences get a capital.
+    A sentence that starts with a name keeps the name as written ("alice hits"); the
+    dealer's and the shoe's sentences start with a capital.
     """
-    lines = []
-    for event in events:
-        text = event.text
-        if event.player:
-            lines.append(text.replace(event.player, names.get(event.player, event.player), 1))
-        else:
-            lines.append(text[:1].upper() + text[1:])
-    return lines
+    return [event_line(event, names, event.who != event.player) for event in events]
+
+
+#: The reason the engine gives for a stand it made itself.
+_STAND_WHY: Final = {"timed out": _("timed out")}
+_SOFT: Final = re.compile(r"\(soft (\d+)\)")
+
+
+def _hands_text(note: str) -> Text:
+    """A split's two hands (``A♠ 6♥ (soft 17) | 6♦ 2♣ (8)``) with "soft" in the
+    reader's words."""
+    parts = _SOFT.split(note)  # text, total, text, total, ..., text
+    pattern = "".join(
+        part.replace("{", "{{").replace("}", "}}") if index % 2 == 0 else f"({{soft{index}}})"
+        for index, part in enumerate(parts)
+    )
+    params = {
+        f"soft{index}": _("soft {total}", total=int(parts[index]))
+        for index in range(1, len(parts), 2)
+    }
+    return Text(pattern, None, 1, params)
+
+
+#: Each kind of event as a sentence, by (kind, whether the hand went bust); filled in with
+#: the player, the cards, the total and the amount.
+_EVENTS: Final[dict[tuple[EventKind, bool], Text]] = {
+    (EventKind.DEAL, False): _("{player} is dealt {cards} ({total}), stake {amount}"),
+    (EventKind.DEALER_UP, False): _("Dealer shows {cards}"),
+    (EventKind.NATURAL, False): _("{player} has blackjack: {cards}"),
+    (EventKind.TWENTY_ONE, False): _("{player} has 21"),
+    (EventKind.INSURANCE_OFFERED, False): _("Dealer shows an ace: insurance is offered (pays 2:1)"),
+    (EventKind.DECLINE_INSURANCE, False): _("{player} declines insurance"),
+    (EventKind.PEEK, False): _("Dealer checks the hole card: no blackjack"),
+    (EventKind.DEALER_NATURAL, False): _("Dealer has blackjack: {cards}"),
+    (EventKind.HIT, False): _("{player} hits: {cards} → {total}"),
+    (EventKind.HIT, True): _("{player} hits: {cards} → {total}, bust"),
+    (EventKind.DOUBLE, False): _("{player} doubles: {cards} → {total}"),
+    (EventKind.DOUBLE, True): _("{player} doubles: {cards} → {total}, bust"),
+    (EventKind.SURRENDER, False): _("{player} surrenders and gets back {amount}"),
+    (EventKind.REVEAL, False): _("Dealer turns over {cards}: {total}"),
+    (EventKind.DEALER_HIT, False): _("Dealer draws {cards} → {total}"),
+    (EventKind.DEALER_HIT, True): _("Dealer draws {cards} → {total}, bust"),
+    (EventKind.DEALER_STANDS, False): _("Dealer stands on {total}"),
+    (EventKind.DEALER_BUSTS, False): _("Dealer busts with {total}"),
+}
+
+
+def event_line(event: Event, names: dict[str, str], several: bool = False) -> Text:
+    """One event as a sentence; ``several``: the player holds more than one hand."""
+    kind, total, amount, note = event.kind, event.total, event.amount, event.note
+    cards = " ".join(str(card) for card in event.cards)
+    name = names.get(event.player, event.player)
+    who: str = _("{player} (hand {hand})", player=name, hand=event.hand + 1) if several else name
+    template = _EVENTS.get((kind, total > 21)) or _EVENTS.get((kind, False))
+    if template is not None:
+        return template.filled(player=who, cards=cards, total=total, amount=amount)
+    if kind is EventKind.INSURE:
+        if note == "even money":
+            return _("{player} takes even money for {amount}", player=name, amount=amount)
+        return _("{player} takes insurance for {amount}", player=name, amount=amount)
+    if kind is EventKind.STAND:
+        if note:
+            why = _STAND_WHY.get(note, note)
+            return _("{player} stands on {total} ({why})", player=who, total=total, why=why)
+        return _("{player} stands on {total}", player=who, total=total)
+    if kind is EventKind.SPLIT:
+        return _("{player} splits: {hands}", player=who, hands=_hands_text(note))
+    if kind is EventKind.CONTINUATION:
+        return _(
+            "The shoe ran out: dealing on from continuation shoe {shoe} "
+            "(its seed is derived from this shoe's seed)",
+            shoe=str(amount),
+        )
+    if kind is EventKind.RESULT:
+        return _("{player}: {result}", player=who, result=note)
+    return _("{player}: insurance {result}", player=who, result=note)  # INSURANCE_RESULT

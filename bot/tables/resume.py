@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import db
+from bot.i18n import _
 from bot.tables.changes import TableChanges
 from bot.tables.durable import UnreadableTable
 from bot.tables.flow import RoundFlow
@@ -28,7 +29,7 @@ from bot.tables.stored import rebuilt
 log = logging.getLogger(__name__)
 
 #: The line a resumed table shows until the next change replaces its events.
-BACK = "The bot restarted: this table is back, with every hand and bet as it was."
+BACK = _("The bot restarted: this table is back, with every hand and bet as it was.")
 
 
 class ShardCountChanged(RuntimeError):

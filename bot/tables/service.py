@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 import db
 from bot.clock import Clock
 from bot.engine import Action, Rules
+from bot.i18n import _
 from bot.shown_names import shown_name
 from bot.tables.advice import Advice
 from bot.tables.betting import Betting
@@ -178,7 +179,7 @@ class TableService:
             assert round_ is not None
             legal = round_.legal_actions(pid)
             if not legal:
-                raise NothingToDo("You have no decision to make right now.")
+                raise NothingToDo(_("You have no decision to make right now."))
             index = round_.current_hand_index(pid)
             cards = list(round_.hands(pid)[index or 0].cards)
             up = round_.dealer_up_card
@@ -195,11 +196,11 @@ class TableService:
         async def stop_table() -> None:
             if by.user_id != table.host_id and not may_manage_channel:
                 raise NotAllowed(
-                    "Only the host or someone with Manage Channels can stop this table."
+                    _("Only the host or someone with Manage Channels can stop this table.")
                 )
-            await self.flow.close(table, f"Stopped by {shown_name(by.name)}.")
+            await self.flow.close(table, _("Stopped by {player}.", player=shown_name(by.name)))
 
-        _, snapshot = await self.changes.mutate(table, stop_table)
+        _nothing, snapshot = await self.changes.mutate(table, stop_table)
         return Reply(snapshot)
 
     async def close(self, table_id: str, reason: str) -> None:

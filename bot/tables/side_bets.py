@@ -24,6 +24,7 @@ from typing import Any, Final
 import db
 from bot.engine import (
     BUSTER,
+    KNOWN_PAY_TABLES,
     PERFECT_PAIRS,
     SIDE_BET_CATEGORIES,
     SIDE_BETS,
@@ -39,9 +40,11 @@ from bot.engine import (
     perfect_pairs,
     twenty_one_plus_three,
 )
-from bot.engine.analysis import player_favourable, side_bet_edge
+from bot.engine.analysis import side_bet_edge
+from bot.i18n import Figure, Text, _, joined
 
-#: Each bet's name as players see it, and the guild setting that holds its pay table.
+#: Each bet's name as players see it (the casinos' names, the same in every language), and
+#: the guild setting that holds its pay table.
 SHOWN: Final[dict[str, str]] = {
     TWENTY_ONE_PLUS_THREE: "21+3",
     PERFECT_PAIRS: "Perfect Pairs",
@@ -55,6 +58,25 @@ SETTING: Final[dict[str, str]] = {
 _DEAL: Final = "deal"
 #: The side bets the deal decides, settled (paid and recorded) with the deal itself.
 SETTLED_AT_DEAL: Final = frozenset({TWENTY_ONE_PLUS_THREE, PERFECT_PAIRS})
+
+#: Each winning category (the engine's words, bot.engine.SIDE_BET_CATEGORIES) in the
+#: reader's language.
+CATEGORY_WORDS: Final[dict[str, Text]] = {
+    "suited trips": _("suited trips"),
+    "straight flush": _("straight flush"),
+    "three of a kind": _("three of a kind"),
+    "straight": _("straight"),
+    "flush": _("flush"),
+    "perfect pair": _("perfect pair"),
+    "coloured pair": _("coloured pair"),
+    "mixed pair": _("mixed pair"),
+    "dealer busts with 3 cards": _("dealer busts with 3 cards"),
+    "dealer busts with 4 cards": _("dealer busts with 4 cards"),
+    "dealer busts with 5 cards": _("dealer busts with 5 cards"),
+    "dealer busts with 6 cards": _("dealer busts with 6 cards"),
+    "dealer busts with 7 cards": _("dealer busts with 7 cards"),
+    "dealer busts with 8 or more cards": _("dealer busts with 8 or more cards"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +105,41 @@ class SideBetRules:
 NO_SIDE_BETS: Final = SideBetRules()
 
 
-def pay_table_refusal(bet: str, name: str, rules: Rules) -> str | None:
-    """Why ``name`` cannot be ``bet``'s pay table at a table of ``rules``, or None."""
+def pay_table_refusal(bet: str, name: str, rules: Rules) -> Text | None:
+    """Why ``name`` cannot be ``bet``'s pay table at a table of ``rules`` (it is not one of
+    the bet's pay tables, or the house would keep no edge), or None: a clause without its
+    full stop, to end a sentence such as "Nothing changed: ..."."""
     try:
         table = parse_pay_table(bet, name)
-    except PayTableError as error:
-        return f"{SHOWN[bet]}: {error}."
-    return player_favourable(table, rules, SHOWN[bet])
+    except PayTableError:
+        categories = SIDE_BET_CATEGORIES[bet]
+        return _(
+            "{bet}: {pays} is not a pay table of it: give one payout to 1 for every winning "
+            "hand, or one for each of its {count} ({hands}), like {example}",
+            bet=SHOWN[bet],
+            pays=repr(name),
+            count=len(categories),
+            hands=joined([CATEGORY_WORDS.get(words, words) for words in categories]),
+            example=KNOWN_PAY_TABLES[bet][-1],
+        )
+    edge = side_bet_edge(table, rules.decks, rules.dealer_hits_soft_17)
+    if edge > 0:
+        return None
+    if edge == 0:
+        return _(
+            "{bet} paying {pays} is an even game: the house would keep nothing, so it cannot "
+            "be offered",
+            bet=SHOWN[bet],
+            pays=table.name,
+        )
+    return _(
+        "{bet} paying {pays} gives the player an edge of {edge}% at {decks}, so it cannot be "
+        "offered",
+        bet=SHOWN[bet],
+        pays=table.name,
+        edge=Figure(float(-edge * 100), "0.00"),
+        decks=_("1 deck") if rules.decks == 1 else _("{count} decks", count=rules.decks),
+    )
 
 
 def side_bet_rules(settings: db.GuildSettings, rules: Rules) -> SideBetRules:
@@ -102,15 +152,17 @@ def side_bet_rules(settings: db.GuildSettings, rules: Rules) -> SideBetRules:
     return SideBetRules(tables, settings.side_min_bet, settings.side_max_bet)
 
 
-def side_bet_refusal(offered: SideBetRules, stakes: Mapping[str, int]) -> str | None:
+def side_bet_refusal(offered: SideBetRules, stakes: Mapping[str, int]) -> Text | None:
     """Why these side-bet stakes (per spot) cannot be placed at the table, or None."""
     for bet, stake in stakes.items():
         if bet not in offered.tables:
-            return f"{SHOWN[bet]} is not offered at this table."
+            return _("{bet} is not offered at this table.", bet=SHOWN[bet])
         if not offered.min_bet <= stake <= offered.max_bet:
-            return (
-                f"A {SHOWN[bet]} bet is {offered.min_bet:,} to {offered.max_bet:,} chips "
-                "a hand at this table."
+            return _(
+                "A {bet} bet is {low} to {high} chips a hand at this table.",
+                bet=SHOWN[bet],
+                low=offered.min_bet,
+                high=offered.max_bet,
             )
     return None
 
@@ -141,16 +193,21 @@ class SideBetOutcome:
         """Every chip returned for the bet, its stake included."""
         return self.stake + self.winnings if self.category is not None else 0
 
-    def text(self) -> str:
+    def text(self) -> Text:
         """``"21+3: straight, wins 90"``, or ``"Perfect Pairs: no pair, loses 10"``."""
         shown = SHOWN[self.bet]
         if self.category is not None:
-            return f"{shown}: {self.category}, wins {self.winnings:,}"
+            return _(
+                "{bet}: {category}, wins {amount}",
+                bet=shown,
+                category=CATEGORY_WORDS.get(self.category, self.category),
+                amount=self.winnings,
+            )
         if self.bet == BUSTER:
-            return f"{shown}: the dealer did not bust, loses {self.stake:,}"
+            return _("{bet}: the dealer did not bust, loses {amount}", bet=shown, amount=self.stake)
         if self.bet == PERFECT_PAIRS:
-            return f"{shown}: no pair, loses {self.stake:,}"
-        return f"{shown}: no winning hand, loses {self.stake:,}"
+            return _("{bet}: no pair, loses {amount}", bet=shown, amount=self.stake)
+        return _("{bet}: no winning hand, loses {amount}", bet=shown, amount=self.stake)
 
 
 def _first_cards(events: Sequence[Event]) -> dict[tuple[str, int], tuple[Card, Card]]:
@@ -226,25 +283,46 @@ def side_bet_results(outcomes: Sequence[SideBetOutcome]) -> list[db.SideBetResul
 
 def outcome_lines(
     outcomes: Sequence[SideBetOutcome], names: Mapping[str, str], spots: Mapping[str, int]
-) -> list[str]:
+) -> list[Text]:
     """One line per side bet: ``"alice: 21+3: straight, wins 90"`` (``"alice (hand 2): ..."``
     when the player plays more than one spot)."""
     lines = []
     for outcome in outcomes:
         name = names.get(outcome.player_id, outcome.player_id)
         if spots.get(outcome.player_id, 1) > 1:
-            lines.append(f"{name} (hand {outcome.spot + 1}): {outcome.text()}")
+            lines.append(
+                _(
+                    "{player} (hand {hand}): {outcome}",
+                    player=name,
+                    hand=outcome.spot + 1,
+                    outcome=outcome.text(),
+                )
+            )
         else:
-            lines.append(f"{name}: {outcome.text()}")
+            lines.append(_("{player}: {outcome}", player=name, outcome=outcome.text()))
     return lines
 
 
 def rules_lines(offered: SideBetRules, rules: Rules) -> list[str]:
-    """The side bets a table offers, with pay tables and exact house edges, for /blackjack rules."""
-    lines = []
+    """The side bets a table offers, with pay tables and exact house edges, for /blackjack rules
+    (catalog messages: said in the reader's language)."""
+    lines: list[str] = []
     for bet, table in offered.tables.items():
         edge = float(100 * side_bet_edge(table, rules.decks, rules.dealer_hits_soft_17))
-        lines.append(f"{SHOWN[bet]} pays {table.name} to 1 (house edge {edge:.2f}%)")
+        lines.append(
+            _(
+                "{bet} pays {pays} to 1 (house edge {edge}%)",
+                bet=SHOWN[bet],
+                pays=table.name,
+                edge=Figure(edge, "0.00"),
+            )
+        )
     if lines:
-        lines.append(f"Side bets are {offered.min_bet:,} to {offered.max_bet:,} chips a hand.")
+        lines.append(
+            _(
+                "Side bets are {low} to {high} chips a hand.",
+                low=offered.min_bet,
+                high=offered.max_bet,
+            )
+        )
     return lines

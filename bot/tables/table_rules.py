@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import db
 from bot.bet_amount import bet_range
-from bot.engine import Rules, RulesError, preset
+from bot.engine import PRESETS, Rules, RulesError, preset
+from bot.i18n import _
 from bot.tables.errors import BetRefused, TableError
-from bot.tables.refusals import sentence
 
 
 def table_rules(
@@ -20,15 +20,22 @@ def table_rules(
     """
     try:
         rules = preset(name)
-    except RulesError as error:
-        raise TableError(sentence(str(error))) from None
-    low, high = rules.min_bet, rules.max_bet
-    for asked, what in ((min_bet, "minimum"), (max_bet, "maximum")):
-        if asked is not None and not low <= asked <= high:
-            raise BetRefused(
-                f"The {name} table takes {bet_range(low, high)}; "
-                f"a {what} of {asked:,} is outside that."
+    except RulesError:
+        raise TableError(
+            _(
+                "No preset called {preset}; choose one of {presets}.",
+                preset=repr(name),
+                presets=", ".join(sorted(PRESETS)),
             )
+        ) from None
+    low, high = rules.min_bet, rules.max_bet
+    outside = (
+        (min_bet, _("The {preset} table takes {range}; a minimum of {amount} is outside that.")),
+        (max_bet, _("The {preset} table takes {range}; a maximum of {amount} is outside that.")),
+    )
+    for asked, refusal in outside:
+        if asked is not None and not low <= asked <= high:
+            raise BetRefused(refusal.filled(preset=name, range=bet_range(low, high), amount=asked))
     chosen_min = min_bet if min_bet is not None else min(max(settings.min_bet, low), high)
     chosen_max = max_bet if max_bet is not None else min(max(settings.max_bet, low), high)
     if min_bet is not None and max_bet is None:
@@ -37,6 +44,10 @@ def table_rules(
         chosen_min = min(chosen_min, chosen_max)
     if chosen_min > chosen_max:
         raise BetRefused(
-            f"The minimum bet ({chosen_min:,}) cannot be above the maximum ({chosen_max:,})."
+            _(
+                "The minimum bet ({minimum}) cannot be above the maximum ({maximum}).",
+                minimum=chosen_min,
+                maximum=chosen_max,
+            )
         )
     return rules.replace(min_bet=chosen_min, max_bet=chosen_max)

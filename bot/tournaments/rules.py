@@ -20,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from bot.i18n import _
+
 #: The format's defaults (the issue's): stack, hands, bets, elimination hands, prize split.
 DEFAULT_STACK: Final = 1_000
 DEFAULT_HANDS: Final = 30
@@ -53,19 +55,21 @@ class Format:
     def check(self) -> Format:
         """The format itself, or FormatError saying what is wrong with it."""
         if not 1 <= self.hands <= MAX_HANDS:
-            raise FormatError(f"A tournament lasts 1 to {MAX_HANDS} hands.")
+            raise FormatError(_("A tournament lasts 1 to {count} hands.", count=MAX_HANDS))
         if not 1 <= self.min_bet <= self.max_bet:
-            raise FormatError("The minimum bet must be at least 1 and at most the maximum bet.")
+            raise FormatError(_("The minimum bet must be at least 1 and at most the maximum bet."))
         if self.stack < self.min_bet:
-            raise FormatError("The starting stack must cover at least the minimum bet.")
+            raise FormatError(_("The starting stack must cover at least the minimum bet."))
         if any(not 1 <= hand < self.hands for hand in self.eliminations):
-            raise FormatError("Elimination hands must come before the last hand, numbered from 1.")
+            raise FormatError(
+                _("Elimination hands must come before the last hand, numbered from 1.")
+            )
         if len(set(self.eliminations)) != len(self.eliminations):
-            raise FormatError("Each elimination hand may be named once.")
+            raise FormatError(_("Each elimination hand may be named once."))
         if self.fee < 0:
-            raise FormatError("The entry fee cannot be negative.")
+            raise FormatError(_("The entry fee cannot be negative."))
         if not self.split or any(part <= 0 for part in self.split) or sum(self.split) != 100:
-            raise FormatError("The prize split is whole percentages that add up to 100.")
+            raise FormatError(_("The prize split is whole percentages that add up to 100."))
         return self
 
     def next_elimination(self, hand_no: int) -> int | None:
@@ -82,7 +86,9 @@ def parse_hands(text: str) -> tuple[int, ...]:
     try:
         hands = tuple(sorted(int(part) for part in text.replace(",", " ").split()))
     except ValueError:
-        raise FormatError(f"{text!r} is not a list of hand numbers, like 8, 16, 25.") from None
+        raise FormatError(
+            _("{text} is not a list of hand numbers, like 8, 16, 25.", text=repr(text))
+        ) from None
     return hands
 
 
@@ -91,7 +97,7 @@ def parse_split(text: str) -> tuple[int, ...]:
     try:
         return tuple(int(part) for part in text.replace(",", "/").split("/") if part.strip())
     except ValueError:
-        raise FormatError(f"{text!r} is not a split like 60/30/10.") from None
+        raise FormatError(_("{text} is not a split like 60/30/10.", text=repr(text))) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,10 +24,13 @@ import db
 from bot.clock import Clock
 from bot.engine import Action, Round, Shoe, commitment, continuation_seed
 from bot.engine.analysis import infinite_lookup
+from bot.i18n import Text, _, signed
 from bot.shown_names import shown_name
 from bot.tables import achievements
+from bot.tables.errors import TableError
 from bot.tables.play_words import refused_text
 from bot.tables.players import Player
+from bot.tables.refusals import judged
 from bot.tournaments import rules as R
 from bot.tournaments.state import (
     Entrant,
@@ -49,11 +52,16 @@ Publish = Callable[[Tournament], None]
 
 
 #: The line each table of a resumed tournament shows until its next hand.
-BACK: Final = "The bot restarted: this tournament is back, with every stack and bet as it was."
+BACK: Final = _("The bot restarted: this tournament is back, with every stack and bet as it was.")
+
+
+#: Why a tournament nobody plays at ends.
+IDLE_END: Final = _("Nobody played for a while: it ended, and every fee was refunded.")
 
 
 class TournamentError(Exception):
-    """A refusal: the text says why, for the player; nothing changed."""
+    """A refusal: the text (its first argument, a catalog message) says why, for the player;
+    nothing changed."""
 
 
 def _name(entrant: Entrant) -> str:
@@ -84,7 +92,7 @@ class TournamentService:
         t = self.in_channel(channel_id)
         table = None if t is None else t.table_of(channel_id)
         if t is None or table is None:
-            raise TournamentError("There is no tournament in this channel.")
+            raise TournamentError(_("There is no tournament in this channel."))
         return t, table
 
     def standings(self, t: Tournament) -> list[R.Entry]:
@@ -99,7 +107,7 @@ class TournamentService:
         (a refusal changes nothing; a failed write was rolled back in the store)."""
         async with t.lock:
             if not t.open:
-                raise TournamentError("This tournament has ended.")
+                raise TournamentError(_("This tournament has ended."))
             before = document(t)
             try:
                 await step()
@@ -135,7 +143,7 @@ class TournamentService:
         table instead. ``prize``: chips the host puts in the pool (only without a fee)."""
         fmt.check()
         if self.in_channel(channel_id) is not None:
-            raise TournamentError("This channel already has a tournament.")
+            raise TournamentError(_("This channel already has a tournament."))
         if prize and fmt.fee:
             raise TournamentError(
                 "A tournament with an entry fee pays its prizes from the fees: leave prize out."
@@ -179,24 +187,29 @@ class TournamentService:
 
             async def fund() -> None:
                 t.pool = prize
-                await self._pay_in(t, host.user_id, prize, "funding the prize pool")
+                await self._pay_in(t, host.user_id, prize, _("funding the prize pool"))
 
             try:
                 await self._change(t, fund)
             except TournamentError:
-                await self._close(t, "The host could not fund the prize pool.")
+                await self._close(t, _("The host could not fund the prize pool."))
                 raise
         self._arm(t)
         return t
 
-    async def _pay_in(self, t: Tournament, user_id: int, amount: int, what: str) -> None:
+    async def _pay_in(self, t: Tournament, user_id: int, amount: int, what: Text) -> None:
         try:
             await self._store.tournaments.pay_in(
                 t.tournament_id, t.guild_id, user_id, amount, document(t)
             )
         except db.InsufficientChips as error:
             raise TournamentError(
-                f"You have {error.balance} chips: not enough for {what} ({amount} chips)."
+                _(
+                    "You have {balance} chips: not enough for {what} ({amount} chips).",
+                    balance=error.balance,
+                    what=what,
+                    amount=amount,
+                )
             ) from None
         except db.PlayRefused as error:  # the payer's own limits, checked as the fee is staked
             raise TournamentError(refused_text(error)) from None
@@ -220,12 +233,14 @@ class TournamentService:
 
         async def enter() -> None:
             if t.status is not Status.REGISTERING:
-                raise TournamentError("This tournament has started: entries are closed.")
+                raise TournamentError(_("This tournament has started: entries are closed."))
             if t.entrant(player.user_id) is not None:
-                raise TournamentError("You are already in this tournament.")
+                raise TournamentError(_("You are already in this tournament."))
             seated = t.at(table)
             if len(seated) >= R.MAX_PLAYERS:
-                raise TournamentError(f"This table is full ({R.MAX_PLAYERS} players).")
+                raise TournamentError(
+                    _("This table is full ({count} players).", count=R.MAX_PLAYERS)
+                )
             index = t.tables.index(table)
             stack = t.fmt.stack
             t.entrants.append(
@@ -233,25 +248,27 @@ class TournamentService:
             )
             t.pool += t.fmt.fee
             t.idle_since = self._clock.now()
-            await self._pay_in(t, player.user_id, t.fmt.fee, "the entry fee")
+            await self._pay_in(t, player.user_id, t.fmt.fee, _("the entry fee"))
 
         await self._change(t, enter)
         return t
 
     async def start(self, channel_id: int, by: Player, *, may_manage: bool) -> Tournament:
         """Close entries and deal the first hand at every table (the host, or a manager)."""
-        t, _ = self._here(channel_id)
+        t, _table = self._here(channel_id)
 
         async def begin() -> None:
             if by.user_id != t.host_id and not may_manage:
-                raise TournamentError("Only the host or someone with Manage Channels can start it.")
+                raise TournamentError(
+                    _("Only the host or someone with Manage Channels can start it.")
+                )
             if t.status is not Status.REGISTERING:
-                raise TournamentError("This tournament has already started.")
+                raise TournamentError(_("This tournament has already started."))
             if len(t.entrants) < 2:
-                raise TournamentError("A tournament needs at least two players.")
+                raise TournamentError(_("A tournament needs at least two players."))
             empty = [table for table in t.tables if not t.at(table)]
             if empty:
-                raise TournamentError("Every table of this tournament needs a player first.")
+                raise TournamentError(_("Every table of this tournament needs a player first."))
             t.status = Status.PLAYING
             t.idle_since = self._clock.now()
             for table in t.tables:
@@ -263,13 +280,15 @@ class TournamentService:
 
     async def cancel(self, channel_id: int, by: Player, *, may_manage: bool) -> Tournament:
         """End the tournament now, refunding every fee (the host, or a manager)."""
-        t, _ = self._here(channel_id)
+        t, _table = self._here(channel_id)
         if by.user_id != t.host_id and not may_manage:
-            raise TournamentError("Only the host or someone with Manage Channels can cancel it.")
-        await self._close(t, f"Cancelled by {shown_name(by.name)}. Every fee was refunded.")
+            raise TournamentError(_("Only the host or someone with Manage Channels can cancel it."))
+        await self._close(
+            t, _("Cancelled by {host}. Every fee was refunded.", host=shown_name(by.name))
+        )
         return t
 
-    async def stop_in_guild(self, guild_id: int, reason: str) -> list[Tournament]:
+    async def stop_in_guild(self, guild_id: int, reason: Text) -> list[Tournament]:
         """Cancel every open tournament of the server (an admin stopped all play): every fee,
         and a host's prize pool, refunded, the seed revealed, ``reason`` on its tables."""
         stopped = []
@@ -290,18 +309,20 @@ class TournamentService:
             nonlocal note
             entrant = t.entrant(player.user_id)
             if entrant is None or t.tables[entrant.table] is not table:
-                raise TournamentError("You are not playing at this table.")
+                raise TournamentError(_("You are not playing at this table."))
             if table.phase is not Phase.BETTING:
-                raise TournamentError("Bets are closed: wait for the next hand.")
+                raise TournamentError(_("Bets are closed: wait for the next hand."))
             if not entrant.playing:
-                raise TournamentError("You are out of this tournament.")
+                raise TournamentError(_("You are out of this tournament."))
             if entrant.bet is not None:
-                raise TournamentError("Your bet for this hand is already sealed.")
+                raise TournamentError(_("Your bet for this hand is already sealed."))
             low, high = min(t.fmt.min_bet, entrant.chips), min(t.fmt.max_bet, entrant.chips)
             if not low <= amount <= high:
-                raise TournamentError(f"Bet between {low} and {high} chips this hand.")
+                raise TournamentError(
+                    _("Bet between {low} and {high} chips this hand.", low=low, high=high)
+                )
             if secret and entrant.secret_used:
-                raise TournamentError("You have already used your one secret bet.")
+                raise TournamentError(_("You have already used your one secret bet."))
             entrant.bet, entrant.secret = amount, secret
             entrant.secret_used = entrant.secret_used or secret
             t.idle_since = self._clock.now()
@@ -309,8 +330,10 @@ class TournamentService:
                 await self._deal(t, table)
             else:
                 await self._save(t)
-            kind = "secret bet" if secret else "bet"
-            note = f"Your {kind} of {amount} chips is sealed."
+            if secret:
+                note = _("Your secret bet of {amount} chips is sealed.", amount=amount)
+            else:
+                note = _("Your bet of {amount} chips is sealed.", amount=amount)
 
         await self._change(t, seal)
         return note
@@ -324,22 +347,27 @@ class TournamentService:
         t = self.live.get(tournament_id)
         table = None if t is None else t.table_of(channel_id)
         if t is None or table is None:
-            raise TournamentError("This tournament has ended.")
+            raise TournamentError(_("This tournament has ended."))
 
         async def press() -> None:
             round_ = table.round
             if table.phase is not Phase.PLAYING or table.hand_no != hand_no or round_ is None:
-                raise TournamentError("That hand is over.")
+                raise TournamentError(_("That hand is over."))
             entrant = t.entrant(player.user_id)
             if entrant is None or not round_.has_player(entrant.pid):
-                raise TournamentError("You have no hand at this table.")
-            verdict = round_.judge(entrant.pid, action)
-            if verdict.refusal is not None:
-                raise TournamentError(verdict.reason)
+                raise TournamentError(_("You have no hand at this table."))
+            try:
+                verdict = judged(round_, entrant.pid, action)
+            except TableError as error:
+                raise TournamentError(error.args[0]) from None
             free = entrant.chips - sum(hand.stake for hand in round_.hands(entrant.pid))
             if verdict.cost > free:
                 raise TournamentError(
-                    f"That needs {verdict.cost} tournament chips and you have {free} left."
+                    _(
+                        "That needs {cost} tournament chips and you have {free} left.",
+                        cost=verdict.cost,
+                        free=free,
+                    )
                 )
             round_.play(verdict)
             t.idle_since = self._clock.now()
@@ -367,7 +395,11 @@ class TournamentService:
             if e.bet is None:
                 e.bet = min(t.fmt.min_bet, e.chips)
                 table.events.append(
-                    f"{_name(e)} did not bet in time and bets the minimum, {e.bet} chips."
+                    _(
+                        "{player} did not bet in time and bets the minimum, {amount} chips.",
+                        player=_name(e),
+                        amount=e.bet,
+                    )
                 )
         rules = t.rules
         shoe = Shoe(rules.decks, rules.penetration, continuation_seed(t.seed, table.hand_no))
@@ -395,7 +427,10 @@ class TournamentService:
                 legal = {a for a in round_.legal_actions(pid) if round_.judge(pid, a).cost <= free}
                 round_.act(pid, lookup.advise(list(cards), round_.dealer_up_card, legal))
             table.events.append(
-                f"{_name(entrant)} did not act in time: basic strategy played their hand."
+                _(
+                    "{player} did not act in time: basic strategy played their hand.",
+                    player=_name(entrant),
+                )
             )
 
     async def _settle(self, t: Tournament, table: TableState) -> None:
@@ -403,9 +438,12 @@ class TournamentService:
         round_ = table.round
         assert round_ is not None
         settlement = round_.settlement()
-        lines = [
-            f"Dealer: {' '.join(str(c) for c in settlement.dealer_cards)}"
-            f" ({settlement.dealer_total})."
+        lines: list[str] = [
+            _(
+                "Dealer: {cards} ({total}).",
+                cards=" ".join(str(c) for c in settlement.dealer_cards),
+                total=settlement.dealer_total,
+            )
         ]
         for e in t.at(table):
             if not round_.has_player(e.pid):
@@ -414,10 +452,23 @@ class TournamentService:
             e.chips += net
             if e.secret:
                 lines.append(
-                    f"{_name(e)}'s secret bet was {e.bet} chips: {net:+} chips, {e.chips} now."
+                    _(
+                        "{player}'s secret bet was {amount} chips: {net} chips, {chips} now.",
+                        player=_name(e),
+                        amount=e.bet,
+                        net=signed(net),
+                        chips=e.chips,
+                    )
                 )
             else:
-                lines.append(f"{_name(e)}: {net:+} chips, {e.chips} now.")
+                lines.append(
+                    _(
+                        "{player}: {net} chips, {chips} now.",
+                        player=_name(e),
+                        net=signed(net),
+                        chips=e.chips,
+                    )
+                )
         earned = achievements.earned(round_, achievements.TOURNAMENT_HAND_CHECKS)
         table.round = None
         table.deadline = None
@@ -432,7 +483,13 @@ class TournamentService:
                 gone = out is not None and out.user_id == e.user_id
                 if gone:
                     e.out_after = hand
-                    lines.append(f"{_name(e)} has the fewest chips after hand {hand} and is out.")
+                    lines.append(
+                        _(
+                            "{player} has the fewest chips after hand {hand} and is out.",
+                            player=_name(e),
+                            hand=hand,
+                        )
+                    )
                 rows.append(
                     EliminationRow(table.channel_id, hand, e.user_id, e.chips_before, e.chips, gone)
                 )
@@ -449,7 +506,7 @@ class TournamentService:
             if self._clock.now() - t.idle_since >= t.idle_s:
                 await self._close(
                     t,
-                    "Nobody played for a while: it ended, and every fee was refunded.",
+                    IDLE_END,
                     locked=True,
                 )
                 return
@@ -480,15 +537,29 @@ class TournamentService:
         ranking = self.standings(t)
         paid = R.prizes(t.pool, t.fmt.split, len(ranking))
         places = []
-        final = []
+        final: list[str] = []
         for place, entry in enumerate(ranking, start=1):
             prize = paid[place - 1] if place <= len(paid) else 0
             entrant = t.entrant(entry.user_id)
             assert entrant is not None
             channel = t.tables[entrant.table].channel_id
             places.append(Place(entry.user_id, channel, place, entry.chips, entry.out_after, prize))
-            won = f", wins {prize} chips" if prize else ""
-            final.append(f"{place}. {_name(entrant)}: {entry.chips} tournament chips{won}")
+            if prize:
+                line = _(
+                    "{place}. {player}: {chips} tournament chips, wins {prize} chips",
+                    place=place,
+                    player=_name(entrant),
+                    chips=entry.chips,
+                    prize=prize,
+                )
+            else:
+                line = _(
+                    "{place}. {player}: {chips} tournament chips",
+                    place=place,
+                    player=_name(entrant),
+                    chips=entry.chips,
+                )
+            final.append(line)
         t.status = Status.FINISHED
         t.final = final
         for table in t.tables:
@@ -503,7 +574,7 @@ class TournamentService:
         )
         t.final.extend([*news, *achievements.announcements(done.awarded, self._names(t))])
 
-    async def _close(self, t: Tournament, reason: str, *, locked: bool = False) -> None:
+    async def _close(self, t: Tournament, reason: Text, *, locked: bool = False) -> None:
         """End the tournament without a winner: every fee refunded, the seed revealed."""
 
         async def end() -> None:
@@ -561,7 +632,7 @@ class TournamentService:
             if now - t.idle_since >= t.idle_s:
                 await self._close(
                     t,
-                    "Nobody played for a while: it ended, and every fee was refunded.",
+                    IDLE_END,
                     locked=True,
                 )
             return

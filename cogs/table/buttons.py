@@ -14,6 +14,7 @@ from typing import Final
 import discord
 
 from bot.engine import Action
+from bot.i18n import ENGLISH, Text, _
 from bot.tables.snapshot import TablePhase, TableSnapshot
 
 #: Every action a table button can carry in its custom id.
@@ -39,19 +40,19 @@ CUSTOM_ID_TEMPLATE: Final = (
 _CUSTOM_ID = re.compile(CUSTOM_ID_TEMPLATE)
 
 # Button labels, also what tests click by.
-LABELS: Final[dict[str, str]] = {
-    "hit": "Hit",
-    "stand": "Stand",
-    "double": "Double",
-    "split": "Split",
-    "surrender": "Surrender",
-    "insurance": "Insurance",
-    "no_insurance": "No insurance",
-    "hint": "Hint",
-    "join": "Join",
-    "leave": "Leave",
-    "rebet": "Bet again",
-    "rebet2": "Bet 2×",
+LABELS: Final[dict[str, Text]] = {
+    "hit": _("Hit"),
+    "stand": _("Stand"),
+    "double": _("Double"),
+    "split": _("Split"),
+    "surrender": _("Surrender"),
+    "insurance": _("Insurance"),
+    "no_insurance": _("No insurance"),
+    "hint": _("Hint"),
+    "join": _("Join"),
+    "leave": _("Leave"),
+    "rebet": _("Bet again"),
+    "rebet2": _("Bet 2×"),
 }
 _STYLES: Final[dict[str, discord.ButtonStyle]] = {
     "hit": discord.ButtonStyle.primary,
@@ -145,8 +146,9 @@ class SentButtons(discord.ui.View):
         self.stop()
 
 
-def table_buttons(snapshot: TableSnapshot) -> tuple[ButtonSpec, ...]:
-    """The buttons for this phase; an action is enabled if it is legal for at least one player.
+def table_buttons(snapshot: TableSnapshot, language: str = ENGLISH) -> tuple[ButtonSpec, ...]:
+    """The buttons for this phase, labelled in ``language``; an action is enabled if it is
+    legal for at least one player.
 
     One message serves every player, so a press by someone who cannot take the
     action is refused by the service with an ephemeral reason.
@@ -158,12 +160,17 @@ def table_buttons(snapshot: TableSnapshot) -> tuple[ButtonSpec, ...]:
         if seat.legal:
             legal = legal | seat.legal
     seated = bool(snapshot.seats)
-    return _buttons(snapshot.table_id, snapshot.round_no, snapshot.phase, legal, seated)
+    return _buttons(snapshot.table_id, snapshot.round_no, snapshot.phase, legal, seated, language)
 
 
 @lru_cache(maxsize=1024)
 def _buttons(
-    table_id: str, round_no: int, phase: TablePhase, legal: frozenset[Action], seated: bool
+    table_id: str,
+    round_no: int,
+    phase: TablePhase,
+    legal: frozenset[Action],
+    seated: bool,
+    language: str,
 ) -> tuple[ButtonSpec, ...]:
     """The buttons of a table in ``phase`` where some player may do ``legal``: made once a
     round and phase (the same tuple then, which a sent view is compared with)."""
@@ -189,7 +196,7 @@ def _buttons(
             specs.append(
                 ButtonSpec(
                     action=action,
-                    label=LABELS[action],
+                    label=LABELS[action].in_language(language),
                     custom_id=custom_id(table_id, round_no, action),
                     style=_STYLES[action],
                     disabled=not enabled,

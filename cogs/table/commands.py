@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
+from bot.i18n import _, language_of
 from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope, is_pocket
 from bot.table_display import TableDisplay
@@ -21,8 +22,9 @@ from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.display import DiscordDisplay
+from cogs.table.language import TableLanguages
 from cogs.table.messages import TableMessages
-from cogs.table.notices import missing_permissions
+from cogs.table.notices import missing_permissions, permission_list
 from cogs.table.pocket import (
     EARLIER_TABLE_TIMED_OUT,
     POCKET_TABLE_MOVED,
@@ -71,6 +73,11 @@ class TableCog(commands.Cog, name="Table"):
         #: The card pictures (application emojis), uploaded in the background once loaded.
         self.card_emojis = CardEmojis(enabled=bot.config.card_pictures)
         self.messages.use_faces(self.card_emojis.faces_for)
+        #: Each server's table language (the setting, or the server's preferred locale).
+        self.languages = TableLanguages(
+            bot, lambda guild_id: bot.store.get_guild_settings(guild_id)
+        )
+        self.messages.use_language(self.languages.of)
         self._display = DiscordDisplay(bot, self.messages, self.card_emojis)
         #: Bet receipts, deleted a few seconds after they are sent.
         self.receipts = Receipts(bot.clock)
@@ -156,7 +163,10 @@ class TableCog(commands.Cog, name="Table"):
             if ref.action == "hint":
                 reply = await tables.hint(ref.table_id, ref.round_no, player)
                 faces = await self.card_emojis.faces_for(reply.snapshot.guild_id)
-                await answer.text(hint_text(reply.snapshot, player.user_id, reply.note, faces))
+                language = language_of(interaction.locale)
+                await answer.text(
+                    hint_text(reply.snapshot, player.user_id, reply.note, faces, language)
+                )
                 return
             reply = await self._apply(ref, player)
             rendered = await messages.render(reply.snapshot)
@@ -217,8 +227,11 @@ class TableCog(commands.Cog, name="Table"):
         if missing:
             await tell(
                 interaction,
-                f"I can't run a table here: I need {', '.join(missing)} in this channel. "
-                "Ask a moderator to allow that.",
+                _(
+                    "I can't run a table here: I need {permissions} in this channel. "
+                    "Ask a moderator to allow that.",
+                    permissions=permission_list(missing),
+                ),
             )
             return
         await self.bot.play_gate.require(
@@ -227,7 +240,7 @@ class TableCog(commands.Cog, name="Table"):
         # A pocket table here past its last token ends first (refunded); the new one opens.
         old = self.bot.tables.table_in(interaction.channel_id)
         ended = old is not None and await self.messages.end_expired(old.table_id) is not None
-        snapshot, _ = await self.bot.tables.start(
+        snapshot, _player_note = await self.bot.tables.start(
             economy_scope(interaction),
             interaction.channel_id,
             player_of(interaction),
@@ -235,13 +248,17 @@ class TableCog(commands.Cog, name="Table"):
             min_bet=min_bet,
             max_bet=max_bet,
         )
+        if is_pocket_table(snapshot):
+            self.messages.opened_pocket(snapshot.table_id, interaction.locale)
         rendered = await self.messages.render(snapshot)
         try:
             await interaction.response.send_message(embed=rendered.embed, view=rendered.view())
             message = await interaction.original_response()
         except discord.HTTPException:
             log.warning("could not post table %s", snapshot.table_id, exc_info=True)
-            await self.bot.tables.close(snapshot.table_id, "the table message could not be posted")
+            await self.bot.tables.close(
+                snapshot.table_id, _("the table message could not be posted")
+            )
             return
         self.messages.answered_with_table(snapshot, interaction)
         self.messages.attach(snapshot, message.id)
@@ -258,7 +275,7 @@ class TableCog(commands.Cog, name="Table"):
             economy_scope(interaction), asker_of(interaction), Action.JOIN
         )
         await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
-        await tell(interaction, "You sat down. Bet with /bet amount [hands].")
+        await tell(interaction, _("You sat down. Bet with /bet amount [hands]."))
 
     @blackjack.command(name="leave", description="Stand up from this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -299,7 +316,8 @@ class TableCog(commands.Cog, name="Table"):
             interaction.channel_id or 0, player_of(interaction), may_manage_channel=may_manage
         )
         await tell(
-            interaction, "Table closed. Any round in progress was voided and its stakes refunded."
+            interaction,
+            _("Table closed. Any round in progress was voided and its stakes refunded."),
         )
 
     @blackjack.command(name="fairness", description="Check the shuffle: commitment and last seed")

@@ -31,6 +31,7 @@ from typing import Any
 import discord
 
 from bot.clock import Clock, SystemClock
+from bot.i18n import ENGLISH, _, language_of
 from bot.tables.errors import TableError
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table import discord_codes as codes
@@ -49,6 +50,8 @@ Close = Callable[[str, str], Awaitable[None]]
 Attach = Callable[[str, int], Awaitable[None]]
 #: A server's card faces (card emojis) if it shows pictures, None for text cards.
 FacesFor = Callable[[int], Awaitable[Faces | None]]
+#: The language a server's tables speak (a Discord locale code, ``bot.i18n.LANGUAGES``).
+LanguageFor = Callable[[int], Awaitable[str]]
 
 
 @dataclass
@@ -90,6 +93,9 @@ class TableMessages:
         self._tables: dict[str, _Table] = {}
         self._close: Close | None = None
         self._faces_for: FacesFor | None = None
+        self._language_for: LanguageFor | None = None
+        #: Each pocket table's language: its host's client's (a pocket table has no server).
+        self._pocket_languages: dict[str, str] = {}
         self._attach: Attach | None = None
         #: The interaction tokens that keep the pocket tables' messages current.
         self.pocket = PocketAnchors(self._clock)
@@ -117,10 +123,31 @@ class TableMessages:
         """Where each server's card faces come from (text cards until this is called)."""
         self._faces_for = faces_for
 
-    async def render(self, snapshot: TableSnapshot) -> RenderedTable:
-        """The table message for ``snapshot``, with cards as its server shows them."""
-        faces = None if self._faces_for is None else await self._faces_for(snapshot.guild_id)
-        return render_table(snapshot, faces)
+    def use_language(self, language_for: LanguageFor) -> None:
+        """Where each server's table language comes from (English until this is called)."""
+        self._language_for = language_for
+
+    async def language(self, guild_id: int) -> str:
+        """The language of the server's tables."""
+        return ENGLISH if self._language_for is None else await self._language_for(guild_id)
+
+    def opened_pocket(self, table_id: str, host_locale: object) -> None:
+        """A pocket table opened by a host whose client speaks ``host_locale``: its message
+        speaks that language (English after a restart)."""
+        self._pocket_languages[table_id] = language_of(host_locale)
+
+    async def render(self, snapshot: TableSnapshot, *, faces: bool = True) -> RenderedTable:
+        """The table message for ``snapshot`` in its server's language (a pocket table: its
+        host's), with cards as its server shows them (as text without ``faces``)."""
+        shown = None
+        if faces and self._faces_for is not None:
+            shown = await self._faces_for(snapshot.guild_id)
+        language = (
+            self._pocket_languages.get(snapshot.table_id) if is_pocket_table(snapshot) else None
+        )
+        if language is None:
+            language = await self.language(snapshot.guild_id)
+        return render_table(snapshot, shown, language)
 
     # -- what the service and the cogs tell us ---------------------------------------------
 
@@ -343,6 +370,7 @@ class TableMessages:
 
     def _forget(self, table_id: str) -> None:
         self._tables.pop(table_id, None)
+        self._pocket_languages.pop(table_id, None)
         self.pocket.forget(table_id)
 
     def _kick(self, table_id: str, table: _Table) -> None:
@@ -422,7 +450,7 @@ class TableMessages:
         old = table.message_id
         assert old is not None
         channel = self._client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        rendered = render_table(snapshot)
+        rendered = await self.render(snapshot, faces=False)
         new = await channel.send(embed=rendered.embed, view=self.view_for(table_id, rendered))
         table.message_id, table.posted_at = new.id, self._clock.now()
         table.shown = max(table.shown, snapshot.version)
@@ -433,7 +461,9 @@ class TableMessages:
         link = jump_link(table.guild_id, table.channel_id, new.id)
         try:
             await channel.get_partial_message(old).edit(
-                content=moved_text(link), embed=None, view=None
+                content=moved_text(link).in_language(await self.language(table.guild_id)),
+                embed=None,
+                view=None,
             )
         except discord.HTTPException as error:
             log.info("table %s: its old message keeps its buttons (%s)", table_id, error)
@@ -458,7 +488,7 @@ class TableMessages:
             or table.pocket  # no channel message may be posted
         ):
             return False
-        rendered = render_table(snapshot)
+        rendered = await self.render(snapshot, faces=False)
         channel = self._client.get_partial_messageable(table.channel_id)
         try:
             message = await channel.send(
@@ -478,11 +508,12 @@ class TableMessages:
         """The message was deleted or the bot lost access: close the table, tell the host."""
         table.lost = True
         if error.code in (codes.UNKNOWN_MESSAGE, codes.UNKNOWN_CHANNEL):
-            reason = "the table message was deleted"
+            reason = _("the table message was deleted")
         else:
-            reason = "the bot lost a permission it needs in this channel"
+            reason = _("the bot lost a permission it needs in this channel")
         log.info("closing table %s: %s (Discord error %s)", table_id, reason, error.code)
         if self._close is not None:
             await self._close(table_id, reason)
         if error.code in (codes.MISSING_ACCESS, codes.MISSING_PERMISSIONS) and not table.pocket:
-            await tell_host(self._client, table.channel_id, table.host_id)
+            language = await self.language(table.guild_id)
+            await tell_host(self._client, table.channel_id, table.host_id, language)

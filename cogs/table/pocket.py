@@ -22,6 +22,7 @@ from typing import Any, Final
 import discord
 
 from bot.clock import Clock
+from bot.i18n import _
 from bot.pocket import POCKET_SCOPE
 from bot.tables.snapshot import TableSnapshot
 
@@ -33,24 +34,24 @@ TOKEN_LIFETIME_S: Final = 15 * 60.0
 TOKEN_MARGIN_S: Final = 10.0
 
 #: What a click or command on a pocket table past its anchor's life is told.
-TABLE_TIMED_OUT: Final = (
+TABLE_TIMED_OUT: Final = _(
     "This table ended: nobody played for 15 minutes, and Discord no longer lets me update "
     "its message. Any round in progress was refunded. Start a new one with /blackjack start."
 )
 #: What /blackjack start is told, under its new table, when the table it replaced had
 #: outlived its last token.
-EARLIER_TABLE_TIMED_OUT: Final = (
+EARLIER_TABLE_TIMED_OUT: Final = _(
     "The table that was open here ended first: nobody played for 15 minutes. "
     "Any round in progress there was refunded."
 )
 #: What a click is told when its answer is the table as a new message (the old one was
 #: near Discord's cap on edits of an hour-old message); the click itself was not applied.
-POCKET_TABLE_MOVED: Final = (
+POCKET_TABLE_MOVED: Final = _(
     "This table moved to a new message, since Discord limits edits of old messages. "
     "Nothing was changed: press your button again there."
 )
 #: The reason the closed table shows.
-TIMED_OUT_REASON: Final = "Nobody played for 15 minutes."
+TIMED_OUT_REASON: Final = _("Nobody played for 15 minutes.")
 
 
 def is_pocket_table(snapshot: TableSnapshot) -> bool:

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_reply import tell
+from bot.i18n import _
 from bot.tables import TableAlreadyOpen, TableError
 from bot.tables.errors import PlayBlocked
 from cogs.responsible import tell_refusal
@@ -34,7 +35,7 @@ async def refuse(
         with contextlib.suppress(discord.NotFound):
             await tell_refusal(interaction, error)
         return
-    text = str(error)
+    text = refusal_text(error)
     if isinstance(error, TableAlreadyOpen):
         text = _open_table_text(error, messages)
     with contextlib.suppress(discord.NotFound):  # the interaction expired meanwhile
@@ -57,7 +58,7 @@ async def refuse_command_error(
 #: A click failed unexpectedly. Its action may have been applied, so this does not say
 #: "nothing was changed": the table message shows where things stand (an applied action
 #: that was not shown by the click's answer is edited in by ``TableMessages``).
-CLICK_FAILED = (
+CLICK_FAILED = _(
     "Something went wrong on my side while answering that click. The table message shows"
     " where things stand; look there before pressing again."
 )
@@ -73,10 +74,19 @@ async def apologise_for_click(interaction: discord.Interaction[Any]) -> None:
         await tell(interaction, CLICK_FAILED)
 
 
+def refusal_text(error: TableError) -> str:
+    """What a refusal says: its catalog message (said in the reader's language) if it
+    was raised with one."""
+    message = error.args[0] if error.args else ""
+    return message if isinstance(message, str) else str(error)
+
+
 def _open_table_text(error: TableAlreadyOpen, messages: TableMessages) -> str:
     """Where the channel's open table is: a jump link to its message when known."""
     where = messages.message_of(error.snapshot.table_id)
+    refusal = refusal_text(error)
     if where is None:
-        return f"{error} Use it: /bet to play."
+        return _("{refusal} Use it: /bet to play.", refusal=refusal)
     channel_id, message_id = where
-    return f"{error} It's here: {jump_link(error.snapshot.guild_id, channel_id, message_id)}"
+    link = jump_link(error.snapshot.guild_id, channel_id, message_id)
+    return _("{refusal} It's here: {link}", refusal=refusal, link=link)

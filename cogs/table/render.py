@@ -15,6 +15,7 @@ from typing import Final
 import discord
 
 from bot.bet_amount import stake_words
+from bot.i18n import ENGLISH, _, nspeak, number, speak, speaking, spoken, tr
 from bot.shown_names import shown_name
 from bot.tables.results import result_blocks, signed
 from bot.tables.snapshot import DealerView, HandView, SeatView, TablePhase, TableSnapshot
@@ -44,17 +45,19 @@ COLOURS: Final[dict[TablePhase, int]] = {
 CURRENT_MARK: Final = "▶"
 #: Lines of recent events shown under the seats (the newest last).
 EVENT_LINES: Final = 4
-LAST_ROUND: Final = "Last round"
+LAST_ROUND: Final = _("Last round")
 #: The name of a field that carries on the one above it: blank to the reader (Discord
 #: needs a name), so it does not read as a new section.
 CONTINUED: Final = "\u200b"
 #: What a closed table says of the round it voided, and under each seat that had a stake.
-ROUND_REFUNDED: Final = "The round in play was called off and every stake refunded."
-ROUND_REFUNDED_BUT_SIDE_BETS: Final = (
+ROUND_REFUNDED: Final = _("The round in play was called off and every stake refunded.")
+ROUND_REFUNDED_BUT_SIDE_BETS: Final = _(
     "The round in play was called off and every stake refunded, except the 21+3 and "
     "Perfect Pairs bets the deal had already settled."
 )
-STAKE_REFUNDED: Final = "Stake refunded"
+STAKE_REFUNDED: Final = _("Stake refunded")
+SHUFFLED: Final = _("Shuffled")
+LATEST: Final = _("Latest")
 #: Kept free for the shuffle notice and the latest events when the last round is long.
 EXTRAS_ROOM: Final = 400
 
@@ -86,8 +89,8 @@ class RenderedTable:
 
 
 def chips(amount: int) -> str:
-    """``1,250``."""
-    return f"{amount:,}"
+    """``1,250`` (``1.250`` where the language being spoken writes it so)."""
+    return number(amount)
 
 
 def timestamp(unix: float) -> str:
@@ -98,13 +101,27 @@ def timestamp(unix: float) -> str:
 def total_text(total: int, soft: bool, status: str) -> str:
     """``21``, ``soft 17``, ``BJ``, ``bust 24``."""
     if status == "blackjack":
-        return "BJ"
+        return speak("BJ")
     if total > 21:
-        return f"bust {total}"
-    return f"soft {total}" if soft and total < 21 else str(total)
+        return speak("bust {total}", total=total)
+    return speak("soft {total}", total=total) if soft and total < 21 else str(total)
 
 
-_STATUS_SHOWN: Final[dict[str, str]] = {"playing": "", "standing": "stood", "bust": ""}
+#: How a hand ended (the engine's ``Outcome``), as its seat shows it.
+_OUTCOMES: Final = {
+    "win": _("win"),
+    "lose": _("lose"),
+    "push": _("push"),
+    "blackjack": _("blackjack"),
+    "surrender": _("surrender"),
+    "bust": _("bust"),
+}
+#: A hand's status as its seat shows it ("" for none); a blackjack shows in its total.
+_STATUS_SHOWN: Final = {
+    "standing": _("stood"),
+    "doubled": _("doubled"),
+    "surrendered": _("surrendered"),
+}
 
 
 def hand_line(hand: HandView, deadline: float | None = None, faces: Faces | None = None) -> str:
@@ -117,14 +134,18 @@ def hand_line(hand: HandView, deadline: float | None = None, faces: Faces | None
         chips(hand.stake),
     ]
     if hand.outcome:
-        paid = f"{hand.outcome} → {chips(hand.payout)}"
+        outcome = tr(_OUTCOMES.get(hand.outcome, hand.outcome))
         if hand.rounded_down:
-            paid += " (½ rounded down)"
+            paid = speak(
+                "{outcome} → {payout} (½ rounded down)", outcome=outcome, payout=hand.payout
+            )
+        else:
+            paid = speak("{outcome} → {payout}", outcome=outcome, payout=hand.payout)
         parts.append(paid)
     else:
-        status = _STATUS_SHOWN.get(hand.status, hand.status)
-        if status and status != "blackjack":
-            parts.append(status)
+        status = _STATUS_SHOWN.get(hand.status)
+        if status:
+            parts.append(tr(status))
         if hand.is_current and deadline is not None:
             parts.append(timestamp(deadline))
     return " · ".join(parts)
@@ -134,30 +155,34 @@ def seat_name(seat: SeatView) -> str:
     """The field title for a seat: the name, and what the seat is waiting for."""
     name = shown_name(seat.name)
     if seat.leaving:
-        name += " (leaving)"
+        return speak("{player} (leaving)", player=name)
     return name
 
 
 def seat_lines(seat: SeatView, phase: TablePhase, faces: Faces | None = None) -> list[str]:
     """The lines under a seat's name."""
     if phase is TablePhase.CLOSED:  # no cards, totals or stakes: nothing is in play
-        return [STAKE_REFUNDED if seat.spots else "Nothing at stake"]
+        return [tr(STAKE_REFUNDED) if seat.spots else speak("Nothing at stake")]
     lines: list[str] = []
     if seat.hands:
         current_deadline = seat.deadline if seat.legal else None
         lines += [hand_line(hand, current_deadline, faces) for hand in seat.hands]
     elif seat.bet:
-        lines.append(f"Bet {stake_words(seat.bet, seat.spots)}")
+        lines.append(speak("Bet {stake}", stake=stake_words(seat.bet, seat.spots)))
     elif phase is TablePhase.BETTING:
-        lines.append("No bet yet")
+        lines.append(speak("No bet yet"))
     else:
-        lines.append("Sitting out this round")
+        lines.append(speak("Sitting out this round"))
     if seat.insurance is not None:
-        lines.append(f"Insured {chips(seat.insurance)}" if seat.insurance else "No insurance")
+        lines.append(
+            speak("Insured {amount}", amount=seat.insurance)
+            if seat.insurance
+            else speak("No insurance")
+        )
     for bet, stake in seat.side_bets:
-        lines.append(f"{bet}: {chips(stake)} a hand")
+        lines.append(speak("{bet}: {amount} a hand", bet=bet, amount=stake))
     if seat.net is not None:
-        lines.append(f"Net **{signed(seat.net)}**")
+        lines.append(speak("Net **{net}**", net=signed(seat.net)))
     return lines
 
 
@@ -166,10 +191,13 @@ def dealer_line(dealer: DealerView, faces: Faces | None = None) -> str:
     cards = card_row(dealer.cards, faces)
     if dealer.hole_hidden:
         gap = " " if faces is None else ""
-        return f"**Dealer** {cards}{gap}{hidden_card(faces)} · shows {dealer.total}"
+        return speak(
+            "**Dealer** {cards} · shows {total}",
+            cards=f"{cards}{gap}{hidden_card(faces)}",
+            total=dealer.total,
+        )
     total = total_text(dealer.total, dealer.soft, dealer.status)
-    status = dealer.status if dealer.status not in ("", "blackjack", "bust", "standing") else ""
-    return " · ".join(part for part in (f"**Dealer** {cards}", f"**{total}**", status) if part)
+    return speak("**Dealer** {cards} · **{total}**", cards=cards, total=total)
 
 
 def phase_lines(snapshot: TableSnapshot) -> list[str]:
@@ -177,32 +205,48 @@ def phase_lines(snapshot: TableSnapshot) -> list[str]:
     when = f" · {timestamp(snapshot.deadline)}" if snapshot.deadline is not None else ""
     if snapshot.phase is TablePhase.BETTING:
         return [
-            f"**Place your bets**{when}",
-            f"`/bet amount [hands]` · {chips(snapshot.min_bet)}–{chips(snapshot.max_bet)}"
-            f" a hand, up to {snapshot.max_spots} hand{'s' if snapshot.max_spots > 1 else ''}",
+            speak("**Place your bets**") + when,
+            nspeak(
+                "`/bet amount [hands]` · {low}–{high} a hand, up to {count} hand",
+                "`/bet amount [hands]` · {low}–{high} a hand, up to {count} hands",
+                snapshot.max_spots,
+                low=snapshot.min_bet,
+                high=snapshot.max_bet,
+                count=snapshot.max_spots,
+            ),
         ]
     if snapshot.phase is TablePhase.INSURANCE:
-        return [f"**Insurance?** The dealer shows an ace{when}"]
+        return [speak("**Insurance?** The dealer shows an ace") + when]
     if snapshot.phase is TablePhase.PLAYING:
-        return [f"**Your move** · everyone plays at once{when}"]
-    reason = f" · {snapshot.closed_reason}" if snapshot.closed_reason else ""
-    lines = [f"**Table closed**{reason}"]
+        return [speak("**Your move** · everyone plays at once") + when]
+    reason = snapshot.closed_reason
+    if reason:
+        lines = [speak("**Table closed** · {reason}", reason=tr(reason))]
+    else:
+        lines = [speak("**Table closed**")]
     # Bets are placed only in an open round, so a seat with one means it was voided and
     # refunded; a close after a failure already says so in its reason.
     if any(seat.spots for seat in snapshot.seats) and "refunded" not in reason:
-        lines.append(ROUND_REFUNDED_BUT_SIDE_BETS if snapshot.side_bets_settled else ROUND_REFUNDED)
+        lines.append(
+            tr(ROUND_REFUNDED_BUT_SIDE_BETS if snapshot.side_bets_settled else ROUND_REFUNDED)
+        )
     return lines
 
 
 # ---------------------------------------------------------------------------- the table
 
 
-def render_table(snapshot: TableSnapshot, faces: Faces | None = None) -> RenderedTable:
-    """The table message for ``snapshot``: an embed within every Discord limit, and buttons.
+def render_table(
+    snapshot: TableSnapshot, faces: Faces | None = None, language: str = ENGLISH
+) -> RenderedTable:
+    """The table message for ``snapshot``: an embed within every Discord limit, and buttons,
+    in ``language`` (the table's: everyone at it reads the one message).
 
     ``faces`` (card code to emoji markup) shows the cards as pictures; None, as text.
     """
-    return RenderedTable(embed=table_embed(snapshot, faces), buttons=table_buttons(snapshot))
+    with speaking(language):
+        embed = table_embed(snapshot, faces)
+    return RenderedTable(embed=embed, buttons=table_buttons(snapshot, language))
 
 
 #: The parts of the table that show cards: the dealer's row, a seat (by index), the results.
@@ -232,7 +276,7 @@ def table_embed(snapshot: TableSnapshot, faces: Faces | None = None) -> discord.
 #: Seat fields already written, by the seat's view (a view is given again while the seat is
 #: unchanged: ``snapshot_builder.seat_view``), the phase and the card pictures.
 _SEAT_FIELDS: dict[
-    tuple[int, TablePhase, int], tuple[SeatView, Faces | None, tuple[str, str, int]]
+    tuple[int, TablePhase, int, str], tuple[SeatView, Faces | None, tuple[str, str, int]]
 ] = {}
 _SEAT_FIELDS_KEPT: Final = 2048
 
@@ -242,7 +286,7 @@ def seat_field(seat: SeatView, phase: TablePhase, faces: Faces | None) -> tuple[
 
     Remembered for the same view object: the table shows every seat after each change,
     and a click changes one."""
-    key = (id(seat), phase, id(faces))
+    key = (id(seat), phase, id(faces), spoken())
     known = _SEAT_FIELDS.get(key)
     if known is not None and known[0] is seat and known[1] is faces:
         return known[2]
@@ -270,7 +314,7 @@ def _compose(
         return faces if section in pictures else None
 
     embed = discord.Embed(
-        title=clip(f"Blackjack · {snapshot.preset}", TITLE_LIMIT),
+        title=clip(speak("Blackjack · {preset}", preset=snapshot.preset), TITLE_LIMIT),
         colour=COLOURS[snapshot.phase],
     )
     description = phase_lines(snapshot)
@@ -279,30 +323,38 @@ def _compose(
         shown[DEALER] = picture_count(dealer)
         description.append(dealer)
     elif snapshot.phase is not TablePhase.CLOSED:
-        description.append("**Dealer** waiting for bets")
+        description.append(speak("**Dealer** waiting for bets"))
     embed.description = clip_lines(description, DESCRIPTION_LIMIT)
-    embed.set_footer(
-        text=clip(
-            f"Table {snapshot.table_id} · round {snapshot.round_no}"
-            + (f" · shoe {snapshot.commitment[:12]}" if snapshot.commitment else ""),
-            FOOTER_LIMIT,
+    if snapshot.commitment:
+        footer = speak(
+            "Table {table} · round {round} · shoe {shoe}",
+            table=snapshot.table_id,
+            round=str(snapshot.round_no),
+            shoe=snapshot.commitment[:12],
         )
-    )
+    else:
+        footer = speak(
+            "Table {table} · round {round}", table=snapshot.table_id, round=str(snapshot.round_no)
+        )
+    embed.set_footer(text=clip(footer, FOOTER_LIMIT))
     for index, seat in enumerate(snapshot.seats[: FIELD_LIMIT - 3]):
         name, value, shown[index] = seat_field(seat, snapshot.phase, faces_in(index))
         embed.add_field(name=name, value=value, inline=False)
     if not snapshot.seats and snapshot.phase is not TablePhase.CLOSED:
-        embed.add_field(name="Seats", value="Empty: press Join or `/bet`.", inline=False)
+        embed.add_field(
+            name=speak("Seats"), value=speak("Empty: press Join or `/bet`."), inline=False
+        )
     # Extras in order of importance; each is added only if the whole embed still fits.
     extras: list[tuple[str, Sequence[str]]] = []
     if snapshot.shuffle_notice:
-        extras.append(("Shuffled", snapshot.shuffle_notice))
+        extras.append((SHUFFLED, snapshot.shuffle_notice))
     if snapshot.last_results:
         extras.append((LAST_ROUND, snapshot.last_results))
     if snapshot.events and snapshot.phase is not TablePhase.CLOSED:
-        extras.append(("Latest", snapshot.events[-EVENT_LINES:]))
-    for name, lines in extras:
-        if name == LAST_ROUND:
+        extras.append((LATEST, snapshot.events[-EVENT_LINES:]))
+    for heading, lines in extras:
+        name = tr(heading)
+        if heading is LAST_ROUND:
             added = add_last_round(embed, snapshot, faces if RESULTS in pictures else None)
             if added is not None:
                 shown[RESULTS] = added
@@ -311,9 +363,9 @@ def _compose(
         if room < 20 or field_count(embed) >= FIELD_LIMIT:
             break
         limit = min(FIELD_VALUE_LIMIT, room)
-        texts = [escape_line(line) for line in lines]
+        texts = [escape_line(tr(line)) for line in lines]
         # (Last round gets here only when not even one line a player fits: clipped text.)
-        value = newest_lines(texts, limit) if name == "Latest" else clip_lines(texts, limit)
+        value = newest_lines(texts, limit) if heading is LATEST else clip_lines(texts, limit)
         if value:
             embed.add_field(name=name, value=value, inline=False)
     return embed, {section: count for section, count in shown.items() if count}
@@ -334,14 +386,27 @@ def newest_lines(lines: Sequence[str], limit: int) -> str:
     return "\n".join(reversed(kept))
 
 
-def hint_text(snapshot: TableSnapshot, user_id: int, advice: str, faces: Faces | None) -> str:
-    """The Hint's answer: the player's hand against the dealer's up card, then the advice."""
+def hint_text(
+    snapshot: TableSnapshot,
+    user_id: int,
+    advice: str,
+    faces: Faces | None,
+    language: str = ENGLISH,
+) -> str:
+    """The Hint's answer in ``language``: the player's hand against the dealer's up card,
+    then the advice."""
     seat = next((s for s in snapshot.seats if s.user_id == user_id), None)
     hand = next((h for h in seat.hands if h.is_current), None) if seat is not None else None
-    if hand is None or snapshot.dealer is None or not snapshot.dealer.cards:
-        return advice
-    up = card_row(snapshot.dealer.cards[:1], faces)
-    return f"Your hand {card_row(hand.cards, faces)} against {up}\n{advice}"
+    with speaking(language):
+        if hand is None or snapshot.dealer is None or not snapshot.dealer.cards:
+            return tr(advice)
+        up = card_row(snapshot.dealer.cards[:1], faces)
+        return speak(
+            "Your hand {cards} against {up}\n{advice}",
+            cards=card_row(hand.cards, faces),
+            up=up,
+            advice=tr(advice),
+        )
 
 
 def add_last_round(
@@ -353,13 +418,13 @@ def add_last_round(
     The number of pictures shown, or None if nothing fits (the caller then clips what it
     can into one field).
     """
-    results = [escape_line(line) for line in snapshot.last_results]
-    choices = [results, [escape_line(line) for line in snapshot.last_summary]]
+    results = result_blocks(snapshot.last_results)  # grouped by their English text
+    choices = [_shown(results), _shown(result_blocks(snapshot.last_summary))]
     if faces is not None:
-        choices.insert(0, [cards_in_line(line, faces) for line in results])
-    for lines in choices:
-        chunks = field_chunks(result_blocks(lines))
-        names = [CONTINUED if index else LAST_ROUND for index in range(len(chunks))]
+        choices.insert(0, _shown(results, faces))
+    for blocks in choices:
+        chunks = field_chunks(blocks)
+        names = [CONTINUED if index else tr(LAST_ROUND) for index in range(len(chunks))]
         size = sum(len(name) + len(chunk) for name, chunk in zip(names, chunks, strict=True))
         fits = field_count(embed) + len(chunks) < FIELD_LIMIT
         if chunks and fits and embed_size(embed) + size <= EMBED_TOTAL_LIMIT - EXTRAS_ROOM:
@@ -367,6 +432,15 @@ def add_last_round(
                 embed.add_field(name=name, value=chunk, inline=False)
             return sum(picture_count(chunk) for chunk in chunks)
     return None
+
+
+def _shown(blocks: list[list[str]], faces: Faces | None = None) -> list[list[str]]:
+    """Result lines in the language being spoken, mentions escaped, cards as pictures
+    with ``faces``."""
+    shown = [[escape_line(tr(line)) for line in block] for block in blocks]
+    if faces is None:
+        return shown
+    return [[cards_in_line(line, faces) for line in block] for block in shown]
 
 
 def field_chunks(blocks: Sequence[Sequence[str]]) -> list[str]:

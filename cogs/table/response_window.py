@@ -28,6 +28,7 @@ import discord
 
 from bot.clock import Cancellable, Clock
 from bot.discord_reply import tell
+from bot.i18n import _
 
 #: Seconds after an interaction reached the bot at which it is acknowledged with a deferral
 #: if not answered yet: 1 s of margin to Discord's 3 s for the request itself.
@@ -37,7 +38,7 @@ RESPONSE_WINDOW = 3.0
 #: Interactions already waiting for one table beyond which another is told it is busy
 #: (five players each pressing twice).
 MAX_WAITING = 10
-BUSY = "The table is busy right now: nothing was done. Try again in a moment."
+BUSY = _("The table is busy right now: nothing was done. Try again in a moment.")
 
 
 def age(interaction: discord.Interaction[Any]) -> float:

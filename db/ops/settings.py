@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from db import checks
-from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
+from db.models import CARD_STYLES, MAX_BALANCE, TABLE_LANGUAGES, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
 from db.statements import Op, Query
 
@@ -17,6 +17,7 @@ _DAY: Final = 86_400
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "card_style": CARD_STYLES,
     "season_length": SEASON_LENGTHS,
+    "language": TABLE_LANGUAGES,
 }
 
 #: Text settings that may be cleared (None: the side bet is off).

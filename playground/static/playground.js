@@ -98,6 +98,14 @@ function drawSidebar() {
   const me = world.players.find((p) => p.id === state.viewer);
   $("#you-avatar").replaceWith(Object.assign(avatar(me.id, me.name, true), { id: "you-avatar" }));
   $("#you-name").textContent = me.name;
+  const language = $("#language");
+  language.replaceChildren(...world.languages.map(({ code, name }) => {
+    const option = el("option");
+    option.value = code;
+    option.textContent = name;
+    return option;
+  }));
+  language.value = me.language;
   const channel = world.channels.find((c) => c.id === state.channel);
   $("#channel-name").textContent = channel.name;
   $("#command-input").placeholder = `Message #${channel.name}: type / for the bot's commands`;
@@ -446,6 +454,11 @@ async function main() {
   $("#add-player").addEventListener("submit", (e) => {
     e.preventDefault();
     addThing(e.target, $("#new-player"), "/api/players");
+  });
+  // The language switch: the player's Discord client language, which their answers follow.
+  $("#language").addEventListener("change", async (e) => {
+    await api("/api/language", { viewer: state.viewer, language: e.target.value });
+    await loadWorld();
   });
   $("#add-channel").addEventListener("submit", (e) => {
     e.preventDefault();

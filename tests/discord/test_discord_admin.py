@@ -29,6 +29,7 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "Tables open in: any channel",
         "Who may play: everyone",
         "Play: on",
+        "Table language: the server's language",
     ]
 
 

@@ -10,8 +10,13 @@ import re
 from discord_world import SPARE, ShoeQueue, World
 
 from bot.app import RESTARTING, BlackjackBot
-from bot.tables.advice import HINT_WAIT_S, NOT_READY, WHAT_FIGURES_MEAN
+from bot.tables.advice import HINT_WAIT_S
 from fakediscord.clock import ManualClock
+
+#: The Hint's words (bot/tables/advice.py) while its exact figures are being worked out,
+#: and before its figures.
+NOT_READY = "(infinite-deck chart: this table's exact figures are still being worked out)"
+WHAT_FIGURES_MEAN = "What each choice wins or loses on average, as a share of your bet"
 
 # Alice 10 6 against the dealer's 9: her move.
 HARD_16_AGAINST_9 = "Ts 9h 6c 8d " + SPARE

@@ -60,6 +60,58 @@ BAD_COMMANDS = {
         [command(contexts=[1, 1])],
         "In 0.contexts.1: The set already contains this value",
     ),
+    "a locale Discord does not know": (
+        [command(name_localizations={"es": "blackjack"})],
+        "In 0.name_localizations.es: Value must be one of",
+    ),
+    "a localized name with a space": (
+        [command(name_localizations={"es-ES": "veintiuna mesa"})],
+        "In 0.name_localizations: Command name is invalid",
+    ),
+    "a localized name in capitals": (
+        [command(name_localizations={"pt-BR": "Vinte-e-um"})],
+        "In 0.name_localizations: Command name is invalid",
+    ),
+    "a localized description of 101": (
+        [command(description_localizations={"pt-BR": "d" * 101})],
+        "In 0.description_localizations.pt-BR: Must be between 1 and 100",
+    ),
+    "localizations that are not an object": (
+        [command(description_localizations=["es-ES"])],
+        "In 0.description_localizations: Only dictionaries",
+    ),
+    "a localized option name of 33": (
+        [command(options=[option(name_localizations={"es-ES": "a" * 33})])],
+        "In 0.options.0.name_localizations.es-ES: Command name is invalid",
+    ),
+    "a localized option name another option has": (
+        [command(options=[option("a"), option("b", name_localizations={"es-ES": "a"})])],
+        "In 0.options.1.name_localizations.es-ES: Option name already exists",
+    ),
+    "two options localized alike": (
+        [
+            command(
+                options=[
+                    option("a", name_localizations={"pt-BR": "c"}),
+                    option("b", name_localizations={"pt-BR": "c"}),
+                ]
+            )
+        ],
+        "In 0.options.1.name_localizations.pt-BR: Option name already exists",
+    ),
+    "an empty localized choice": (
+        [
+            command(
+                options=[
+                    option(
+                        kind=3,
+                        choices=[{"name": "x", "value": "x", "name_localizations": {"es-ES": ""}}],
+                    )
+                ]
+            )
+        ],
+        "In 0.options.0.choices.0.name_localizations.es-ES: Must be between 1 and 100",
+    ),
 }
 
 
@@ -76,6 +128,23 @@ async def test_bad_command_definitions_are_refused(
     assert refused.value.code == 50035
     assert says in refused.value.text
     assert [c.to_dict() for c in fake.commands[None]] == before
+
+
+async def test_well_formed_localizations_are_kept(table: Table, demo_bot: DemoBot) -> None:
+    fake = table.fake
+    assert demo_bot.application_id is not None
+    localized = command(
+        name_localizations={"es-ES": "veintiuna", "pt-BR": "vinte-e-um"},
+        description_localizations={"es-ES": "Juega al blackjack"},
+        options=[
+            option("stake", name_localizations={"es-ES": "apuesta_mínima"}),
+            option("hands", name_localizations={"es-ES": "manos", "pt-BR": "mãos"}),
+        ],
+    )
+    await demo_bot.http.bulk_upsert_global_commands(demo_bot.application_id, [localized])
+    (stored,) = fake.commands[None]
+    assert stored.data["name_localizations"] == {"es-ES": "veintiuna", "pt-BR": "vinte-e-um"}
+    assert stored.data["options"][1]["name_localizations"]["pt-BR"] == "mãos"
 
 
 async def test_resync_keeps_command_ids_and_drops_removed_commands(

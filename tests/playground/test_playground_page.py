@@ -211,3 +211,22 @@ async def test_side_bets_can_be_placed_and_are_shown(served: Served) -> None:
     shown = str(table["embeds"][0])
     assert "21+3" in shown
     assert "Buster Blackjack" in shown
+
+
+async def test_the_language_switch_sets_what_the_players_client_speaks(served: Served) -> None:
+    alice, bob, channel = served.ids()
+    state = await served.get(f"/api/state?viewer={alice}")
+    assert [language["code"] for language in state["languages"]] == ["en-US", "es-ES", "pt-BR"]
+    status, answer = await served.post("/api/language", {"viewer": alice, "language": "es-ES"})
+    assert (status, answer) == (200, {"language": "es-ES"})
+    state = await served.get(f"/api/state?viewer={alice}")
+    assert {p["id"]: p["language"] for p in state["players"]}[alice] == "es-ES"
+    assert (await served.command(alice, channel, "/balance"))["ok"] is True
+    assert (await served.command(bob, channel, "/balance"))["ok"] is True
+    as_alice = await served.get(f"/api/messages?channel={channel}&viewer={alice}")
+    as_bob = await served.get(f"/api/messages?channel={channel}&viewer={bob}")
+    assert as_alice[-1]["content"] == "Tienes 1.000 fichas."
+    assert as_bob[-1]["content"] == "You have 1,000 chips."
+    status, answer = await served.post("/api/language", {"viewer": alice, "language": "fr"})
+    assert status == 400
+    assert "not 'fr'" in answer["error"]

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import db
 from bot.engine import Action, commitment
 from bot.tables import TablePhase, TableService
-from bot.tables.advice import HINT_WAIT_S, NOT_READY, WHAT_FIGURES_MEAN, Advice
+from bot.tables.advice import HINT_WAIT_S, Advice
 from fakediscord.clock import ManualClock, settle
 from tests.tables.helpers import (
     ALICE,
@@ -170,3 +170,9 @@ async def test_every_change_is_published_in_order_with_names_not_ids(
     assert alice.hands[0].is_current
     assert alice.hands[0].status == "playing"
     assert alice.legal == {Action.HIT, Action.STAND}
+
+
+#: The Hint's words (bot/tables/advice.py) while its exact figures are being worked out,
+#: and before its figures.
+NOT_READY = "(infinite-deck chart: this table's exact figures are still being worked out)"
+WHAT_FIGURES_MEAN = "What each choice wins or loses on average, as a share of your bet"

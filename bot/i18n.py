@@ -1,0 +1,230 @@
+"""Player-facing text in the reader's language: English (the source), Spanish (Spain) and
+Brazilian Portuguese.
+
+Every sentence a player sees is a gettext message whose id is the English sentence, with
+named ``str.format`` placeholders (``"{player} wins {amount}"``) so a translator may put
+them in any order. The translations are the catalogs ``bot/locales/<lang>/LC_MESSAGES/
+messages.po``, read with Babel when first needed (no compiled ``.mo`` file is kept or
+built). How to add a message: docs/TRANSLATING.md.
+
+Two ways to write a message:
+
+- :func:`_` and :func:`n_` make a :class:`Text`: the English sentence (it *is* a ``str``,
+  so code and logs that know nothing of languages keep working) that can also say itself
+  in another language. The table service words its notes, refusals and events this way,
+  before anyone knows who will read them.
+- :func:`speak` and :func:`nspeak` give the sentence at once in the language being spoken
+  (:func:`speaking`), for code that writes what one reader sees (a reply, a table embed).
+
+A number given as a placeholder is written the reader's way (1,000 / 1.000), and so is
+any :class:`Text` given as one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gettext
+import io
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from babel import Locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import Translations
+
+#: The languages the bot speaks, by Discord's locale codes; English is the source.
+ENGLISH: Final = "en-US"
+LANGUAGES: Final = (ENGLISH, "es-ES", "pt-BR")
+#: Each language's name in itself, for a language switch.
+NATIVE_NAMES: Final[dict[str, str]] = {
+    ENGLISH: "English",
+    "es-ES": "Español (España)",
+    "pt-BR": "Português (Brasil)",
+}
+#: Discord locales that read one of our languages (Latin American Spanish reads es-ES).
+_ALIASES: Final[dict[str, str]] = {"es-419": "es-ES"}
+#: Where the catalogs are: ``<lang>/LC_MESSAGES/<domain>.po``, and the English templates.
+LOCALES_DIR: Final = Path(__file__).resolve().parent / "locales"
+#: The domain of player-facing text; ``commands`` holds the slash commands' metadata.
+MESSAGES: Final = "messages"
+COMMANDS: Final = "commands"
+
+#: The functions below as Babel's extractor knows them: the message's arguments.
+KEYWORDS: Final[dict[str, tuple[int, ...]]] = {
+    "_": (1,),
+    "speak": (1,),
+    "n_": (1, 2),
+    "nspeak": (1, 2),
+}
+
+_speaking: ContextVar[str] = ContextVar("speaking", default=ENGLISH)
+
+
+def language_of(locale: object) -> str:
+    """The language for a Discord locale (``discord.Locale`` or its code): English unless
+    it is one the bot speaks."""
+    code = str(locale) if locale is not None else ENGLISH
+    code = _ALIASES.get(code, code)
+    return code if code in LANGUAGES else ENGLISH
+
+
+def babel_code(language: str) -> str:
+    """Babel's (CLDR's) name for a language: ``es-ES`` is ``es_ES``."""
+    return language.replace("-", "_")
+
+
+def catalog_path(language: str, domain: str = MESSAGES) -> Path:
+    """The ``.po`` file of ``language`` for ``domain``."""
+    return LOCALES_DIR / babel_code(language) / "LC_MESSAGES" / f"{domain}.po"
+
+
+@functools.cache
+def translations(language: str, domain: str = MESSAGES) -> gettext.NullTranslations:
+    """The catalog of ``language`` (read from its ``.po`` once); English has none."""
+    if language == ENGLISH:
+        return gettext.NullTranslations()
+    with catalog_path(language, domain).open("rb") as po:
+        catalog = read_po(po, locale=Locale.parse(babel_code(language)), domain=domain)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)  # fuzzy entries are left out: English until reviewed
+    compiled.seek(0)
+    return Translations(compiled, domain=domain)
+
+
+@contextlib.contextmanager
+def speaking(locale: object) -> Iterator[str]:
+    """Within the block, :func:`speak`, :func:`tr` and :func:`number` use ``locale``'s language."""
+    language = language_of(locale)
+    token = _speaking.set(language)
+    try:
+        yield language
+    finally:
+        _speaking.reset(token)
+
+
+def spoken() -> str:
+    """The language being spoken now (English outside :func:`speaking`)."""
+    return _speaking.get()
+
+
+def number(value: int, language: str | None = None) -> str:
+    """A whole number as the reader writes it: ``1,250`` / ``1.250``."""
+    return format_decimal(value, locale=babel_code(language or spoken()))
+
+
+class Text(str):
+    """An English sentence from the catalog that can also say itself in another language.
+
+    Equal to its English text (``str(text)``); :meth:`in_language` (or :func:`tr`) gives
+    the translation, with its placeholders filled in that language too.
+    """
+
+    msgid: str
+    plural: str | None
+    quantity: int
+    params: Mapping[str, object]
+
+    def __new__(
+        cls, msgid: str, plural: str | None, count: int, params: Mapping[str, object]
+    ) -> Text:
+        pattern = msgid if plural is None or count == 1 else plural
+        text = super().__new__(cls, _fill(pattern, params, ENGLISH))
+        text.msgid, text.plural, text.quantity, text.params = msgid, plural, count, params
+        return text
+
+    def filled(self, **params: object) -> Text:
+        """This message with ``params``: a message written once as a template
+        (``_("{what} needs {needed}")`` with no values yet) and filled where it is said."""
+        return Text(self.msgid, self.plural, self.quantity, params)
+
+    def in_language(self, language: str) -> str:
+        """This sentence in ``language`` (English where the catalog has no translation)."""
+        if language == ENGLISH:
+            return str.__str__(self)
+        catalog = translations(language)
+        if self.plural is None:
+            pattern = catalog.gettext(self.msgid)
+        else:
+            pattern = catalog.ngettext(self.msgid, self.plural, self.quantity)
+        return _fill(pattern, self.params, language)
+
+
+def signed(amount: int) -> Text:
+    """A net amount with its sign, written the reader's way: +1,500, -20, ±0."""
+    if not amount:
+        return Text("±0", None, 1, {})
+    return Text(
+        "{sign}{amount}", None, 1, {"sign": "+" if amount > 0 else "-", "amount": abs(amount)}
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """A number with decimals given as a placeholder, written with ``pattern`` (a CLDR
+    decimal pattern such as ``"0.00"`` or ``"+0.0;-0.0"``) the reader's way: 0.48 / 0,48."""
+
+    value: float
+    pattern: str
+
+    def in_language(self, language: str) -> str:
+        return format_decimal(self.value, format=self.pattern, locale=babel_code(language))
+
+
+def number_text(value: int) -> Text:
+    """A number on its own, written the reader's way when said (``1,250`` / ``1.250``)."""
+    return Text("{amount}", None, 1, {"amount": value})
+
+
+def joined(items: Sequence[str], separator: str = ", ") -> Text:
+    """``items`` in a row (``View Channel, Embed Links``), each said in the reader's language."""
+    pattern = (
+        separator.replace("{", "{{")
+        .replace("}", "}}")
+        .join(f"{{item{index}}}" for index in range(len(items)))
+    )
+    return Text(pattern, None, 1, {f"item{index}": item for index, item in enumerate(items)})
+
+
+def _shown(value: object, language: str) -> object:
+    if isinstance(value, Text | Figure):
+        return value.in_language(language)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number(value, language)
+    return value
+
+
+def _fill(pattern: str, params: Mapping[str, object], language: str) -> str:
+    if not params:
+        return pattern
+    return pattern.format_map({name: _shown(value, language) for name, value in params.items()})
+
+
+def _(msgid: str, **params: object) -> Text:
+    """The message ``msgid`` (its English text), filled with ``params``; said later."""
+    return Text(msgid, None, 1, params)
+
+
+def n_(singular: str, plural: str, count: int, /, **params: object) -> Text:
+    """The message for ``count`` things (the catalog's plural forms), filled with ``params``."""
+    return Text(singular, plural, count, params)
+
+
+def tr(text: str) -> str:
+    """``text`` in the language being spoken if it is a catalog message, else as it is."""
+    return text.in_language(spoken()) if isinstance(text, Text) else text
+
+
+def speak(msgid: str, **params: object) -> str:
+    """The message ``msgid`` in the language being spoken, filled with ``params``."""
+    return _(msgid, **params).in_language(spoken())
+
+
+def nspeak(singular: str, plural: str, count: int, /, **params: object) -> str:
+    """The message for ``count`` things in the language being spoken."""
+    return n_(singular, plural, count, **params).in_language(spoken())

@@ -1,0 +1,160 @@
+"""Three languages through Discord: each player's private answers in their client's language,
+the table message in the server's (or the one an admin sets), numbers written each
+language's way, and the synced commands localized."""
+
+from __future__ import annotations
+
+import pytest
+from babel.messages.pofile import read_po
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
+
+from bot.app import BlackjackBot
+from bot.command_translator import command_texts
+from bot.i18n import COMMANDS, LANGUAGES, LOCALES_DIR
+from fakediscord import FakeDiscord
+
+# Alice Ts Th (20) and Bob 9s 7d (16, hits a 2: 18) against the dealer's 9h 8c (17).
+ROUND = "Ts 9s 9h Th 7d 8c 2c " + SPARE
+
+
+@pytest.fixture
+def world(fake_discord: FakeDiscord) -> World:
+    """A Brazilian server where Alice's client speaks Spanish and Bob's Portuguese."""
+    world = World.build(fake_discord)
+    world.guild.preferred_locale = "pt-BR"
+    world.alice.user.locale = "es-ES"
+    world.bob.user.locale = "pt-BR"
+    return world
+
+
+async def test_a_spanish_and_a_brazilian_player_share_a_table_in_the_servers_language(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(ROUND)
+    alice, bob = world.alice, world.bob
+    assert await world.say(alice, "balance") == "Tienes 1.000 fichas."
+    assert await world.say(bob, "balance") == "Você tem 1.000 fichas."
+
+    table = await world.start(alice)
+    text = embed_text(table)
+    assert "**Façam suas apostas**" in text  # the server's language, whoever opened it
+    assert "`/apostar quantia [mãos]` · 10–10.000 por mão, até 7 mãos" in text
+    assert labels_enabled(table) == {"Repetir aposta", "Apostar 2×", "Entrar", "Sair"}
+
+    joined = await world.click(bob, table, "Entrar")
+    assert joined.response_type == 7
+    assert await world.bet(alice, "100") == "Apuesta: 100. Saldo: 900."
+    assert await world.bet(bob, "100") == "Aposta: 100. Saldo: 900."
+    # Both bet: the cards are out. A refusal is private, in the player's language.
+    late = "Ya se han repartido las cartas: apuesta cuando empiece la próxima ronda."
+    assert await world.bet(alice, "200") == late
+
+    text = embed_text(table)
+    assert "**Sua vez** · todos jogam ao mesmo tempo" in text
+    assert "**Dealer** 9♥ ?? · mostra 9" in text
+    assert {"Pedir", "Parar", "Dobrar", "Dica"} <= labels_enabled(table)
+
+    hint = await world.fake.click(alice, table, label="Dica")
+    assert hint.ephemeral
+    assert (hint.content or "").startswith(
+        "Tu mano 10♠ 10♥ contra 9♥\nEstrategia básica: plantarse"
+    )
+    await world.click(alice, table, "Parar")
+    refused = await world.refused(alice, table, "Pedir")
+    assert refused == "No te quedan manos por jugar en esta ronda."
+    await world.click(bob, table, "Pedir")
+    assert "Bob pede: 2♣ → 18" in embed_text(table)
+    await world.click(bob, table, "Parar")
+
+    text = embed_text(table)
+    assert "Última rodada" in text
+    assert "Dealer: 9♥ 8♣ (17)" in text
+    assert "Alice: 10♠ 10♥ — 20 vence 17: ganha 100, recebe 200" in text
+    assert "Bob: 9♠ 7♦ 2♣ — 18 vence 17: ganha 100, recebe 200" in text
+    assert await world.say(alice, "balance") == "Tienes 1.100 fichas."
+    assert await world.say(bob, "balance") == "Você tem 1.100 fichas."
+
+
+async def test_an_admin_sets_the_table_language_and_english_stays_the_default(
+    bot: BlackjackBot, world: World
+) -> None:
+    table = await world.start(world.alice)
+    assert "**Façam suas apostas**" in embed_text(table)
+    changed = await world.say(world.admin, "blackjack-admin config", language="es-ES")
+    assert "Table language: Español (España)" in changed  # the admin's client: English
+    await world.click(world.bob, table, "Entrar")  # the next update speaks Spanish
+    assert "**Hagan sus apuestas**" in embed_text(table)
+    assert "Levantarse" in labels_enabled(table)
+    await world.say(world.admin, "blackjack-admin config", language="en-US")
+    await world.click(world.bob, table, "Levantarse")
+    assert "**Place your bets**" in embed_text(table)
+    assert await world.say(world.carol, "balance") == "You have 1,000 chips."
+
+
+async def test_side_bet_refusals_and_settings_answer_in_the_readers_language(
+    bot: BlackjackBot, world: World
+) -> None:
+    await world.start(world.alice)
+    # Buster is off: Alice (Spanish) and Bob (Portuguese) are refused in their own words,
+    # and nothing is staked.
+    refused = await world.say(world.alice, "bet", amount="100", buster=10)
+    assert refused == "Esta mesa no ofrece Buster Blackjack."
+    refused = await world.say(world.bob, "bet", amount="100", buster=10)
+    assert refused == "Esta mesa não oferece Buster Blackjack."
+    assert await world.ledger(world.alice) == [("grant", START_CHIPS)]
+    # An admin whose client speaks Spanish reads the side-bet settings in Spanish.
+    world.admin.user.locale = "es-ES"
+    shown = await world.say(world.admin, "blackjack-admin config", side_max_bet=5_000)
+    assert "Buster Blackjack: desactivada" in shown
+    assert "Apuestas laterales: de 1 a 5.000 fichas por mano" in shown
+    refused = await world.say(world.admin, "blackjack-admin config", side_perfect_pairs="25/15/12")
+    assert refused == (
+        "No ha cambiado nada: Perfect Pairs pagando 25/15/12 da al jugador una ventaja del "
+        "22,83% con 6 barajas, así que no se puede ofrecer."
+    )
+    refused = await world.say(world.admin, "blackjack-admin config", side_perfect_pairs="25/12")
+    assert refused == (
+        "No ha cambiado nada: Perfect Pairs: '25/12' no es una tabla de pagos suya: da un pago "
+        "a 1 para todas las jugadas ganadoras, o uno para cada una de sus 3 (pareja perfecta, "
+        "pareja del mismo color, pareja mixta), como 25/15/5."
+    )
+
+
+async def test_a_pocket_table_speaks_its_hosts_language_and_its_board_is_translated(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    alice, bob = world.alice.user, world.bob.user  # Spanish and Portuguese clients
+    fake.install_app(alice)
+    fake.install_app(bob)
+    group = fake.add_group_dm(alice, bob)
+    start = await fake.slash(alice, "blackjack start", group)
+    table = start.original
+    assert table is not None
+    await world.settle()
+    assert "**Hagan sus apuestas**" in embed_text(table)
+    # Outside servers there are no seasons: Bob is told so in Portuguese.
+    refused = await fake.slash(bob, "leaderboard", group, season="current")
+    assert refused.content == (
+        "Temporadas pertencem a um servidor, e fora dos servidores não há nenhuma. "
+        "Deixe de fora `temporada` para se ver entre as pessoas com quem jogou."
+    )
+
+
+async def test_synced_commands_carry_spanish_and_portuguese_names_and_descriptions(
+    bot: BlackjackBot, world: World
+) -> None:
+    synced = [command.data for command in world.fake.commands[None]]
+    bet = next(command for command in synced if command["name"] == "bet")
+    assert bet["name_localizations"] == {"es-ES": "apostar", "pt-BR": "apostar"}
+    assert bet["description_localizations"]["pt-BR"] == "Aposte nesta rodada na mesa do canal"
+    amount = bet["options"][0]
+    assert amount["name_localizations"] == {"es-ES": "cantidad", "pt-BR": "quantia"}
+    # Every name, description and choice the bot syncs is in the commands catalog.
+    with (LOCALES_DIR / f"{COMMANDS}.pot").open("rb") as pot:
+        template = {(message.context, message.id) for message in read_po(pot) if message.id}
+    assert set(command_texts(synced)) == template, "run `make catalogs`"
+    # And each description is translated into every language (names may stay English).
+    for language in LANGUAGES[1:]:
+        for command in synced:
+            assert language in (command.get("description_localizations") or {}), command["name"]
