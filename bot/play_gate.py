@@ -19,17 +19,14 @@ import db
 from bot.clock import Clock
 from bot.tables.errors import PAUSED, PlayBlocked
 from bot.tables.play_words import (
-    LOSS_LIMIT_REACHED,
-    NEEDS_ROLE,
-    REALITY_CHECK,
     STOPPED,
-    WRONG_CHANNEL,
-    duration,
     excluded_text,
+    loss_limit_reached_text,
+    needs_role_text,
+    reality_check_text,
     too_new_text,
-    when,
+    wrong_channel_text,
 )
-from bot.tables.results import signed
 
 #: Discord's epoch (2015-01-01), in milliseconds: a snowflake's timestamp counts from it.
 DISCORD_EPOCH_MS: Final = 1_420_070_400_000
@@ -140,11 +137,11 @@ class PlayGate:
         channels = [int(c) for c in settings.table_channels.split(",") if c]
         if action in _CHANNEL_GATED and channels and channel_id not in channels:
             listed = ", ".join(f"<#{c}>" for c in channels)
-            return PlayBlocked(WRONG_CHANNEL.format(channels=listed))
+            return PlayBlocked(wrong_channel_text(listed))
         role = settings.play_role_id
         # The @everyone role's id is the server's: that role is everyone's.
         if role and role != guild_id and asker.role_ids is not None and role not in asker.role_ids:
-            return PlayBlocked(NEEDS_ROLE.format(role=f"<@&{role}>"))
+            return PlayBlocked(needs_role_text(f"<@&{role}>"))
         days = settings.min_account_age_days
         if days:  # every action claims /daily or takes a seat (a bet, a table, a tournament)
             allowed_from = account_created(asker.user_id) + days * _DAY_S
@@ -162,13 +159,11 @@ class PlayGate:
             return None
         if limits.reality_check_due(now):
             start = limits.session_start(now) or now
-            text = REALITY_CHECK.format(
-                duration=duration((now - start) // 1_000_000), net=signed(mine.session_net)
-            )
+            text = reality_check_text((now - start) // 1_000_000, mine.session_net)
             return PlayBlocked(text, reality_check=True)
         if limits.daily_loss is not None and mine.lost_today >= limits.daily_loss:
             resets = mine.day_ends_at / 1e6
-            text = LOSS_LIMIT_REACHED.format(limit=f"{limits.daily_loss:,}", when=when(resets))
+            text = loss_limit_reached_text(limits.daily_loss, resets)
             return PlayBlocked(text, until=resets)
         return None
 

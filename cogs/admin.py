@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import BUSTER, MAX_BET_CEILING, PERFECT_PAIRS, PRESETS, TWENTY_ONE_PLUS_THREE
-from bot.i18n import NATIVE_NAMES, Text, _, joined
+from bot.i18n import NATIVE_NAMES, Text, _, joined, speaking
 from bot.pocket import server_only
 from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
 from cogs.responsible_admin import (
@@ -302,7 +302,8 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         assert interaction.guild_id is not None
         mine = await self.bot.store.play.limits(member.id)
         log = await self.bot.store.play.moderation_log(interaction.guild_id, member.id)
-        embed = player_embed(member, mine, log, self.bot.clock.now())
+        with speaking(interaction.locale):
+            embed = player_embed(member, mine, log, self.bot.clock.now())
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def _adjust(

@@ -17,7 +17,7 @@ from bot.shown_names import shown_name
 from bot.tables.chip_limit import at_the_limit
 from bot.tables.results import signed
 from cogs.competition import add_achievements, season_choices, show_season
-from cogs.responsible import asker_of
+from cogs.responsible import asker_of, tell_refusal
 from cogs.table.render import chips, timestamp
 from db.errors import BalanceLimitExceeded
 from db.models import LeaderboardPage, PlayerStats
@@ -225,7 +225,7 @@ class EconomyCog(commands.Cog, name="Economy"):
         scope = economy_scope(interaction)
         refusal = await self.bot.play_gate.check(scope, asker_of(interaction), Action.DAILY)
         if refusal is not None:
-            await tell(interaction, str(refusal))
+            await tell_refusal(interaction, refusal)
             return
         try:
             result = await self.bot.store.claim_daily(scope, interaction.user.id)

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
+from bot.i18n import Text, _, speaking, tr
 from bot.play_gate import Asker
 from bot.pocket import anywhere
 from bot.tables.errors import PlayBlocked
@@ -36,15 +37,15 @@ BREAK_NAMES: Final[dict[str, str]] = {
     "30d": "30 days",
     "admin": "until a server admin lifts it",
 }
-CONFIRMED: Final = "Thanks. Your session starts again now; /bet when you're ready."
-NO_LIMIT: Final = "none"
-NOTHING_GIVEN: Final = "Give a daily loss limit, a session length, or both. Nothing changed."
-ADMIN_ONLY_BREAK: Final = (
+CONFIRMED: Final = _("Thanks. Your session starts again now; /bet when you're ready.")
+NO_LIMIT: Final = _("none")
+NOTHING_GIVEN: Final = _("Give a daily loss limit, a session length, or both. Nothing changed.")
+ADMIN_ONLY_BREAK: Final = _(
     "Your break lasts until a server admin lifts it, so only an admin can end it."
 )
-NO_BREAK: Final = "You're not on a break."
-EVERY_SERVER: Final = "These limits hold in every server where you play blackjack with me."
-BREAK_ENDS: Final = "Your break now ends {when}."
+NO_BREAK: Final = _("You're not on a break.")
+#: The reality check's button.
+CONTINUE: Final = _("Continue")
 
 
 def asker_of(interaction: discord.Interaction[Any]) -> Asker:
@@ -61,10 +62,10 @@ class ContinueButton(
 ):
     """The reality check's Continue: the player read it and goes on (a new session period)."""
 
-    def __init__(self, user_id: int) -> None:
+    def __init__(self, user_id: int, label: str = CONTINUE) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Continue",
+                label=label,
                 custom_id=f"rc:continue:{user_id}",
                 style=discord.ButtonStyle.primary,
             )
@@ -90,69 +91,86 @@ class ContinueButton(
         """Start a new session period and say so in place of the reality check."""
         bot: BlackjackBot = interaction.client
         await bot.store.play.confirm_reality_check(interaction.user.id)
-        await interaction.response.edit_message(content=CONFIRMED, view=None)
+        with speaking(interaction.locale):
+            confirmed = tr(CONFIRMED)
+        await interaction.response.edit_message(content=confirmed, view=None)
 
 
-def reality_check_view(user_id: int) -> discord.ui.View:
-    """The Continue button under a reality check."""
+def reality_check_view(user_id: int, label: str = CONTINUE) -> discord.ui.View:
+    """The Continue button (``label``, in the player's language) under a reality check."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ContinueButton(user_id))
+    view.add_item(ContinueButton(user_id, label))
     return view
 
 
 async def tell_refusal(interaction: discord.Interaction[Any], error: PlayBlocked) -> None:
-    """A refusal of play, to the member alone: a reality check comes with its Continue."""
+    """A refusal of play, to the member alone, in their language: a reality check comes with
+    its Continue."""
+    refusal: str = error.args[0]  # the catalog message it was raised with
     if not error.reality_check:
-        await tell(interaction, str(error))
+        await tell(interaction, refusal)
         return
-    view = reality_check_view(interaction.user.id)
+    with speaking(interaction.locale):
+        text, view = tr(refusal), reality_check_view(interaction.user.id, tr(CONTINUE))
     if interaction.response.is_done():
-        await interaction.followup.send(str(error), view=view, ephemeral=True)
+        await interaction.followup.send(text, view=view, ephemeral=True)
     else:
-        await interaction.response.send_message(str(error), view=view, ephemeral=True)
+        await interaction.response.send_message(text, view=view, ephemeral=True)
 
 
 async def first_bet_notice(bot: BlackjackBot, interaction: discord.Interaction[Any]) -> None:
     """The no-value notice, once per player (stored): sent privately after their first bet."""
     if await bot.play_gate.notice_due(interaction.user.id):
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.followup.send(FIRST_BET_NOTICE, ephemeral=True)
+        with contextlib.suppress(discord.HTTPException), speaking(interaction.locale):
+            await interaction.followup.send(tr(FIRST_BET_NOTICE), ephemeral=True)
 
 
-def _pending(value: int | None, at: int | None, shown: str) -> str:
-    """`` (becomes 500 on <date>)`` for a pending change, else nothing."""
+def _pending(now: Text, later: Text | None, at: int | None) -> Text:
+    """A limit with its pending change (``500 chips (becomes 1,000 chips <date>)``), if any."""
     if at is None:
-        return ""
-    return f" (becomes {shown if value is not None else NO_LIMIT} {when(at / 1e6)})"
+        return now
+    return _(
+        "{limit} (becomes {next} {when})", limit=now, next=later or NO_LIMIT, when=when(at / 1e6)
+    )
 
 
-def limits_text(mine: PlayerLimits, now: float) -> str:
+def _chips(amount: int | None) -> Text | None:
+    return None if amount is None else _("{amount} chips", amount=amount)
+
+
+def _minutes(seconds: int | None) -> Text | None:
+    return None if seconds is None else duration(seconds)
+
+
+def limits_text(mine: PlayerLimits, now: float) -> Text:
     """A player's limits and today's play, one per line."""
     limits = mine.limits
     micros = round(now * 1e6)
-    loss = NO_LIMIT if limits.daily_loss is None else f"{limits.daily_loss:,} chips"
-    loss += _pending(
-        limits.daily_loss_next, limits.daily_loss_next_at, f"{limits.daily_loss_next or 0:,} chips"
-    )
-    session = NO_LIMIT if limits.session_s is None else duration(limits.session_s)
-    session += _pending(
-        limits.session_s_next, limits.session_s_next_at, duration(limits.session_s_next or 0)
-    )
     if limits.until_admin:
-        on_break = "until a server admin lifts it"
+        on_break = _("until a server admin lifts it")
     elif limits.excluded(micros):
-        on_break = f"until {when((limits.excluded_until or micros) / 1e6)}"
+        on_break = _("until {when}", when=when((limits.excluded_until or micros) / 1e6))
     else:
-        on_break = "no"
-    lost = max(0, mine.lost_today)
-    return "\n".join(
-        [
-            f"Daily loss limit: {loss}",
-            f"Lost today: {lost:,} chips (the day resets {when(mine.day_ends_at / 1e6)})",
-            f"Session reminder after: {session}",
-            f"On a break: {on_break}",
-            EVERY_SERVER,
-        ]
+        on_break = _("no")
+    return _(
+        "Daily loss limit: {loss}\n"
+        "Lost today: {lost} chips (the day resets {resets})\n"
+        "Session reminder after: {session}\n"
+        "On a break: {on_break}\n"
+        "These limits hold in every server where you play blackjack with me.",
+        loss=_pending(
+            _chips(limits.daily_loss) or NO_LIMIT,
+            _chips(limits.daily_loss_next),
+            limits.daily_loss_next_at,
+        ),
+        lost=max(0, mine.lost_today),
+        resets=when(mine.day_ends_at / 1e6),
+        session=_pending(
+            _minutes(limits.session_s) or NO_LIMIT,
+            _minutes(limits.session_s_next),
+            limits.session_s_next_at,
+        ),
+        on_break=on_break,
     )
 
 
@@ -196,8 +214,12 @@ class LimitsCog(commands.Cog, name="Limits"):
             await tell(interaction, NOTHING_GIVEN)
             return
         mine = await self.bot.store.play.set_limits(interaction.user.id, changes)
-        note = "Lower limits apply at once; higher limits, or none, apply 24 hours after you ask."
-        await tell(interaction, f"{limits_text(mine, self.bot.clock.now())}\n{note}")
+        text = _(
+            "{limits}\nLower limits apply at once; higher limits, or none, apply 24 hours after"
+            " you ask.",
+            limits=limits_text(mine, self.bot.clock.now()),
+        )
+        await tell(interaction, text)
 
     @limits.command(name="break", description="Take a break from play, starting now")
     @app_commands.describe(period="How long the break lasts")
@@ -208,7 +230,7 @@ class LimitsCog(commands.Cog, name="Limits"):
         """No bets, seats, /daily or tournaments until the break ends."""
         seconds = BREAKS.get(period)
         if seconds is None:
-            await tell(interaction, "Pick one of the periods offered. Nothing changed.")
+            await tell(interaction, _("Pick one of the periods offered. Nothing changed."))
             return
         mine = await self.bot.store.play.exclude(interaction.user.id, seconds or None)
         await tell(interaction, limits_text(mine, self.bot.clock.now()))
@@ -224,7 +246,7 @@ class LimitsCog(commands.Cog, name="Limits"):
         elif not limits.excluded(now):
             text = NO_BREAK
         else:
-            text = BREAK_ENDS.format(when=when((limits.excluded_until or now) / 1e6))
+            text = _("Your break now ends {when}.", when=when((limits.excluded_until or now) / 1e6))
         await tell(interaction, text)
 
 

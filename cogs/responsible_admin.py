@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from bot.i18n import Text, _
+from bot.i18n import Text, _, joined, n_, tr
 from bot.shown_names import shown_name
 from cogs.responsible import limits_text
 from cogs.tournament import tournament_service
@@ -33,7 +33,6 @@ TOURNAMENT_STOPPED_REASON: Final = _(
 )
 ALL_CHANNELS: Final = ("all", "any", "")
 _CHANNEL_ID: Final = re.compile(r"[0-9]{15,20}")
-ACTIONS: Final[dict[str, str]] = {"link": "linked", "unlink": "unlinked", "lift": "break lifted"}
 
 
 def channels_setting(text: str) -> str:
@@ -42,25 +41,27 @@ def channels_setting(text: str) -> str:
         return ""
     ids = _CHANNEL_ID.findall(text)
     if not ids:
-        raise ValueError('table_channels takes channel mentions (#blackjack) or "all"')
+        raise ValueError(_('table_channels takes channel mentions (#blackjack) or "all"'))
     return ",".join(dict.fromkeys(ids))
 
 
-def gates_text(settings: GuildSettings) -> str:
+def gates_text(settings: GuildSettings) -> Text:
     """The server's gates, one per line, for the settings list."""
     days = settings.min_account_age_days
-    age = "off" if not days else ("1 day" if days == 1 else f"{days} days")
+    age = n_("{count} day", "{count} days", days, count=days) if days else _("off")
     channels = settings.table_channels
-    where = ", ".join(f"<#{c}>" for c in channels.split(",")) if channels else "any channel"
-    role = f"<@&{settings.play_role_id}>" if settings.play_role_id else "everyone"
-    stopped = "stopped by an admin" if settings.play_stopped else "on"
-    return "\n".join(
-        [
-            f"Minimum account age for /daily and seats: {age}",
-            f"Tables open in: {where}",
-            f"Who may play: {role}",
-            f"Play: {stopped}",
-        ]
+    where = joined([f"<#{c}>" for c in channels.split(",")]) if channels else _("any channel")
+    role = f"<@&{settings.play_role_id}>" if settings.play_role_id else _("everyone")
+    stopped = _("stopped by an admin") if settings.play_stopped else _("on")
+    return _(
+        "Minimum account age for /daily and seats: {age}\n"
+        "Tables open in: {channels}\n"
+        "Who may play: {role}\n"
+        "Play: {play}",
+        age=age,
+        channels=where,
+        role=role,
+        play=stopped,
     )
 
 
@@ -96,26 +97,37 @@ def stopped_text(settings: Text, closed: int, cancelled: int) -> Text:
     )
 
 
-def log_line(entry: ModerationEntry) -> str:
+def log_line(entry: ModerationEntry) -> Text:
     """One link, unlink or lift, with the moderator and the reason."""
-    what = ACTIONS.get(entry.action, entry.action)
-    other = f" with <@{entry.other_id}>" if entry.other_id is not None else ""
-    return (
-        f"<t:{entry.created_at // 1_000_000}:d> <@{entry.user_id}> {what}{other}"
-        f" by <@{entry.actor_id}>: “{shown_name(entry.reason, 100)}”"
-    )
+    said = {
+        "date": f"<t:{entry.created_at // 1_000_000}:d>",
+        "member": f"<@{entry.user_id}>",
+        "other": f"<@{entry.other_id}>",
+        "admin": f"<@{entry.actor_id}>",
+        "reason": shown_name(entry.reason, 100),
+    }
+    if entry.action == "link" and entry.other_id is not None:
+        return _("{date} {member} linked with {other} by {admin}: “{reason}”", **said)
+    if entry.action == "unlink":
+        return _("{date} {member} unlinked by {admin}: “{reason}”", **said)
+    if entry.action == "lift":
+        return _("{date} {member} break lifted by {admin}: “{reason}”", **said)
+    return _("{date} {member} {action} by {admin}: “{reason}”", action=entry.action, **said)
 
 
 def player_embed(
     member: discord.abc.User, mine: PlayerLimits, log: list[ModerationEntry], now: float
 ) -> discord.Embed:
-    """``/blackjack-admin player``: a member's limits, break and links, and their history."""
-    embed = discord.Embed(title=f"Player · {shown_name(member.display_name)}", colour=0x95A5A6)
-    embed.description = limits_text(mine, now)
-    linked = ", ".join(f"<@{user}>" for user in mine.linked) or "none"
-    embed.add_field(name="Linked accounts", value=linked, inline=False)
+    """``/blackjack-admin player``: a member's limits, break and links, and their history,
+    in the language being spoken (``bot.i18n.speaking``)."""
+    title = _("Player · {name}", name=shown_name(member.display_name))
+    embed = discord.Embed(title=tr(title), colour=0x95A5A6)
+    embed.description = tr(limits_text(mine, now))
+    linked = ", ".join(f"<@{user}>" for user in mine.linked) or tr(_("none"))
+    embed.add_field(name=tr(_("Linked accounts")), value=linked, inline=False)
     if log:
-        embed.add_field(name="Moderation", value="\n".join(map(log_line, log)), inline=False)
+        lines = "\n".join(tr(log_line(entry)) for entry in log)
+        embed.add_field(name=tr(_("Moderation")), value=lines, inline=False)
     return embed
 
 
@@ -126,32 +138,44 @@ async def moderate(
     member: discord.Member,
     reason: str,
     other: discord.Member | None = None,
-) -> str:
+) -> Text:
     """Link (with ``other``), unlink or lift; the answer for the moderator."""
     assert interaction.guild_id is not None
     play, g, actor = bot.store.play, interaction.guild_id, interaction.user.id
     try:
         if action == "link":
             assert other is not None
+            if other.id == member.id:
+                return _("Nothing changed: an account cannot be linked to itself.")
             done = await play.link(g, member.id, other.id, actor, reason)
-            return (
-                f"Linked {member.mention} and {other.mention}: they now share one /daily"
-                " claim and one set of limits (the stricter of each)."
-                if done
-                else f"{member.mention} and {other.mention} are already linked. Nothing changed."
+            if done:
+                return _(
+                    "Linked {member} and {other}: they now share one /daily claim and one set"
+                    " of limits (the stricter of each).",
+                    member=member.mention,
+                    other=other.mention,
+                )
+            return _(
+                "{member} and {other} are already linked. Nothing changed.",
+                member=member.mention,
+                other=other.mention,
             )
         if action == "unlink":
             done = await play.unlink(g, member.id, actor, reason)
-            return (
-                f"Unlinked {member.mention}. They keep a copy of the group's limits."
-                if done
-                else f"{member.mention} is not linked to anyone. Nothing changed."
-            )
+            if done:
+                return _(
+                    "Unlinked {member}. They keep a copy of the group's limits.",
+                    member=member.mention,
+                )
+            return _("{member} is not linked to anyone. Nothing changed.", member=member.mention)
         done = await play.lift_exclusion(g, member.id, actor, reason)
     except ValueError as error:
-        return f"Nothing changed: {error}."
-    return (
-        f"Lifted {member.mention}'s break. A timed break, if any, still runs to its end."
-        if done
-        else f"{member.mention} has no break that waits for an admin. Nothing changed."
+        return _("Nothing changed: {reason}.", reason=str(error))
+    if done:
+        return _(
+            "Lifted {member}'s break. A timed break, if any, still runs to its end.",
+            member=member.mention,
+        )
+    return _(
+        "{member} has no break that waits for an admin. Nothing changed.", member=member.mention
     )

@@ -27,7 +27,7 @@ from bot.tables.players import Player
 from bot.tournaments import rules as R
 from bot.tournaments.service import TournamentError, TournamentService
 from bot.tournaments.state import Phase, Status, TableState, Tournament
-from cogs.responsible import asker_of
+from cogs.responsible import asker_of, tell_refusal
 from cogs.table.buttons import ButtonSpec, SentButtons
 from cogs.table.commands import table_cog
 from cogs.table.render import timestamp
@@ -59,7 +59,7 @@ _LABELS: Final[dict[str, Text]] = {
 
 
 #: A player's bet or decision while on a break begun after they entered the tournament.
-ON_BREAK: Final = (
+ON_BREAK: Final = _(
     "{refusal} Your tournament seat plays on by itself until then:"
     " the minimum bet each hand, and basic strategy."
 )
@@ -442,14 +442,15 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
     @tournament.command(name="join")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
-        """Enter this channel's tournament (its entry fee is taken now), if the play gate
-        lets the player in (a break, the server's gates)."""
+        """Enter this channel's tournament (its entry fee is taken now).
+
+        The play gate is asked first: a break or the server's gates keep the player out."""
         assert interaction.channel_id is not None
         refused = await self.bot.play_gate.check(
             economy_scope(interaction), asker_of(interaction), PlayAction.TOURNAMENT
         )
         if refused is not None:
-            await tell(interaction, str(refused))
+            await tell_refusal(interaction, refused)
             return
         try:
             t = await self.service.join(interaction.channel_id, player_of(interaction))
@@ -482,7 +483,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
             economy_scope(interaction), asker_of(interaction), PlayAction.HOST
         )
         if refusal is not None:
-            await tell(interaction, str(refusal))
+            await tell_refusal(interaction, refusal)
         return refusal is None
 
     async def _on_break(self, interaction: discord.Interaction[Any]) -> bool:
@@ -490,7 +491,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         by itself, and they are told so."""
         refusal = await self.bot.play_gate.on_break(interaction.user.id)
         if refusal is not None:
-            await tell(interaction, ON_BREAK.format(refusal=refusal))
+            await tell(interaction, ON_BREAK.filled(refusal=refusal.args[0]))
         return refusal is not None
 
     async def _by_host(
