@@ -120,6 +120,32 @@ async def test_side_bet_refusals_and_settings_answer_in_the_readers_language(
     )
 
 
+async def test_a_spanish_player_on_a_break_and_a_brazilians_limits_are_told_in_their_language(
+    bot: BlackjackBot, world: World
+) -> None:
+    await world.start(world.bob)
+    assert "En pausa: hasta <t:" in await world.say(world.alice, "limits break", period="7d")
+    refused = await world.bet(world.alice, "100")
+    assert refused.startswith("Estás en una pausa del juego hasta <t:")
+    assert refused.endswith("No se ha cambiado nada.")
+    assert (await world.say(world.alice, "daily")).startswith("Estás en una pausa del juego")
+    assert await world.ledger(world.alice) == []  # nothing staked, nothing claimed
+
+    changed = await world.say(world.bob, "limits set", daily_loss=1_500, session_minutes=45)
+    assert changed.endswith(
+        "Limites menores valem na hora; limites maiores, ou nenhum, valem 24 horas depois do"
+        " pedido."
+    )
+    lines = (await world.say(world.bob, "limits show")).split("\n")
+    assert lines[0] == "Limite diário de perdas: 1.500 fichas"
+    assert lines[1].startswith("Perdido hoje: 0 fichas (o dia reinicia <t:")
+    assert lines[2:] == [
+        "Lembrete de tempo de jogo após: 45 min",
+        "Em pausa: não",
+        "Estes limites valem em todos os servidores onde você joga blackjack comigo.",
+    ]
+
+
 async def test_a_pocket_table_speaks_its_hosts_language_and_its_board_is_translated(
     bot: BlackjackBot, world: World
 ) -> None:
