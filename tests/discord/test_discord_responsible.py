@@ -216,6 +216,7 @@ async def test_the_stop_switch_refunds_a_live_round_and_stops_all_play(
     assert world.running.tables.table_in(world.channel.id) is None
     assert await world.say(world.bob, "blackjack start") == STOPPED
     assert await world.say(world.bob, "daily") == STOPPED
+    assert await world.say(world.alice, "bet", amount="10") == STOPPED
     await world.say(world.admin, "blackjack-admin config", stop_all=False)
     await world.start(world.bob)
 
