@@ -87,6 +87,23 @@ async def test_a_player_on_a_break_cannot_bet_join_or_claim(
     assert (await world.say(world.alice, "daily")).startswith("You claimed 250 chips.")
 
 
+async def test_a_player_who_takes_a_break_cannot_bet_again_with_the_button(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(STAND_AND_WIN)
+    table = await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    await world.click(world.alice, table, "Stand")  # the round settles: bets open again
+    await world.say(world.alice, "limits break", period="7d")
+    refused = await world.refused(world.alice, table, "Bet again")
+    assert refused.startswith("You're taking a break from play until <t:")
+    assert await world.ledger(world.alice) == [
+        ("grant", START_CHIPS),
+        ("bet", -100),
+        ("payout", 200),
+    ]
+
+
 async def test_a_break_until_an_admin_lifts_it_is_lifted_by_an_admin_only(
     bot: BlackjackBot, world: World
 ) -> None:
