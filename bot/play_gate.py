@@ -3,10 +3,22 @@ here, and if not, why and until when.
 
 Every feature that lets a member play asks :meth:`PlayGate.check` (or :meth:`require`)
 first. It reads the server's gates (stop switch, table channels, play role, minimum
-account age) and the member's own limits (exclusion, reality check, loss limit). The
-limits are checked once more, authoritatively, inside the transaction that stakes a
-bet (db.ops.play_limits.check_bet); the gate's reading lets a refusal come before any
-table changes, and says "until when".
+account age) and, for anything but a bet, the member's break (a cooling-off or
+self-exclusion): its reading lets a refusal come before any table changes, and says
+"until when".
+
+A bet's own limits (exclusion, reality check, loss limit) are checked once only, where
+they hold across tables and shards: inside the transaction that stakes it
+(db.ops.play_limits.check_bet), whose refusal (db.PlayRefused) the table service answers
+in the same words, the reality check with its Continue (bot.tables.betting). A bet thus
+costs no transaction of its own here.
+
+The server's settings are kept in the process once read, and replaced by
+:meth:`PlayGate.settings_changed` when this process writes them (``/blackjack-admin
+config``). That copy is never stale for a gate: Discord sends every interaction of a
+server to the one shard, and so the one process, that owns it, so the admin's change and
+the members' plays of a server meet in the same process, and a process that starts (or
+takes over a server) reads the settings afresh.
 """
 
 from __future__ import annotations
@@ -21,9 +33,7 @@ from bot.tables.errors import PAUSED, PlayBlocked
 from bot.tables.play_words import (
     STOPPED,
     excluded_text,
-    loss_limit_reached_text,
     needs_role_text,
-    reality_check_text,
     too_new_text,
     wrong_channel_text,
 )
@@ -48,6 +58,9 @@ class Action(Enum):
 #: The actions whose first step writes to the store and, for a bet, checks the limits
 #: again in its transaction: with the store unreachable, that step refuses them itself.
 _CHECKED_AGAIN: Final = frozenset({Action.OPEN, Action.BET})
+#: The actions whose own limits only the stake's transaction checks: a host need not play,
+#: and a bet's limits are checked where they hold across shards (see the module).
+_STAKE_CHECKED: Final = frozenset({Action.HOST, Action.BET})
 #: The actions only the table channels may host.
 _CHANNEL_GATED: Final = frozenset({Action.OPEN})
 
@@ -73,6 +86,19 @@ class PlayGate:
         self._clock = clock
         #: Players known to have seen the no-value notice: no write at each of their bets.
         self._noticed: set[int] = set()
+        #: Each server's settings as read or last written by this process (see the module).
+        self._settings: dict[int, db.GuildSettings] = {}
+
+    def settings_changed(self, guild_id: int, settings: db.GuildSettings) -> None:
+        """This process wrote the server's settings: its gates apply them from now on."""
+        self._settings[guild_id] = settings
+
+    async def _settings_of(self, guild_id: int) -> db.GuildSettings:
+        settings = self._settings.get(guild_id)
+        if settings is None:
+            settings = await self._store.get_guild_settings(guild_id)
+            self._settings[guild_id] = settings
+        return settings
 
     async def notice_due(self, user_id: int) -> bool:
         """Whether the no-value notice is to be shown now: the player's first time (stored)."""
@@ -95,15 +121,16 @@ class PlayGate:
     ) -> PlayBlocked | None:
         """The refusal of ``action`` by ``asker`` in ``guild_id`` (and ``channel_id``), or None.
 
-        ``PlayBlocked.until`` (epoch seconds) says when the answer may change, if known;
-        ``reality_check`` means the member must confirm a reality check first.
+        ``PlayBlocked.until`` (epoch seconds) says when the answer may change, if known. A
+        bet's own limits (the reality check among them) are left to its stake's transaction
+        (see the module).
         """
         try:
-            settings = await self._store.get_guild_settings(guild_id)
+            settings = await self._settings_of(guild_id)
             refusal = self._server_gates(settings, guild_id, asker, action, channel_id)
-            if refusal is not None or action is Action.HOST:
+            if refusal is not None or action in _STAKE_CHECKED:
                 return refusal
-            return await self._own_limits(asker.user_id, action)
+            return await self._own_limits(asker.user_id)
         except db.StoreUnavailable:
             if action in _CHECKED_AGAIN:
                 return None  # refused by the store itself, in the table's own words
@@ -118,7 +145,7 @@ class PlayGate:
         member's own bets and decisions are refused until the break ends.
         """
         try:
-            return await self._own_limits(user_id, Action.TOURNAMENT)
+            return await self._own_limits(user_id)
         except db.StoreUnavailable:
             return None  # the tournament's own write is refused by the store in that case
 
@@ -149,22 +176,14 @@ class PlayGate:
                 return PlayBlocked(too_new_text(days, allowed_from), until=allowed_from)
         return None
 
-    async def _own_limits(self, user_id: int, action: Action) -> PlayBlocked | None:
+    async def _own_limits(self, user_id: int) -> PlayBlocked | None:
+        """The member's break (cooling-off or self-exclusion), the one own limit that refuses
+        more than a bet."""
         mine = await self._store.play.limits(user_id, tally=False)
         limits, now = mine.limits, _micros(self._clock.now())
         if limits.excluded(now):
             until = None if limits.until_admin else (limits.excluded_until or now) / 1e6
             return PlayBlocked(excluded_text(until), until=until)
-        if action is not Action.BET:
-            return None
-        if limits.reality_check_due(now):
-            start = limits.session_start(now) or now
-            text = reality_check_text((now - start) // 1_000_000, mine.session_net)
-            return PlayBlocked(text, reality_check=True)
-        if limits.daily_loss is not None and mine.lost_today >= limits.daily_loss:
-            resets = mine.day_ends_at / 1e6
-            text = loss_limit_reached_text(limits.daily_loss, resets)
-            return PlayBlocked(text, until=resets)
         return None
 
 

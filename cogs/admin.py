@@ -196,6 +196,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             if table_channels is not None:
                 changes["table_channels"] = channels_setting(table_channels)
             settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
+            self.bot.play_gate.settings_changed(interaction.guild_id, settings)
         except ValueError as error:
             reason = error.args[0] if isinstance(error.args[0], Text) else str(error)
             await tell(interaction, _("Nothing changed: {reason}.", reason=reason))

@@ -72,7 +72,7 @@ def reality_check_text(played_s: int, net: int) -> Text:
     )
 
 
-def loss_limit_reached_text(limit: int, resets: float) -> Text:
+def loss_limit_reached_text(limit: int, resets: datetime | float) -> Text:
     """The refusal of a bet once the daily loss limit is reached."""
     return _(
         "You've reached your daily loss limit of {limit} chips. Your limit resets {when}.",
@@ -88,6 +88,8 @@ def refused_text(error: PlayRefused) -> Text:
     if error.reason == "reality_check":
         return reality_check_text(error.played_s, error.net)
     assert error.until is not None
+    if error.lost >= error.limit:  # no bet at all fits under the limit today
+        return loss_limit_reached_text(error.limit, error.until)
     return _(
         "That bet would take you past your daily loss limit of {limit} chips (lost today:"
         " {lost}). Your limit resets {when}.",

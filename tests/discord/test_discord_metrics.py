@@ -72,8 +72,10 @@ async def test_a_round_moves_the_metrics_as_it_is_played(
 
     table = await world.start(world.alice)  # command
     await world.click(world.bob, table, "Join")  # click
+    seated = await scrape(bot)
     await world.bet(world.alice, "100")  # command
     await world.bet(world.bob, "40")  # command
+    bet = await scrape(bot)
     await world.click(world.alice, table, "Hit")  # click
     await world.click(world.bob, table, "Stand")  # click: the round settles
     after = await scrape(bot)
@@ -92,6 +94,12 @@ async def test_a_round_moves_the_metrics_as_it_is_played(
     assert value(after, "blackjack_house_result_chips") == 60
     transactions = "blackjack_db_transaction_duration_seconds_count"
     assert moved(before, after, transactions, operation="stake") == 2
+    # A bet is one transaction, its stake (its limits are checked in it; the server's gates
+    # were read at the table's opening), and the notice's mark at a player's first bet.
+    assert moved(seated, bet, transactions, operation="stake") == 2
+    assert moved(seated, bet, transactions, operation="mark_notice") == 2
+    assert moved(seated, bet, transactions, operation="read_settings") == 0
+    assert moved(seated, bet, transactions, operation="player_limits") == 0
     assert moved(before, after, transactions, operation="settle_round") == 1
     assert moved(before, after, "blackjack_db_transaction_errors_total", operation="stake") == 0
     callbacks = moved(

@@ -20,12 +20,22 @@ from bot.play_gate import account_created
 from bot.tables.play_words import FIRST_BET_NOTICE, NO_VALUE_NOTICE, STOPPED
 from cogs.responsible import CONFIRMED
 from db.play_store import PlayLimitsStore
+from fakediscord import FakeMessage
 
 DAY = 86_400
 # Alice alone: 5 and 6 against the dealer's 10 and 7; she doubles, draws a 5 (16) and loses.
 DOUBLE_AND_LOSE = "5h Tc 6d 7s 5c " + SPARE
 # Alice alone: 10 and 8 against the dealer's 7 and 10; she stands, the dealer stands on 17.
 STAND_AND_WIN = "Ts 7c 8d Tc " + SPARE
+
+
+async def won_a_round(world: World, shoes: ShoeQueue) -> FakeMessage:
+    """Alice's table after she bet 100 and won by standing: its bets are open again."""
+    shoes.add(STAND_AND_WIN)
+    table = await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    await world.click(world.alice, table, "Stand")
+    return table
 
 
 async def test_a_loss_limit_reached_in_a_round_lets_it_finish_and_refuses_the_next_bet(
@@ -87,6 +97,20 @@ async def test_a_player_on_a_break_cannot_bet_join_or_claim(
     assert (await world.say(world.alice, "daily")).startswith("You claimed 250 chips.")
 
 
+async def test_a_player_who_takes_a_break_cannot_bet_again_with_the_button(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    table = await won_a_round(world, shoes)
+    await world.say(world.alice, "limits break", period="7d")
+    refused = await world.refused(world.alice, table, "Bet again")
+    assert refused.startswith("You're taking a break from play until <t:")
+    assert await world.ledger(world.alice) == [
+        ("grant", START_CHIPS),
+        ("bet", -100),
+        ("payout", 200),
+    ]
+
+
 async def test_a_break_until_an_admin_lifts_it_is_lifted_by_an_admin_only(
     bot: BlackjackBot, world: World
 ) -> None:
@@ -134,11 +158,8 @@ async def test_a_raised_limit_waits_24_hours_and_a_lowered_one_applies_at_once(
 async def test_the_reality_check_must_be_confirmed_before_the_next_bet(
     bot: BlackjackBot, world: World, shoes: ShoeQueue
 ) -> None:
-    shoes.add(STAND_AND_WIN)
     await world.say(world.alice, "limits set", session_minutes=20)
-    table = await world.start(world.alice)
-    await world.bet(world.alice, "100")
-    await world.click(world.alice, table, "Stand")
+    await won_a_round(world, shoes)
     await world.tick(21 * 60)  # the table closes when idle; the session goes on
     await world.start(world.alice)
     check = await world.slash(world.alice, "bet", amount="100")
@@ -216,6 +237,7 @@ async def test_the_stop_switch_refunds_a_live_round_and_stops_all_play(
     assert world.running.tables.table_in(world.channel.id) is None
     assert await world.say(world.bob, "blackjack start") == STOPPED
     assert await world.say(world.bob, "daily") == STOPPED
+    assert await world.say(world.alice, "bet", amount="10") == STOPPED
     await world.say(world.admin, "blackjack-admin config", stop_all=False)
     await world.start(world.bob)
 
