@@ -113,9 +113,22 @@ def spoken() -> str:
     return _speaking.get()
 
 
+@functools.cache
+def _locale(language: str) -> Locale:
+    """Babel's locale for ``language``, parsed once (Babel parses a locale name per call)."""
+    return Locale.parse(babel_code(language))
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _written(value: float, pattern: str | None, language: str) -> str:
+    """``value`` written with ``pattern`` (the locale's own when ``None``) in ``language``:
+    the table shows the same few amounts on every render, so each is formatted once."""
+    return format_decimal(value, format=pattern, locale=_locale(language))
+
+
 def number(value: int, language: str | None = None) -> str:
     """A whole number as the reader writes it: ``1,250`` / ``1.250``."""
-    return format_decimal(value, locale=babel_code(language or spoken()))
+    return _written(value, None, language or spoken())
 
 
 class Text(str):
@@ -173,7 +186,7 @@ class Figure:
     pattern: str
 
     def in_language(self, language: str) -> str:
-        return format_decimal(self.value, format=self.pattern, locale=babel_code(language))
+        return _written(self.value, self.pattern, language)
 
 
 def number_text(value: int) -> Text:
