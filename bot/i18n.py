@@ -146,8 +146,7 @@ class Text(str):
     def __new__(
         cls, msgid: str, plural: str | None, count: int, params: Mapping[str, object]
     ) -> Text:
-        pattern = msgid if plural is None or count == 1 else plural
-        text = super().__new__(cls, _fill(pattern, params, ENGLISH))
+        text = super().__new__(cls, _said(msgid, plural, count, params, ENGLISH))
         text.msgid, text.plural, text.quantity, text.params = msgid, plural, count, params
         return text
 
@@ -160,12 +159,7 @@ class Text(str):
         """This sentence in ``language`` (English where the catalog has no translation)."""
         if language == ENGLISH:
             return str.__str__(self)
-        catalog = translations(language)
-        if self.plural is None:
-            pattern = catalog.gettext(self.msgid)
-        else:
-            pattern = catalog.ngettext(self.msgid, self.plural, self.quantity)
-        return _fill(pattern, self.params, language)
+        return _said(self.msgid, self.plural, self.quantity, self.params, language)
 
 
 def signed(amount: int) -> Text:
@@ -218,6 +212,19 @@ def _fill(pattern: str, params: Mapping[str, object], language: str) -> str:
     return pattern.format_map({name: _shown(value, language) for name, value in params.items()})
 
 
+def _said(
+    msgid: str, plural: str | None, count: int, params: Mapping[str, object], language: str
+) -> str:
+    """The message in ``language`` (English where the catalog has no translation), filled."""
+    if language == ENGLISH:
+        pattern = msgid if plural is None or count == 1 else plural
+    elif plural is None:
+        pattern = translations(language).gettext(msgid)
+    else:
+        pattern = translations(language).ngettext(msgid, plural, count)
+    return _fill(pattern, params, language)
+
+
 def _(msgid: str, **params: object) -> Text:
     """The message ``msgid`` (its English text), filled with ``params``; said later."""
     return Text(msgid, None, 1, params)
@@ -235,9 +242,9 @@ def tr(text: str) -> str:
 
 def speak(msgid: str, **params: object) -> str:
     """The message ``msgid`` in the language being spoken, filled with ``params``."""
-    return _(msgid, **params).in_language(spoken())
+    return _said(msgid, None, 1, params, spoken())
 
 
 def nspeak(singular: str, plural: str, count: int, /, **params: object) -> str:
     """The message for ``count`` things in the language being spoken."""
-    return n_(singular, plural, count, **params).in_language(spoken())
+    return _said(singular, plural, count, params, spoken())
