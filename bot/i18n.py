@@ -113,9 +113,22 @@ def spoken() -> str:
     return _speaking.get()
 
 
+@functools.cache
+def _locale(language: str) -> Locale:
+    """Babel's locale for ``language``, parsed once (Babel parses a locale name per call)."""
+    return Locale.parse(babel_code(language))
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _written(value: float, pattern: str | None, language: str) -> str:
+    """``value`` written with ``pattern`` (the locale's own when ``None``) in ``language``:
+    the table shows the same few amounts on every render, so each is formatted once."""
+    return format_decimal(value, format=pattern, locale=_locale(language))
+
+
 def number(value: int, language: str | None = None) -> str:
     """A whole number as the reader writes it: ``1,250`` / ``1.250``."""
-    return format_decimal(value, locale=babel_code(language or spoken()))
+    return _written(value, None, language or spoken())
 
 
 class Text(str):
@@ -133,8 +146,7 @@ class Text(str):
     def __new__(
         cls, msgid: str, plural: str | None, count: int, params: Mapping[str, object]
     ) -> Text:
-        pattern = msgid if plural is None or count == 1 else plural
-        text = super().__new__(cls, _fill(pattern, params, ENGLISH))
+        text = super().__new__(cls, _said(msgid, plural, count, params, ENGLISH))
         text.msgid, text.plural, text.quantity, text.params = msgid, plural, count, params
         return text
 
@@ -147,12 +159,7 @@ class Text(str):
         """This sentence in ``language`` (English where the catalog has no translation)."""
         if language == ENGLISH:
             return str.__str__(self)
-        catalog = translations(language)
-        if self.plural is None:
-            pattern = catalog.gettext(self.msgid)
-        else:
-            pattern = catalog.ngettext(self.msgid, self.plural, self.quantity)
-        return _fill(pattern, self.params, language)
+        return _said(self.msgid, self.plural, self.quantity, self.params, language)
 
 
 def signed(amount: int) -> Text:
@@ -173,7 +180,7 @@ class Figure:
     pattern: str
 
     def in_language(self, language: str) -> str:
-        return format_decimal(self.value, format=self.pattern, locale=babel_code(language))
+        return _written(self.value, self.pattern, language)
 
 
 def number_text(value: int) -> Text:
@@ -205,6 +212,19 @@ def _fill(pattern: str, params: Mapping[str, object], language: str) -> str:
     return pattern.format_map({name: _shown(value, language) for name, value in params.items()})
 
 
+def _said(
+    msgid: str, plural: str | None, count: int, params: Mapping[str, object], language: str
+) -> str:
+    """The message in ``language`` (English where the catalog has no translation), filled."""
+    if language == ENGLISH:
+        pattern = msgid if plural is None or count == 1 else plural
+    elif plural is None:
+        pattern = translations(language).gettext(msgid)
+    else:
+        pattern = translations(language).ngettext(msgid, plural, count)
+    return _fill(pattern, params, language)
+
+
 def _(msgid: str, **params: object) -> Text:
     """The message ``msgid`` (its English text), filled with ``params``; said later."""
     return Text(msgid, None, 1, params)
@@ -222,9 +242,9 @@ def tr(text: str) -> str:
 
 def speak(msgid: str, **params: object) -> str:
     """The message ``msgid`` in the language being spoken, filled with ``params``."""
-    return _(msgid, **params).in_language(spoken())
+    return _said(msgid, None, 1, params, spoken())
 
 
 def nspeak(singular: str, plural: str, count: int, /, **params: object) -> str:
     """The message for ``count`` things in the language being spoken."""
-    return n_(singular, plural, count, **params).in_language(spoken())
+    return _said(singular, plural, count, params, spoken())
