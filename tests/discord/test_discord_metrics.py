@@ -13,6 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
+from bot.tables.play_words import FIRST_BET_NOTICE
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
@@ -73,8 +74,14 @@ async def test_a_round_moves_the_metrics_as_it_is_played(
     table = await world.start(world.alice)  # command
     await world.click(world.bob, table, "Join")  # click
     seated = await scrape(bot)
-    await world.bet(world.alice, "100")  # command
-    await world.bet(world.bob, "40")  # command
+    for member, amount in ((world.alice, "100"), (world.bob, "40")):  # commands
+        placed = await world.slash(member, "bet", amount=amount)
+        # A first bet's notice is marked, then sent, after the bet's answer: wait for it
+        # (the receipt is a followup too when the answer was deferred).
+        await world.fake.wait_for(
+            lambda: any(m.content == FIRST_BET_NOTICE for m in placed.followups)  # noqa: B023
+        )
+        await world.settle()
     bet = await scrape(bot)
     await world.click(world.alice, table, "Hit")  # click
     await world.click(world.bob, table, "Stand")  # click: the round settles
