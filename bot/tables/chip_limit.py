@@ -5,6 +5,12 @@ ceiling, so settlement never has to pay more than fits. Chips can still reach a
 player from elsewhere while a round is open (a grant, /daily, another table), so
 settlement keeps a last line of defence too: ``capped`` pays that player up to the
 ceiling and leaves every other player's result as dealt.
+
+A refused credit says how far it went over: the player's balance (with what the same
+transaction had already credited them) plus its amount, less the ceiling. Cutting that
+much from what the player is owed never cuts more than the ceiling requires, however
+their payouts are split into credits (a hand's payout, then a side bet's), so retrying
+with the cut settles at most a few times, paying them up to the ceiling exactly.
 """
 
 from __future__ import annotations
@@ -63,8 +69,24 @@ def cut_payouts(results: Sequence[Paid], user_id: int, cut: int) -> list[Paid]:
     return changed
 
 
+def over_the_limit(error: db.BalanceLimitExceeded) -> int:
+    """How many chips of the refused credit did not fit under the ceiling."""
+    return error.amount - max(0, error.limit - error.balance)
+
+
 def capped(
-    payouts: Mapping[int, int], hands: Sequence[db.HandResult], user_id: int, room: int
-) -> tuple[dict[int, int], list[db.HandResult]]:
-    """The settlement with ``user_id`` paid ``room`` chips instead (their later hands cut first)."""
-    return {**payouts, user_id: room}, cut_payouts(hands, user_id, payouts[user_id] - room)
+    payouts: Mapping[int, int],
+    hands: Sequence[db.HandResult],
+    side_bets: Sequence[db.SideBetResult],
+    user_id: int,
+    cut: int,
+) -> tuple[dict[int, int], list[db.HandResult], list[db.SideBetResult]]:
+    """The settlement with ``user_id`` paid ``cut`` chips less: their side bets' payouts cut
+    first (the later first), then their hands' (the later first)."""
+    side_cut = min(cut, sum(bet.payout for bet in side_bets if bet.user_id == user_id))
+    hand_cut = cut - side_cut
+    return (
+        {**payouts, user_id: payouts[user_id] - hand_cut},
+        cut_payouts(hands, user_id, hand_cut),
+        cut_payouts(side_bets, user_id, side_cut),
+    )

@@ -203,16 +203,14 @@ class RoundFlow:
                 await self._store.deal_side_bets(row, results)
                 return unpaid
             except db.BalanceLimitExceeded as error:
-                who = error.user_id
-                if who is None or who in unpaid:
+                who, over = error.user_id, chip_limit.over_the_limit(error)
+                if who is None or over <= 0:
                     raise
-                room = max(0, error.limit - error.balance)
-                owed = sum(result.payout for result in results if result.user_id == who)
-                unpaid[who] = owed - room
+                unpaid[who] = unpaid.get(who, 0) + over
                 log.warning(
-                    "round %s: %s is paid %s short of the chip limit", row.round_id, who, room
+                    "round %s: %s chips over the limit not paid to %s", row.round_id, over, who
                 )
-                results = chip_limit.cut_payouts(results, who, unpaid[who])
+                results = chip_limit.cut_payouts(results, who, over)
 
     async def _after_play(self, table: Table, acted: set[str]) -> None:
         """Set phases and deadlines after the round changed; settle it when it is over."""
@@ -339,13 +337,12 @@ class RoundFlow:
                 )
                 return result.awarded
             except db.BalanceLimitExceeded as error:
-                who = error.user_id
-                if who is None or str(who) in unpaid:
+                who, over = error.user_id, chip_limit.over_the_limit(error)
+                if who is None or over <= 0:
                     raise
-                room = max(0, error.limit - error.balance)
-                unpaid[str(who)] = payouts[who] - room
-                log.warning("round %s: %s is paid %s short of the chip limit", round_id, who, room)
-                payouts, hands = chip_limit.capped(payouts, hands, who, room)
+                unpaid[str(who)] = unpaid.get(str(who), 0) + over
+                log.warning("round %s: %s chips over the limit not paid to %s", round_id, over, who)
+                payouts, hands, side_bets = chip_limit.capped(payouts, hands, side_bets, who, over)
 
     async def _new_shoe(self, table: Table) -> None:
         """Retire the shoe (reveal its seed), start a new one, announce action and standing."""

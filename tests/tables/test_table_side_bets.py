@@ -177,3 +177,23 @@ async def test_a_side_bet_win_at_the_deal_is_paid_up_to_the_chip_limit(
         snap = (await service.act(snap.table_id, snap.round_no, player, Action.STAND)).snapshot
     assert snap.phase is TablePhase.BETTING
     assert await store.balance(GUILD, BOB.user_id) == START_CHIPS + 10
+
+
+async def test_a_buster_win_at_the_settlement_is_paid_up_to_the_chip_limit(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    shoes.add(ALL_BUST)  # Alice busts; the dealer plays out and busts with 4 cards (2 to 1)
+    await store.set_guild_settings(GUILD, side_buster="2/2/4/12/50/250")
+    await service.start(GUILD, CHANNEL, ALICE)
+    snap, _ = await service.bet(CHANNEL, ALICE, "100", side={"buster": 10})
+    # Chips reach Alice from elsewhere while her bets are out: 20 short of the ceiling.
+    balance = await store.balance(GUILD, ALICE.user_id)
+    await store.adjust(GUILD, ALICE.user_id, db.MAX_BALANCE - 20 - balance, ADMIN, "elsewhere")
+    snap = (await service.act(snap.table_id, snap.round_no, ALICE, Action.HIT)).snapshot
+
+    assert snap.phase is TablePhase.BETTING  # settled: the table goes on
+    assert await store.balance(GUILD, ALICE.user_id) == db.MAX_BALANCE
+    assert "Alice: 10 not paid: it would pass the chip limit of 1,000,000,000,000,000" in (
+        snap.last_results
+    )
+    assert (await ledger_kinds(store, ALICE))[-1] == ("side_payout", 20)
