@@ -35,6 +35,13 @@ Publish = Callable[[TableSnapshot], Awaitable[None]]
 #: Whether a table's timer may act now (by table id): the display says, for a table whose
 #: message it can only update while it holds a valid interaction token.
 TimerGate = Callable[[str], bool]
+
+
+def every_timer_acts(_table_id: str) -> bool:
+    """The gate of tables whose messages the bot may always edit: every timer acts."""
+    return True
+
+
 #: A paused table tries to reload after this long, then twice as long each time, up to
 #: RETRY_MAX_S: soon after a short outage, without hammering a database that is down.
 RETRY_FIRST_S = 1.0
@@ -61,7 +68,7 @@ class TableChanges:
         #: Set by a graceful stop: no timer or recovery starts any more.
         self._suspended = False
         #: A timer that wakes while its gate is shut does nothing; the table waits for a click.
-        self.timer_gate: TimerGate = lambda _table_id: True
+        self.timer_gate: TimerGate = every_timer_acts
 
     # ----------------------------------------------------------- a change
 

@@ -17,7 +17,7 @@ from bot.i18n import _
 from bot.shown_names import shown_name
 from bot.tables.advice import Advice
 from bot.tables.betting import Betting
-from bot.tables.changes import Publish, TableChanges, TimerGate
+from bot.tables.changes import Publish, TableChanges, TimerGate, every_timer_acts
 from bot.tables.errors import NotAllowed, NothingToDo, StaleButton, TablePaused
 from bot.tables.fairness import Fairness
 from bot.tables.flow import RoundFlow, ShoeFactory
@@ -73,7 +73,7 @@ class TableService:
     def gate_timers(self, gate: TimerGate | None) -> None:
         """Let ``gate(table_id)`` decide whether a table's timer may act when it wakes (a
         table shown through interaction tokens only); None: every timer acts."""
-        self.changes.timer_gate = gate or (lambda _table_id: True)
+        self.changes.timer_gate = gate or every_timer_acts
 
     # ----------------------------------------------------------- reading
 
