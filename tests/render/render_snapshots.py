@@ -75,7 +75,8 @@ def seven_split_seats(
 
 
 def worst_case() -> TableSnapshot:
-    """Seven players with long names, each holding four split hands of many cards."""
+    """Seven players with long names, each holding four split hands of many cards, with
+    every side bet live."""
     seats = seven_split_seats(
         "2♠ 2♥ A♦ A♣ 2♦ 3♣ 2♣ 3♠ 3♥",
         lambda number: f"**{'W' * 28}{number}**",
@@ -95,6 +96,9 @@ def worst_case() -> TableSnapshot:
         action=10**14,
         standing=-(10**14),
         net=-(10**13),
+        side_bets=tuple(
+            (bet, 999_999_999_999) for bet in ("21+3", "Perfect Pairs", "Buster Blackjack")
+        ),
     )
     long_line = "x" * 300
     return table(

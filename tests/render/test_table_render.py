@@ -10,6 +10,7 @@ from render_snapshots import NOW, cards, hand, seat, table, worst_case
 
 import db
 from bot.engine.actions import Action
+from bot.i18n import LANGUAGES, _
 from bot.tables.results import result_blocks
 from bot.tables.snapshot import DealerView, TablePhase
 from cogs.table.buttons import BUTTON_ACTIONS, ButtonRef, custom_id, parse_custom_id
@@ -246,23 +247,28 @@ def test_the_embed_is_measured_as_discord_counts_it() -> None:
     assert field_count(empty) == 0
 
 
-def test_seven_players_with_four_split_hands_each_stay_inside_discords_limits() -> None:
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_seven_players_with_four_split_hands_each_stay_inside_discords_limits(
+    language: str,
+) -> None:
     snapshot = worst_case()
-    rendered = render_table(snapshot)
+    rendered = render_table(snapshot, language=language)
     embed = rendered.embed
     assert embed_size(embed) <= EMBED_TOTAL_LIMIT
     assert all(len(field.value or "") <= FIELD_VALUE_LIMIT for field in embed.fields)
     # Every seat and every hand is still on the table; only the extras may be cut.
+    names = [f"\\*\\*{'W' * 28}{n}…" for n in range(7)]
     assert [field.name for field in embed.fields][:7] == [
-        f"\\*\\*{'W' * 28}{n}… (leaving)" for n in range(7)
+        _("{player} (leaving)", player=name).in_language(language) for name in names
     ]
     for field in embed.fields[:7]:
         assert (field.value or "").count("2♠ 2♥ A♦") == 4
+        assert "Buster Blackjack" in (field.value or "")  # every live side bet stays too
     # The fake Discord's own validator (Discord's limits) accepts the whole message.
     payload = {"embeds": [embed.to_dict()], "components": rendered.components()}
     validate_message(payload, allowed_flags=64)
     for phase in TablePhase:
-        again = render_table(replace(snapshot, phase=phase))
+        again = render_table(replace(snapshot, phase=phase), language=language)
         validate_message(
             {"embeds": [again.embed.to_dict()], "components": again.components()},
             allowed_flags=64,
