@@ -23,13 +23,12 @@ from bot.i18n import ENGLISH, Text, _, joined, speak, speaking, tr
 from bot.play_gate import Action as PlayAction
 from bot.pocket import economy_scope
 from bot.shown_names import shown_name
-from bot.tables.players import Player
 from bot.tournaments import rules as R
 from bot.tournaments.service import TournamentError, TournamentService
 from bot.tournaments.state import Phase, Status, TableState, Tournament
 from cogs.responsible import asker_of, tell_refusal
 from cogs.table.buttons import ButtonSpec, SentButtons
-from cogs.table.commands import table_cog
+from cogs.table.commands import player_of, table_cog
 from cogs.table.render import timestamp
 
 if TYPE_CHECKING:
@@ -78,10 +77,6 @@ def tournament_service(bot: commands.Bot) -> TournamentService | None:
 def refusal(error: Exception) -> str:
     """What a refusal says: its catalog message (said in the reader's language by ``tell``)."""
     return error.args[0] if error.args and isinstance(error.args[0], str) else str(error)
-
-
-def player_of(interaction: discord.Interaction[Any]) -> Player:
-    return Player(interaction.user.id, interaction.user.display_name)
 
 
 def may_manage(interaction: discord.Interaction[Any]) -> bool:
