@@ -165,7 +165,7 @@ class PostgresServer:
     def shut_down(self) -> None:
         """``pg_ctl stop -m immediate`` (if it runs), then delete the server's files."""
         drop, _ = _as_postgres_user()
-        with contextlib.suppress(subprocess.CalledProcessError):
+        with contextlib.suppress(RuntimeError):  # it was not running (an outage left it down)
             _runner(drop)(
                 [str(self.bin_dir / "pg_ctl"), "-D", str(self.root / "data"), "-m", "immediate",
                  "-w", "stop"]
