@@ -13,14 +13,17 @@ started by ``spawn`` (a fresh interpreter: nothing of the bot's threads, sockets
 event loop, which a fork would copy mid-use) and ignores Ctrl-C (the bot's own
 stop ends it); a worker that died (killed for its memory, say) fails the jobs under
 way, and the next job starts another; ``shutdown`` ends a job under way at once, so
-a chart still being worked out never holds up the bot's exit. The jobs live here, a
-light module to import in the worker, not in ``bot.tables``.
+a chart still being worked out never holds up the bot's exit; and the worker ends by
+itself when the bot has gone, whatever ended it (a SIGKILL, an OOM kill), instead of
+living on under PID 1 with Python's resource tracker. The jobs live here, a light
+module to import in the worker, not in ``bot.tables``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import threading
@@ -90,9 +93,30 @@ class StrategyPool(Executor):
 
 def _started(pid: Synchronized[int]) -> None:
     """In the worker as it starts: Ctrl-C in a terminal reaches the whole process group,
-    and the bot's graceful stop, not the worker, answers it; then say who it is."""
+    and the bot's graceful stop, not the worker, answers it; watch for the bot's end;
+    then say who it is."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_end_with_parent, name="parent-watch", daemon=True).start()
     pid.value = os.getpid()
+
+
+#: The worker's exit status when the bot has gone without ending it.
+ORPHANED: Final = 3
+
+
+def _end_with_parent() -> None:
+    """Wait for the bot's end, then end this worker at once, whatever job is under way.
+
+    A spawned process's parent sentinel is a pipe that only the parent holds open, so it
+    turns readable when the parent has exited for any reason, a SIGKILL included. The
+    worker's end closes its copy of the resource tracker's pipe, the last one open, and
+    the tracker then ends too.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not a spawned worker: nothing to watch
+        return
+    multiprocessing.connection.wait([parent.sentinel])
+    os._exit(ORPHANED)
 
 
 def legal_values(

@@ -124,7 +124,12 @@ class BotProcess:
         identifies = self.fake.gateway.identifies + self.shards
         with self._log.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
-                *self.argv, cwd=self.cwd, env=self.environment(), stdout=log, stderr=log
+                *self.argv,
+                cwd=self.cwd,
+                env=self.environment(),
+                stdout=log,
+                stderr=log,
+                start_new_session=True,  # its own process group: what it starts is findable
             )
         self.starts += 1
         exited = asyncio.create_task(self.process.wait())

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.pgserver import PostgresServer, start_for_tests
+from tests.processes import SESSION_MARK, Running, gone_within, marked
 
 # The fake Discord's fixtures (fake_discord), for every test folder that runs a bot.
 pytest_plugins = ["fakediscord.plugin"]
@@ -36,3 +39,39 @@ def pg_server() -> Iterator[PostgresServer]:
     server = start_for_tests()
     yield server
     server.stop()
+
+
+#: How long the processes a session started have, once it ends, to finish ending.
+LEFT_BEHIND_S = 10.0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Mark the session's environment, so every process it starts can be found at its end."""
+    os.environ[SESSION_MARK] = str(os.getpid())
+
+
+def _left_behind() -> list[Running]:
+    """The session's processes still alive, but Python's resource tracker of this process
+    (it ends at this process's end, when its pipe closes)."""
+    return [
+        process
+        for process in marked(str(os.getpid()))
+        if not (process.parent == os.getpid() and "resource_tracker" in process.command)
+    ]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A session that left a process running fails, naming it; the process is then ended."""
+    left = gone_within(LEFT_BEHIND_S, _left_behind)
+    if not left:
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_sep("=", "processes the session left running", red=True)
+    for process in left:
+        line = f"left running: pid {process.pid} (group {process.group}): {process.command}"
+        if reporter is not None:
+            reporter.write_line(line, red=True)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGKILL)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -11,6 +11,11 @@ The server listens only on a unix socket in its own temporary directory. As
 root (initdb refuses to run as root) it runs as the ``postgres`` system user,
 which Debian's postgresql package creates. Used by the suite-wide ``pg_server``
 fixture in tests/conftest.py and by bench/db.py.
+
+The server ends with the process that started it, however that process ends: ``pg_ctl``
+detaches the server, so a watcher (this file run as a script) holds a pipe from the
+starting process and, at its end of file, stops the server and deletes its files. A
+test session killed by a timeout or SIGKILL leaves no server behind.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -75,6 +81,8 @@ class PostgresServer:
     root: Path
     #: The server's options (``pg_ctl start -o``), to start it again after an outage.
     options: str = ""
+    #: The watcher that stops the server when its input closes (see the module's doc).
+    watcher: subprocess.Popen[bytes] | None = None
     _names: Iterator[int] = field(default_factory=lambda: count(1))
 
     @property
@@ -94,6 +102,7 @@ class PostgresServer:
             raise RuntimeError(INSTALL_HINT)
         drop, uid = _as_postgres_user()
         root = Path(tempfile.mkdtemp(prefix="bj-pg-"))
+        watcher = _watch(bin_dir, root)
         if uid is not None:
             os.chown(root, uid, -1)
         data = root / "data"
@@ -106,7 +115,7 @@ class PostgresServer:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         run([str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(root / "server.log"),
              "-o", options, "-w", "-t", "60", "start"])  # fmt: skip
-        return cls(bin_dir, root, options)
+        return cls(bin_dir, root, options, watcher)
 
     def go_down(self) -> None:
         """An outage: ``pg_ctl stop -m fast`` (open connections are cut, the files stay)."""
@@ -145,14 +154,37 @@ class PostgresServer:
         return result.stdout
 
     def stop(self) -> None:
-        """Stop the server and delete its files."""
+        """Stop the server and delete its files (its watcher does, told by its input's end)."""
+        if self.watcher is None:
+            self.shut_down()
+            return
+        assert self.watcher.stdin is not None
+        self.watcher.stdin.close()
+        self.watcher.wait(timeout=120)
+
+    def shut_down(self) -> None:
+        """``pg_ctl stop -m immediate`` (if it runs), then delete the server's files."""
         drop, _ = _as_postgres_user()
-        with contextlib.suppress(subprocess.CalledProcessError):
+        with contextlib.suppress(RuntimeError):  # it was not running (an outage left it down)
             _runner(drop)(
                 [str(self.bin_dir / "pg_ctl"), "-D", str(self.root / "data"), "-m", "immediate",
                  "-w", "stop"]
             )  # fmt: skip
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _watch(bin_dir: Path, root: Path) -> subprocess.Popen[bytes]:
+    """Start this file as the watcher of the server in ``root``.
+
+    In a session of its own, so that a Ctrl-C to the tests' process group does not end
+    it before the server it has to stop.
+    """
+    return subprocess.Popen(
+        [sys.executable, __file__, str(bin_dir), str(root)],
+        stdin=subprocess.PIPE,
+        cwd="/",
+        start_new_session=True,
+    )
 
 
 def _runner(preexec: Callable[[], None] | None) -> Callable[[list[str]], None]:
@@ -176,3 +208,8 @@ def start_for_tests() -> PostgresServer:
             pytest.fail(f"CI is set and PostgreSQL is missing: {INSTALL_HINT}", pytrace=False)
         pytest.skip(INSTALL_HINT)
     return PostgresServer.start()
+
+
+if __name__ == "__main__":  # the watcher: python pgserver.py BIN_DIR ROOT
+    sys.stdin.buffer.read()  # until the starting process closes the pipe or ends
+    PostgresServer(Path(sys.argv[1]), Path(sys.argv[2])).shut_down()

@@ -22,7 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--up", required=True, metavar="CARD", help="the dealer's up card, e.g. T")
     add_rule_flags(parser)
     parser.add_argument(
-        "--json", action="store_true", help='print {"values": {action: ev}, "best": ...}'
+        "--json",
+        action="store_true",
+        help='print {"values": {action: chips won per chip bet}, "best": ...}',
     )
 
 

@@ -1,7 +1,9 @@
 """``python -m bot play``: one player, 1 to 7 hands, against the dealer in a terminal.
 
 Reads every answer from stdin, so a whole session can be piped in; bad input gets a
-clear message and the same question again; end of input leaves the table cleanly.
+clear message and the same question again; end of input leaves the table cleanly. A bet
+is typed as ``/bet`` takes it (``500``, ``2.5k``, ``half``, ``max``, ``all``), and ``?``
+shows what the Hint button shows: what each choice is worth.
 """
 
 from __future__ import annotations
@@ -12,14 +14,14 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from bot.bet_amount import bet_range
+from bot.bet_amount import BetAmountError, needs_balance, parse_bet
+from bot.cli.play_art import PLAYER, render
 from bot.cli.rule_flags import DEFAULT_PRESET
 from bot.cli.seed_flag import add_seed_flag
 from bot.engine import (
     PRESETS,
     Action,
     Card,
-    Hand,
     IllegalAction,
     Round,
     RoundPhase,
@@ -33,8 +35,9 @@ from bot.engine import (
     preset,
 )
 from bot.rules_words import rules_lines
+from bot.strategy_process import legal_values
+from bot.tables.advice import exact_hint
 
-PLAYER = "you"
 #: Answer -> action, for the play prompt.
 ANSWERS: dict[str, Action] = {
     "h": Action.HIT,
@@ -55,6 +58,8 @@ PROMPT_NAMES: dict[Action, str] = {
     Action.SPLIT: "s[p]lit",
     Action.SURRENDER: "su[r]render",
 }
+#: Answers that ask for the Hint's figures instead of playing.
+HINT_ANSWERS = frozenset({"?", "hint"})
 
 
 #: The engine's sentences say "alice hits"; at the terminal the player is "you".
@@ -96,65 +101,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chips", type=int, default=1000, help="chips to start with")
     # Test-only: deal exactly these cards ("A♠ K♥ ..."), in casino order.
     parser.add_argument("--stack", help=argparse.SUPPRESS)
-
-
-# ------------------------------------------------------------------ card art
-
-
-def card_lines(hand_cards: Sequence[Card], hidden: int = 0) -> list[str]:
-    """A hand drawn as overlapping cards, the last one whole (like the rules screen)."""
-    faces = [f"│{card.suit_symbol}{card.rank_name:>3}│" for card in hand_cards]
-    faces += ["│░░░░│"] * hidden
-    lines: list[str] = []
-    for face in faces:
-        lines += ["╭────╮", face]
-    last_fill = "│░░░░│" if hidden else "│    │"
-    return [*lines, last_fill, "╰────╯"]
-
-
-def side_by_side(columns: Sequence[list[str]], width: int = 8) -> str:
-    """Columns of text lines next to each other, top-aligned."""
-    height = max(len(column) for column in columns)
-    rows = []
-    for row in range(height):
-        cells = [column[row] if row < len(column) else "" for column in columns]
-        rows.append("".join(f"{cell:<{width}}" for cell in cells).rstrip())
-    return "\n".join(rows)
-
-
-def hand_label(hand: Hand) -> str:
-    if hand.is_blackjack:
-        return "BJ"
-    soft = "s" if hand.is_soft and hand.total < 21 else ""
-    return f"{soft}{hand.total}"
-
-
-def render(round_: Round) -> str:
-    """The table: the dealer's cards, then the player's hands with totals and stakes."""
-    settled = round_.phase is RoundPhase.SETTLED
-    dealer = round_.dealer
-    if settled:
-        dealer_art = [*card_lines(dealer.cards), f"{hand_label(dealer):>5}"]
-    else:
-        dealer_art = [*card_lines(dealer.cards[:1], hidden=1), f"{dealer.cards[0].value:>5}"]
-    hands = round_.hands(PLAYER)
-    current = round_.current_hand_index(PLAYER)
-    columns = []
-    for index, hand in enumerate(hands):
-        column = card_lines(hand.cards)
-        column.append(f"{hand_label(hand):>5}")
-        column.append(f"{'$' + str(hand.stake):>5}")
-        marker = "  ▲" if index == current else ""
-        if settled:
-            marker = f" {hand.outcome}"
-        column.append(marker)
-        columns.append(column)
-    return "\n".join(
-        ["Dealer", side_by_side([dealer_art]), "", "Your hands", side_by_side(columns)]
-    )
-
-
-# ------------------------------------------------------------------ the session
 
 
 class Session:
@@ -214,7 +160,7 @@ class Session:
             self.say("The stacked shoe has no more cards.")
         self.say(f"You leave the table with {self.chips} chips.")
         if self.standing.players:
-            self.say(self.standing.announcement())
+            self.say(self.totals())
         self.reveal_seed(self.shoe, "This shoe's seed is")
         return 0
 
@@ -227,6 +173,12 @@ class Session:
             f"{heading} {seed} (check it: python -m bot verify --seed {seed} --decks {shoe.decks})."
         )
 
+    def totals(self) -> str:
+        """What you bet in all so far, and how far up or down it leaves you."""
+        staked, net = self.standing.action(PLAYER), self.standing.standing(PLAYER)
+        result = "even" if net == 0 else f"{abs(net)} chips {'up' if net > 0 else 'down'}"
+        return f"So far you have bet {staked} chips in all and are {result}."
+
     def announce_shoe(self) -> None:
         if not isinstance(self.shoe, StackedShoe):
             self.say(
@@ -238,7 +190,7 @@ class Session:
             return
         self.reveal_seed(self.shoe, "The cut card is out. The old shoe's seed was")
         if self.standing.players:
-            self.say(self.standing.announcement())
+            self.say(self.totals())
         self.shoe = Shoe.fresh(self.rules.decks, self.rules.penetration)
         self.announce_shoe()
 
@@ -254,15 +206,31 @@ class Session:
                 return None
             if answer == "":
                 return min(self.last_bet, high)
-            if not answer.isdigit():
-                self.say(f"Please type a whole number of chips ({bet_range(low, high)}), or q.")
-                continue
-            bet = int(answer)
-            if not low <= bet <= high:
-                self.say(f"You can place {bet_range(low, high)} chips per hand.")
-                continue
-            self.last_bet = bet
-            return bet
+            bet = self.read_bet(answer, high)
+            if bet is not None:
+                self.last_bet = bet
+                return bet
+
+    def read_bet(self, answer: str, high: int) -> int | None:
+        """The stake per hand ``answer`` asks for, as ``/bet`` reads it; None, said why,
+        when it is not one ``high`` (the most the table and your chips allow) covers."""
+        balance = self.chips if needs_balance(answer) else None
+        try:
+            bet = parse_bet(
+                answer,
+                balance=balance,
+                min_bet=self.rules.min_bet,
+                max_bet=self.rules.max_bet,
+                spots=self.hands,
+            )
+        except BetAmountError as refusal:
+            self.say(f"{refusal} (q to leave the table)")
+            return None
+        if bet > high:
+            per_hand = " per hand" if self.hands > 1 else ""
+            self.say(f"You have {self.chips} chips: bet at most {high}{per_hand}.")
+            return None
+        return bet
 
     def play_round(self, bet: int) -> None:
         self.new_shoe_if_due()
@@ -333,7 +301,10 @@ class Session:
         legal = {a for a in round_.legal_actions(PLAYER) if round_.cost(PLAYER, a) <= self.chips}
         options = ", ".join(PROMPT_NAMES[a] for a in PROMPT_NAMES if a in legal)
         while True:
-            answer = self.ask(f"Hand {index + 1} ({hand.describe()}): {options}? ")
+            answer = self.ask(f"Hand {index + 1} ({hand.describe()}): {options}, [?] hint? ")
+            if answer in HINT_ANSWERS:
+                self.hint(hand.cards, round_.dealer.cards[0], legal)
+                continue
             action = ANSWERS.get(answer)
             if action is None:
                 self.say(f"Please type one of: {options} (the letter in brackets is enough).")
@@ -350,6 +321,11 @@ class Session:
             self.chips -= cost
             round_.act(PLAYER, action)
             return
+
+    def hint(self, cards: Sequence[Card], up: Card, legal: set[Action]) -> None:
+        """The Hint button's answer: the best choice and what each one is worth."""
+        values = legal_values(self.rules, cards, up, legal)
+        self.say("\n".join(f"  {line}" for line in exact_hint(values, cards, up).splitlines()))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,11 +18,27 @@ import tempfile
 from pathlib import Path
 
 DEFAULT_PORT = 8765
+#: The ports a TCP server may listen on (0, "any free port", is not one to give a newcomer).
+PORTS = range(1, 65536)
+
+
+def tcp_port(text: str) -> int:
+    """``--port``'s value: a whole number from 1 to 65535 (argparse says so otherwise)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if port not in PORTS:
+        raise argparse.ArgumentTypeError(f"must be {PORTS[0]} to {PORTS[-1]}, not {text!r}")
+    return port
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"the page's port (default {DEFAULT_PORT})"
+        "--port",
+        type=tcp_port,
+        default=DEFAULT_PORT,
+        help=f"the page's port, 1 to 65535 (default {DEFAULT_PORT})",
     )
     parser.add_argument(
         "--db",

@@ -7,7 +7,7 @@ import re
 import sys
 from typing import Any, NoReturn
 
-from bot.engine import PRESETS, Rules, RulesError, preset
+from bot.engine import DECK_COUNTS, PRESETS, Rules, RulesError, preset
 
 #: The preset every command line tool starts from (play, strategy, edge, simulate), the
 #: same as a new server's tables.
@@ -132,9 +132,10 @@ def rules_from_args(args: argparse.Namespace, *, deals_to_cut: bool = True) -> R
         changes["peek_ace_only"] = args.peek_ace_only
     if args.penetration is not None:
         changes["penetration"] = args.penetration
-    elif args.decks is not None and base.penetration > Rules.deepest_penetration(args.decks):
+    elif args.decks in DECK_COUNTS and base.penetration > Rules.deepest_penetration(args.decks):
         # The preset's cut card, not the user, is too deep for fewer decks: move it up, and
-        # say so (a flag the user gave is never changed).
+        # say so (a flag the user gave is never changed). Decks out of range are refused
+        # by Rules, with no note first.
         changes["penetration"] = Rules.deepest_penetration(args.decks)
         if deals_to_cut:
             print(

@@ -3,8 +3,8 @@
 Each worker process plays its share of the rounds with its own seed derived
 from the run's seed (``bot.engine.analysis.simulate.worker_seed``), so the same seed and
 worker count give the same result. The first line of the result is printed as the
-run starts; the progress bar goes to stderr, only when it is a terminal and only once
-a run has taken a second (piped, the run is quiet until its result). Killed (SIGTERM),
+run starts; progress goes to stderr: a bar on a terminal once a run has taken a second,
+elsewhere a line every 10 seconds (bot/cli/progress.py). Killed (SIGTERM),
 the run stops its workers; killed outright (SIGKILL), its workers see their parent gone
 at their next progress report and stop themselves.
 """
@@ -23,8 +23,9 @@ import time
 from collections.abc import Callable, Sequence
 from multiprocessing.context import ForkContext, SpawnContext
 from multiprocessing.process import BaseProcess
-from typing import Any, TextIO
+from typing import Any
 
+from bot.cli.progress import progress_for
 from bot.cli.rule_flags import add_rule_flags, rules_or_exit
 from bot.cli.seed_flag import add_seed_flag
 from bot.engine import (
@@ -50,9 +51,6 @@ MAX_WORKERS = 64
 #: Exit status after Ctrl-C (128 + SIGINT, as shells report it), and after SIGTERM.
 INTERRUPTED = 130
 TERMINATED = 128 + signal.SIGTERM
-#: Seconds a run goes before the progress bar appears, and between two redraws.
-BAR_DELAY = 1.0
-BAR_EVERY = 0.1
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -93,13 +91,12 @@ def run(args: argparse.Namespace) -> int:
         # Say what runs before it runs: a long run is not a silent one.
         print(_heading(args.hands, args.preset, rules), flush=True)
     lookup_for(rules)  # build the chart before the clock starts (and before workers fork)
-    bar = ProgressBar(args.hands, sys.stderr) if sys.stderr.isatty() else None
+    bar = progress_for(args.hands, sys.stderr)
     played = [0]
 
     def progress(done: int) -> None:
         played[0] = done
-        if bar:
-            bar.update(done)
+        bar.update(done)
 
     start = time.perf_counter()
     signal.signal(signal.SIGTERM, _exit_terminated)
@@ -107,8 +104,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         tally = simulate(rules, args.hands, seed, args.workers, progress, side_bets)
     except KeyboardInterrupt:
-        if bar:
-            bar.close()
+        bar.close()
         print(
             f"Stopped (Ctrl-C) after about {played[0]:,} of {args.hands:,} rounds: "
             f"no result. The seed was {seed_hex}.",
@@ -116,8 +112,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return INTERRUPTED
     seconds = time.perf_counter() - start
-    if bar:
-        bar.close()
+    bar.close()
     result = _result(rules, args, tally, seed_hex, seconds)
     if args.json:
         print(json.dumps(result))
@@ -255,40 +250,6 @@ def _check_alive(processes: Sequence[BaseProcess], tallies: dict[int, Tally]) ->
     for index, process in enumerate(processes):
         if index not in tallies and not process.is_alive() and process.exitcode not in (0, None):
             raise RuntimeError(f"simulation worker {index} died (exit code {process.exitcode})")
-
-
-class ProgressBar:
-    """A one-line bar on a terminal: shown once a run has taken ``BAR_DELAY`` seconds."""
-
-    def __init__(self, total: int, stream: TextIO, clock: Callable[[], float] = time.monotonic):
-        self.total = total
-        self.stream = stream
-        self.clock = clock
-        self.start = clock()
-        self.last = self.start
-        self.shown = False
-
-    def update(self, done: int) -> None:
-        """Redraw for ``done`` rounds played, at most every ``BAR_EVERY`` seconds."""
-        now = self.clock()
-        if now - self.start < BAR_DELAY or now - self.last < BAR_EVERY:
-            return
-        self.last = now
-        self.shown = True
-        share = done / self.total
-        filled = int(30 * share)
-        rate = done / (now - self.start)
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (30 - filled)}] {share:6.1%}  "
-            f"{done:,}/{self.total:,} rounds  {rate:,.0f}/s"
-        )
-        self.stream.flush()
-
-    def close(self) -> None:
-        """Clear the bar's line, if it was drawn."""
-        if self.shown:
-            self.stream.write("\r\x1b[2K")
-            self.stream.flush()
 
 
 def _result(

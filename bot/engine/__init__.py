@@ -38,6 +38,7 @@ from bot.engine.legality import Refusal, Verdict
 from bot.engine.round import Round
 from bot.engine.round_state import RoundPhase
 from bot.engine.rules import (
+    DECK_COUNTS,
     MAX_BET_CEILING,
     MAX_SPOTS,
     PRESETS,
@@ -82,6 +83,7 @@ __all__ = [
     "BUILD",
     "BUSTER",
     "DECK",
+    "DECK_COUNTS",
     "KNOWN_PAY_TABLES",
     "MAX_BET_CEILING",
     "MAX_SPOTS",

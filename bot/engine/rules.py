@@ -20,6 +20,8 @@ MAX_PLAYERS: Final = 7
 MAX_BET_CEILING: Final = 10**12
 #: Cards the cut card must leave behind it: enough for a full table's round.
 CARDS_BEHIND_CUT: Final = 15
+#: The shoe sizes a table deals from.
+DECK_COUNTS: Final = range(1, 9)
 
 
 class RulesError(ValueError):
@@ -89,8 +91,10 @@ class Rules:
                 problems.append(f"{name} must be true or false, not {getattr(self, name)!r}")
         if problems:
             return problems
-        if not 1 <= self.decks <= 8:
-            problems.append(f"decks must be 1 to 8, not {self.decks}")
+        if self.decks not in DECK_COUNTS:
+            problems.append(
+                f"decks must be {DECK_COUNTS[0]} to {DECK_COUNTS[-1]}, not {self.decks}"
+            )
         if not isinstance(self.penetration, int | float) or not (
             self.penetration == 0 or 0.25 <= self.penetration <= 0.9
         ):
@@ -159,8 +163,8 @@ class Rules:
                 offered.append("insurance")
             if offered:
                 problems.append(f"a hit-and-stand-only table cannot offer {', '.join(offered)}")
-        # The cut card must leave enough cards for a full table's round.
-        if self.penetration:
+        # The cut card must leave enough cards for a full table's round (of a real shoe).
+        if self.penetration and self.decks in DECK_COUNTS:
             left = int(self.decks * 52 * (1 - self.penetration))
             if left < CARDS_BEHIND_CUT:
                 problems.append(
@@ -173,7 +177,8 @@ class Rules:
     @staticmethod
     def deepest_penetration(decks: int) -> float:
         """The deepest cut card, in steps of 0.05, that leaves ``CARDS_BEHIND_CUT`` cards
-        behind it in a ``decks``-deck shoe (0.7 for one deck, 0.85 for two)."""
+        behind it in a ``decks``-deck shoe (0.7 for one deck, 0.85 for two); ``decks`` is
+        one of ``DECK_COUNTS``."""
         steps = int((1 - CARDS_BEHIND_CUT / (decks * 52)) * 20)
         while steps and int(decks * 52 * (1 - steps / 20)) < CARDS_BEHIND_CUT:
             steps -= 1

@@ -190,7 +190,7 @@ def test_the_table_rules_are_shown_when_it_opens() -> None:
 def test_double_and_split_are_not_offered_when_you_cannot_afford_them() -> None:
     # Your 8 8 against a 10, with every chip on the bet.
     out = play("10\ns\n", "--chips", "10", "--stack", "8♠ 10♦ 8♥ 7♣").stdout
-    assert "Hand 1 (8♠ 8♥ (16)): [h]it, [s]tand, su[r]render? " in out
+    assert "Hand 1 (8♠ 8♥ (16)): [h]it, [s]tand, su[r]render, [?] hint? " in out
     assert "[d]ouble" not in out
     assert "s[p]lit" not in out
 

@@ -79,3 +79,30 @@ def test_no_warning_without_a_sqlite_file_or_without_postgres(tmp_path: Path) ->
     kept = start(tmp_path, absent, postgres_up=False)
     assert kept.stderr == ""
     assert kept.stdout.strip() == f"sqlite:///{absent}"
+
+
+def _docker_section() -> str:
+    readme = (ROOT / "README.md").read_text()
+    return readme.split("## Running with Docker", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_docker_section_makes_the_env_file_before_docker_reads_it() -> None:
+    section = _docker_section()
+    made = section.index("cp .env.example .env")
+    assert made < section.index("docker run ")
+    assert made < section.index("docker compose up")
+    assert "env_file: .env" in section
+
+
+def test_the_docker_section_says_env_values_go_unquoted() -> None:
+    section = " ".join(_docker_section().split())
+    assert 'without quotes (`DISCORD_TOKEN=abc123`, not `DISCORD_TOKEN="abc123"`)' in section
+    assert "Docker's `--env-file` keeps every character after the `=`, quotes included" in (section)
+
+
+def test_a_bind_mount_is_given_to_the_images_user_first() -> None:
+    (uid,) = re.findall(r"^USER (\d+):\d+$", (ROOT / "Dockerfile").read_text(), re.MULTILINE)
+    section = _docker_section()
+    assert f"The bot runs as uid {uid}" in section
+    chown = f"sudo chown {uid}:{uid} /srv/blackjack"
+    assert section.index(chown) < section.index("-v /srv/blackjack:/data")

@@ -21,6 +21,7 @@ from fakediscord import FakeDiscord
 from fakediscord.harness import REPO_ROOT, BotProcess, running_bot
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
+from tests.processes import Running, found_within, gone_within, in_group
 
 MID_ROUND = ("**Your move**", "**Insurance?**")
 #: Settings a developer's .env might hold that would point the bot elsewhere (a set
@@ -159,3 +160,31 @@ async def test_a_button_from_before_a_restart_still_works(
         assert joined.response_type == 7
         assert "## Bob" in embed_text(table)
     await check_invariants(config.database_url)
+
+
+async def test_a_sigkilled_bot_leaves_no_process_of_its_group_behind(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The strategy worker (and Python's resource tracker) end with the bot, whatever ended it."""
+    fake = fake_discord
+    world = World.build(fake)
+    url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
+    argv = [sys.executable, "-m", "bot"]
+    async with BotProcess(fake, argv, env={**NO_DOTENV, "DATABASE_URL": url}) as process:
+        await fake.slash(world.alice, "blackjack start", world.channel)
+        await fake.slash(world.alice, "blackjack rules", world.channel)
+        group = process.pid  # the bot leads a process group of its own
+        assert await asyncio.to_thread(found_within, 60, lambda: _worker_of(group)), in_group(group)
+
+        await process.kill()
+        left = await asyncio.to_thread(gone_within, 5, lambda: in_group(group))
+        assert left == []
+
+
+def _worker_of(group: int) -> list[Running]:
+    """The bot's strategy worker, a spawned child process of the group's leader."""
+    return [
+        child
+        for child in in_group(group)
+        if child.parent == group and "multiprocessing.spawn" in child.command
+    ]

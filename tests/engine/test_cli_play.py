@@ -39,7 +39,7 @@ def test_a_piped_session_bets_splits_doubles_and_is_paid() -> None:
     assert "you (hand 2): 20 beats 17: wins 10, 20 back" in out
     assert "Round over: net +30. You have 1030 chips." in out
     assert "You leave the table with 1030 chips." in out
-    assert "you: action 30, standing +30" in out  # printed on leaving, as bj(6) does
+    assert "So far you have bet 30 chips in all and are 30 chips up." in out  # on leaving
 
 
 def test_cards_are_drawn_as_box_art() -> None:
@@ -50,8 +50,11 @@ def test_cards_are_drawn_as_box_art() -> None:
 
 def test_bad_input_gets_a_message_and_the_same_question() -> None:
     out = play("ten\n5\n10\nx\np\ns\n", "--stack", "10♠ 9♦ 8♥ 8♣").stdout
-    assert "Please type a whole number of chips (bets from 10 to 1,000), or q." in out
-    assert "You can place bets from 10 to 1,000 chips per hand." in out
+    assert (
+        "'ten' is not an amount of chips. Use a number like 500, 2.5k or 1m, or half, max or "
+        "all. (q to leave the table)" in out
+    )
+    assert "The table minimum is 10; you bet 5. (q to leave the table)" in out
     assert "Please type one of: [h]it, [s]tand, [d]ouble, su[r]render" in out
     assert "You can't split now: you can split only a pair on your first two cards." in out
     assert out.count("Hand 1 (10♠ 8♥ (18))") == 3
@@ -114,3 +117,36 @@ def test_verify_refuses_a_seed_that_is_not_32_bytes_of_hex() -> None:
     )
     assert run.returncode == 2
     assert "64 hex digits" in run.stderr
+
+
+def test_a_bet_is_typed_as_slash_bet_takes_it() -> None:
+    stack = "10♠ 9♦ 8♥ 8♣ 10♣ 9♥ 7♦ 10♥ 10♦ 9♣ 7♠ 10♠"
+    out = play("0.5k\ns\nhalf\ns\n2.5k\nmax\ns\n", "--stack", stack).stdout
+    assert "you are dealt 10♠ 8♥ (18), stake 500" in out  # 0.5k
+    assert "Round over: net +500. You have 1500 chips." in out
+    assert "you are dealt 10♣ 7♦ (17), stake 750" in out  # half of 1,500
+    assert "Round over: net -750. You have 750 chips." in out
+    assert "You have 750 chips: bet at most 750." in out  # 2.5k is more than you have
+    assert "you are dealt 10♦ 7♠ (17), stake 750" in out  # max: all you have
+
+
+def test_chips_are_chips_not_dollars_and_the_totals_are_in_words() -> None:
+    out = play("10\ns\n20\ns\n", "--stack", "10♠ 9♦ 8♥ 8♣ 10♣ 9♥ 7♦ 10♥").stdout
+    assert "$" not in out
+    assert "bet 10\n" in out
+    assert "action" not in out
+    assert "So far you have bet 30 chips in all and are 10 chips down." in out
+
+
+def test_the_hint_key_shows_the_hint_buttons_figures() -> None:
+    """The Hint's figures for hard 16 against a 10 (tests/test_strategy_process.py), in the
+    Hint's words, then the same question again."""
+    out = play("10\n?\nhint\ns\n", "--stack", "10♠ 10♦ 6♥ 9♣").stdout
+    assert "[?] hint?" in out
+    assert "  Basic strategy: surrender (hard 16 against a 10).\n" in out
+    assert (
+        ": surrender \u221250.0%, hit \u221253.5%, stand \u221254.1%, double \u2212106.9%." in out
+    )
+    assert out.count("Basic strategy: surrender") == 2
+    assert out.count("Hand 1 (10♠ 6♥ (16))") == 3
+    assert "you stand on 16" in out

@@ -91,10 +91,13 @@ def test_every_drawn_card_is_out_of_the_shoe() -> None:
 def test_ev_prints_every_legal_action_best_first(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ev", "--hand", "10,6", "--up", "T", "--surrender", "none"]) == 0
     out = capsys.readouterr().out.strip()
-    assert out == "Hit \u22120.535, Stand \u22120.541, Double \u22121.069: hit"
+    assert out == "Hit \u221253.5%, Stand \u221254.1%, Double \u2212106.9%: hit"
     assert main(["ev", "--hand", "8,8", "--up", "T", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["best"] == "split"
+    # The Hint's words for the same cards (tests/test_strategy_process.py): surrender −50.0%.
+    assert main(["ev", "--hand", "10,6", "--up", "T"]) == 0
+    assert capsys.readouterr().out.startswith("Surrender \u221250.0%, Hit \u221253.5%, ")
     assert set(data["values"]) == {"stand", "hit", "double", "split", "surrender"}
 
 
@@ -112,12 +115,12 @@ def test_ev_takes_the_single_deck_peek_under_an_ace_only(
     # costs the hand, so both values are lower than after a peek.
     assert main(["ev", "--hand", "10,6", "--up", "T", "--preset", "single-deck"]) == 0
     no_peek = capsys.readouterr().out.strip()
-    assert no_peek == "Hit \u22120.547, Stand \u22120.580, Double \u22121.094: hit"
+    assert no_peek == "Hit \u221254.7%, Stand \u221258.0%, Double \u2212109.4%: hit"
     flags = ["--preset", "single-deck", "--no-peek-ace-only"]
     assert main(["ev", "--hand", "10,6", "--up", "T", *flags]) == 0
-    assert capsys.readouterr().out.strip().startswith("Hit \u22120.507, Stand \u22120.543")
+    assert capsys.readouterr().out.strip().startswith("Hit \u221250.7%, Stand \u221254.3%")
 
 
 def test_decision_words_rank_the_values() -> None:
     words = decision_words({Action.STAND: -0.540, Action.HIT: -0.535})
-    assert words == "Hit \u22120.535, Stand \u22120.540: hit"
+    assert words == "Hit \u221253.5%, Stand \u221254.0%: hit"

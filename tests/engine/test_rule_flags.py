@@ -78,6 +78,27 @@ def test_a_rejected_combination_exits_2_with_the_rules_message(
     assert "Traceback" not in err
 
 
+#: Every analysis tool, with the arguments it needs besides the rules.
+TOOLS = (
+    ["edge"],
+    ["simulate", "--hands", "100"],
+    ["strategy"],
+    ["side-bets"],
+    ["ev", "--hand", "10,6", "--up", "10"],
+)
+
+
+@pytest.mark.parametrize("decks", ["0", "-1", "9"])
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda tool: tool[0])
+def test_decks_out_of_range_say_1_to_8_and_exit_2_in_every_tool(
+    tool: list[str], decks: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main([*tool, "--decks", decks])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err == f"python -m bot: error: --decks must be 1 to 8, not {decks}\n"
+
+
 def test_a_rejected_combination_prints_no_traceback_from_the_command_line() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bot", "edge", "--max-hands", "1"],

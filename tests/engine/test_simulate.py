@@ -14,7 +14,8 @@ import pytest
 from engine_stacking import deal
 
 from bot.__main__ import main
-from bot.cli.simulate import ProgressBar, simulate
+from bot.cli.progress import LINE_EVERY, ProgressBar, ProgressLines, progress_for
+from bot.cli.simulate import simulate
 from bot.engine import Action, Round, RoundPhase, Shoe, preset
 from bot.engine.analysis.edge import house_edge
 from bot.engine.analysis.simulate import (
@@ -256,3 +257,25 @@ def test_a_bar_never_drawn_leaves_nothing_to_clear() -> None:
     bar.update(10)
     bar.close()
     assert stream.getvalue() == ""
+
+
+def test_off_a_terminal_progress_is_a_line_every_ten_seconds() -> None:
+    stream = io.StringIO()  # not a terminal, as a file or a pipe
+    clock = FakeClock()
+    lines = progress_for(1_000_000, stream, clock)
+    assert isinstance(lines, ProgressLines)
+    clock.now = LINE_EVERY - 0.5
+    lines.update(100_000)
+    assert stream.getvalue() == ""  # not yet ten seconds
+    clock.now = LINE_EVERY
+    lines.update(250_000)
+    assert stream.getvalue() == "250,000 of 1,000,000 rounds played (25.0%), 25,000 a second\n"
+    clock.now = LINE_EVERY + 9
+    lines.update(400_000)
+    assert stream.getvalue().count("\n") == 1  # the next one ten seconds after the last
+    clock.now = 2 * LINE_EVERY
+    lines.update(500_000)
+    lines.close()
+    assert stream.getvalue().splitlines()[1] == (
+        "500,000 of 1,000,000 rounds played (50.0%), 25,000 a second"
+    )

@@ -299,7 +299,10 @@ _NAMES: Final = {
 
 
 def decision_words(values: dict[Action, float]) -> str:
-    """ "Hit −0.535, Stand −0.541: hit": each action's value, best first, then the best."""
+    """ "Hit −53.5%, Stand −54.1%: hit": each action's value, best first, then the best.
+
+    A value is written as the Hint writes it: in percent of the bet, one decimal, signed
+    (a value of -0.535 chips per chip bet is "−53.5%")."""
     ranked = sorted(values, key=lambda action: -values[action])
-    parts = ", ".join(f"{_NAMES[a]} {values[a]:+.3f}".replace("-", "\u2212") for a in ranked)
+    parts = ", ".join(f"{_NAMES[a]} {values[a] * 100:+.1f}%".replace("-", "\u2212") for a in ranked)
     return f"{parts}: {_NAMES[ranked[0]].lower()}"
