@@ -145,3 +145,15 @@ async def test_a_side_bet_that_is_off_is_refused_and_stakes_nothing(
     refused = await world.say(world.alice, "bet", amount="100", buster=10)
     assert refused == "Buster Blackjack is not offered at this table."
     assert await world.ledger(world.alice) == [("grant", START_CHIPS)]
+
+
+async def test_a_huge_or_infinite_payout_is_refused_and_changes_nothing(
+    bot: BlackjackBot, world: World
+) -> None:
+    # 1e999999999 as an exact fraction would hold the event loop for hours: the answer
+    # coming back at all shows it is refused before it is built.
+    for pays in ("1e999999999", "1e-999999999", "inf", "-Infinity", "nan"):
+        refused = await world.say(world.admin, "blackjack-admin config", side_21plus3=pays)
+        assert refused.startswith(f"Nothing changed: 21+3: {pays!r} is not a pay table of it")
+    shown = await world.say(world.admin, "blackjack-admin config")
+    assert "21+3: off" in shown
