@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
+from bot.failures import failures_answered
 from bot.i18n import _, speak, speaking, tr
 from bot.play_gate import Action
 from bot.pocket import POCKET_SCOPE, anywhere, economy_scope
@@ -107,10 +108,11 @@ class PageButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Edit the leaderboard message to the page this button names."""
-        cog = interaction.client.get_cog(EconomyCog.__cog_name__)
-        assert isinstance(cog, EconomyCog)
-        embed, view = await cog.leaderboard_page(interaction, self.page)
-        await interaction.response.edit_message(embed=embed, view=view)
+        async with failures_answered(interaction, "a click on the leaderboard"):
+            cog = interaction.client.get_cog(EconomyCog.__cog_name__)
+            assert isinstance(cog, EconomyCog)
+            embed, view = await cog.leaderboard_page(interaction, self.page)
+            await interaction.response.edit_message(embed=embed, view=view)
 
 
 def page_view(board: LeaderboardPage) -> discord.ui.View:
