@@ -166,14 +166,15 @@ class EconomyCog(commands.Cog, name="Economy"):
         interaction: discord.Interaction[Any],
         member: discord.Member | discord.User | None = None,
     ) -> None:
-        """The balance in this server (outside servers: the pocket wallet)."""
-        who = member or interaction.user
-        amount = await self.bot.store.balance(economy_scope(interaction), who.id)
-        text = (
-            _("You have {amount} chips.", amount=amount)
-            if who.id == interaction.user.id
-            else _("{member} has {amount} chips.", member=who.mention, amount=amount)
-        )
+        """The balance in this server (outside servers: the pocket wallet). Your own opens
+        your account if you have none; another member's is only read."""
+        store, scope = self.bot.store, economy_scope(interaction)
+        if member is None or member.id == interaction.user.id:
+            amount = await store.balance(scope, interaction.user.id)
+            text = _("You have {amount} chips.", amount=amount)
+        else:
+            amount = await store.read_balance(scope, member.id)
+            text = _("{member} has {amount} chips.", member=member.mention, amount=amount)
         await tell(interaction, text)
 
     async def leaderboard_page(
