@@ -8,7 +8,7 @@ to people who should still not print chips.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -32,12 +32,21 @@ from cogs.table.commands import table_cog
 from db.errors import BalanceLimitExceeded, InsufficientChips
 from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
+from db.ops.settings import LIMITS
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
 
-#: Largest number a timer setting takes, in seconds (a day).
-TIMER_MAX = 86_400
+#: Each whole-number setting's lowest and highest value, as the store checks them
+#: (``db.ops.settings.LIMITS``, the one source): the options offer only what it takes.
+BET_TIMER: Final = LIMITS["bet_timer_s"]
+ACTION_TIMER: Final = LIMITS["action_timer_s"]
+IDLE_CLOSE: Final = LIMITS["idle_close_s"]
+STARTING_CHIPS: Final = LIMITS["starting_chips"]
+DAILY_AMOUNT: Final = LIMITS["daily_amount"]
+SIDE_MIN_BET: Final = LIMITS["side_min_bet"]
+SIDE_MAX_BET: Final = LIMITS["side_max_bet"]
+ACCOUNT_AGE: Final = LIMITS["min_account_age_days"]
 #: The table languages an admin may set, each named in itself (the setting's values are
 #: db.models.TABLE_LANGUAGES).
 LANGUAGE_CHOICES = [
@@ -135,19 +144,19 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         default_preset: str | None = None,
         min_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
         max_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
-        bet_timer: app_commands.Range[int, 5, TIMER_MAX] | None = None,
-        action_timer: app_commands.Range[int, 5, TIMER_MAX] | None = None,
-        idle_close: app_commands.Range[int, 30, TIMER_MAX] | None = None,
-        starting_chips: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
-        daily_amount: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
+        bet_timer: app_commands.Range[int, BET_TIMER[0], BET_TIMER[1]] | None = None,
+        action_timer: app_commands.Range[int, ACTION_TIMER[0], ACTION_TIMER[1]] | None = None,
+        idle_close: app_commands.Range[int, IDLE_CLOSE[0], IDLE_CLOSE[1]] | None = None,
+        starting_chips: app_commands.Range[int, STARTING_CHIPS[0], STARTING_CHIPS[1]] | None = None,
+        daily_amount: app_commands.Range[int, DAILY_AMOUNT[0], DAILY_AMOUNT[1]] | None = None,
         cards: str | None = None,
         season_length: str | None = None,
         side_21plus3: app_commands.Range[str, 1, 64] | None = None,
         side_perfect_pairs: app_commands.Range[str, 1, 64] | None = None,
         side_buster: app_commands.Range[str, 1, 64] | None = None,
-        side_min_bet: app_commands.Range[int, 1, MAX_BALANCE] | None = None,
-        side_max_bet: app_commands.Range[int, 1, MAX_BALANCE] | None = None,
-        min_account_age: app_commands.Range[int, 0, 3650] | None = None,
+        side_min_bet: app_commands.Range[int, SIDE_MIN_BET[0], SIDE_MIN_BET[1]] | None = None,
+        side_max_bet: app_commands.Range[int, SIDE_MAX_BET[0], SIDE_MAX_BET[1]] | None = None,
+        min_account_age: app_commands.Range[int, ACCOUNT_AGE[0], ACCOUNT_AGE[1]] | None = None,
         table_channels: app_commands.Range[str, 1, 600] | None = None,
         play_role: discord.Role | None = None,
         stop_all: bool | None = None,

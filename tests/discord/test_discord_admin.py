@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
+from db.ops.settings import LIMITS
+from fakediscord.interactions import InteractionRejected
 
 #: A role id in a reason: shown as text, never as a mention.
 ROLE = 123456789012345678
@@ -190,3 +193,43 @@ async def test_ledger_is_for_manage_server_only_and_names_are_shown_harmlessly(
     assert refused.ephemeral
     assert refused.content == REFUSED
     assert message.embed["description"] == shown
+
+
+#: Each whole-number option of /blackjack-admin config and the setting it writes.
+RANGED_OPTIONS = {
+    "bet_timer": "bet_timer_s",
+    "action_timer": "action_timer_s",
+    "idle_close": "idle_close_s",
+    "starting_chips": "starting_chips",
+    "daily_amount": "daily_amount",
+    "side_min_bet": "side_min_bet",
+    "side_max_bet": "side_max_bet",
+    "min_account_age": "min_account_age_days",
+}
+
+
+@pytest.mark.parametrize(("option", "setting"), RANGED_OPTIONS.items())
+async def test_config_offers_exactly_the_values_the_store_takes(
+    bot: BlackjackBot, world: World, option: str, setting: str
+) -> None:
+    low, high = LIMITS[setting]
+    for outside in (low - 1, high + 1):  # Discord's own client refuses these
+        with pytest.raises(InteractionRejected, match=f"option {option!r}"):
+            await world.slash(world.admin, "blackjack-admin config", **{option: outside})
+    # Both ends are taken (a side minimum above the side maximum is not: only its lowest).
+    for value in (low,) if setting == "side_min_bet" else (low, high):
+        changed = await world.say(world.admin, "blackjack-admin config", **{option: value})
+        assert changed.startswith("Settings changed."), changed
+        settings = await world.store.get_guild_settings(world.guild.id)
+        assert getattr(settings, setting) == value
+
+
+async def test_a_bet_timer_of_an_hour_and_a_one_chip_daily_are_taken(
+    bot: BlackjackBot, world: World
+) -> None:
+    with pytest.raises(InteractionRejected, match="option 'bet_timer'"):
+        await world.slash(world.admin, "blackjack-admin config", bet_timer=3601)
+    with pytest.raises(InteractionRejected, match="option 'daily_amount'"):
+        await world.slash(world.admin, "blackjack-admin config", daily_amount=0)
+    changed = await world.say(world.admin, "blackjack-admin config", bet_timer=3600, daily_amount=1)
+    assert changed.startswith("Settings changed.")
