@@ -46,6 +46,7 @@ STARTING_CHIPS: Final = LIMITS["starting_chips"]
 DAILY_AMOUNT: Final = LIMITS["daily_amount"]
 SIDE_MIN_BET: Final = LIMITS["side_min_bet"]
 SIDE_MAX_BET: Final = LIMITS["side_max_bet"]
+SIDE_MAX_EDGE: Final = LIMITS["side_max_edge_pct"]
 ACCOUNT_AGE: Final = LIMITS["min_account_age_days"]
 #: The table languages an admin may set, each named in itself (the setting's values are
 #: db.models.TABLE_LANGUAGES).
@@ -126,6 +127,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         side_buster=DESCRIBE[BUSTER],
         side_min_bet="Smallest side bet a hand",
         side_max_bet="Largest side bet a hand",
+        side_max_edge="Largest house edge (%) of a side bet a table offers (default 25)",
         min_account_age="Days an account must exist to claim /daily or sit (0: off)",
         table_channels='Channels where tables may open (#mentions), or "all"',
         play_role="The role that may play (the everyone role: anyone may)",
@@ -156,6 +158,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         side_buster: app_commands.Range[str, 1, 64] | None = None,
         side_min_bet: app_commands.Range[int, SIDE_MIN_BET[0], SIDE_MIN_BET[1]] | None = None,
         side_max_bet: app_commands.Range[int, SIDE_MAX_BET[0], SIDE_MAX_BET[1]] | None = None,
+        side_max_edge: app_commands.Range[int, SIDE_MAX_EDGE[0], SIDE_MAX_EDGE[1]] | None = None,
         min_account_age: app_commands.Range[int, ACCOUNT_AGE[0], ACCOUNT_AGE[1]] | None = None,
         table_channels: app_commands.Range[str, 1, 600] | None = None,
         play_role: discord.Role | None = None,
@@ -177,6 +180,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             "season_length": season_length,
             "side_min_bet": side_min_bet,
             "side_max_bet": side_max_bet,
+            "side_max_edge_pct": side_max_edge,
             "min_account_age_days": min_account_age,
             # @everyone (the default role) means everyone may play: no role gate.
             "play_role_id": None

@@ -35,6 +35,7 @@ LIMITS: Final[dict[str, tuple[int, int]]] = {
     "idle_close_s": (30, _DAY),
     "side_min_bet": (1, MAX_BALANCE),
     "side_max_bet": (1, MAX_BALANCE),
+    "side_max_edge_pct": (1, 100),
     "min_account_age_days": (0, 3650),
     "play_role_id": (0, checks.MAX_ID),
     "play_stopped": (0, 1),

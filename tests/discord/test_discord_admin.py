@@ -27,7 +27,7 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "21+3: off",
         "Perfect Pairs: off",
         "Buster Blackjack: off",
-        "Side bets: 1 to 1,000 chips a hand",
+        "Side bets: 1 to 1,000 chips a hand; the largest house edge a table offers: 25%",
         "Minimum account age for /daily and seats: 7 days",
         "Tables open in: any channel",
         "Who may play: everyone",
