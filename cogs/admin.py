@@ -314,7 +314,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
     async def player(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
         """What the member set for themselves, and who they are linked to (read only)."""
         assert interaction.guild_id is not None
-        mine = await self.bot.store.play.limits(member.id)
+        mine = await self.bot.store.play.limits(member.id, guild_id=interaction.guild_id)
         log = await self.bot.store.play.moderation_log(interaction.guild_id, member.id)
         with speaking(interaction.locale):
             embed = player_embed(member, mine, log, self.bot.clock.now())

@@ -191,8 +191,10 @@ class LimitsCog(commands.Cog, name="Limits"):
 
     @limits.command(name="show", description="See your limits and today's play")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
-        """The player's limits, privately."""
-        mine = await self.bot.store.play.limits(interaction.user.id)
+        """The player's limits, privately, as they hold here (a break this server's admin
+        lifted is not on here)."""
+        play = self.bot.store.play
+        mine = await play.limits(interaction.user.id, guild_id=interaction.guild_id)
         await tell(interaction, limits_text(mine, self.bot.clock.now()))
 
     @limits.command(name="set", description="Set your daily loss limit or session reminder")

@@ -3,8 +3,9 @@ gates in ``config``, the stop switch, ``link`` / ``unlink`` of accounts one pers
 holds, ``player`` (a member's limits, break and links) and ``lift`` (a break set until
 an admin lifts it).
 
-Admins see, players own: an admin can lift a break set "until an admin lifts it", but
-cannot shorten a timed break nor raise a player's limits; nothing here does either.
+Admins see, players own: an admin can lift a break set "until an admin lifts it", in
+their own server only (the player's break holds in every other), but cannot shorten a
+timed break nor raise a player's limits; nothing here does either.
 """
 
 from __future__ import annotations
@@ -173,9 +174,11 @@ async def moderate(
         return _("Nothing changed: {reason}.", reason=str(error))
     if done:
         return _(
-            "Lifted {member}'s break. A timed break, if any, still runs to its end.",
+            "Lifted {member}'s break in this server; it still holds in every other server. "
+            "A timed break, if any, still runs to its end.",
             member=member.mention,
         )
     return _(
-        "{member} has no break that waits for an admin. Nothing changed.", member=member.mention
+        "{member} has no break that waits for an admin of this server. Nothing changed.",
+        member=member.mention,
     )

@@ -491,7 +491,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def _on_break(self, interaction: discord.Interaction[Any]) -> bool:
         """Whether the player is on a break (begun after they entered): their seat plays on
         by itself, and they are told so."""
-        refusal = await self.bot.play_gate.on_break(interaction.user.id)
+        assert interaction.guild_id is not None  # tournaments are a server's
+        refusal = await self.bot.play_gate.on_break(interaction.guild_id, interaction.user.id)
         if refusal is not None:
             await tell(interaction, ON_BREAK.filled(refusal=refusal.args[0]))
         return refusal is not None

@@ -217,8 +217,11 @@ def day_start(now: int) -> int:
 # -- reading ------------------------------------------------------------------------------------
 
 
-def player_limits(user_id: int, now: int, tally: bool = True) -> Op[PlayerLimits]:
-    """A player's group, its limits (pending changes that are due applied) and today's play.
+def player_limits(
+    user_id: int, now: int, tally: bool = True, guild_id: int | None = None
+) -> Op[PlayerLimits]:
+    """A player's group, its limits (pending changes that are due applied) and today's play;
+    in ``guild_id``, as they hold there (a break an admin of it lifted is not on).
 
     Without ``tally``, the play is summed only for a player with limits (what a check
     needs): one query, not three, before a bet of a player who set none.
@@ -229,7 +232,7 @@ def player_limits(user_id: int, now: int, tally: bool = True) -> Op[PlayerLimits
     if own is not None:
         group = own if principal == user_id else (yield from _row(principal))
         if group is not None:
-            limits = group[1].settled(now)
+            limits = yield from _here(group[1].settled(now), user_id, guild_id)
     members: tuple[int, ...] = (user_id,)
     if own is not None:
         members = yield from _members(principal)
@@ -253,9 +256,10 @@ def player_limits(user_id: int, now: int, tally: bool = True) -> Op[PlayerLimits
 # -- the check in a stake's transaction ---------------------------------------------------------
 
 
-def check_bet(user_id: int, amount: int, now: int) -> Op[None]:
-    """Refuse (PlayRefused) a bet of ``amount`` the group's limits do not allow; else note it
-    in the session. Runs inside the stake's transaction, before the debit."""
+def check_bet(user_id: int, amount: int, now: int, guild_id: int) -> Op[None]:
+    """Refuse (PlayRefused) a bet of ``amount`` in ``guild_id`` the group's limits do not
+    allow; else note it in the session. Runs inside the stake's transaction, before the
+    debit."""
     own = yield from _row(user_id)
     if own is None or (own[0] == user_id and not own[1].settled(now).any):
         return  # no limit, no link (the notice seen, perhaps): nothing to check or write
@@ -263,8 +267,9 @@ def check_bet(user_id: int, amount: int, now: int) -> Op[None]:
     limits = limits.settled(now)
     if not limits.any:
         return
-    if limits.excluded(now):
-        until = None if limits.until_admin else from_micros(limits.excluded_until or now)
+    here = yield from _here(limits, user_id, guild_id)
+    if here.excluded(now):
+        until = None if here.until_admin else from_micros(here.excluded_until or now)
         raise PlayRefused("excluded", until=until)
     members = yield from _members(principal)
     if limits.reality_check_due(now):
@@ -332,6 +337,10 @@ def exclude(user_id: int, seconds: int | None, now: int) -> Op[PlayerLimits]:
     limits = limits.settled(now)
     if seconds is None:
         limits = replace(limits, until_admin=1)
+        # A new break until an admin lifts it holds everywhere, lifts of an earlier one too.
+        members = yield from _members(principal)
+        marks = ", ".join("?" for _ in members)
+        yield Query(f"DELETE FROM play_lifts WHERE user_id IN ({marks})", members)
     else:
         until = now + seconds * _SECOND
         limits = replace(limits, excluded_until=max(until, limits.excluded_until or 0))
@@ -449,16 +458,35 @@ def unlink(guild_id: int, user_id: int, actor: int, why: str, now: int) -> Op[bo
 
 
 def lift_exclusion(guild_id: int, user_id: int, actor: int, why: str, now: int) -> Op[bool]:
-    """An admin ends an exclusion set until an admin lifts it; False if there is none.
+    """An admin of ``guild_id`` ends, there, an exclusion set until an admin lifts it;
+    False if there is none there. The player took the break: it holds in every other
+    server.
 
     A timed exclusion is never shortened: if one is also running, it goes on.
     """
-    principal, limits = yield from _locked_group(user_id, now)
+    _principal, limits = yield from _locked_group(user_id, now)
     if not limits.until_admin:
         return False
-    yield from _write(principal, replace(limits, until_admin=0), now)
+    rows = yield Query(
+        "INSERT INTO play_lifts (user_id, guild_id, lifted_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id, guild_id) DO NOTHING RETURNING user_id",
+        (user_id, guild_id, now),
+    )
+    if not rows:
+        return False  # lifted here already
     yield from _log(guild_id, user_id, None, "lift", actor, why, now)
     return True
+
+
+def _here(limits: Limits, user_id: int, guild_id: int | None) -> Op[Limits]:
+    """``limits`` as they hold in ``guild_id`` (None: anywhere, as the player set them): a
+    break until an admin lifts it is off where an admin of the server lifted it."""
+    if not limits.until_admin or guild_id is None:
+        return limits
+    rows = yield Query(
+        "SELECT 1 FROM play_lifts WHERE user_id = ? AND guild_id = ?", (user_id, guild_id)
+    )
+    return replace(limits, until_admin=0) if rows else limits
 
 
 @dataclass(frozen=True, slots=True)

@@ -164,3 +164,25 @@ async def test_a_players_limits_hold_in_every_server(store: db.Store) -> None:
         await store.stake(G + 1, ALICE, 100, "bet", other)
     assert refused.value.lost == 100
     await store.stake(G + 1, ALICE, 50, "bet", other)
+
+
+async def test_an_admins_lift_holds_in_the_admins_server_only(store: db.Store) -> None:
+    await store.play.exclude(ALICE, None)  # Alice's break, until an admin lifts it
+    assert await store.play.lift_exclusion(G + 1, ALICE, MOD, "another server's admin")
+    assert not await store.play.lift_exclusion(G + 1, ALICE, MOD, "again")  # once a server
+    with pytest.raises(db.PlayRefused) as refused:
+        await _bet(store, ALICE, 10, "here")  # her break holds in every other server
+    assert (refused.value.reason, refused.value.until) == ("excluded", None)
+    there = await store.open_round(G + 1, CHANNEL + 1, "{}", "there")
+    await store.stake(G + 1, ALICE, 10, "bet", there)
+    assert (await store.play.limits(ALICE, guild_id=G)).limits.until_admin == 1
+    assert (await store.play.limits(ALICE, guild_id=G + 1)).limits.until_admin == 0
+    assert (await store.play.limits(ALICE)).limits.until_admin == 1  # as she set it
+    assert await store.play.moderation_log(G, ALICE) == []  # logged where it was done
+    [entry] = await store.play.moderation_log(G + 1, ALICE)
+    assert (entry.action, entry.reason) == ("lift", "another server's admin")
+
+    await store.play.exclude(ALICE, None)  # a new break holds everywhere again
+    later = await store.open_round(G + 1, CHANNEL + 1, "{}", "later")
+    with pytest.raises(db.PlayRefused):
+        await store.stake(G + 1, ALICE, 10, "bet", later)

@@ -333,3 +333,47 @@ def test_the_readme_states_the_notice_and_tells_server_owners_not_to_sell_chips(
     readme = " ".join((Path(__file__).parents[2] / "README.md").read_text("utf-8").split())
     assert NO_VALUE_NOTICE in readme
     assert "linking these chips to anything sold or of value" in readme
+
+
+async def test_another_servers_admin_lifts_a_break_in_their_server_only(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    club = fake.add_guild("Book club")
+    club_channel = fake.add_text_channel(club, "tables")
+    alice_there = fake.add_member(club, "alice", user=world.alice.user)
+    club_admin = fake.add_member(club, "librarian", permissions=["manage_guild"])
+    await fake.sync()
+    await world.say(world.alice, "limits break", period="admin")  # taken in the Casino
+
+    lifted = await world.say(
+        club_admin, "blackjack-admin lift", club_channel, member=alice_there, reason="asked me"
+    )
+    assert lifted.startswith("Lifted")
+    assert "in this server" in lifted
+    claimed = await world.say(alice_there, "daily", club_channel)
+    assert claimed.startswith("You claimed 250 chips.")
+    # Her break holds in the Casino, whose admin sees it and no lift in their log.
+    assert await world.say(world.alice, "daily") == (
+        "You're taking a break from play until a server admin lifts it. Nothing was changed."
+    )
+    player = await world.slash(world.admin, "blackjack-admin player", member=world.alice)
+    assert player.original is not None
+    assert player.original.embed is not None
+    shown = player.original.embed["description"]
+    assert "On a break: until a server admin lifts it" in shown
+    assert "lifted" not in embed_all(player.original.embed)
+    # The club's admin sees the lift in their own log.
+    there = await world.slash(
+        club_admin, "blackjack-admin player", club_channel, member=alice_there
+    )
+    assert there.original is not None
+    assert there.original.embed is not None
+    assert "break lifted by" in embed_all(there.original.embed)
+    assert "On a break: no" in there.original.embed["description"]
+
+
+def embed_all(embed: dict[str, Any]) -> str:
+    """An embed's description and every field, as one text."""
+    fields = [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
+    return "\n".join([embed.get("description", ""), *fields])
