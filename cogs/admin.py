@@ -29,7 +29,7 @@ from cogs.responsible_admin import (
 )
 from cogs.side_bet_config import DESCRIBE, side_bet_changes, side_bet_settings_lines
 from cogs.table.commands import table_cog
-from db.errors import BalanceLimitExceeded, InsufficientChips
+from db.errors import BalanceLimitExceeded, InsufficientChips, SettingsCrossed
 from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
 from db.ops.settings import LIMITS
@@ -54,6 +54,15 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name="Server language", value="server"),
     *(app_commands.Choice(name=name, value=code) for code, name in NATIVE_NAMES.items()),
 ]
+
+#: A change that would put a smallest amount above its largest, by setting (the store's
+#: db.SettingsCrossed), in the admin's words.
+CROSSED: Final[dict[str, Text]] = {
+    "bet": _("Nothing changed: the smallest bet ({low}) would be above the largest ({high})."),
+    "side_bet": _(
+        "Nothing changed: the smallest side bet ({low}) would be above the largest ({high})."
+    ),
+}
 
 #: The season-length setting as the settings list says it.
 SEASONS_SHOWN: dict[str, Text] = {
@@ -210,6 +219,11 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
                 changes["table_channels"] = channels_setting(table_channels)
             settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
             self.bot.play_gate.settings_changed(interaction.guild_id, settings)
+        except SettingsCrossed as crossed:
+            await tell(
+                interaction, CROSSED[crossed.setting].filled(low=crossed.low, high=crossed.high)
+            )
+            return
         except ValueError as error:
             reason = error.args[0] if isinstance(error.args[0], Text) else str(error)
             await tell(interaction, _("Nothing changed: {reason}.", reason=reason))

@@ -67,10 +67,16 @@ async def test_config_refuses_a_minimum_above_the_maximum_and_changes_nothing(
     bot: BlackjackBot, world: World
 ) -> None:
     refused = await world.say(world.admin, "blackjack-admin config", min_bet=500, max_bet=100)
-    assert refused.startswith("Nothing changed: ")
-    assert "min_bet" in refused
+    assert refused == "Nothing changed: the smallest bet (500) would be above the largest (100)."
     settings = await world.store.get_guild_settings(world.guild.id)
     assert (settings.min_bet, settings.max_bet) == (10, 10_000)
+    # In the admin's words, not the store's field names; the side bets' alike.
+    refused = await world.say(world.admin, "blackjack-admin config", side_min_bet=2_000)
+    assert refused == (
+        "Nothing changed: the smallest side bet (2,000) would be above the largest (1,000)."
+    )
+    settings = await world.store.get_guild_settings(world.guild.id)
+    assert (settings.side_min_bet, settings.side_max_bet) == (1, 1_000)
 
 
 async def test_grant_and_take_are_ledger_rows_with_the_admins_id(
