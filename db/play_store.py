@@ -11,8 +11,9 @@ from typing import Final
 
 from db import checks
 from db.models import MAX_BALANCE
-from db.ops import play_limits
-from db.ops.play_limits import ModerationEntry, PlayerLimits
+from db.ops import play_limits, play_moderation
+from db.ops.play_limits import PlayerLimits
+from db.ops.play_moderation import ModerationEntry
 from db.statements import Run
 
 #: The longest session a player may set: a week.
@@ -81,12 +82,12 @@ class PlayLimitsStore:
         if u == o:
             raise ValueError("an account cannot be linked to itself")
         a, why, now = _moderator(actor_id, reason), reason, self._now()
-        return await self._run(lambda: play_limits.link(g, u, o, a, why, now), write=True)
+        return await self._run(lambda: play_moderation.link(g, u, o, a, why, now), write=True)
 
     async def unlink(self, guild_id: int, user_id: int, actor_id: int, reason: str) -> bool:
         """A moderator takes the account out of its group; False if it is linked to nobody."""
         g, u, a, now = _ids(guild_id, user_id), user_id, _moderator(actor_id, reason), self._now()
-        return await self._run(lambda: play_limits.unlink(g, u, a, reason, now), write=True)
+        return await self._run(lambda: play_moderation.unlink(g, u, a, reason, now), write=True)
 
     async def lift_exclusion(self, guild_id: int, user_id: int, actor_id: int, reason: str) -> bool:
         """An admin lifts, in their server only, an exclusion set until an admin lifts it;
@@ -99,7 +100,7 @@ class PlayLimitsStore:
     ) -> list[ModerationEntry]:
         """The latest links, unlinks and lifts naming the player, newest first."""
         g, u, n = _ids(guild_id, user_id), user_id, checks.positive("limit", limit, limit=100)
-        return await self._run(lambda: play_limits.moderation_log(g, u, n), write=False)
+        return await self._run(lambda: play_moderation.moderation_log(g, u, n), write=False)
 
 
 def _ids(guild_id: int, user_id: int) -> int:

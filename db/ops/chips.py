@@ -117,7 +117,7 @@ def claim_daily(guild_id: int, user_id: int, now: int) -> Op[DailyResult]:
     period = settings.daily_period_s * 1_000_000
     account = yield from ensure_account(guild_id, user_id, now)
     # Linked accounts share one claim: the latest of theirs counts (their group is locked).
-    group = yield from claim_group(user_id, now)
+    group = yield from claim_group(user_id, now, guild_id)
     if len(group) > 1:
         marks = ", ".join("?" for _ in group)
         rows = yield Query(
