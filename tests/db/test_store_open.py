@@ -154,7 +154,7 @@ async def test_links_made_before_a_link_was_a_servers_hold_in_the_servers_that_m
 ) -> None:
     migrations = load_migrations()
     dialect = "postgresql" if store_url.startswith("postgresql") else "sqlite"
-    before = [m for m in migrations if m.name != "side_bet_edge_and_server_lifts"]
+    before = [m for m in migrations if m.name != "side_bet_edge_and_server_moderation"]
     for migration in before[:9]:
         for statement in migration.statements(dialect):
             await _execute(store_url, statement)
@@ -169,7 +169,7 @@ async def test_links_made_before_a_link_was_a_servers_hold_in_the_servers_that_m
         "INSERT INTO play_moderation (guild_id, user_id, other_id, action, actor_id, reason,"
         " created_at) VALUES (10, 22, 21, 'link', 99, 'alt', 0)",
     )
-    [linking] = [m for m in migrations if m.name == "side_bet_edge_and_server_lifts"]
+    [linking] = [m for m in migrations if m.name == "side_bet_edge_and_server_moderation"]
     for statement in linking.statements(dialect):
         await _execute(store_url, statement)
     links = await _execute(
