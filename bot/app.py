@@ -27,6 +27,7 @@ from bot.clock import Clock, SystemClock
 from bot.command_translator import CatalogTranslator
 from bot.config import Config
 from bot.discord_reply import tell
+from bot.failures import answer_failure
 from bot.i18n import _
 from bot.log_context import bind
 from bot.metrics import BotMetrics, MetricsServer
@@ -110,7 +111,7 @@ class BlackjackTree(app_commands.CommandTree[Any]):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         """A table's refusal has been answered by its cog (``cog_app_command_error``), a
-        failed check by the check; anything else is a bug: log it, apologise."""
+        failed check by the check; anything else is a failure (``bot.failures``)."""
         client = interaction.client
         if isinstance(client, BlackjackBot):
             if isinstance(error, app_commands.CheckFailure):
@@ -124,10 +125,9 @@ class BlackjackTree(app_commands.CommandTree[Any]):
         ):
             return
         name = interaction.command.qualified_name if interaction.command else "?"
-        log.error("command %s failed", name, exc_info=error, extra={"command": name})
-        text = _("Something went wrong on my side; nothing was changed. Please try again.")
-        with contextlib.suppress(discord.HTTPException):
-            await tell(interaction, text)
+        await answer_failure(
+            interaction, error, f"command {name}", logger=log, extra={"command": name}
+        )
 
 
 class BlackjackBot(commands.Bot):

@@ -130,14 +130,15 @@ class PlayGate:
             refusal = self._server_gates(settings, guild_id, asker, action, channel_id)
             if refusal is not None or action in _STAKE_CHECKED:
                 return refusal
-            return await self._own_limits(asker.user_id)
+            return await self._own_limits(guild_id, asker.user_id)
         except db.StoreUnavailable:
             if action in _CHECKED_AGAIN:
                 return None  # refused by the store itself, in the table's own words
             return PlayBlocked(PAUSED)
 
-    async def on_break(self, user_id: int) -> PlayBlocked | None:
-        """The member's break (a cooling-off or self-exclusion) running now, or None.
+    async def on_break(self, guild_id: int, user_id: int) -> PlayBlocked | None:
+        """The member's break (a cooling-off or self-exclusion) running now in ``guild_id``,
+        or None.
 
         A tournament entered before the break began asks this at each bet and decision:
         the fee is already paid and tournament chips are not the economy's, so the seat
@@ -145,7 +146,7 @@ class PlayGate:
         member's own bets and decisions are refused until the break ends.
         """
         try:
-            return await self._own_limits(user_id)
+            return await self._own_limits(guild_id, user_id)
         except db.StoreUnavailable:
             return None  # the tournament's own write is refused by the store in that case
 
@@ -176,10 +177,10 @@ class PlayGate:
                 return PlayBlocked(too_new_text(days, allowed_from), until=allowed_from)
         return None
 
-    async def _own_limits(self, user_id: int) -> PlayBlocked | None:
-        """The member's break (cooling-off or self-exclusion), the one own limit that refuses
-        more than a bet."""
-        mine = await self._store.play.limits(user_id, tally=False)
+    async def _own_limits(self, guild_id: int, user_id: int) -> PlayBlocked | None:
+        """The member's break (cooling-off or self-exclusion) in ``guild_id`` (where its admin
+        may have lifted it), the one own limit that refuses more than a bet."""
+        mine = await self._store.play.limits(user_id, tally=False, guild_id=guild_id)
         limits, now = mine.limits, _micros(self._clock.now())
         if limits.excluded(now):
             until = None if limits.until_admin else (limits.excluded_until or now) / 1e6

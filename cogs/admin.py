@@ -8,7 +8,7 @@ to people who should still not print chips.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -29,21 +29,40 @@ from cogs.responsible_admin import (
 )
 from cogs.side_bet_config import DESCRIBE, side_bet_changes, side_bet_settings_lines
 from cogs.table.commands import table_cog
-from db.errors import BalanceLimitExceeded, InsufficientChips
+from db.errors import BalanceLimitExceeded, InsufficientChips, SettingsCrossed
 from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
+from db.ops.settings import LIMITS
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
 
-#: Largest number a timer setting takes, in seconds (a day).
-TIMER_MAX = 86_400
+#: Each whole-number setting's lowest and highest value, as the store checks them
+#: (``db.ops.settings.LIMITS``, the one source): the options offer only what it takes.
+BET_TIMER: Final = LIMITS["bet_timer_s"]
+ACTION_TIMER: Final = LIMITS["action_timer_s"]
+IDLE_CLOSE: Final = LIMITS["idle_close_s"]
+STARTING_CHIPS: Final = LIMITS["starting_chips"]
+DAILY_AMOUNT: Final = LIMITS["daily_amount"]
+SIDE_MIN_BET: Final = LIMITS["side_min_bet"]
+SIDE_MAX_BET: Final = LIMITS["side_max_bet"]
+SIDE_MAX_EDGE: Final = LIMITS["side_max_edge_pct"]
+ACCOUNT_AGE: Final = LIMITS["min_account_age_days"]
 #: The table languages an admin may set, each named in itself (the setting's values are
 #: db.models.TABLE_LANGUAGES).
 LANGUAGE_CHOICES = [
     app_commands.Choice(name="Server language", value="server"),
     *(app_commands.Choice(name=name, value=code) for code, name in NATIVE_NAMES.items()),
 ]
+
+#: A change that would put a smallest amount above its largest, by setting (the store's
+#: db.SettingsCrossed), in the admin's words.
+CROSSED: Final[dict[str, Text]] = {
+    "bet": _("Nothing changed: the smallest bet ({low}) would be above the largest ({high})."),
+    "side_bet": _(
+        "Nothing changed: the smallest side bet ({low}) would be above the largest ({high})."
+    ),
+}
 
 #: The season-length setting as the settings list says it.
 SEASONS_SHOWN: dict[str, Text] = {
@@ -117,6 +136,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         side_buster=DESCRIBE[BUSTER],
         side_min_bet="Smallest side bet a hand",
         side_max_bet="Largest side bet a hand",
+        side_max_edge="Largest house edge (%) of a side bet a table offers (default 25)",
         min_account_age="Days an account must exist to claim /daily or sit (0: off)",
         table_channels='Channels where tables may open (#mentions), or "all"',
         play_role="The role that may play (the everyone role: anyone may)",
@@ -135,19 +155,20 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         default_preset: str | None = None,
         min_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
         max_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
-        bet_timer: app_commands.Range[int, 5, TIMER_MAX] | None = None,
-        action_timer: app_commands.Range[int, 5, TIMER_MAX] | None = None,
-        idle_close: app_commands.Range[int, 30, TIMER_MAX] | None = None,
-        starting_chips: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
-        daily_amount: app_commands.Range[int, 0, MAX_BALANCE] | None = None,
+        bet_timer: app_commands.Range[int, BET_TIMER[0], BET_TIMER[1]] | None = None,
+        action_timer: app_commands.Range[int, ACTION_TIMER[0], ACTION_TIMER[1]] | None = None,
+        idle_close: app_commands.Range[int, IDLE_CLOSE[0], IDLE_CLOSE[1]] | None = None,
+        starting_chips: app_commands.Range[int, STARTING_CHIPS[0], STARTING_CHIPS[1]] | None = None,
+        daily_amount: app_commands.Range[int, DAILY_AMOUNT[0], DAILY_AMOUNT[1]] | None = None,
         cards: str | None = None,
         season_length: str | None = None,
         side_21plus3: app_commands.Range[str, 1, 64] | None = None,
         side_perfect_pairs: app_commands.Range[str, 1, 64] | None = None,
         side_buster: app_commands.Range[str, 1, 64] | None = None,
-        side_min_bet: app_commands.Range[int, 1, MAX_BALANCE] | None = None,
-        side_max_bet: app_commands.Range[int, 1, MAX_BALANCE] | None = None,
-        min_account_age: app_commands.Range[int, 0, 3650] | None = None,
+        side_min_bet: app_commands.Range[int, SIDE_MIN_BET[0], SIDE_MIN_BET[1]] | None = None,
+        side_max_bet: app_commands.Range[int, SIDE_MAX_BET[0], SIDE_MAX_BET[1]] | None = None,
+        side_max_edge: app_commands.Range[int, SIDE_MAX_EDGE[0], SIDE_MAX_EDGE[1]] | None = None,
+        min_account_age: app_commands.Range[int, ACCOUNT_AGE[0], ACCOUNT_AGE[1]] | None = None,
         table_channels: app_commands.Range[str, 1, 600] | None = None,
         play_role: discord.Role | None = None,
         stop_all: bool | None = None,
@@ -168,6 +189,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             "season_length": season_length,
             "side_min_bet": side_min_bet,
             "side_max_bet": side_max_bet,
+            "side_max_edge_pct": side_max_edge,
             "min_account_age_days": min_account_age,
             # @everyone (the default role) means everyone may play: no role gate.
             "play_role_id": None
@@ -197,6 +219,11 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
                 changes["table_channels"] = channels_setting(table_channels)
             settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
             self.bot.play_gate.settings_changed(interaction.guild_id, settings)
+        except SettingsCrossed as crossed:
+            await tell(
+                interaction, CROSSED[crossed.setting].filled(low=crossed.low, high=crossed.high)
+            )
+            return
         except ValueError as error:
             reason = error.args[0] if isinstance(error.args[0], Text) else str(error)
             await tell(interaction, _("Nothing changed: {reason}.", reason=reason))
@@ -301,7 +328,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
     async def player(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
         """What the member set for themselves, and who they are linked to (read only)."""
         assert interaction.guild_id is not None
-        mine = await self.bot.store.play.limits(member.id)
+        mine = await self.bot.store.play.limits(member.id, guild_id=interaction.guild_id)
         log = await self.bot.store.play.moderation_log(interaction.guild_id, member.id)
         with speaking(interaction.locale):
             embed = player_embed(member, mine, log, self.bot.clock.now())

@@ -13,6 +13,7 @@ from typing import Any, Final
 import discord
 
 from bot.discord_reply import tell
+from bot.failures import failures_answered
 from bot.i18n import Text, _, speak, speaking, tr
 from bot.shown_names import shown_name
 from bot.tables.results import signed
@@ -112,20 +113,21 @@ class LedgerButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Edit the message to the next page."""
-        older = self.direction == "older"
-        shown = interaction.message.embeds if interaction.message is not None else []
-        # The bot sees no member list (no members intent): keep the title page one had.
-        title = (shown[0].title if shown else None) or _(
-            "Ledger · member {member}", member=str(self.user_id)
-        )
-        embed, view = await ledger_page(
-            interaction,
-            self.user_id,
-            title,
-            before_id=self.anchor if older else None,
-            after_id=None if older else self.anchor,
-        )
-        await interaction.response.edit_message(embed=embed, view=view)
+        async with failures_answered(interaction, "a click on the ledger"):
+            older = self.direction == "older"
+            shown = interaction.message.embeds if interaction.message is not None else []
+            # The bot sees no member list (no members intent): keep the title page one had.
+            title = (shown[0].title if shown else None) or _(
+                "Ledger · member {member}", member=str(self.user_id)
+            )
+            embed, view = await ledger_page(
+                interaction,
+                self.user_id,
+                title,
+                before_id=self.anchor if older else None,
+                after_id=None if older else self.anchor,
+            )
+            await interaction.response.edit_message(embed=embed, view=view)
 
 
 def page_view(user_id: int, page: LedgerPage) -> discord.ui.View:

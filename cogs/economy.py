@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
+from bot.failures import failures_answered
 from bot.i18n import _, speak, speaking, tr
 from bot.play_gate import Action
 from bot.pocket import POCKET_SCOPE, anywhere, economy_scope
@@ -107,10 +108,11 @@ class PageButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Edit the leaderboard message to the page this button names."""
-        cog = interaction.client.get_cog(EconomyCog.__cog_name__)
-        assert isinstance(cog, EconomyCog)
-        embed, view = await cog.leaderboard_page(interaction, self.page)
-        await interaction.response.edit_message(embed=embed, view=view)
+        async with failures_answered(interaction, "a click on the leaderboard"):
+            cog = interaction.client.get_cog(EconomyCog.__cog_name__)
+            assert isinstance(cog, EconomyCog)
+            embed, view = await cog.leaderboard_page(interaction, self.page)
+            await interaction.response.edit_message(embed=embed, view=view)
 
 
 def page_view(board: LeaderboardPage) -> discord.ui.View:
@@ -164,14 +166,15 @@ class EconomyCog(commands.Cog, name="Economy"):
         interaction: discord.Interaction[Any],
         member: discord.Member | discord.User | None = None,
     ) -> None:
-        """The balance in this server (outside servers: the pocket wallet)."""
-        who = member or interaction.user
-        amount = await self.bot.store.balance(economy_scope(interaction), who.id)
-        text = (
-            _("You have {amount} chips.", amount=amount)
-            if who.id == interaction.user.id
-            else _("{member} has {amount} chips.", member=who.mention, amount=amount)
-        )
+        """The balance in this server (outside servers: the pocket wallet). Your own opens
+        your account if you have none; another member's is only read."""
+        store, scope = self.bot.store, economy_scope(interaction)
+        if member is None or member.id == interaction.user.id:
+            amount = await store.balance(scope, interaction.user.id)
+            text = _("You have {amount} chips.", amount=amount)
+        else:
+            amount = await store.read_balance(scope, member.id)
+            text = _("{member} has {amount} chips.", member=member.mention, amount=amount)
         await tell(interaction, text)
 
     async def leaderboard_page(

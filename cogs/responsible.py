@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
+from bot.failures import failures_answered
 from bot.i18n import Text, _, speaking, tr
 from bot.play_gate import Asker
 from bot.pocket import anywhere
@@ -89,11 +90,12 @@ class ContinueButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Start a new session period and say so in place of the reality check."""
-        bot: BlackjackBot = interaction.client
-        await bot.store.play.confirm_reality_check(interaction.user.id)
-        with speaking(interaction.locale):
-            confirmed = tr(CONFIRMED)
-        await interaction.response.edit_message(content=confirmed, view=None)
+        async with failures_answered(interaction, "a click on Continue"):
+            bot: BlackjackBot = interaction.client
+            await bot.store.play.confirm_reality_check(interaction.user.id)
+            with speaking(interaction.locale):
+                confirmed = tr(CONFIRMED)
+            await interaction.response.edit_message(content=confirmed, view=None)
 
 
 def reality_check_view(user_id: int, label: str = CONTINUE) -> discord.ui.View:
@@ -189,8 +191,10 @@ class LimitsCog(commands.Cog, name="Limits"):
 
     @limits.command(name="show", description="See your limits and today's play")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
-        """The player's limits, privately."""
-        mine = await self.bot.store.play.limits(interaction.user.id)
+        """The player's limits, privately, as they hold here (a break this server's admin
+        lifted is not on here)."""
+        play = self.bot.store.play
+        mine = await play.limits(interaction.user.id, guild_id=interaction.guild_id)
         await tell(interaction, limits_text(mine, self.bot.clock.now()))
 
     @limits.command(name="set", description="Set your daily loss limit or session reminder")

@@ -3,8 +3,10 @@ gates in ``config``, the stop switch, ``link`` / ``unlink`` of accounts one pers
 holds, ``player`` (a member's limits, break and links) and ``lift`` (a break set until
 an admin lifts it).
 
-Admins see, players own: an admin can lift a break set "until an admin lifts it", but
-cannot shorten a timed break nor raise a player's limits; nothing here does either.
+Admins see, players own: an admin can lift a break set "until an admin lifts it", and
+link accounts, in their own server only (the player's break and limits hold in every
+other, and nothing an admin does is written to them), but cannot shorten a timed break
+nor raise a player's limits; nothing here does either.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from bot.shown_names import shown_name
 from cogs.responsible import limits_text
 from cogs.tournament import tournament_service
 from db.models import GuildSettings
-from db.ops.play_limits import ModerationEntry, PlayerLimits
+from db.ops.play_limits import PlayerLimits
+from db.ops.play_moderation import ModerationEntry
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -150,8 +153,8 @@ async def moderate(
             done = await play.link(g, member.id, other.id, actor, reason)
             if done:
                 return _(
-                    "Linked {member} and {other}: they now share one /daily claim and one set"
-                    " of limits (the stricter of each).",
+                    "Linked {member} and {other} in this server: here they now share one"
+                    " /daily claim and one set of limits (the stricter of each).",
                     member=member.mention,
                     other=other.mention,
                 )
@@ -164,7 +167,8 @@ async def moderate(
             done = await play.unlink(g, member.id, actor, reason)
             if done:
                 return _(
-                    "Unlinked {member}. They keep a copy of the group's limits.",
+                    "Unlinked {member} in this server. Each account keeps the limits its"
+                    " player set.",
                     member=member.mention,
                 )
             return _("{member} is not linked to anyone. Nothing changed.", member=member.mention)
@@ -173,9 +177,11 @@ async def moderate(
         return _("Nothing changed: {reason}.", reason=str(error))
     if done:
         return _(
-            "Lifted {member}'s break. A timed break, if any, still runs to its end.",
+            "Lifted {member}'s break in this server; it still holds in every other server. "
+            "A timed break, if any, still runs to its end.",
             member=member.mention,
         )
     return _(
-        "{member} has no break that waits for an admin. Nothing changed.", member=member.mention
+        "{member} has no break that waits for an admin of this server. Nothing changed.",
+        member=member.mention,
     )

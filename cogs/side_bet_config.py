@@ -16,8 +16,8 @@ from bot.engine import (
     parse_pay_table,
     preset,
 )
-from bot.i18n import Text, _
-from bot.tables.side_bets import SETTING, SHOWN, pay_table_refusal
+from bot.i18n import Figure, Text, _
+from bot.tables.side_bets import SETTING, SHOWN, edge_pct, pay_table_refusal
 from db.models import GuildSettings
 
 #: What an admin types to turn a side bet off.
@@ -56,19 +56,39 @@ def side_bet_changes(given: dict[str, str | None], default_preset: str) -> dict[
 
 
 def side_bet_settings_lines(settings: GuildSettings) -> list[Text]:
-    """Each side bet's setting, for the settings list."""
+    """Each side bet's setting with its house edge at the default rules, the side-bet
+    limits, and the largest edge a table offers, for the settings list."""
+    rules, most = preset(settings.default_preset), settings.side_max_edge_pct
     lines = []
     for bet, setting in SETTING.items():
-        table = getattr(settings, setting)
-        if table is None:
+        name = getattr(settings, setting)
+        if name is None:
             lines.append(_("{bet}: off", bet=SHOWN[bet]))
+            continue
+        edge = edge_pct(parse_pay_table(bet, name), rules)
+        words = {
+            "bet": SHOWN[bet],
+            "pay_table": name,
+            "edge": Figure(float(edge), "0.00"),
+            "preset": settings.default_preset,
+        }
+        if edge > most:
+            lines.append(
+                _(
+                    "{bet}: pays {pay_table} (house edge at {preset}: {edge}%, above the "
+                    "maximum: tables of these rules leave it off)",
+                    **words,
+                )
+            )
         else:
-            lines.append(_("{bet}: pays {pay_table}", bet=SHOWN[bet], pay_table=table))
+            lines.append(_("{bet}: pays {pay_table} (house edge at {preset}: {edge}%)", **words))
     lines.append(
         _(
-            "Side bets: {low} to {high} chips a hand",
+            "Side bets: {low} to {high} chips a hand; the largest house edge a table "
+            "offers: {most}%",
             low=settings.side_min_bet,
             high=settings.side_max_bet,
+            most=most,
         )
     )
     return lines

@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.bet_amount import BetAmountError, needs_balance, parse_bet
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, Action
+from bot.failures import answer_failure, failures_answered
 from bot.i18n import ENGLISH, Text, _, joined, speak, speaking, tr
 from bot.play_gate import Action as PlayAction
 from bot.pocket import economy_scope
@@ -284,6 +285,12 @@ class BetModal(discord.ui.Modal):
         secret = str(self.secret.value).strip().lower() in YES
         await self._cog.seal(interaction, self._channel_id, amount, secret)
 
+    async def on_error(  # type: ignore[override]  # discord.py 2.7 types it as a view's
+        self, interaction: discord.Interaction[Any], error: Exception, /
+    ) -> None:
+        """A failed bet is answered (discord.py only logs it)."""
+        await answer_failure(interaction, error, "a tournament bet")
+
 
 class TournamentCog(commands.Cog, name="Tournament"):
     """The tournament commands, buttons and messages."""
@@ -484,7 +491,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def _on_break(self, interaction: discord.Interaction[Any]) -> bool:
         """Whether the player is on a break (begun after they entered): their seat plays on
         by itself, and they are told so."""
-        refusal = await self.bot.play_gate.on_break(interaction.user.id)
+        assert interaction.guild_id is not None  # tournaments are a server's
+        refusal = await self.bot.play_gate.on_break(interaction.guild_id, interaction.user.id)
         if refusal is not None:
             await tell(interaction, ON_BREAK.filled(refusal=refusal.args[0]))
         return refusal is not None
@@ -583,7 +591,13 @@ class TournamentCog(commands.Cog, name="Tournament"):
         match = _CUSTOM_ID.fullmatch(str(interaction.data.get("custom_id", "")))
         if match is None or not await self.bot.admit(interaction):
             return
-        channel_id, action = int(match["c"]), match["action"]
+        async with failures_answered(interaction, "a click on a tournament table"):
+            await self._press(interaction, int(match["t"]), int(match["c"]), match)
+
+    async def _press(
+        self, interaction: discord.Interaction[Any], t: int, channel_id: int, match: re.Match[str]
+    ) -> None:
+        action = match["action"]
         if await self._on_break(interaction):
             return
         if action == "bet":
@@ -591,11 +605,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
             return
         try:
             await self.service.act(
-                int(match["t"]),
-                channel_id,
-                int(match["hand"]),
-                player_of(interaction),
-                _PLAYS[action],
+                t, channel_id, int(match["hand"]), player_of(interaction), _PLAYS[action]
             )
         except TournamentError as error:
             await tell(interaction, refusal(error))

@@ -81,6 +81,17 @@ class StoreUnavailable(StoreError):
         self.maybe_committed = maybe_committed
 
 
+class SettingsCrossed(StoreError, ValueError):
+    """A settings change that would put a smallest amount above its largest: ``setting``
+    is 'bet' (min_bet, max_bet) or 'side_bet' (side_min_bet, side_max_bet). Nothing was
+    written."""
+
+    def __init__(self, setting: str, low: int, high: int) -> None:
+        prefix = "" if setting == "bet" else "side_"
+        super().__init__(f"{prefix}min_bet ({low}) must not be above {prefix}max_bet ({high})")
+        self.setting, self.low, self.high = setting, low, high
+
+
 class PlayRefused(StoreError):
     """A bet a player's own limits refuse (db.ops.play_limits). Nothing was written.
 

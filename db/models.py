@@ -88,6 +88,9 @@ class GuildSettings:
     #: Smallest and largest side bet a hand.
     side_min_bet: int = 1
     side_max_bet: int = 1_000
+    #: The largest house edge, in percent, of a side bet a table offers: a bet whose edge
+    #: at the table's rules is above it is left off there.
+    side_max_edge_pct: int = 25
     #: Days an account must have existed to claim /daily or sit at a table (0: no gate).
     min_account_age_days: int = 7
     #: Channel ids where tables may open, comma-separated ("": any channel).

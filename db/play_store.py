@@ -11,8 +11,9 @@ from typing import Final
 
 from db import checks
 from db.models import MAX_BALANCE
-from db.ops import play_limits
-from db.ops.play_limits import ModerationEntry, PlayerLimits
+from db.ops import play_limits, play_moderation
+from db.ops.play_limits import PlayerLimits
+from db.ops.play_moderation import ModerationEntry
 from db.statements import Run
 
 #: The longest session a player may set: a week.
@@ -29,12 +30,16 @@ class PlayLimitsStore:
         self._run = run
         self._now = now
 
-    async def limits(self, user_id: int, *, tally: bool = True) -> PlayerLimits:
-        """The player's group, its limits and today's play in every server (read only).
+    async def limits(
+        self, user_id: int, *, tally: bool = True, guild_id: int | None = None
+    ) -> PlayerLimits:
+        """The player's group, its limits and today's play in every server (read only); with
+        ``guild_id``, the limits as they hold in that server (a break its admin lifted: off).
 
         ``tally=False``: today's play is left at 0 for a player without limits."""
         u, now = checks.snowflake("user_id", user_id), self._now()
-        return await self._run(lambda: play_limits.player_limits(u, now, tally), write=False)
+        g = None if guild_id is None else checks.snowflake("guild_id", guild_id)
+        return await self._run(lambda: play_limits.player_limits(u, now, tally, g), write=False)
 
     async def set_limits(self, user_id: int, changes: Mapping[str, int | None]) -> PlayerLimits:
         """Set 'daily_loss' (chips) and/or 'session_s' (seconds); None removes the limit.
@@ -77,15 +82,16 @@ class PlayLimitsStore:
         if u == o:
             raise ValueError("an account cannot be linked to itself")
         a, why, now = _moderator(actor_id, reason), reason, self._now()
-        return await self._run(lambda: play_limits.link(g, u, o, a, why, now), write=True)
+        return await self._run(lambda: play_moderation.link(g, u, o, a, why, now), write=True)
 
     async def unlink(self, guild_id: int, user_id: int, actor_id: int, reason: str) -> bool:
         """A moderator takes the account out of its group; False if it is linked to nobody."""
         g, u, a, now = _ids(guild_id, user_id), user_id, _moderator(actor_id, reason), self._now()
-        return await self._run(lambda: play_limits.unlink(g, u, a, reason, now), write=True)
+        return await self._run(lambda: play_moderation.unlink(g, u, a, reason, now), write=True)
 
     async def lift_exclusion(self, guild_id: int, user_id: int, actor_id: int, reason: str) -> bool:
-        """An admin lifts an exclusion set until an admin lifts it; False if there is none."""
+        """An admin lifts, in their server only, an exclusion set until an admin lifts it;
+        False if there is none there."""
         g, u, a, now = _ids(guild_id, user_id), user_id, _moderator(actor_id, reason), self._now()
         return await self._run(lambda: play_limits.lift_exclusion(g, u, a, reason, now), write=True)
 
@@ -94,7 +100,7 @@ class PlayLimitsStore:
     ) -> list[ModerationEntry]:
         """The latest links, unlinks and lifts naming the player, newest first."""
         g, u, n = _ids(guild_id, user_id), user_id, checks.positive("limit", limit, limit=100)
-        return await self._run(lambda: play_limits.moderation_log(g, u, n), write=False)
+        return await self._run(lambda: play_moderation.moderation_log(g, u, n), write=False)
 
 
 def _ids(guild_id: int, user_id: int) -> int:

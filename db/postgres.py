@@ -28,7 +28,15 @@ def _unavailable(error: Exception, write: bool) -> StoreUnavailable | None:
     A connection lost (or never made) while a write was in flight leaves unknown whether its
     COMMIT got through; a server that reported the error rolled the transaction back.
     """
-    lost = asyncpg.PostgresConnectionError | asyncpg.InterfaceError | OSError | TimeoutError
+    # asyncpg's InternalClientError ("cannot switch to state ...") is a pooled connection
+    # left mid-protocol by the server going away: as lost as the others.
+    lost = (
+        asyncpg.PostgresConnectionError
+        | asyncpg.InterfaceError
+        | asyncpg.InternalClientError
+        | OSError
+        | TimeoutError
+    )
     if isinstance(error, lost):
         return StoreUnavailable(
             f"the PostgreSQL server cannot be reached ({type(error).__name__}: {error})",

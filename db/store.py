@@ -153,6 +153,12 @@ class Store(ABC):
         )
         return await self._run(lambda: chips.balance(g, u, now), write=True)
 
+    async def read_balance(self, guild_id: int, user_id: int) -> int:
+        """The player's balance, or the starting chips a new account would have: a read,
+        which opens no account (``balance`` does)."""
+        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
+        return await self._run(lambda: chips.read_balance(g, u), write=False)
+
     async def stake(
         self,
         guild_id: int,

@@ -66,6 +66,9 @@ KNOWN_PAY_TABLES: Final[dict[str, tuple[str, ...]]] = {
 
 #: The largest "to 1" payout a pay table may name.
 MAX_PAYS: Final = 10_000
+#: The smallest: with it, a payout's exponent is bounded by the digits typed, so the
+#: exact fraction built from it stays small (``1e-999999999`` would take hours).
+MIN_PAYS: Final = Decimal("0.01")
 
 
 class PayTableError(ValueError):
@@ -110,13 +113,7 @@ def parse_pay_table(bet: str, text: str) -> PayTable:
     parts = [part.strip() for part in text.strip().split("/")]
     pays: list[Fraction] = []
     for part in parts:
-        try:
-            pay = Fraction(Decimal(part))
-        except (InvalidOperation, ValueError):
-            raise PayTableError(f"{part!r} is not a number of chips to 1") from None
-        if not 0 < pay <= MAX_PAYS:
-            raise PayTableError(f"each payout must be more than 0 and at most {MAX_PAYS:,} to 1")
-        pays.append(pay)
+        pays.append(_payout(part))
     if len(pays) == 1:
         pays *= len(categories)
     if len(pays) != len(categories):
@@ -125,6 +122,22 @@ def parse_pay_table(bet: str, text: str) -> PayTable:
             f"({', '.join(categories)}), not {len(parts)}"
         )
     return PayTable(bet, tuple(pays))
+
+
+def _payout(part: str) -> Fraction:
+    """One "to 1" payout, range-checked as a decimal before its exact fraction is built:
+    ``Fraction(Decimal("1e10000000"))`` alone holds the event loop for seconds."""
+    try:
+        written = Decimal(part)
+    except InvalidOperation:
+        raise PayTableError(f"{part!r} is not a number of chips to 1") from None
+    if not written.is_finite():
+        raise PayTableError(f"{part!r} is not a number of chips to 1")
+    if not MIN_PAYS <= written <= MAX_PAYS:
+        raise PayTableError(
+            f"each payout must be more than 0 (at least {MIN_PAYS}) and at most {MAX_PAYS:,} to 1"
+        )
+    return Fraction(written)
 
 
 def default_pay_table(bet: str) -> PayTable:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Final
 
 import db
@@ -79,6 +80,10 @@ CATEGORY_WORDS: Final[dict[str, Text]] = {
 }
 
 
+#: A server's maximum side-bet house edge, in percent, until its admin sets one.
+DEFAULT_MAX_EDGE_PCT: Final = db.GuildSettings().side_max_edge_pct
+
+
 @dataclass(frozen=True, slots=True)
 class SideBetRules:
     """The side bets a table offers: each bet that is on, by name, with its pay table."""
@@ -86,12 +91,18 @@ class SideBetRules:
     tables: Mapping[str, PayTable] = field(default_factory=dict)
     min_bet: int = 1
     max_bet: int = 1_000
+    #: The bets the server has on that this table leaves off, their house edge here being
+    #: above ``max_edge_pct``: the pay table of each, to say so in the table's rules.
+    left_off: Mapping[str, PayTable] = field(default_factory=dict)
+    max_edge_pct: int = DEFAULT_MAX_EDGE_PCT
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "tables": {bet: table.name for bet, table in self.tables.items()},
             "min": self.min_bet,
             "max": self.max_bet,
+            "left_off": {bet: table.name for bet, table in self.left_off.items()},
+            "max_edge": self.max_edge_pct,
         }
 
     @classmethod
@@ -99,7 +110,12 @@ class SideBetRules:
         if not data:
             return NO_SIDE_BETS
         tables = {bet: parse_pay_table(bet, name) for bet, name in data["tables"].items()}
-        return cls(tables, int(data["min"]), int(data["max"]))
+        # A table saved before the maximum edge existed left nothing off for it.
+        left_off = {
+            bet: parse_pay_table(bet, name) for bet, name in data.get("left_off", {}).items()
+        }
+        max_edge = int(data.get("max_edge", DEFAULT_MAX_EDGE_PCT))
+        return cls(tables, int(data["min"]), int(data["max"]), left_off, max_edge)
 
 
 NO_SIDE_BETS: Final = SideBetRules()
@@ -142,14 +158,29 @@ def pay_table_refusal(bet: str, name: str, rules: Rules) -> Text | None:
     )
 
 
+def edge_pct(table: PayTable, rules: Rules) -> Fraction:
+    """The pay table's exact house edge at ``rules``, in percent."""
+    return 100 * side_bet_edge(table, rules.decks, rules.dealer_hits_soft_17)
+
+
 def side_bet_rules(settings: db.GuildSettings, rules: Rules) -> SideBetRules:
-    """The side bets a new table of ``rules`` offers under the server's settings."""
+    """The side bets a new table of ``rules`` offers under the server's settings: each that
+    is on, but one that would favour the player here, or whose house edge here is above the
+    server's maximum (left off, and said so in the table's rules)."""
     tables: dict[str, PayTable] = {}
+    left_off: dict[str, PayTable] = {}
     for bet in SIDE_BETS:
         name = getattr(settings, SETTING[bet])
-        if name is not None and pay_table_refusal(bet, name, rules) is None:
-            tables[bet] = parse_pay_table(bet, name)
-    return SideBetRules(tables, settings.side_min_bet, settings.side_max_bet)
+        if name is None or pay_table_refusal(bet, name, rules) is not None:
+            continue
+        table = parse_pay_table(bet, name)
+        if edge_pct(table, rules) > settings.side_max_edge_pct:
+            left_off[bet] = table
+        else:
+            tables[bet] = table
+    return SideBetRules(
+        tables, settings.side_min_bet, settings.side_max_bet, left_off, settings.side_max_edge_pct
+    )
 
 
 def side_bet_refusal(offered: SideBetRules, stakes: Mapping[str, int]) -> Text | None:
@@ -308,13 +339,12 @@ def rules_lines(offered: SideBetRules, rules: Rules) -> list[str]:
     (catalog messages: said in the reader's language)."""
     lines: list[str] = []
     for bet, table in offered.tables.items():
-        edge = float(100 * side_bet_edge(table, rules.decks, rules.dealer_hits_soft_17))
         lines.append(
             _(
                 "{bet} pays {pays} to 1 (house edge {edge}%)",
                 bet=SHOWN[bet],
                 pays=table.name,
-                edge=Figure(edge, "0.00"),
+                edge=Figure(float(edge_pct(table, rules)), "0.00"),
             )
         )
     if lines:
@@ -323,6 +353,17 @@ def rules_lines(offered: SideBetRules, rules: Rules) -> list[str]:
                 "Side bets are {low} to {high} chips a hand.",
                 low=offered.min_bet,
                 high=offered.max_bet,
+            )
+        )
+    for bet, table in offered.left_off.items():
+        lines.append(
+            _(
+                "{bet} paying {pays} is not offered at this table: its house edge here "
+                "({edge}%) is above this server's maximum ({most}%).",
+                bet=SHOWN[bet],
+                pays=table.name,
+                edge=Figure(float(edge_pct(table, rules)), "0.00"),
+                most=offered.max_edge_pct,
             )
         )
     return lines

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
+from bot.failures import answer_failure, store_outage
 from bot.i18n import _, language_of
 from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope, is_pocket
@@ -120,6 +121,11 @@ class TableCog(commands.Cog, name="Table"):
         except TableError as error:
             await refuse(interaction, error, self.messages)
         except Exception as error:
+            if store_outage(error) is not None:  # not a bug: answered as the table answers it
+                await answer_failure(
+                    interaction, error, f"a click on table {ref.table_id}", logger=log
+                )
+                return
             log.exception("a click on table %s failed", ref.table_id)
             if getattr(error, "code", None) != ALREADY_ACKNOWLEDGED:  # else it was answered
                 await apologise_for_click(interaction)

@@ -86,6 +86,16 @@ def balance(guild_id: int, user_id: int, now: int) -> Op[int]:
     return account.balance
 
 
+def read_balance(guild_id: int, user_id: int) -> Op[int]:
+    """The balance, or the starting chips an account here would open with: nothing is
+    written (``balance`` opens the account)."""
+    rows = yield Query(_BALANCE, (guild_id, user_id))
+    if rows:
+        return int(rows[0][0])
+    settings = yield from read_settings(guild_id)
+    return settings.starting_chips
+
+
 def adjust(
     guild_id: int, user_id: int, amount: int, actor_id: int, reason: str, now: int
 ) -> Op[int]:
@@ -107,7 +117,7 @@ def claim_daily(guild_id: int, user_id: int, now: int) -> Op[DailyResult]:
     period = settings.daily_period_s * 1_000_000
     account = yield from ensure_account(guild_id, user_id, now)
     # Linked accounts share one claim: the latest of theirs counts (their group is locked).
-    group = yield from claim_group(user_id, now)
+    group = yield from claim_group(user_id, now, guild_id)
     if len(group) > 1:
         marks = ", ".join("?" for _ in group)
         rows = yield Query(

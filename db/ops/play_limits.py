@@ -1,13 +1,14 @@
-"""A player's own limits, self-exclusion, linked accounts and the no-value notice.
+"""A player's own limits, self-exclusion, and the no-value notice.
 
-Every player with a limit, a link or the notice seen has a ``play_limits`` row; the
-limits that count for them are those of the row their ``principal_id`` names (their
-own, or the one row a group of linked accounts shares). Lowering a limit or
-excluding oneself applies at once; raising or removing a limit, or ending a timed
-exclusion early, waits ``RAISE_WAIT`` (as regulated sites do): the ``*_next``
-columns hold what applies when. A stake of kind 'bet' is checked by
-:func:`check_bet` inside the stake's own transaction, with the group's row locked,
-so two tables or two shards cannot both slip under one limit.
+Every player with a limit, a link or the notice seen has a ``play_limits`` row with the
+limits they set, which hold in every server. Where a moderator linked accounts
+(db.ops.play_moderation, one server's links), that server reads the stricter of each
+linked account's limits and counts their play together. Lowering a limit or excluding
+oneself applies at once; raising or removing a limit, or ending a timed exclusion
+early, waits ``RAISE_WAIT`` (as regulated sites do): the ``*_next`` columns hold what
+applies when. A stake of kind 'bet' is checked by :func:`check_bet` inside the stake's
+own transaction, with the rows of the player's group there locked, so two tables or two
+shards cannot both slip under one limit.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, Final
 
 from db.errors import PlayRefused
 from db.models import STAKE_KINDS, from_micros
+from db.ops.play_moderation import group_of, log
 from db.statements import Op, Query
 
 _SECOND: Final = 1_000_000
@@ -190,13 +192,6 @@ def _write(principal: int, limits: Limits, now: int) -> Op[None]:
     )
 
 
-def _members(principal: int) -> Op[tuple[int, ...]]:
-    rows = yield Query(
-        "SELECT user_id FROM play_limits WHERE principal_id = ? ORDER BY user_id", (principal,)
-    )
-    return tuple(int(row[0]) for row in rows) or (principal,)
-
-
 def _net_since(members: Sequence[int], since: int) -> Op[int]:
     """The group's net from play (returns minus stakes) since ``since``."""
     marks = ", ".join("?" for _ in members)
@@ -217,22 +212,21 @@ def day_start(now: int) -> int:
 # -- reading ------------------------------------------------------------------------------------
 
 
-def player_limits(user_id: int, now: int, tally: bool = True) -> Op[PlayerLimits]:
-    """A player's group, its limits (pending changes that are due applied) and today's play.
+def player_limits(
+    user_id: int, now: int, tally: bool = True, guild_id: int | None = None
+) -> Op[PlayerLimits]:
+    """A player's limits (pending changes that are due applied) and today's play; in
+    ``guild_id``, as they hold there: with the accounts linked to theirs there (the
+    stricter of each one's own limits, their play counted together), and without a break
+    an admin of it lifted. Without ``guild_id``, their own, as they set them.
 
     Without ``tally``, the play is summed only for a player with limits (what a check
     needs): one query, not three, before a bet of a player who set none.
     """
     own = yield from _row(user_id)
-    principal, notice = (user_id, False) if own is None else (own[0], own[2])
-    limits = Limits()
-    if own is not None:
-        group = own if principal == user_id else (yield from _row(principal))
-        if group is not None:
-            limits = group[1].settled(now)
-    members: tuple[int, ...] = (user_id,)
-    if own is not None:
-        members = yield from _members(principal)
+    notice = own is not None and own[2]
+    members = yield from group_of(user_id, guild_id)
+    limits = yield from _limits_here(user_id, members, guild_id, now)
     start = day_start(now)
     counted = tally or limits.any
     net_today = (yield from _net_since(members, start)) if counted else 0
@@ -240,7 +234,7 @@ def player_limits(user_id: int, now: int, tally: bool = True) -> Op[PlayerLimits
     session_net = 0 if session is None or not counted else (yield from _net_since(members, session))
     return PlayerLimits(
         user_id,
-        principal,
+        user_id,
         members,
         limits,
         -net_today,
@@ -250,23 +244,47 @@ def player_limits(user_id: int, now: int, tally: bool = True) -> Op[PlayerLimits
     )
 
 
+def _limits_here(
+    user_id: int, members: Sequence[int], guild_id: int | None, now: int
+) -> Op[Limits]:
+    """The limits that count for the player among ``members`` (their group in ``guild_id``):
+    their own alone, or the stricter of each member's, with the player's own session."""
+    own = Limits()
+    mine = yield from _row(user_id)
+    if mine is not None:
+        own = yield from _here(mine[1].settled(now), user_id, guild_id)
+    group = own
+    for member in members:
+        if member == user_id:
+            continue
+        row = yield from _row(member)
+        if row is not None:
+            group = merged(group, (yield from _here(row[1].settled(now), member, guild_id)))
+    if group is own:
+        return own
+    # The session is the player's own: a linked account's play does not start or end it.
+    return replace(group, session_started_at=own.session_started_at, last_bet_at=own.last_bet_at)
+
+
 # -- the check in a stake's transaction ---------------------------------------------------------
 
 
-def check_bet(user_id: int, amount: int, now: int) -> Op[None]:
-    """Refuse (PlayRefused) a bet of ``amount`` the group's limits do not allow; else note it
-    in the session. Runs inside the stake's transaction, before the debit."""
+def check_bet(user_id: int, amount: int, now: int, guild_id: int) -> Op[None]:
+    """Refuse (PlayRefused) a bet of ``amount`` in ``guild_id`` the limits that count there
+    do not allow; else note it in the player's session. Runs inside the stake's
+    transaction, before the debit."""
     own = yield from _row(user_id)
-    if own is None or (own[0] == user_id and not own[1].settled(now).any):
+    members = yield from group_of(user_id, guild_id)
+    if len(members) == 1 and (own is None or not own[1].settled(now).any):
         return  # no limit, no link (the notice seen, perhaps): nothing to check or write
-    principal, limits = yield from _locked_group(user_id, now)
-    limits = limits.settled(now)
+    for member in members:  # in id order, so two checks never wait on each other
+        yield from _locked_group(member, now)
+    limits = yield from _limits_here(user_id, members, guild_id, now)
     if not limits.any:
         return
     if limits.excluded(now):
         until = None if limits.until_admin else from_micros(limits.excluded_until or now)
         raise PlayRefused("excluded", until=until)
-    members = yield from _members(principal)
     if limits.reality_check_due(now):
         start = limits.session_start(now) or now
         net = yield from _net_since(members, start)
@@ -281,9 +299,11 @@ def check_bet(user_id: int, amount: int, now: int) -> Op[None]:
                 limit=limits.daily_loss,
                 lost=max(0, lost),
             )
-    session = limits.session_start(now)
-    noted = replace(limits, session_started_at=now if session is None else session, last_bet_at=now)
-    yield from _write(principal, noted, now)
+    _principal, mine = yield from _locked_group(user_id, now)
+    mine = mine.settled(now)
+    session = mine.session_start(now)
+    noted = replace(mine, session_started_at=now if session is None else session, last_bet_at=now)
+    yield from _write(user_id, noted, now)
 
 
 def confirm_reality_check(user_id: int, now: int) -> Op[None]:
@@ -332,6 +352,8 @@ def exclude(user_id: int, seconds: int | None, now: int) -> Op[PlayerLimits]:
     limits = limits.settled(now)
     if seconds is None:
         limits = replace(limits, until_admin=1)
+        # A new break until an admin lifts it holds everywhere, lifts of an earlier one too.
+        yield Query("DELETE FROM play_lifts WHERE user_id = ?", (user_id,))
     else:
         until = now + seconds * _SECOND
         limits = replace(limits, excluded_until=max(until, limits.excluded_until or 0))
@@ -367,27 +389,17 @@ def mark_notice(user_id: int, now: int) -> Op[bool]:
 # -- claims shared by linked accounts -----------------------------------------------------------
 
 
-def claim_group(user_id: int, now: int) -> Op[tuple[int, ...]]:
-    """The accounts whose /daily claims count as one with this player's (locked for the
-    claim when linked); just the player when not linked."""
-    own = yield from _row(user_id)
-    if own is None:
-        return (user_id,)
-    principal, _ = yield from _locked_group(user_id, now)
-    return (yield from _members(principal))
+def claim_group(user_id: int, now: int, guild_id: int) -> Op[tuple[int, ...]]:
+    """The accounts whose /daily claims in ``guild_id`` count as one with this player's
+    (locked for the claim when linked there); just the player when not linked."""
+    members = yield from group_of(user_id, guild_id)
+    if len(members) > 1:
+        for member in members:
+            yield from _locked_group(member, now)
+    return members
 
 
-# -- moderators ---------------------------------------------------------------------------------
-
-
-def _log(
-    guild_id: int, user_id: int, other_id: int | None, action: str, actor: int, why: str, now: int
-) -> Op[None]:
-    yield Query(
-        "INSERT INTO play_moderation (guild_id, user_id, other_id, action, actor_id, reason,"
-        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (guild_id, user_id, other_id, action, actor, why, now),
-    )
+# -- linked accounts and moderators ------------------------------------------------------------
 
 
 def _stricter(a: int | None, b: int | None) -> int | None:
@@ -409,85 +421,33 @@ def merged(a: Limits, b: Limits) -> Limits:
     )
 
 
-def link(guild_id: int, user_id: int, other_id: int, actor: int, why: str, now: int) -> Op[bool]:
-    """Make the two accounts (and their groups) one group; False if they already are."""
-    first, second = sorted((user_id, other_id))
-    p1, l1 = yield from _locked_group(first, now)
-    p2, l2 = yield from _locked_group(second, now)
-    if p1 == p2:
-        return False
-    principal = min(p1, p2)
-    yield from _write(principal, merged(l1.settled(now), l2.settled(now)), now)
-    yield Query(
-        "UPDATE play_limits SET principal_id = ? WHERE principal_id IN (?, ?)",
-        (principal, p1, p2),
-    )
-    yield from _log(guild_id, user_id, other_id, "link", actor, why, now)
-    return True
-
-
-def unlink(guild_id: int, user_id: int, actor: int, why: str, now: int) -> Op[bool]:
-    """Take the account out of its group, keeping a copy of the group's limits; False if
-    it is linked to nobody."""
-    principal, limits = yield from _locked_group(user_id, now)
-    members = yield from _members(principal)
-    if len(members) < 2:
-        return False
-    rest = [member for member in members if member != user_id]
-    if user_id == principal:  # the group goes on under its next smallest id
-        heir = min(rest)
-        yield from _write(heir, limits, now)
-        yield Query(
-            "UPDATE play_limits SET principal_id = ? WHERE principal_id = ? AND user_id <> ?",
-            (heir, principal, user_id),
-        )
-    else:
-        yield from _write(user_id, limits, now)
-        yield Query("UPDATE play_limits SET principal_id = user_id WHERE user_id = ?", (user_id,))
-    yield from _log(guild_id, user_id, None, "unlink", actor, why, now)
-    return True
-
-
 def lift_exclusion(guild_id: int, user_id: int, actor: int, why: str, now: int) -> Op[bool]:
-    """An admin ends an exclusion set until an admin lifts it; False if there is none.
+    """An admin of ``guild_id`` ends, there, an exclusion set until an admin lifts it;
+    False if there is none there. The player took the break: it holds in every other
+    server.
 
     A timed exclusion is never shortened: if one is also running, it goes on.
     """
-    principal, limits = yield from _locked_group(user_id, now)
+    _principal, limits = yield from _locked_group(user_id, now)
     if not limits.until_admin:
         return False
-    yield from _write(principal, replace(limits, until_admin=0), now)
-    yield from _log(guild_id, user_id, None, "lift", actor, why, now)
+    rows = yield Query(
+        "INSERT INTO play_lifts (user_id, guild_id, lifted_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id, guild_id) DO NOTHING RETURNING user_id",
+        (user_id, guild_id, now),
+    )
+    if not rows:
+        return False  # lifted here already
+    yield from log(guild_id, user_id, None, "lift", actor, why, now)
     return True
 
 
-@dataclass(frozen=True, slots=True)
-class ModerationEntry:
-    """One link, unlink or lifted exclusion."""
-
-    user_id: int
-    other_id: int | None
-    action: str
-    actor_id: int
-    reason: str
-    created_at: int
-
-
-def moderation_log(guild_id: int, user_id: int, limit: int) -> Op[list[ModerationEntry]]:
-    """The latest moderation rows naming the player, newest first."""
+def _here(limits: Limits, user_id: int, guild_id: int | None) -> Op[Limits]:
+    """``limits`` as they hold in ``guild_id`` (None: anywhere, as the player set them): a
+    break until an admin lifts it is off where an admin of the server lifted it."""
+    if not limits.until_admin or guild_id is None:
+        return limits
     rows = yield Query(
-        "SELECT user_id, other_id, action, actor_id, reason, created_at FROM play_moderation"
-        " WHERE guild_id = ? AND (user_id = ? OR other_id = ?) ORDER BY id DESC LIMIT ?",
-        (guild_id, user_id, user_id, limit),
+        "SELECT 1 FROM play_lifts WHERE user_id = ? AND guild_id = ?", (user_id, guild_id)
     )
-    return [
-        ModerationEntry(
-            int(r[0]),
-            None if r[1] is None else int(r[1]),
-            str(r[2]),
-            int(r[3]),
-            str(r[4]),
-            int(r[5]),
-        )
-        for r in rows
-    ]
+    return replace(limits, until_admin=0) if rows else limits

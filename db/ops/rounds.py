@@ -91,7 +91,7 @@ def stake(
     # never land on a round that is being closed at the same moment.
     yield from require_open_round(round_id, guild_id, add_staked=amount + side_amount)
     if kind == "bet":  # the player's own limits, in this transaction (a round once bet plays out)
-        yield from check_bet(user_id, amount + side_amount, now)
+        yield from check_bet(user_id, amount + side_amount, now, guild_id)
     new_balance = yield from debit(guild_id, user_id, amount, now, headroom)
     yield Query(
         LEDGER_INSERT,

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from db import checks
+from db.errors import SettingsCrossed
 from db.models import CARD_STYLES, MAX_BALANCE, TABLE_LANGUAGES, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
 from db.statements import Op, Query
@@ -35,6 +36,7 @@ LIMITS: Final[dict[str, tuple[int, int]]] = {
     "idle_close_s": (30, _DAY),
     "side_min_bet": (1, MAX_BALANCE),
     "side_max_bet": (1, MAX_BALANCE),
+    "side_max_edge_pct": (1, 100),
     "min_account_age_days": (0, 3650),
     "play_role_id": (0, checks.MAX_ID),
     "play_stopped": (0, 1),
@@ -109,12 +111,7 @@ def write_settings(guild_id: int, changes: Mapping[str, Any], now: int) -> Op[Gu
     )
     settings = yield from read_settings(guild_id)
     if settings.min_bet > settings.max_bet:
-        raise ValueError(
-            f"min_bet ({settings.min_bet}) must not be above max_bet ({settings.max_bet})"
-        )
+        raise SettingsCrossed("bet", settings.min_bet, settings.max_bet)
     if settings.side_min_bet > settings.side_max_bet:
-        raise ValueError(
-            f"side_min_bet ({settings.side_min_bet}) must not be above "
-            f"side_max_bet ({settings.side_max_bet})"
-        )
+        raise SettingsCrossed("side_bet", settings.side_min_bet, settings.side_max_bet)
     return settings

@@ -147,3 +147,37 @@ async def _execute(url: str, sql: str) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in await pg.fetch(sql)]
     finally:
         await pg.close()
+
+
+async def test_links_made_before_a_link_was_a_servers_hold_in_the_servers_that_made_them(
+    store_url: str,
+) -> None:
+    migrations = load_migrations()
+    dialect = "postgresql" if store_url.startswith("postgresql") else "sqlite"
+    before = [m for m in migrations if m.name != "side_bet_edge_and_server_moderation"]
+    for migration in before[:9]:
+        for statement in migration.statements(dialect):
+            await _execute(store_url, statement)
+    # Bob (22) linked to Alice (21) in server 10 the old way: one row's limits for both.
+    await _execute(
+        store_url,
+        "INSERT INTO play_limits (user_id, principal_id, daily_loss, updated_at)"
+        " VALUES (21, 21, 100, 0), (22, 21, NULL, 0), (23, 23, NULL, 0)",
+    )
+    await _execute(
+        store_url,
+        "INSERT INTO play_moderation (guild_id, user_id, other_id, action, actor_id, reason,"
+        " created_at) VALUES (10, 22, 21, 'link', 99, 'alt', 0)",
+    )
+    [linking] = [m for m in migrations if m.name == "side_bet_edge_and_server_moderation"]
+    for statement in linking.statements(dialect):
+        await _execute(store_url, statement)
+    links = await _execute(
+        store_url, "SELECT guild_id, user_id, group_id FROM play_links ORDER BY user_id"
+    )
+    assert [tuple(int(v) for v in row) for row in links] == [(10, 21, 21), (10, 22, 21)]
+    rows = await _execute(
+        store_url, "SELECT user_id, principal_id, daily_loss FROM play_limits ORDER BY user_id"
+    )
+    # Each keeps the group's limits (nobody's loosened), each its own principal now.
+    assert [tuple(row) for row in rows] == [(21, 21, 100), (22, 22, 100), (23, 23, None)]

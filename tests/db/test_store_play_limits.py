@@ -133,7 +133,7 @@ async def test_linked_accounts_share_one_daily_claim_and_one_set_of_limits(
     await _lost_round(store, ALICE, 80, 1)
     with pytest.raises(db.PlayRefused):
         await _bet(store, BOB, 30, "c2")  # Alice's loss counts for Bob
-    limits = await store.play.limits(ALICE)
+    limits = await store.play.limits(ALICE, guild_id=G)  # linked in G
     assert (limits.linked, limits.limits.daily_loss, limits.lost_today) == ((BOB,), 100, 80)
     assert await store.play.unlink(G, BOB, MOD, "not the same person")
     await _bet(store, BOB, 30, "c3")  # Bob keeps a copy of the limits, but not Alice's losses
@@ -164,3 +164,59 @@ async def test_a_players_limits_hold_in_every_server(store: db.Store) -> None:
         await store.stake(G + 1, ALICE, 100, "bet", other)
     assert refused.value.lost == 100
     await store.stake(G + 1, ALICE, 50, "bet", other)
+
+
+async def test_an_admins_lift_holds_in_the_admins_server_only(store: db.Store) -> None:
+    await store.play.exclude(ALICE, None)  # Alice's break, until an admin lifts it
+    assert await store.play.lift_exclusion(G + 1, ALICE, MOD, "another server's admin")
+    assert not await store.play.lift_exclusion(G + 1, ALICE, MOD, "again")  # once a server
+    with pytest.raises(db.PlayRefused) as refused:
+        await _bet(store, ALICE, 10, "here")  # her break holds in every other server
+    assert (refused.value.reason, refused.value.until) == ("excluded", None)
+    there = await store.open_round(G + 1, CHANNEL + 1, "{}", "there")
+    await store.stake(G + 1, ALICE, 10, "bet", there)
+    assert (await store.play.limits(ALICE, guild_id=G)).limits.until_admin == 1
+    assert (await store.play.limits(ALICE, guild_id=G + 1)).limits.until_admin == 0
+    assert (await store.play.limits(ALICE)).limits.until_admin == 1  # as she set it
+    assert await store.play.moderation_log(G, ALICE) == []  # logged where it was done
+    [entry] = await store.play.moderation_log(G + 1, ALICE)
+    assert (entry.action, entry.reason) == ("lift", "another server's admin")
+
+    await store.play.exclude(ALICE, None)  # a new break holds everywhere again
+    later = await store.open_round(G + 1, CHANNEL + 1, "{}", "later")
+    with pytest.raises(db.PlayRefused):
+        await store.stake(G + 1, ALICE, 10, "bet", later)
+
+
+async def test_a_link_holds_in_the_admins_server_only_and_writes_no_players_limits(
+    store: db.Store,
+) -> None:
+    await store.play.set_limits(BOB, {"daily_loss": 1})  # Bob's own, strict limit
+    await store.play.exclude(CAROL, None)  # Carol's break
+    assert await store.play.link(G + 1, ALICE, BOB, MOD, "another server's admin")
+    assert await store.play.link(G + 1, ALICE, CAROL, MOD, "and again")
+    # In G, Alice is nobody's: her own (no) limits, her own claim.
+    await _bet(store, ALICE, 100, "here")
+    assert (await store.play.limits(ALICE, guild_id=G)).linked == ()
+    assert (await store.claim_daily(G, ALICE)).claimed
+    # In G + 1 her group's stricter limits and Carol's break hold.
+    there = await store.open_round(G + 1, CHANNEL + 1, "{}", "there")
+    with pytest.raises(db.PlayRefused) as refused:
+        await store.stake(G + 1, ALICE, 10, "bet", there)
+    assert refused.value.reason == "excluded"
+    shown = await store.play.limits(ALICE, guild_id=G + 1)
+    assert (shown.linked, shown.limits.daily_loss, shown.limits.until_admin) == (
+        (BOB, CAROL),
+        1,
+        1,
+    )
+    assert await store.play.moderation_log(G, ALICE) == []
+    assert len(await store.play.moderation_log(G + 1, ALICE)) == 2
+    # An unlink leaves every account with the limits its own player set.
+    assert await store.play.unlink(G + 1, ALICE, MOD, "not the same person")
+    assert (await store.play.limits(ALICE, guild_id=G + 1)).limits == (
+        await store.play.limits(ALICE)
+    ).limits
+    assert (await store.play.limits(ALICE)).limits.daily_loss is None
+    assert (await store.play.limits(BOB, guild_id=G + 1)).linked == (CAROL,)
+    await store.stake(G + 1, ALICE, 10, "bet", there)

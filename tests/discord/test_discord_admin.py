@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
+from db.ops.settings import LIMITS
+from fakediscord.interactions import InteractionRejected
 
 #: A role id in a reason: shown as text, never as a mention.
 ROLE = 123456789012345678
@@ -24,7 +27,7 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "21+3: off",
         "Perfect Pairs: off",
         "Buster Blackjack: off",
-        "Side bets: 1 to 1,000 chips a hand",
+        "Side bets: 1 to 1,000 chips a hand; the largest house edge a table offers: 25%",
         "Minimum account age for /daily and seats: 7 days",
         "Tables open in: any channel",
         "Who may play: everyone",
@@ -64,10 +67,16 @@ async def test_config_refuses_a_minimum_above_the_maximum_and_changes_nothing(
     bot: BlackjackBot, world: World
 ) -> None:
     refused = await world.say(world.admin, "blackjack-admin config", min_bet=500, max_bet=100)
-    assert refused.startswith("Nothing changed: ")
-    assert "min_bet" in refused
+    assert refused == "Nothing changed: the smallest bet (500) would be above the largest (100)."
     settings = await world.store.get_guild_settings(world.guild.id)
     assert (settings.min_bet, settings.max_bet) == (10, 10_000)
+    # In the admin's words, not the store's field names; the side bets' alike.
+    refused = await world.say(world.admin, "blackjack-admin config", side_min_bet=2_000)
+    assert refused == (
+        "Nothing changed: the smallest side bet (2,000) would be above the largest (1,000)."
+    )
+    settings = await world.store.get_guild_settings(world.guild.id)
+    assert (settings.side_min_bet, settings.side_max_bet) == (1, 1_000)
 
 
 async def test_grant_and_take_are_ledger_rows_with_the_admins_id(
@@ -190,3 +199,43 @@ async def test_ledger_is_for_manage_server_only_and_names_are_shown_harmlessly(
     assert refused.ephemeral
     assert refused.content == REFUSED
     assert message.embed["description"] == shown
+
+
+#: Each whole-number option of /blackjack-admin config and the setting it writes.
+RANGED_OPTIONS = {
+    "bet_timer": "bet_timer_s",
+    "action_timer": "action_timer_s",
+    "idle_close": "idle_close_s",
+    "starting_chips": "starting_chips",
+    "daily_amount": "daily_amount",
+    "side_min_bet": "side_min_bet",
+    "side_max_bet": "side_max_bet",
+    "min_account_age": "min_account_age_days",
+}
+
+
+@pytest.mark.parametrize(("option", "setting"), RANGED_OPTIONS.items())
+async def test_config_offers_exactly_the_values_the_store_takes(
+    bot: BlackjackBot, world: World, option: str, setting: str
+) -> None:
+    low, high = LIMITS[setting]
+    for outside in (low - 1, high + 1):  # Discord's own client refuses these
+        with pytest.raises(InteractionRejected, match=f"option {option!r}"):
+            await world.slash(world.admin, "blackjack-admin config", **{option: outside})
+    # Both ends are taken (a side minimum above the side maximum is not: only its lowest).
+    for value in (low,) if setting == "side_min_bet" else (low, high):
+        changed = await world.say(world.admin, "blackjack-admin config", **{option: value})
+        assert changed.startswith("Settings changed."), changed
+        settings = await world.store.get_guild_settings(world.guild.id)
+        assert getattr(settings, setting) == value
+
+
+async def test_a_bet_timer_of_an_hour_and_a_one_chip_daily_are_taken(
+    bot: BlackjackBot, world: World
+) -> None:
+    with pytest.raises(InteractionRejected, match="option 'bet_timer'"):
+        await world.slash(world.admin, "blackjack-admin config", bet_timer=3601)
+    with pytest.raises(InteractionRejected, match="option 'daily_amount'"):
+        await world.slash(world.admin, "blackjack-admin config", daily_amount=0)
+    changed = await world.say(world.admin, "blackjack-admin config", bet_timer=3600, daily_amount=1)
+    assert changed.startswith("Settings changed.")

@@ -164,6 +164,15 @@ async def test_balance_shows_yours_or_a_members(bot: BlackjackBot, world: World)
     assert other == f"<@{world.bob.id}> has {START_CHIPS:,} chips."
 
 
+async def test_reading_a_members_balance_opens_no_account(bot: BlackjackBot, world: World) -> None:
+    await world.say(world.admin, "blackjack-admin config", starting_chips=700)
+    other = await world.say(world.alice, "balance", member=world.bob)
+    assert other == f"<@{world.bob.id}> has 700 chips."  # what Bob would open with
+    assert await world.ledger(world.bob) == []  # no account, no grant row
+    board = await world.store.leaderboard(world.guild.id, 1, 10, caller_id=world.bob.id)
+    assert board.caller is None
+
+
 async def test_daily_tops_up_once_a_day(bot: BlackjackBot, world: World) -> None:
     claimed = await world.say(world.alice, "daily")
     assert claimed.startswith(f"You claimed 250 chips. Balance: {START_CHIPS + 250:,}.")

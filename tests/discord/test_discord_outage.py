@@ -10,17 +10,21 @@ on and settles once, every balance equal to its ledger.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import discord
 import pytest
+from discord import app_commands
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from bot.tables.errors import PAUSED
-from bot.tables.opening import PAUSED_THERE
+from bot.tables.opening import NO_STORE, PAUSED_THERE
 from bot.tables.resume import BACK
 from fakediscord.harness import running_bot
 from fakediscord.records import FakeMessage
@@ -135,3 +139,63 @@ async def settled_once(world: World, table: FakeMessage, store: Store) -> None:
     rounds = await world.store.round_history(world.guild.id, channel_id=world.channel.id)
     assert [r.status for r in rounds] == ["open", "settled"]  # the next round takes bets
     await check_invariants(store.url)
+
+
+def options_for(command: app_commands.Command[Any, ..., Any], world: World) -> dict[str, Any]:
+    """Values for a command's required options, by the option's name and type (a new
+    command with an option not named here fails this test until it is)."""
+    members = {"member": world.bob, "other": world.carol}
+    words = {"amount": "100", "reason": "outage drill", "period": "24h"}
+    options: dict[str, Any] = {}
+    for parameter in command.parameters:
+        if not parameter.required:
+            continue
+        if parameter.type is discord.AppCommandOptionType.user:
+            options[parameter.name] = members[parameter.name]
+        elif parameter.type is discord.AppCommandOptionType.integer:
+            options[parameter.name] = 100
+        else:
+            options[parameter.name] = words[parameter.name]
+    return options
+
+
+async def test_every_command_and_the_page_buttons_answer_an_outage_as_the_table_does(
+    world_on: World, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    world = world_on
+    for user_id in range(10**17, 10**17 + 11):  # two leaderboard pages: Next works
+        await world.store.balance(world.guild.id, user_id)
+    board = await world.slash(world.alice, "leaderboard")
+    assert board.original is not None
+    await world.start(world.alice)
+    commands = [
+        command
+        for command in world.running.tree.walk_commands()
+        if isinstance(command, app_commands.Command)
+    ]
+    assert len(commands) > 25  # the tree as the bot syncs it, every command in it
+    answers: dict[str, str] = {}
+    store.outage.begin()
+    try:
+        with caplog.at_level(logging.WARNING):
+            for command in commands:
+                name = command.qualified_name
+                reply = await world.slash(world.admin, name, **options_for(command, world))
+                message = reply.original
+                answers[name] = message.content if message is not None else ""
+            page = await world.click(world.alice, board.original, "Next ▶")
+    finally:
+        store.outage.end()
+    assert not [name for name, text in answers.items() if text.startswith("Something went")]
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    # A balance opens a write transaction, which neither store takes during an outage.
+    outage = {NO_STORE, PAUSED}  # the table's own words: the store, or this table, waits
+    for name in ("balance", "daily", "blackjack-admin grant", "bet", "limits break"):
+        assert answers[name] in outage, name
+    if isinstance(store.outage, PostgresOutage):  # reads fail too
+        for name in ("leaderboard", "stats", "blackjack-admin ledger", "limits show"):
+            assert answers[name] in outage, name
+        assert page.content == NO_STORE
+    warned = [r for r in caplog.records if ": the chip store is unavailable (" in r.getMessage()]
+    assert any(r.getMessage().startswith("command balance: the chip") for r in warned)
+    assert all(r.levelno == logging.WARNING and r.exc_info is None for r in warned)  # one line

@@ -333,3 +333,88 @@ def test_the_readme_states_the_notice_and_tells_server_owners_not_to_sell_chips(
     readme = " ".join((Path(__file__).parents[2] / "README.md").read_text("utf-8").split())
     assert NO_VALUE_NOTICE in readme
     assert "linking these chips to anything sold or of value" in readme
+
+
+async def test_another_servers_admin_lifts_a_break_in_their_server_only(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    club = fake.add_guild("Book club")
+    club_channel = fake.add_text_channel(club, "tables")
+    alice_there = fake.add_member(club, "alice", user=world.alice.user)
+    club_admin = fake.add_member(club, "librarian", permissions=["manage_guild"])
+    await fake.sync()
+    await world.say(world.alice, "limits break", period="admin")  # taken in the Casino
+
+    lifted = await world.say(
+        club_admin, "blackjack-admin lift", club_channel, member=alice_there, reason="asked me"
+    )
+    assert lifted.startswith("Lifted")
+    assert "in this server" in lifted
+    claimed = await world.say(alice_there, "daily", club_channel)
+    assert claimed.startswith("You claimed 250 chips.")
+    # Her break holds in the Casino, whose admin sees it and no lift in their log.
+    assert await world.say(world.alice, "daily") == (
+        "You're taking a break from play until a server admin lifts it. Nothing was changed."
+    )
+    player = await world.slash(world.admin, "blackjack-admin player", member=world.alice)
+    assert player.original is not None
+    assert player.original.embed is not None
+    shown = player.original.embed["description"]
+    assert "On a break: until a server admin lifts it" in shown
+    assert "lifted" not in embed_all(player.original.embed)
+    # The club's admin sees the lift in their own log.
+    there = await world.slash(
+        club_admin, "blackjack-admin player", club_channel, member=alice_there
+    )
+    assert there.original is not None
+    assert there.original.embed is not None
+    assert "break lifted by" in embed_all(there.original.embed)
+    assert "On a break: no" in there.original.embed["description"]
+
+
+async def test_another_servers_link_binds_nobody_here_and_leaves_no_limits_behind(
+    bot: BlackjackBot, world: World
+) -> None:
+    fake = world.fake
+    club = fake.add_guild("Book club")
+    club_channel = fake.add_text_channel(club, "tables")
+    alice_there = fake.add_member(club, "alice", user=world.alice.user)
+    bob_there = fake.add_member(club, "bob", user=world.bob.user)
+    club_admin = fake.add_member(club, "librarian", permissions=["manage_guild"])
+    await fake.sync()
+    await world.say(world.bob, "limits set", daily_loss=1)  # Bob's own limit
+    linked = await world.say(
+        club_admin,
+        "blackjack-admin link",
+        club_channel,
+        member=alice_there,
+        other=bob_there,
+        reason="same person?",
+    )
+    assert linked.startswith(f"Linked <@{world.alice.id}> and <@{world.bob.id}> in this server")
+    # In the Casino Alice is linked to nobody: her own claim, no limit of Bob's.
+    assert (await world.say(world.alice, "daily")).startswith("You claimed 250 chips.")
+    assert (await world.say(world.bob, "daily")).startswith("You claimed 250 chips.")
+    shown = await world.say(world.alice, "limits show")
+    assert "Daily loss limit: none" in shown
+    player = await world.slash(world.admin, "blackjack-admin player", member=world.alice)
+    assert player.original is not None
+    assert player.original.embed is not None
+    assert "same person?" not in embed_all(player.original.embed)  # logged in the club only
+    # In the club they share one claim, and Bob's limit counts for Alice.
+    assert (await world.say(alice_there, "daily", club_channel)).startswith("You claimed")
+    shared = await world.say(bob_there, "daily", club_channel)
+    assert shared.startswith("You already claimed today.")
+    assert "Daily loss limit: 1" in await world.say(alice_there, "limits show", club_channel)
+    unlinked = await world.say(
+        club_admin, "blackjack-admin unlink", club_channel, member=alice_there, reason="no"
+    )
+    assert unlinked.startswith(f"Unlinked <@{world.alice.id}> in this server")
+    assert "Daily loss limit: none" in await world.say(alice_there, "limits show", club_channel)
+
+
+def embed_all(embed: dict[str, Any]) -> str:
+    """An embed's description and every field, as one text."""
+    fields = [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
+    return "\n".join([embed.get("description", ""), *fields])

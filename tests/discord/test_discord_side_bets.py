@@ -145,3 +145,55 @@ async def test_a_side_bet_that_is_off_is_refused_and_stakes_nothing(
     refused = await world.say(world.alice, "bet", amount="100", buster=10)
     assert refused == "Buster Blackjack is not offered at this table."
     assert await world.ledger(world.alice) == [("grant", START_CHIPS)]
+
+
+async def test_a_huge_or_infinite_payout_is_refused_and_changes_nothing(
+    bot: BlackjackBot, world: World
+) -> None:
+    # 1e999999999 as an exact fraction would hold the event loop for hours: the answer
+    # coming back at all shows it is refused before it is built.
+    for pays in ("1e999999999", "1e-999999999", "inf", "-Infinity", "nan"):
+        refused = await world.say(world.admin, "blackjack-admin config", side_21plus3=pays)
+        assert refused.startswith(f"Nothing changed: 21+3: {pays!r} is not a pay table of it")
+    shown = await world.say(world.admin, "blackjack-admin config")
+    assert "21+3: off" in shown
+
+
+async def test_a_side_bet_above_the_servers_maximum_edge_is_left_off_and_said_so(
+    bot: BlackjackBot, world: World
+) -> None:
+    changed = await world.say(world.admin, "blackjack-admin config", **ALL_ON)
+    # The admin sees each bet's edge at the server's default rules (vegas-shoe: 6 decks).
+    assert "Perfect Pairs: pays 25/12/6 (house edge at vegas-shoe: 6.11%)" in changed
+    assert "the largest house edge a table offers: 25%" in changed
+    await world.start(world.alice, preset="single-deck")
+
+    rules = await world.say(world.alice, "blackjack rules")
+    assert "• 21+3 pays 9 to 1 (house edge 13.30%)" in rules
+    assert (
+        "• Perfect Pairs paying 25/12/6 is not offered at this table: its house edge here "
+        "(47.06%) is above this server's maximum (25%)."
+    ) in rules
+    assert "Perfect Pairs pays" not in rules
+    refused = await world.say(world.alice, "bet", amount="100", perfect_pairs=10)
+    assert refused == "Perfect Pairs is not offered at this table."
+    assert await world.ledger(world.alice) == [("grant", START_CHIPS)]
+
+    # At single-deck default rules the admin is told the bet is left off there.
+    changed = await world.say(
+        world.admin, "blackjack-admin config", default_preset="single-deck", side_max_edge=50
+    )
+    assert (
+        "Perfect Pairs: pays 25/12/6 (house edge at single-deck: 47.06%)" in changed
+    )  # under the new maximum of 50%
+    shown = await world.say(world.admin, "blackjack-admin config", side_max_edge=40)
+    assert (
+        "Perfect Pairs: pays 25/12/6 (house edge at single-deck: 47.06%, above the maximum: "
+        "tables of these rules leave it off)"
+    ) in shown
+
+    # A table opened under a higher maximum offers it.
+    await world.say(world.admin, "blackjack-admin config", side_max_edge=50)
+    await world.start(world.bob, world.other_channel, preset="single-deck")
+    rules = await world.say(world.bob, "blackjack rules", world.other_channel)
+    assert "• Perfect Pairs pays 25/12/6 to 1 (house edge 47.06%)" in rules

@@ -103,6 +103,15 @@ def test_pay_tables_are_named_by_their_payouts() -> None:
         (BUSTER, "0", "more than 0"),
         (BUSTER, "-2", "more than 0"),
         ("roulette", "9", "no side bet"),
+        # Each would take seconds to hours as an exact fraction: refused as decimals.
+        (TWENTY_ONE_PLUS_THREE, "1e999999999", "at most 10,000"),
+        (TWENTY_ONE_PLUS_THREE, "1e-999999999", "at least 0.01"),
+        (PERFECT_PAIRS, "25/12/-1e999999999", "more than 0"),
+        (TWENTY_ONE_PLUS_THREE, "inf", "not a number"),
+        (TWENTY_ONE_PLUS_THREE, "Infinity", "not a number"),
+        (TWENTY_ONE_PLUS_THREE, "-inf", "not a number"),
+        (TWENTY_ONE_PLUS_THREE, "nan", "not a number"),
+        (TWENTY_ONE_PLUS_THREE, "sNaN", "not a number"),
     ],
 )
 def test_a_pay_table_that_cannot_be_played_is_refused(bet: str, text: str, words: str) -> None:
