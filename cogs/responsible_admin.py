@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: What the open tables' messages say when an admin stops all play.
-STOPPED_REASON: Final = _("An admin stopped all play. Any round in progress was refunded.")
+#: What the open tables' messages say when an admin stops all play (the render adds what
+#: became of a round in play).
+STOPPED_REASON: Final = _("An admin stopped all play.")
 #: What a tournament's tables say when an admin stops all play.
 TOURNAMENT_STOPPED_REASON: Final = _(
     "An admin stopped all play: this tournament is cancelled,"

@@ -77,9 +77,7 @@ async def test_bet_buttons_repeat_or_double_the_last_bet(
 ) -> None:
     shoes.add("Ts 9h 7c 8d 2c Ts 9h 7c 8d " + SPARE)
     table = await world.start(world.alice)
-    first = await world.click(world.alice, table, "Bet again")
-    assert first.ephemeral
-    assert first.content == "You have no earlier bet at this table to repeat. Use /bet."
+    assert {"Bet again", "Bet 2×"}.isdisjoint(labels_enabled(table))  # no bet to repeat yet
     await world.bet(world.alice, "100", hands=2)
     await world.click(world.alice, table, "Stand")
     await world.click(world.alice, table, "Stand")
@@ -90,6 +88,18 @@ async def test_bet_buttons_repeat_or_double_the_last_bet(
     note = await doubled.wait_for_followups(1)
     assert note[0].content == f"Bet 200 a hand on 2 hands, 400 in all. Balance: {before - 400:,}."
     assert note[0].ephemeral
+
+
+async def test_a_table_that_takes_no_bet_twice_offers_no_bet_2x(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add("Ts 9h 7c 8d " + SPARE)
+    table = await world.start(world.alice, preset="reno-1972")
+    await world.bet(world.alice, "2")
+    await world.click(world.alice, table, "Stand")
+    assert world.table().phase is TablePhase.BETTING
+    assert "Bet again" in labels_enabled(table)
+    assert "Bet 2×" not in {button.get("label") for button in table.buttons()}
 
 
 async def test_hint_gives_basic_strategy_privately(
