@@ -15,6 +15,7 @@ from bot.i18n import _, language_of
 from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope, is_pocket
 from bot.table_display import TableDisplay
+from bot.shown_names import shows_blank
 from bot.tables import NoTableHere, Player, Reply, TableError, TablePhase
 from bot.tables.registry import CLOSED
 from cogs.responsible import asker_of
@@ -44,8 +45,10 @@ log = logging.getLogger(__name__)
 
 
 def player_of(interaction: discord.Interaction[Any]) -> Player:
-    """The person behind an interaction, as the table knows them."""
-    return Player(interaction.user.id, interaction.user.display_name)
+    """The person behind an interaction, as the table knows them: by their display name,
+    or their account's name where the display name would show as blank."""
+    user = interaction.user
+    return Player(user.id, user.name if shows_blank(user.display_name) else user.display_name)
 
 
 #: The buttons that let a member play, and what the play gate is asked for them.

@@ -35,7 +35,8 @@ async def test_a_refund_past_the_ceiling_is_paid_up_to_it_and_the_round_closes(
     assert await store.balance(G, ALICE) == limit
     assert (await store.ledger(G, ALICE))[0].delta == 500
     record = await store.get_round(stopped)
-    assert record is not None and record.status == "void"
+    assert record is not None
+    assert record.status == "void"
 
 
 async def test_a_refund_at_the_ceiling_pays_nothing_and_still_closes_the_round(
