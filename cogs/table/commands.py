@@ -14,8 +14,8 @@ from bot.engine import MAX_BET_CEILING, PRESETS
 from bot.i18n import _, language_of
 from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope, is_pocket
-from bot.table_display import TableDisplay
 from bot.shown_names import shows_blank
+from bot.table_display import TableDisplay
 from bot.tables import NoTableHere, Player, Reply, TableError, TablePhase
 from bot.tables.registry import CLOSED
 from cogs.responsible import asker_of
