@@ -30,7 +30,7 @@ from typing import Final
 
 #: Discord's own limit for a display name; longer names (from elsewhere) are cut.
 NAME_LIMIT: Final = 32
-#: Shown when nothing printable is left of a name.
+#: Shown when nothing visible is left of a name.
 NO_NAME: Final = "player"
 
 _BIDI_CONTROLS: Final = frozenset(
@@ -49,8 +49,28 @@ def _cleaned(char: str) -> str:
     return " " if unicodedata.category(char) in ("Cc", "Zl", "Zp") else char
 
 
+#: Characters that print as nothing though they are not controls: format characters
+#: (category Cf: zero-width spaces and joiners, the word joiner, U+FEFF) and the blank
+#: letters Discord accepts in a name (Hangul fillers, the braille blank).
+_BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+
+
+def _invisible(text: str) -> bool:
+    """Whether ``text`` would show as blank: only spaces and characters that print nothing."""
+    return all(
+        char.isspace() or char in _BLANK_LETTERS or unicodedata.category(char) == "Cf"
+        for char in text
+    )
+
+
 def _right_to_left(text: str) -> bool:
     return any(unicodedata.bidirectional(char) in ("R", "AL") for char in text)
+
+
+def shows_blank(name: str) -> bool:
+    """Whether nothing of ``name`` would be seen (zero-width characters, controls, spaces):
+    the caller shows the account's name instead, where it has one."""
+    return _invisible("".join(_cleaned(char) for char in name))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -60,7 +80,7 @@ def shown_name(name: str, limit: int = NAME_LIMIT) -> str:
     # Cached: every render of a table shows every seated name again.
     cleaned = "".join(_cleaned(char) for char in name)
     cleaned = " ".join(cleaned.split())
-    if not cleaned:
+    if _invisible(cleaned):  # empty, or zero-width characters only: a blank in a sentence
         return NO_NAME
     if len(cleaned) > limit:
         cleaned = cleaned[: limit - 1].rstrip() + "…"

@@ -18,6 +18,7 @@ from bot.discord_reply import tell
 from bot.engine import BUSTER, MAX_BET_CEILING, PERFECT_PAIRS, PRESETS, TWENTY_ONE_PLUS_THREE
 from bot.i18n import NATIVE_NAMES, Text, _, joined, speaking
 from bot.pocket import server_only
+from bot.tables import TableError
 from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
 from cogs.responsible_admin import (
     channels_setting,
@@ -29,6 +30,7 @@ from cogs.responsible_admin import (
 )
 from cogs.side_bet_config import DESCRIBE, side_bet_changes, side_bet_settings_lines
 from cogs.table.commands import table_cog
+from cogs.table.refusals import refusal_text
 from db.errors import BalanceLimitExceeded, InsufficientChips, SettingsCrossed
 from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
@@ -111,6 +113,16 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
     def __init__(self, bot: BlackjackBot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """A table's refusal inside an admin command (a table paused or closed meanwhile) is
+        answered with its reason; anything else goes on to the command tree's apology."""
+        if isinstance(error, app_commands.CommandInvokeError) and isinstance(
+            error.original, TableError
+        ):
+            await tell(interaction, refusal_text(error.original))
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Only people with Manage Server; everyone else is told so, ephemerally."""
@@ -248,8 +260,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
                 settings=shown,
             )
         if stop_all:
-            closed, cancelled = await stop_all_play(self.bot, interaction.guild_id)
-            text = stopped_text(text, closed, cancelled)
+            text = stopped_text(text, await stop_all_play(self.bot, interaction.guild_id))
         await tell(interaction, text)
 
     @app_commands.command(name="grant", description="Give chips to a member (a ledger row)")

@@ -11,7 +11,9 @@ nor raise a player's limits; nothing here does either.
 
 from __future__ import annotations
 
+import logging
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -27,8 +29,11 @@ from db.ops.play_moderation import ModerationEntry
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
 
-#: What the open tables' messages say when an admin stops all play.
-STOPPED_REASON: Final = _("An admin stopped all play. Any round in progress was refunded.")
+log = logging.getLogger(__name__)
+
+#: What the open tables' messages say when an admin stops all play (the render adds what
+#: became of a round in play).
+STOPPED_REASON: Final = _("An admin stopped all play.")
 #: What a tournament's tables say when an admin stops all play.
 TOURNAMENT_STOPPED_REASON: Final = _(
     "An admin stopped all play: this tournament is cancelled,"
@@ -68,36 +73,64 @@ def gates_text(settings: GuildSettings) -> Text:
     )
 
 
-async def stop_all_play(bot: BlackjackBot, guild_id: int) -> tuple[int, int]:
+@dataclass(frozen=True, slots=True)
+class StopReport:
+    """What stopping all play did: tables closed, tournaments cancelled, and tables or
+    tournaments that could not stop now (a store outage, a failed close)."""
+
+    closed: int = 0
+    cancelled: int = 0
+    failed: int = 0
+
+
+async def stop_all_play(bot: BlackjackBot, guild_id: int) -> StopReport:
     """Close every open table of the server, refunding any round in progress, and cancel
-    every open tournament, refunding every fee and prize pool: how many of each."""
-    closed = 0
+    every open tournament, refunding every fee and prize pool. One table or tournament
+    that fails is logged and counted; the others are stopped all the same."""
+    closed = failed = 0
     for snapshot in bot.tables.open_tables():
-        if snapshot.guild_id == guild_id:
+        if snapshot.guild_id != guild_id:
+            continue
+        try:
             await bot.tables.close(snapshot.table_id, STOPPED_REASON)
+        except Exception:
+            log.exception("stopping all play: table %s did not close", snapshot.table_id)
+        # Closed, or still there (paused by a store outage, or its close failed).
+        if bot.tables.table_in(snapshot.channel_id) is None:
             closed += 1
+        else:
+            failed += 1
     service = tournament_service(bot)
-    stopped = (
-        [] if service is None else await service.stop_in_guild(guild_id, TOURNAMENT_STOPPED_REASON)
-    )
-    return closed, len(stopped)
+    cancelled = 0
+    if service is not None:
+        try:
+            cancelled = len(await service.stop_in_guild(guild_id, TOURNAMENT_STOPPED_REASON))
+        except Exception:
+            log.exception("stopping all play: the tournaments did not stop")
+            failed += 1
+    return StopReport(closed, cancelled, failed)
 
 
-def stopped_text(settings: Text, closed: int, cancelled: int) -> Text:
+def stopped_text(settings: Text, report: StopReport) -> Text:
     """The settings answer when an admin stopped all play, with what it closed."""
-    if cancelled:
-        return _(
-            "{settings}\nAll play stopped: tables closed now: {closed}; their rounds were "
-            "refunded.\nTournaments cancelled: {cancelled}; every fee was refunded.",
-            settings=settings,
-            closed=closed,
-            cancelled=cancelled,
-        )
-    return _(
+    text = _(
         "{settings}\nAll play stopped: tables closed now: {closed}; their rounds were refunded.",
         settings=settings,
-        closed=closed,
+        closed=report.closed,
     )
+    if report.cancelled:
+        text = _(
+            "{text}\nTournaments cancelled: {cancelled}; every fee was refunded.",
+            text=text,
+            cancelled=report.cancelled,
+        )
+    if report.failed:
+        text = _(
+            "{text}\nTables that could not close now: {failed}. Run this again in a moment.",
+            text=text,
+            failed=report.failed,
+        )
+    return text
 
 
 def log_line(entry: ModerationEntry) -> Text:

@@ -173,6 +173,8 @@ class VoidResult:
     refunds: dict[int, int] = field(default_factory=dict)
     #: Balances after the refund, for the players refunded.
     balances: dict[int, int] = field(default_factory=dict)
+    #: Chips not refunded because they would have passed the chip ceiling, per player.
+    unpaid: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

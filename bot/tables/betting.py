@@ -127,6 +127,8 @@ class Betting:
         balance: int | None = None
         if needs_balance(amount):
             balance = await self._store.balance(table.guild_id, player.user_id)
+            # half, max and all are of what the side bets leave: ``all`` stakes everything.
+            balance = max(0, balance - sum(side.values()) * spots)
         rules = table.rules
         try:
             stake = parse_bet(

@@ -85,6 +85,7 @@ def table_document(table: Table) -> str:
             "message_at": table.message_at,
             "side_bets": table.side_bets.to_dict() if table.side_bets.tables else None,
             "last_side": [[user, side] for user, side in table.last_side_bets.items()],
+            "closing": table.closing,
         }
     ).decode()
 
@@ -155,6 +156,7 @@ def restore_table(stored: db.StoredTable, previous: db.ShoeRecord | None) -> Tab
         table.shuffle_notice = tuple(data["shuffle_notice"])
         table.last_bets = {int(u): (int(b), int(s)) for u, b, s in data["last_bets"]}
         table.side_bets = SideBetRules.from_dict(data.get("side_bets"))
+        table.closing = str(data.get("closing", ""))
         table.last_side_bets = {
             int(user): {str(bet): int(stake) for bet, stake in side.items()}
             for user, side in data.get("last_side", [])

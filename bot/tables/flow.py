@@ -300,7 +300,11 @@ class RoundFlow:
         await self.next_round(table)
 
     async def next_round(self, table: Table) -> None:
-        """After a settlement: a new shoe when the cut card came out, then betting."""
+        """After a settlement: a new shoe when the cut card came out, then betting; or the
+        close a stop asked for while the round was played."""
+        if table.closing:
+            await self.close(table, table.closing)
+            return
         if table.shoe.cut_card_reached:
             await self._new_shoe(table)
         await self.open_betting(table)
@@ -364,16 +368,29 @@ class RoundFlow:
 
         The table's document is marked closed in the refund's transaction: it never resumes.
         """
+        before = (table.round_id, table.phase, table.closed_reason, table.deadline)
+        seat_deadlines = [seat.deadline for seat in table.seats]
         round_id, table.round_id = table.round_id, None
         table.phase = TablePhase.CLOSED
         table.closed_reason = reason
         table.deadline = None
         for seat in table.seats:
             seat.deadline = None
-        if round_id is not None:
-            await self._store.void_round(round_id, reason, table=self.write(table))
-        else:
-            await self._store.close_table(table.table_id)
+        try:
+            if round_id is not None:
+                voided = await self._store.void_round(round_id, reason, table=self.write(table))
+                names = self._names(table)
+                for user_id, over in voided.unpaid.items():
+                    log.warning("round %s: %s chips over the limit not refunded", round_id, over)
+                    table.events.append(unpaid_line(names.get(str(user_id), "?"), over))
+            else:
+                await self._store.close_table(table.table_id)
+        except BaseException:
+            # Closed only once it commits: a table whose close failed is still open.
+            table.round_id, table.phase, table.closed_reason, table.deadline = before
+            for seat, deadline in zip(table.seats, seat_deadlines, strict=True):
+                seat.deadline = deadline
+            raise
         self._registry.forget(table)
 
     async def on_time(self, table: Table) -> None:

@@ -27,7 +27,9 @@ from bot.tables.players import Player
 from bot.tables.refusals import player_in_round
 from bot.tables.registry import TableRegistry
 from bot.tables.resume import Resumer, ResumeReport
+from bot.tables.side_bets import rules_lines, side_bet_rules
 from bot.tables.snapshot import Reply, TableSnapshot
+from bot.tables.table_rules import table_rules
 
 
 class TableService:
@@ -52,6 +54,7 @@ class TableService:
         shoe_factory: ShoeFactory | None = None,
         advice: Advice | None = None,
     ) -> None:
+        self._store = store
         self.registry = TableRegistry()
         self.flow = RoundFlow(store, clock, self.registry, shoe_factory)
         self.changes = TableChanges(store, clock, self.registry, self.flow, publish)
@@ -96,6 +99,14 @@ class TableService:
     def side_bet_lines(self, table_id: str) -> list[str]:
         """The side bets the table offers, with pay tables and exact house edges."""
         return self.registry.side_bet_lines(table_id)
+
+    async def server_rules(self, guild_id: int) -> tuple[str, Rules, list[str]]:
+        """What ``/blackjack start`` would open in the server now: its default preset, the
+        rules with the server's limits, and the side bets it would offer."""
+        settings = await self._store.get_guild_settings(guild_id)
+        name = settings.default_preset
+        rules = table_rules(name, settings, None, None)
+        return name, rules, rules_lines(side_bet_rules(settings, rules), rules)
 
     def fairness(self, channel_id: int) -> Fairness:
         """The current shoe's commitment and the previous shoe's revealed seed."""
@@ -198,7 +209,17 @@ class TableService:
                 raise NotAllowed(
                     _("Only the host or someone with Manage Channels can stop this table.")
                 )
-            await self.flow.close(table, _("Stopped by {player}.", player=shown_name(by.name)))
+            reason = _("Stopped by {player}.", player=shown_name(by.name))
+            if table.round is None:
+                await self.flow.close(table, reason)
+                return
+            # Cards are out: the round plays out on its timers, so nobody (the host least of
+            # all) can cancel a round they are losing. The table closes when it is settled.
+            if table.closing:
+                raise NothingToDo(_("This table already closes when this round ends."))
+            table.closing = reason
+            table.events.append(_("The table closes when this round ends."))
+            await self.flow.save(table)
 
         _nothing, snapshot = await self.changes.mutate(table, stop_table)
         return Reply(snapshot)

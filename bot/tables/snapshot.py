@@ -124,6 +124,9 @@ class TableSnapshot:
     #: The round in play was dealt with 21+3 or Perfect Pairs bets: settled at the deal,
     #: they are not refunded if the round is called off.
     side_bets_settled: bool = False
+    #: Whether Bet again and Bet 2× could be accepted from anyone: someone has a last bet
+    #: (and, for 2×, one the table's maximum takes twice).
+    rebets: tuple[bool, bool] = (False, False)
 
 
 class Reply(NamedTuple):

@@ -204,4 +204,8 @@ def build_snapshot(table: Table, version: int) -> TableSnapshot:
         insurance_offered=table.insurance_offered and playing,
         side_bets_settled=round_ is not None
         and any(seat.spots and SETTLED_AT_DEAL & seat.side.keys() for seat in table.seats),
+        rebets=(
+            bool(table.last_bets),
+            any(2 * stake <= table.rules.max_bet for stake, _ in table.last_bets.values()),
+        ),
     )

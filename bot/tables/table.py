@@ -85,6 +85,8 @@ class Table:
     shuffle_notice: tuple[str, ...] = ()
     insurance_offered: bool = False
     closed_reason: str = ""
+    #: Why the table closes once the round in play is settled (a stop asked mid-round).
+    closing: str = ""
     #: Last stake per spot and spots per player, for the Bet again buttons.
     last_bets: dict[int, tuple[int, int]] = field(default_factory=dict)
     #: The side bets the table offers (from the server's settings when it opened).

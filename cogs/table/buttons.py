@@ -160,7 +160,15 @@ def table_buttons(snapshot: TableSnapshot, language: str = ENGLISH) -> tuple[But
         if seat.legal:
             legal = legal | seat.legal
     seated = bool(snapshot.seats)
-    return _buttons(snapshot.table_id, snapshot.round_no, snapshot.phase, legal, seated, language)
+    return _buttons(
+        snapshot.table_id,
+        snapshot.round_no,
+        snapshot.phase,
+        legal,
+        seated,
+        language,
+        snapshot.rebets,
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -171,12 +179,23 @@ def _buttons(
     legal: frozenset[Action],
     seated: bool,
     language: str,
+    rebets: tuple[bool, bool] = (False, False),
 ) -> tuple[ButtonSpec, ...]:
     """The buttons of a table in ``phase`` where some player may do ``legal``: made once a
-    round and phase (the same tuple then, which a sent view is compared with)."""
+    round and phase (the same tuple then, which a sent view is compared with). Bet again
+    and Bet 2× are left out while no bet could be repeated (``rebets``): before anyone's
+    first bet, and Bet 2× where the table's maximum takes no bet twice (reno-1972's 2–2)."""
     layout: list[list[tuple[str, bool]]]
     if phase is TablePhase.BETTING:
-        layout = [[("rebet", True), ("rebet2", True), ("join", True), ("leave", seated)]]
+        again, twice = rebets
+        layout = [
+            [
+                *([("rebet", True)] if again else []),
+                *([("rebet2", True)] if twice else []),
+                ("join", True),
+                ("leave", seated),
+            ]
+        ]
     elif phase is TablePhase.INSURANCE:
         layout = [
             [

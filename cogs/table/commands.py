@@ -15,8 +15,9 @@ from bot.failures import answer_failure, store_outage
 from bot.i18n import _, language_of
 from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope, is_pocket
+from bot.shown_names import shows_blank
 from bot.table_display import TableDisplay
-from bot.tables import NoTableHere, Player, Reply, TableError
+from bot.tables import NoTableHere, Player, Reply, TableError, TablePhase
 from bot.tables.registry import CLOSED
 from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonRef, parse_custom_id
@@ -45,8 +46,10 @@ log = logging.getLogger(__name__)
 
 
 def player_of(interaction: discord.Interaction[Any]) -> Player:
-    """The person behind an interaction, as the table knows them."""
-    return Player(interaction.user.id, interaction.user.display_name)
+    """The person behind an interaction, as the table knows them: by their display name,
+    or their account's name where the display name would show as blank."""
+    user = interaction.user
+    return Player(user.id, user.name if shows_blank(user.display_name) else user.display_name)
 
 
 #: The buttons that let a member play, and what the play gate is asked for them.
@@ -304,27 +307,36 @@ class TableCog(commands.Cog, name="Table"):
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """The rules in plain words; the house edge is computed off the event loop."""
         snapshot = self.bot.tables.table_in(interaction.channel_id or 0)
-        if snapshot is None:
+        if snapshot is not None:
+            preset, rules = snapshot.preset, self.bot.tables.rules_of(snapshot.table_id)
+            side_bets = self.bot.tables.side_bet_lines(snapshot.table_id)
+        elif interaction.guild_id is not None:
+            # No table yet: the rules a table opened here now would have, to read first.
+            preset, rules, side_bets = await self.bot.tables.server_rules(interaction.guild_id)
+        else:
             raise NoTableHere()
-        rules = self.bot.tables.rules_of(snapshot.table_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         edge = await self.bot.tables.advice.edge(rules)  # the strategy worker, cached
-        side_bets = self.bot.tables.side_bet_lines(snapshot.table_id)
-        await tell(interaction, rules_text(snapshot.preset, rules, edge, side_bets))
+        text = rules_text(preset, rules, edge, side_bets)
+        if snapshot is None:
+            text = _("No table is open here; a new one would play:\n{rules}", rules=text)
+        await tell(interaction, text)
 
     @blackjack.command(
         name="stop", description="Close this channel's table (host or Manage Channels)"
     )
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
-        """Close the table; a round in progress is voided and every stake refunded."""
+        """Close the table: now between rounds (bets not dealt are refunded), else once the
+        round in play is settled."""
         may_manage = interaction.permissions.manage_channels
-        await self.bot.tables.stop(
+        reply = await self.bot.tables.stop(
             interaction.channel_id or 0, player_of(interaction), may_manage_channel=may_manage
         )
-        await tell(
-            interaction,
-            _("Table closed. Any round in progress was voided and its stakes refunded."),
-        )
+        if reply.snapshot.phase is TablePhase.CLOSED:
+            text = _("Table closed. Any bets not yet dealt were refunded.")
+        else:
+            text = _("The round in play is played out; the table closes when it ends.")
+        await tell(interaction, text)
 
     @blackjack.command(name="fairness", description="Check the shuffle: commitment and last seed")
     async def fairness(self, interaction: discord.Interaction[Any]) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from db.errors import BalanceLimitExceeded, InsufficientChips
-from db.models import MAX_BALANCE, Account, DailyResult, GuildSettings, from_micros
+from db.models import MAX_BALANCE, STAKE_KINDS, Account, DailyResult, GuildSettings, from_micros
 from db.ops.play_limits import claim_group
 from db.ops.settings import read_settings
 from db.statements import Op, Query
@@ -21,6 +21,12 @@ _CREDIT = (
     " WHERE guild_id = ? AND user_id = ? AND balance <= ? RETURNING balance"
 )
 _BALANCE = "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?"
+#: What a player has staked in the guild's open rounds: chips a refund could bring back.
+_AT_STAKE = (
+    "SELECT COALESCE(-SUM(ledger.delta), 0) FROM ledger JOIN rounds ON rounds.id = ledger.round_id"
+    " WHERE rounds.status = 'open' AND ledger.guild_id = ? AND ledger.user_id = ?"
+    f" AND ledger.kind IN ({', '.join(repr(kind) for kind in STAKE_KINDS)})"
+)
 
 
 def ensure_account(guild_id: int, user_id: int, now: int) -> Op[Account]:
@@ -77,6 +83,20 @@ def credit(guild_id: int, user_id: int, amount: int, now: int) -> Op[int]:
     raise BalanceLimitExceeded(account.balance, amount, MAX_BALANCE, user_id)
 
 
+def credit_up_to(guild_id: int, user_id: int, amount: int, now: int) -> Op[tuple[int, int]]:
+    """Add ``amount``, or as much of it as fits under ``MAX_BALANCE``: (balance, credited).
+
+    For what must be paid whatever the balance (a refund): the part that does not fit is
+    the caller's to record, never a reason to leave a round open."""
+    try:
+        return (yield from credit(guild_id, user_id, amount, now)), amount
+    except BalanceLimitExceeded as error:
+        fits = max(0, error.limit - error.balance)
+    if fits == 0:
+        return (yield from balance(guild_id, user_id, now)), 0
+    return (yield from credit(guild_id, user_id, fits, now)), fits
+
+
 def balance(guild_id: int, user_id: int, now: int) -> Op[int]:
     """The balance, creating the account with its starting chips if new."""
     rows = yield Query(_BALANCE, (guild_id, user_id))
@@ -99,8 +119,17 @@ def read_balance(guild_id: int, user_id: int) -> Op[int]:
 def adjust(
     guild_id: int, user_id: int, amount: int, actor_id: int, reason: str, now: int
 ) -> Op[int]:
-    """An admin grant (amount > 0) or take (amount < 0); the new balance."""
+    """An admin grant (amount > 0) or take (amount < 0); the new balance.
+
+    A grant counts the chips the player has at stake in open rounds, so that a refund of
+    them always fits under the ceiling: BalanceLimitExceeded if it would not."""
     if amount > 0:
+        rows = yield Query(_AT_STAKE, (guild_id, user_id))
+        at_stake = int(rows[0][0]) if rows else 0
+        if at_stake:
+            account = yield from ensure_account(guild_id, user_id, now)
+            if account.balance + amount + at_stake > MAX_BALANCE:
+                raise BalanceLimitExceeded(account.balance, amount + at_stake, MAX_BALANCE, user_id)
         new_balance = yield from credit(guild_id, user_id, amount, now)
     else:
         new_balance = yield from debit(guild_id, user_id, -amount, now)

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from db.errors import RoundClosed, UnknownRound
 from db.models import STAKE_KINDS, HandResult, SettleResult, SideBetResult, VoidResult
-from db.ops.chips import LEDGER_INSERT, credit, debit
+from db.ops.chips import LEDGER_INSERT, credit, credit_up_to, debit
 from db.ops.play_limits import check_bet
 from db.ops.shoes import open_shoe
 from db.statements import Many, Op, Query
@@ -317,12 +317,22 @@ def void_round(round_id: int, reason: str, now: int) -> Op[VoidResult]:
     settled = yield from _settled_side_stakes(round_id)
     refunds: dict[int, int] = {}
     balances: dict[int, int] = {}
+    unpaid: dict[int, int] = {}
     for user_id, staked in sorted((int(u), int(s)) for u, s in stake_rows):
         amount = staked - settled.get(user_id, 0)
         if amount <= 0:
             continue
-        balances[user_id] = yield from credit(guild_id, user_id, amount, now)
-        refunds[user_id] = amount
+        # A refund is paid up to the chip ceiling, as a settlement is: the round closes.
+        balances[user_id], refunds[user_id] = yield from credit_up_to(
+            guild_id, user_id, amount, now
+        )
+        if refunds[user_id] < amount:
+            unpaid[user_id] = amount - refunds[user_id]
+    refunds = {user: amount for user, amount in refunds.items() if amount}
+    if unpaid:
+        yield Query(
+            "UPDATE rounds SET unrefunded = ? WHERE id = ?", (sum(unpaid.values()), round_id)
+        )
     yield from _ledger_rows(guild_id, refunds, balances, "refund", round_id, reason, now)
     return VoidResult(
         round_id,
@@ -334,7 +344,8 @@ def void_round(round_id: int, reason: str, now: int) -> Op[VoidResult]:
         already_closed=False,
         status="void",
         refunds=refunds,
-        balances=balances,
+        balances={user: balances[user] for user in refunds},
+        unpaid=unpaid,
     )
 
 

@@ -37,13 +37,15 @@ VIOLATIONS: dict[str, str] = {
         GROUP BY r.id, r.paid HAVING r.paid <> COALESCE(SUM(l.delta), 0)""",
     # 21+3 and Perfect Pairs are settled at the deal (their results recorded then): a void
     # refunds every stake but theirs.
-    "a void round's refunds differ from its stakes less those of side bets settled": """
+    "a void round's refunds differ from its stakes less those of side bets settled"
+    " and those the chip ceiling kept": """
         SELECT r.id, r.staked, COALESCE(SUM(l.delta), 0)
         FROM rounds AS r LEFT JOIN ledger AS l ON l.round_id = r.id AND l.kind = 'refund'
         WHERE r.status = 'void'
         GROUP BY r.id, r.staked
-        HAVING r.staked - (SELECT COALESCE(SUM(s.wagered), 0) FROM side_bet_results AS s
-                           WHERE s.round_id = r.id) <> COALESCE(SUM(l.delta), 0)""",
+        HAVING r.staked - r.unrefunded
+               - (SELECT COALESCE(SUM(s.wagered), 0) FROM side_bet_results AS s
+                  WHERE s.round_id = r.id) <> COALESCE(SUM(l.delta), 0)""",
     "a round that is not void has refunds": """
         SELECT l.id FROM ledger AS l JOIN rounds AS r ON r.id = l.round_id
         WHERE l.kind = 'refund' AND r.status <> 'void'""",

@@ -37,7 +37,6 @@ async def test_a_table_needs_a_table_to_join_leave_bet_or_stop(
     assert await world.say(world.alice, "blackjack join") == none_here
     assert await world.say(world.alice, "blackjack leave") == none_here
     assert await world.say(world.alice, "blackjack stop") == none_here
-    assert await world.say(world.alice, "blackjack rules") == none_here
     assert await world.say(world.alice, "blackjack fairness") == none_here
     assert await world.bet(world.alice, "100") == none_here
 
@@ -78,9 +77,7 @@ async def test_bet_buttons_repeat_or_double_the_last_bet(
 ) -> None:
     shoes.add("Ts 9h 7c 8d 2c Ts 9h 7c 8d " + SPARE)
     table = await world.start(world.alice)
-    first = await world.click(world.alice, table, "Bet again")
-    assert first.ephemeral
-    assert first.content == "You have no earlier bet at this table to repeat. Use /bet."
+    assert {"Bet again", "Bet 2×"}.isdisjoint(labels_enabled(table))  # no bet to repeat yet
     await world.bet(world.alice, "100", hands=2)
     await world.click(world.alice, table, "Stand")
     await world.click(world.alice, table, "Stand")
@@ -91,6 +88,18 @@ async def test_bet_buttons_repeat_or_double_the_last_bet(
     note = await doubled.wait_for_followups(1)
     assert note[0].content == f"Bet 200 a hand on 2 hands, 400 in all. Balance: {before - 400:,}."
     assert note[0].ephemeral
+
+
+async def test_a_table_that_takes_no_bet_twice_offers_no_bet_2x(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add("Ts 9h 7c 8d " + SPARE)
+    table = await world.start(world.alice, preset="reno-1972")
+    await world.bet(world.alice, "2")
+    await world.click(world.alice, table, "Stand")
+    assert world.table().phase is TablePhase.BETTING
+    assert "Bet again" in labels_enabled(table)
+    assert "Bet 2×" not in {button.get("label") for button in table.buttons()}
 
 
 async def test_hint_gives_basic_strategy_privately(
@@ -136,18 +145,19 @@ async def test_only_the_host_or_a_channel_manager_stops_a_table(
 ) -> None:
     shoes.add("Ts 9h 7c 8d " + SPARE)
     table = await world.start(world.alice)
+    await world.click(world.carol, table, "Join")  # Carol has not bet: no deal yet
     await world.bet(world.alice, "100")
     before = await world.chips()
     refused = await world.say(world.bob, "blackjack stop")
     assert refused == "Only the host or someone with Manage Channels can stop this table."
     assert await world.chips() == before
     stopped = await world.say(world.mod, "blackjack stop")
-    assert stopped == "Table closed. Any round in progress was voided and its stakes refunded."
+    assert stopped == "Table closed. Any bets not yet dealt were refunded."
     text = embed_text(table)
     assert "**Table closed** · Stopped by Moderator.\n" + ROUND_REFUNDED in text
     # Nothing looks live: no cards, totals, stakes or latest events; the seat says refunded.
     assert f"## Alice\n{STAKE_REFUNDED}\n" in text
-    for live in ("10♠", "**17**", "· 100", "Latest", "Dealer"):
+    for live in ("· 100", "Latest", "Dealer"):
         assert live not in text
     assert table.buttons() == []
     assert await world.balance(world.alice) == START_CHIPS

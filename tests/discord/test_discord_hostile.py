@@ -189,3 +189,15 @@ async def test_a_bet_at_the_chip_limit_is_refused_with_the_limit_named(
     answer = await world.bet(world.alice, "10")
     assert answer.startswith(f"You are at the chip limit of {limit:,}")
     assert await world.chips() == before
+
+
+async def test_a_nick_of_zero_width_characters_shows_the_account_name(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    ghost = world.fake.add_member(world.guild, "ghostly", nick="\u200b\u200c\u200b")
+    await world.fake.sync()
+    shoes.add("Ts 9d 8c 7c Kd " + SPARE)  # 10 8 against 9 7, who draws a king and busts
+    table = await world.start(ghost)
+    await world.bet(ghost, "10")
+    await world.click(ghost, table, "Stand")
+    assert "ghostly: net +10" in embed_text(table)

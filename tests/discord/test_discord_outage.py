@@ -199,3 +199,30 @@ async def test_every_command_and_the_page_buttons_answer_an_outage_as_the_table_
     warned = [r for r in caplog.records if ": the chip store is unavailable (" in r.getMessage()]
     assert any(r.getMessage().startswith("command balance: the chip") for r in warned)
     assert all(r.levelno == logging.WARNING and r.exc_info is None for r in warned)  # one line
+
+
+async def test_stopping_all_play_goes_past_a_paused_table_and_says_what_it_could_not_close(
+    world_on: World, store: Store
+) -> None:
+    world = world_on
+    paused = await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    other = await world.start(world.bob, world.other_channel)
+    await world.bet(world.bob, "50", channel=world.other_channel)
+    store.outage.begin()
+    try:
+        assert await world.refused(world.alice, paused, "Stand") == PAUSED
+    finally:
+        store.outage.end()
+    # The store is back, and Alice's table has not reloaded yet (its retry is not due).
+    answer = await world.say(world.admin, "blackjack-admin config", stop_all=True)
+    assert "All play stopped: tables closed now: 1;" in answer
+    assert "Tables that could not close now: 1. Run this again in a moment." in answer
+    assert "**Table closed**" in embed_text(other)
+    assert world.running.tables.table_in(world.other_channel.id) is None
+    assert world.running.tables.table_in(world.channel.id) is not None
+    await world.tick(30)  # the paused table reloads; the admin's second stop closes it
+    again = await world.say(world.admin, "blackjack-admin config", stop_all=True)
+    assert "All play stopped: tables closed now: 1;" in again
+    assert world.running.tables.table_in(world.channel.id) is None
+    await check_invariants(store.url)

@@ -98,8 +98,9 @@ async def test_a_table_stopped_after_the_deal_keeps_its_side_bets_and_refunds_th
     assert "Buster Blackjack: 10 a hand" in embed_text(table)
     assert "21+3: 10 a hand" not in embed_text(table)
 
-    stopped = await world.say(world.alice, "blackjack stop")
-    assert stopped.startswith("Table closed.")
+    # An admin's stop of all play voids the round in play (a host's waits for its end).
+    stopped = await world.say(world.admin, "blackjack-admin config", stop_all=True)
+    assert "All play stopped: tables closed now: 1" in stopped
     assert ROUND_REFUNDED_BUT_SIDE_BETS in embed_text(table)
     # The main bet and the live Buster bet come back; 21+3 and Perfect Pairs were settled.
     assert await world.ledger(world.alice) == [
@@ -197,3 +198,14 @@ async def test_a_side_bet_above_the_servers_maximum_edge_is_left_off_and_said_so
     await world.start(world.bob, world.other_channel, preset="single-deck")
     rules = await world.say(world.bob, "blackjack rules", world.other_channel)
     assert "• Perfect Pairs pays 25/12/6 to 1 (house edge 47.06%)" in rules
+
+
+async def test_bet_all_leaves_room_for_the_side_bets(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    await world.say(world.admin, "blackjack-admin config", **ALL_ON)
+    await world.say(world.admin, "blackjack-admin take", member=world.alice, amount=315)
+    await world.start(world.alice)
+    answer = await world.say(world.alice, "bet", amount="all", perfect_pairs=100)
+    assert answer.startswith("Bet 585. Side bets: 100. Balance: 0.")
+    assert await world.balance(world.alice) == 0

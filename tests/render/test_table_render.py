@@ -126,6 +126,7 @@ def test_betting_shows_the_bet_buttons_limits_deadline_and_last_results() -> Non
         dealer=None,
         deadline=NOW + 30,
         last_results=("alice: win +500", "bob: loss -100"),
+        rebets=(True, True),
     )
     rendered = render_table(snapshot)
     assert enabled(rendered) == {"Bet again", "Bet 2×", "Join", "Leave"}
@@ -360,3 +361,12 @@ def test_result_blocks_keep_the_chip_limit_line_with_its_player() -> None:
              "alice: net +10", "bob: A♠ K♣ — blackjack: wins 15, 25 back", "bob: net +15",
              not_paid, "carol: net ±0 on 2 hands"]  # fmt: skip
     assert result_blocks(lines) == [lines[:1], lines[1:3], lines[3:6], lines[6:]]
+
+
+def test_bet_buttons_are_left_out_while_no_bet_could_be_repeated() -> None:
+    # Before anyone's first bet there is nothing to repeat.
+    first = render_table(table(TablePhase.BETTING, seat(1, "alice"), dealer=None))
+    assert enabled(first) == {"Join", "Leave"}
+    # reno-1972's 2–2: a last bet can be repeated but never doubled.
+    reno = table(TablePhase.BETTING, seat(1, "alice"), dealer=None, rebets=(True, False))
+    assert enabled(render_table(reno)) == {"Bet again", "Join", "Leave"}

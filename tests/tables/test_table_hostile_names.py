@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 
 import discord
+import pytest
 
 import db
-from bot.shown_names import NAME_LIMIT, shown_name
+from bot.shown_names import NAME_LIMIT, NO_NAME, shown_name, shows_blank
 from bot.tables import Player, TablePhase, TableService, TableSnapshot
 from cogs.economy import leaderboard_embed, stats_embed
 from cogs.table.render import CONTINUED, LAST_ROUND, render_table
@@ -134,3 +135,16 @@ def test_stats_and_leaderboard_titles_show_names_harmless() -> None:
             assert embed.title is not None
             assert embed.title.endswith(shown_name(name))
             assert_harmless(embed)
+
+
+@pytest.mark.parametrize(
+    "name", ["\u200b", "\u200b\u200c\u200d", "\u2060\ufeff", "\u3164", " \u200b ", "\u202e\u200b"]
+)
+def test_a_name_of_zero_width_characters_only_is_not_shown_blank(name: str) -> None:
+    assert shows_blank(name)
+    assert shown_name(name) == NO_NAME
+
+
+def test_a_name_with_something_visible_is_kept() -> None:
+    assert not shows_blank("\u200bAl")
+    assert shown_name("👨\u200d👩\u200d👧") == "👨\u200d👩\u200d👧"  # joiners in an emoji stay
