@@ -66,6 +66,23 @@ async def stop_all(*processes: BotProcess) -> None:
     assert codes == [0] * len(processes), codes
 
 
+#: The actions of a round's buttons once it is dealt (insurance, then the decisions).
+_DEALT_ACTIONS = frozenset(
+    {"insurance", "no_insurance", "hit", "stand", "double", "split", "surrender", "hint"}
+)
+
+
+def betting(message: FakeMessage) -> bool:
+    """Whether the table takes bets: none of a dealt round's buttons are on it (Bet again
+    is there only once someone has bet before)."""
+    actions = {
+        ref.action
+        for button in message.buttons()
+        if (ref := parse_custom_id(button.get("custom_id", ""))) is not None
+    }
+    return bool(actions) and not actions & _DEALT_ACTIONS
+
+
 def round_no(message: FakeMessage) -> int | None:
     """The round the table message's buttons belong to."""
     for button in message.buttons():
@@ -173,7 +190,7 @@ class Table:
                 if current is not None:
                     self.done_in[player.id] = current
             return reply
-        if "Bet again" in labels and current is not None:
+        if betting(message) and current is not None:
             pending = [p for p in self.casino.players if self.bet_in.get(p.id) != current]
             if pending:
                 player = self.rng.choice(pending)
