@@ -20,6 +20,13 @@ if TYPE_CHECKING:
 HELLO, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 10, 1, 2, 3, 4, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HEARTBEAT_ACK, DISPATCH = 8, 9, 11, 0
 HEARTBEAT_INTERVAL_MS = 41250
+#: Real seconds between a heartbeat's arrival and its ACK: Discord's answer crosses the
+#: network (tens of milliseconds), the fake's would cross none. discord.py's keep-alive
+#: thread records a heartbeat as sent only once its send has completed; an ACK handled
+#: before that is timed from the previous heartbeat, a whole interval back ("Can't keep up,
+#: shard ID None websocket is 41.3s behind"), which an ACK in the same event loop, with
+#: that thread waiting for the GIL, often was.
+HEARTBEAT_ACK_DELAY_S = 0.1
 GUILDS_INTENT, GUILD_MEMBERS_INTENT, GUILD_MESSAGES_INTENT = 1 << 0, 1 << 1, 1 << 9
 #: Guild events Discord sends only to sessions that identified with their intent.
 EVENT_INTENTS = {
@@ -46,8 +53,8 @@ class Connection:
         #: The fake closed this connection (resumable), rather than the client.
         self.closed_by_server = False
         self.lock = asyncio.Lock()
-        #: Heartbeats the fake asked for (``sync``) and the client has not answered yet.
-        self.requested_beats = 0
+        #: Heartbeat ACKs sent.
+        self.acks = 0
 
     async def send(self, payload: dict[str, Any]) -> None:
         """Send one gateway payload (a flushed block of the connection's compressed stream)."""
@@ -129,6 +136,9 @@ class Gateway:
         #: Close codes clients sent, in order.
         self.close_codes: list[int] = []
         self.log: list[tuple[str, Any]] = []
+        self._acks: set[asyncio.Task[None]] = set()
+        #: What HELLO asks for; a test of the keep-alive shortens it.
+        self.heartbeat_interval_ms = HEARTBEAT_INTERVAL_MS
 
     # -- for tests -------------------------------------------------------------------------
     def open_sessions(self) -> list[Session]:
@@ -211,7 +221,6 @@ class Gateway:
         targets = [(s, s.seq) for s in sessions]
         for session, _ in targets:
             assert session.connection is not None
-            session.connection.requested_beats += 1
             await session.connection.send({"op": HEARTBEAT, "d": None})
         await self.fake.wait_for(
             lambda: all(s.acked_seq >= seq or not s.connected for s, seq in targets),
@@ -219,6 +228,18 @@ class Gateway:
         )
 
     # -- the websocket -----------------------------------------------------------------------
+    def _ack_soon(self, conn: Connection) -> None:
+        """ACK a heartbeat :data:`HEARTBEAT_ACK_DELAY_S` later, as a round trip to Discord takes."""
+        task = asyncio.get_running_loop().create_task(self._ack(conn))
+        self._acks.add(task)
+        task.add_done_callback(self._acks.discard)
+
+    async def _ack(self, conn: Connection) -> None:
+        await asyncio.sleep(HEARTBEAT_ACK_DELAY_S)
+        await conn.send({"op": HEARTBEAT_ACK})
+        conn.acks += 1
+        self.fake.changed()
+
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """``GET /gateway?v=10&encoding=json[&compress=zlib-stream|zstd-stream]``: a connection."""
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
@@ -234,7 +255,7 @@ class Gateway:
             return ws
         conn = Connection(ws, compress=compress)
         self.transports.append(compress or "json")
-        await conn.send({"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+        await conn.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
         session: Session | None = None
         client_close_code: int | None = None
         try:
@@ -257,15 +278,9 @@ class Gateway:
                     if session is not None and isinstance(data, int):
                         session.acked_seq = max(session.acked_seq, data)
                         self.fake.changed()
-                    if conn.requested_beats:
-                        # The answer to a sync's request goes unacknowledged: discord.py
-                        # times an ACK from its last interval heartbeat, so ACKing the
-                        # requests a sync makes at every command would read as latency up
-                        # to the interval ("Can't keep up ... 41.3s behind"). Discord
-                        # requests heartbeats rarely; the fake, at every sync.
-                        conn.requested_beats -= 1
-                    else:
-                        await conn.send({"op": HEARTBEAT_ACK})
+                    # Every heartbeat is ACKed, those a sync asked for included, as Discord
+                    # ACKs every one (gateway docs, "Heartbeat Requests").
+                    self._ack_soon(conn)
                 elif op == IDENTIFY:
                     if session is not None:
                         await ws.close(code=4005, message=b"Already authenticated.")
