@@ -11,16 +11,16 @@ fake as a Discord client would: :meth:`Playground.run_command` and
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from bot.app import BlackjackBot, build_bot
 from bot.clock import SystemClock
 from bot.config import Config
 from bot.i18n import LANGUAGES
 from bot.tables import ShoeFactory
-from fakediscord import FakeDiscord, InteractionRejected, NoResponse
+from fakediscord import FakeDiscord, FakeInteraction, InteractionRejected, NoResponse
 from fakediscord.harness import running_bot
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember
 from fakediscord.records import FakeMessage
@@ -48,16 +48,20 @@ class Outcome:
     """What the page shows after an action: nothing more (the bot answered), or an error.
 
     ``refused`` is the client's own refusal (nothing was sent); ``failed`` is
-    Discord's line for an interaction the bot did not answer.
+    Discord's line for an interaction the bot did not answer; ``modal`` the form it
+    answered with instead of a message.
     """
 
     refused: str | None = None
     failed: str | None = None
+    #: The form the bot answered with (Discord's modal object and the interaction's id, which
+    #: its submit names); the page draws it over the channel.
+    modal: dict[str, Any] | None = None
 
-    def as_json(self) -> dict[str, str | bool | None]:
+    def as_json(self) -> dict[str, Any]:
         """For the page."""
         ok = self.refused is None and self.failed is None
-        return {"ok": ok, "refused": self.refused, "failed": self.failed}
+        return {"ok": ok, "refused": self.refused, "failed": self.failed, "modal": self.modal}
 
 
 class Playground:
@@ -79,6 +83,8 @@ class Playground:
         self._stack = contextlib.AsyncExitStack()
         self._guild: FakeGuild | None = None
         self.bot: BlackjackBot | None = None
+        #: Modals on screen, by the id of the interaction they answered, with who sees each.
+        self._modals: dict[int, tuple[int, FakeInteraction]] = {}
 
     async def start(self) -> None:
         """Start the fake, build the server, connect the bot (it migrates and syncs first)."""
@@ -176,7 +182,7 @@ class Playground:
             return Outcome(refused=str(refusal))
         except NoResponse:
             return Outcome(failed=COMMAND_FAILED)
-        return Outcome() if answered.responded else Outcome(failed=COMMAND_FAILED)
+        return self._answered(member, answered, COMMAND_FAILED)
 
     async def press(self, member: FakeMember, message_id: int, custom_id: str) -> Outcome:
         """Press a button as ``member``."""
@@ -191,9 +197,32 @@ class Playground:
             return Outcome(refused=str(refusal))
         except NoResponse:
             return Outcome(failed=CLICK_FAILED)
-        if not answered.responded:
+        return self._answered(member, answered, CLICK_FAILED)
+
+    async def submit(
+        self, member: FakeMember, interaction_id: int, values: Mapping[str, Any]
+    ) -> Outcome:
+        """Submit, as ``member``, the modal shown to them (a ``MODAL_SUBMIT``, as Discord's)."""
+        shown = self._modals.pop(interaction_id, None)
+        if shown is None or shown[0] != member.id:
+            return Outcome(refused="That form is closed.")
+        try:
+            answered = await self.fake.submit_modal(
+                member, shown[1], values, max_wait=ANSWER_WAIT_S
+            )
+        except InteractionRejected as refusal:
+            return Outcome(refused=str(refusal))
+        except NoResponse:
             return Outcome(failed=CLICK_FAILED)
-        return Outcome()
+        return self._answered(member, answered, CLICK_FAILED)
+
+    def _answered(self, member: FakeMember, answered: FakeInteraction, failed: str) -> Outcome:
+        if not answered.responded:
+            return Outcome(failed=failed)
+        if answered.modal is None:
+            return Outcome()
+        self._modals[answered.id] = (member.id, answered)
+        return Outcome(modal={**answered.modal, "interaction": str(answered.id)})
 
 
 def _clean_name(name: str) -> str:
