@@ -24,7 +24,7 @@ from bot.i18n import NATIVE_NAMES
 from fakediscord.models import FakeMember
 from fakediscord.records import FakeMessage
 from playground.guard import GUARD_KEY, Guard, guard_requests, refused
-from playground.running import Playground
+from playground.running import Playground, display_name
 
 STATIC: Final = Path(__file__).parent / "static"
 #: In the page's ``<meta name="playground-token">``: this run's token goes there.
@@ -37,12 +37,6 @@ PAGE_HEADERS: Final = {
 }
 T = TypeVar("T")
 PLAYGROUND_KEY: Final = web.AppKey("playground", Playground)
-
-
-def display_name(member: FakeMember) -> str:
-    """The name a client shows: nickname, else global name, else username."""
-    user = member.user
-    return member.nick or user.global_name or user.username
 
 
 def message_json(message: FakeMessage, playground: Playground) -> dict[str, Any]:
