@@ -89,7 +89,8 @@ function drawSidebar() {
   const players = $("#players");
   players.replaceChildren(...world.players.map((player) => {
     const item = el("li");
-    item.append(avatar(player.id, player.name, true), document.createTextNode(player.name));
+    const name = Object.assign(el("span", "name"), { textContent: player.name, title: player.name });
+    item.append(avatar(player.id, player.name, true), name);
     item.dataset.playerName = player.name;
     item.classList.toggle("current", player.id === state.viewer);
     item.onclick = () => playAs(player.id);
@@ -98,6 +99,7 @@ function drawSidebar() {
   const me = world.players.find((p) => p.id === state.viewer);
   $("#you-avatar").replaceWith(Object.assign(avatar(me.id, me.name, true), { id: "you-avatar" }));
   $("#you-name").textContent = me.name;
+  $("#you-name").title = me.name;
   const language = $("#language");
   language.replaceChildren(...world.languages.map(({ code, name }) => {
     const option = el("option");
@@ -142,9 +144,18 @@ function drawMessages() {
   const box = $("#messages");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   const shown = [...state.messages.values()].filter((m) => !state.dismissed.has(m.id));
-  box.replaceChildren(...shown.map(messageElement));
+  const nodes = shown.map(messageElement);
+  box.replaceChildren(...nodes);
+  const table = shown.findLastIndex(isTable);
+  if (table >= 0) nodes[table].classList.add("pinned");
   Markdown.tick(box);
   if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+// The table: the newest message everyone sees with the bot's buttons. It stays pinned at the
+// top of the channel while the private replies under it scroll, so it is never pushed away.
+function isTable(m) {
+  return !m.ephemeral && m.author.bot && (m.components || []).length > 0;
 }
 
 function messageElement(m) {
