@@ -3,10 +3,15 @@ players, so the host's chips and open table come back."""
 
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 from playground.running import Playground
 from playground.saved_world import world_file_for
+from tests.bot_command import ROOT
 from tests.db.invariants import check_invariants
 
 
@@ -54,3 +59,32 @@ async def test_a_second_run_on_the_same_file_has_the_same_players_chips_and_tabl
     finally:
         await second.stop()
     await check_invariants(f"sqlite:///{database}")
+
+
+def run_cli(database: Path) -> str:
+    """``python -m bot playground --port 0 --db FILE`` until it serves, then Ctrl-C: its log."""
+    command = [sys.executable, "-m", "bot", "playground", "--port", "0", "--db", str(database)]
+    with subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    ) as process:
+        assert process.stdout is not None
+        log = []
+        for line in process.stdout:
+            log.append(line)
+            if line.startswith("The playground is at"):
+                process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 0, "".join(log)
+    return "".join(log)
+
+
+def test_the_command_keeps_the_world_beside_its_db_file(tmp_path: Path) -> None:
+    database = tmp_path / "chips.sqlite3"
+    first_log = run_cli(database)
+    world = world_file_for(database)
+    saved = world.read_text(encoding="utf-8")
+    assert [p["name"] for p in json.loads(saved)["players"]] == ["Alice", "Bob", "Croupier"]
+    second_log = run_cli(database)
+    assert world.read_text(encoding="utf-8") == saved  # the same server, channels, players
+    for log in (first_log, second_log):
+        assert "The playground stopped." in log
+        assert "WARNING discord.gateway" not in log, log
