@@ -53,8 +53,9 @@ class Connection:
         #: The fake closed this connection (resumable), rather than the client.
         self.closed_by_server = False
         self.lock = asyncio.Lock()
-        #: Heartbeat ACKs sent.
+        #: Heartbeat ACKs sent, and those on their way (cancelled when the connection ends).
         self.acks = 0
+        self.pending_acks: set[asyncio.Task[None]] = set()
 
     async def send(self, payload: dict[str, Any]) -> None:
         """Send one gateway payload (a flushed block of the connection's compressed stream)."""
@@ -136,7 +137,6 @@ class Gateway:
         #: Close codes clients sent, in order.
         self.close_codes: list[int] = []
         self.log: list[tuple[str, Any]] = []
-        self._acks: set[asyncio.Task[None]] = set()
         #: What HELLO asks for; a test of the keep-alive shortens it.
         self.heartbeat_interval_ms = HEARTBEAT_INTERVAL_MS
 
@@ -231,8 +231,8 @@ class Gateway:
     def _ack_soon(self, conn: Connection) -> None:
         """ACK a heartbeat :data:`HEARTBEAT_ACK_DELAY_S` later, as a round trip to Discord takes."""
         task = asyncio.get_running_loop().create_task(self._ack(conn))
-        self._acks.add(task)
-        task.add_done_callback(self._acks.discard)
+        conn.pending_acks.add(task)
+        task.add_done_callback(conn.pending_acks.discard)
 
     async def _ack(self, conn: Connection) -> None:
         await asyncio.sleep(HEARTBEAT_ACK_DELAY_S)
@@ -303,6 +303,8 @@ class Gateway:
                     break
         finally:
             conn.closed.set()
+            for ack in list(conn.pending_acks):
+                ack.cancel()
             if session is not None and session.connection is conn:
                 session.connection = None
                 # 1000/1001 from the client end the session; anything else keeps it resumable.
