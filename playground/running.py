@@ -254,16 +254,22 @@ class Playground:
     async def submit(
         self, member: FakeMember, interaction_id: int, values: Mapping[str, Any]
     ) -> Outcome:
-        """Submit, as ``member``, the modal shown to them (a ``MODAL_SUBMIT``, as Discord's)."""
-        shown = self._modals.pop(interaction_id, None)
+        """Submit, as ``member``, the modal shown to them (a ``MODAL_SUBMIT``, as Discord's).
+
+        A value the client would not send leaves the form open, as the client does.
+        """
+        shown = self._modals.get(interaction_id)
         if shown is None or shown[0] != member.id:
             return Outcome(refused="That form is closed.")
         try:
             answered = await self.fake.submit_modal(
-                member, shown[1], values, max_wait=ANSWER_WAIT_S
+                member, shown[1], values, max_wait=ANSWER_WAIT_S, wait=False
             )
         except InteractionRejected as refusal:
             return Outcome(refused=str(refusal))
+        del self._modals[interaction_id]
+        try:
+            await answered.wait_for_response(max_wait=ANSWER_WAIT_S)
         except NoResponse:
             return Outcome(failed=CLICK_FAILED)
         return self._answered(member, answered, CLICK_FAILED)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
+from fakediscord import InteractionRejected
 from fakediscord.modals import submission
 
 
@@ -57,3 +59,15 @@ def test_each_field_is_answered_in_its_place_by_label_or_custom_id() -> None:
     assert picked["components"][1]["component"]["values"] == ["a"]
     assert picked["components"][3]["component"]["value"] == "1"
     assert picked["components"][0]["components"][0]["value"] == "Ana"  # as shown
+
+
+def test_what_the_client_would_not_send_is_refused() -> None:
+    modal = EveryField().to_dict()
+    for values, refusal in [
+        ({"Name": ""}, "Name is required"),
+        ({"Pick": ["z"]}, "offers no such choice"),
+        ({"Pick": {"a": 1}}, "takes a list of values"),
+        ({"Seat": "9"}, "offers no such choice"),
+    ]:
+        with pytest.raises(InteractionRejected, match=refusal):
+            submission(modal, values)
