@@ -64,7 +64,8 @@ class Outcome:
     def as_json(self) -> dict[str, Any]:
         """For the page."""
         ok = self.refused is None and self.failed is None
-        return {"ok": ok, "refused": self.refused, "failed": self.failed, "modal": self.modal}
+        shown = {"ok": ok, "refused": self.refused, "failed": self.failed}
+        return shown if self.modal is None else {**shown, "modal": self.modal}
 
 
 class Playground:
