@@ -21,12 +21,13 @@ HELLO, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 10, 1, 2, 3, 4,
 REQUEST_MEMBERS, INVALID_SESSION, HEARTBEAT_ACK, DISPATCH = 8, 9, 11, 0
 HEARTBEAT_INTERVAL_MS = 41250
 #: Real seconds between a heartbeat's arrival and its ACK: Discord's answer crosses the
-#: network (tens of milliseconds), the fake's would cross none. discord.py's keep-alive
-#: thread records a heartbeat as sent only once its send has completed; an ACK handled
+#: network, the fake's would cross none. discord.py's keep-alive thread records a heartbeat
+#: as sent only once its send has completed and the thread has the GIL again; an ACK handled
 #: before that is timed from the previous heartbeat, a whole interval back ("Can't keep up,
-#: shard ID None websocket is 41.3s behind"), which an ACK in the same event loop, with
-#: that thread waiting for the GIL, often was.
-HEARTBEAT_ACK_DELAY_S = 0.1
+#: shard ID None websocket is 41.3s behind"), which an ACK from the same event loop often
+#: was. With three threads contending for the GIL the thread took up to about 50 ms to
+#: record it, hence a quarter of a second (a slow round trip to Discord, no more).
+HEARTBEAT_ACK_DELAY_S = 0.25
 GUILDS_INTENT, GUILD_MEMBERS_INTENT, GUILD_MESSAGES_INTENT = 1 << 0, 1 << 1, 1 << 9
 #: Guild events Discord sends only to sessions that identified with their intent.
 EVENT_INTENTS = {

@@ -91,4 +91,4 @@ async def test_a_busy_client_kept_alive_by_the_fake_never_warns_it_cannot_keep_u
                 latency = client.latency
     behind = [r.getMessage() for r in caplog.records if "keep up" in r.getMessage()]
     assert behind == []
-    assert HEARTBEAT_ACK_DELAY_S <= latency < 1
+    assert 0 < latency < 1  # the round trip, less the time the thread took to record its send
