@@ -230,13 +230,20 @@ class Gateway:
 
     # -- the websocket -----------------------------------------------------------------------
     def _ack_soon(self, conn: Connection) -> None:
-        """ACK a heartbeat :data:`HEARTBEAT_ACK_DELAY_S` later, as a round trip to Discord takes."""
-        task = asyncio.get_running_loop().create_task(self._ack(conn))
+        """ACK a heartbeat :data:`HEARTBEAT_ACK_DELAY_S` later, as a round trip to Discord takes.
+
+        The connection's first is ACKed at once: discord.py sends it from the event loop at
+        HELLO and times it from that moment, so its ACK cannot be early, and a bot is ready
+        (its latency known, as it is on Discord by then) without waiting a round trip.
+        """
+        delay = HEARTBEAT_ACK_DELAY_S if conn.acks or conn.pending_acks else 0.0
+        task = asyncio.get_running_loop().create_task(self._ack(conn, delay))
         conn.pending_acks.add(task)
         task.add_done_callback(conn.pending_acks.discard)
 
-    async def _ack(self, conn: Connection) -> None:
-        await asyncio.sleep(HEARTBEAT_ACK_DELAY_S)
+    async def _ack(self, conn: Connection, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
         await conn.send({"op": HEARTBEAT_ACK})
         conn.acks += 1
         self.fake.changed()

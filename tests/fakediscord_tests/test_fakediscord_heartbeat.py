@@ -24,12 +24,16 @@ from tests.fakediscord_tests.test_fakediscord_gateway import identify, receive
 SHORT_INTERVAL_MS = 10_500
 
 
-async def test_a_heartbeat_a_sync_asked_for_is_acked_as_the_clients_own_are() -> None:
+async def test_every_heartbeat_is_acked_after_the_first_one_a_round_trip_later() -> None:
     fake = FakeDiscord()
     async with fake, aiohttp.ClientSession() as client:
         fake.add_guild("Casino")
         async with client.ws_connect(fake.gateway_url + "?v=10&encoding=json") as ws:
             assert (await receive(ws))["op"] == 10
+            sent = time.perf_counter()
+            await ws.send_json({"op": 1, "d": None})  # the first, at HELLO: ACKed at once
+            assert await receive(ws) == {"op": 11}
+            assert time.perf_counter() - sent < HEARTBEAT_ACK_DELAY_S
             ready = await identify(ws, fake.token)
             created = await receive(ws)
             sent = time.perf_counter()
