@@ -20,6 +20,14 @@ if TYPE_CHECKING:
 HELLO, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 10, 1, 2, 3, 4, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HEARTBEAT_ACK, DISPATCH = 8, 9, 11, 0
 HEARTBEAT_INTERVAL_MS = 41250
+#: Real seconds between a heartbeat's arrival and its ACK: Discord's answer crosses the
+#: network, the fake's would cross none. discord.py's keep-alive thread records a heartbeat
+#: as sent only once its send has completed and the thread has the GIL again; an ACK handled
+#: before that is timed from the previous heartbeat, a whole interval back ("Can't keep up,
+#: shard ID None websocket is 41.3s behind"), which an ACK from the same event loop often
+#: was. With three threads contending for the GIL the thread took up to about 50 ms to
+#: record it, hence a quarter of a second (a slow round trip to Discord, no more).
+HEARTBEAT_ACK_DELAY_S = 0.25
 GUILDS_INTENT, GUILD_MEMBERS_INTENT, GUILD_MESSAGES_INTENT = 1 << 0, 1 << 1, 1 << 9
 #: Guild events Discord sends only to sessions that identified with their intent.
 EVENT_INTENTS = {
@@ -46,6 +54,9 @@ class Connection:
         #: The fake closed this connection (resumable), rather than the client.
         self.closed_by_server = False
         self.lock = asyncio.Lock()
+        #: Heartbeat ACKs sent, and those on their way (cancelled when the connection ends).
+        self.acks = 0
+        self.pending_acks: set[asyncio.Task[None]] = set()
         #: Heartbeats the fake asked for (``sync``) and the client has not answered yet.
         self.requested_beats = 0
 
@@ -129,6 +140,8 @@ class Gateway:
         #: Close codes clients sent, in order.
         self.close_codes: list[int] = []
         self.log: list[tuple[str, Any]] = []
+        #: What HELLO asks for; a test of the keep-alive shortens it.
+        self.heartbeat_interval_ms = HEARTBEAT_INTERVAL_MS
 
     # -- for tests -------------------------------------------------------------------------
     def open_sessions(self) -> list[Session]:
@@ -219,6 +232,25 @@ class Gateway:
         )
 
     # -- the websocket -----------------------------------------------------------------------
+    def _ack_soon(self, conn: Connection) -> None:
+        """ACK a heartbeat :data:`HEARTBEAT_ACK_DELAY_S` later, as a round trip to Discord takes.
+
+        The connection's first is ACKed at once: discord.py sends it from the event loop at
+        HELLO and times it from that moment, so its ACK cannot be early, and a bot is ready
+        (its latency known, as it is on Discord by then) without waiting a round trip.
+        """
+        delay = HEARTBEAT_ACK_DELAY_S if conn.acks or conn.pending_acks else 0.0
+        task = asyncio.get_running_loop().create_task(self._ack(conn, delay))
+        conn.pending_acks.add(task)
+        task.add_done_callback(conn.pending_acks.discard)
+
+    async def _ack(self, conn: Connection, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        await conn.send({"op": HEARTBEAT_ACK})
+        conn.acks += 1
+        self.fake.changed()
+
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """``GET /gateway?v=10&encoding=json[&compress=zlib-stream|zstd-stream]``: a connection."""
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
@@ -234,7 +266,7 @@ class Gateway:
             return ws
         conn = Connection(ws, compress=compress)
         self.transports.append(compress or "json")
-        await conn.send({"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+        await conn.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
         session: Session | None = None
         client_close_code: int | None = None
         try:
@@ -258,14 +290,12 @@ class Gateway:
                         session.acked_seq = max(session.acked_seq, data)
                         self.fake.changed()
                     if conn.requested_beats:
-                        # The answer to a sync's request goes unacknowledged: discord.py
-                        # times an ACK from its last interval heartbeat, so ACKing the
-                        # requests a sync makes at every command would read as latency up
-                        # to the interval ("Can't keep up ... 41.3s behind"). Discord
-                        # requests heartbeats rarely; the fake, at every sync.
+                        # The answer to a sync's request goes unacknowledged. Discord ACKs it,
+                        # but requests a heartbeat rarely; the fake asks at every sync, and
+                        # each ACK would change the latency a test has just read.
                         conn.requested_beats -= 1
                     else:
-                        await conn.send({"op": HEARTBEAT_ACK})
+                        self._ack_soon(conn)
                 elif op == IDENTIFY:
                     if session is not None:
                         await ws.close(code=4005, message=b"Already authenticated.")
@@ -288,6 +318,8 @@ class Gateway:
                     break
         finally:
             conn.closed.set()
+            for ack in list(conn.pending_acks):
+                ack.cancel()
             if session is not None and session.connection is conn:
                 session.connection = None
                 # 1000/1001 from the client end the session; anything else keeps it resumable.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -31,6 +31,7 @@ from .interactions import (
     find_command,
     interaction_payload,
 )
+from .modals import submission
 from .models import (
     FakeChannel,
     FakeGuild,
@@ -361,32 +362,18 @@ class FakeDiscord(World):
         self,
         member: FakeMember | FakeUser,
         opened: FakeInteraction,
-        values: dict[str, str],
+        values: Mapping[str, Any],
         /,
         *,
         max_wait: float = 5.0,
         wait: bool = True,
     ) -> FakeInteraction:
-        """Submit, as ``member``, the modal the bot answered ``opened`` with: each text
-        input's value by its label from ``values``, else the value it was shown with."""
+        """Submit, as ``member``, the modal the bot answered ``opened`` with: each field's
+        value by its label or custom id from ``values``, else the value it was shown with."""
         modal = opened.modal
         if modal is None:
             raise InteractionRejected(f"interaction {opened.id} was not answered with a modal")
-        rows = [
-            {
-                "type": 1,
-                "components": [
-                    {
-                        "type": 4,
-                        "custom_id": field["custom_id"],
-                        "value": values.get(field.get("label", ""), field.get("value", "")),
-                    }
-                ],
-            }
-            for row in modal["components"]
-            for field in row["components"]
-        ]
-        data = {"custom_id": modal["custom_id"], "components": rows}
+        data = submission(modal, values)
         who = self._actor(member, opened.channel)
         authorised = (dict(opened.owners), opened.context)
         return await self._send(

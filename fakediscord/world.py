@@ -85,17 +85,24 @@ class World:
 
     # -- factories ---------------------------------------------------------------------------
     def add_user(
-        self, username: str, *, bot: bool = False, age_days: float = USER_AGE_DAYS
+        self,
+        username: str,
+        *,
+        bot: bool = False,
+        age_days: float = USER_AGE_DAYS,
+        user_id: int | None = None,
     ) -> FakeUser:
         """A Discord user (not yet in any guild), whose account is ``age_days`` old: its id's
         timestamp is that long before the clock, as a real account's id tells when it was made.
+        ``user_id`` brings back an account an earlier run of a world made.
         """
         minted = self._user_ids.get(age_days)
         if minted is None:
             age_ms = age_days * 86_400_000
             minted = Snowflakes(lambda: self.clock.now() * 1000 - age_ms)
             self._user_ids[age_days] = minted
-        user = FakeUser(minted(), username, global_name=username.title(), bot=bot)
+        new_id = minted() if user_id is None else user_id
+        user = FakeUser(new_id, username, global_name=username.title(), bot=bot)
         self.users[user.id] = user
         return user
 
@@ -108,18 +115,19 @@ class World:
         shard: int | None = None,
         of: int | None = None,
         with_bot: bool = True,
+        guild_id: int | None = None,
     ) -> FakeGuild:
         """A guild the bot is in, with @everyone and the bot's own role.
 
         ``shard=1, of=2`` picks an id whose ``(id >> 22) % 2 == 1``; ``of`` defaults
         to the fake's ``recommended_shards``. ``with_bot=False``: a server that never added
         the app (its members may still use the app they installed to their account); the
-        bot hears nothing of it.
+        bot hears nothing of it. ``guild_id`` brings back a server an earlier run made.
         """
-        if shard is None:
+        if guild_id is None and shard is None:
             guild_id = self.snowflake()
-        else:
-            guild_id = self.snowflake.on_shard(shard, of or self.recommended_shards)
+        elif guild_id is None:
+            guild_id = self.snowflake.on_shard(shard or 0, of or self.recommended_shards)
         guild = FakeGuild(guild_id, name, self.owner_user.id, created_at=self.clock.now())
         guild.roles.append(FakeRole(guild_id, "@everyone", _bits(everyone)))
         guild.members[self.owner_user.id] = FakeMember(
@@ -175,12 +183,14 @@ class World:
         permissions: int | Iterable[str] | None = None,
         nick: str | None = None,
         user: FakeUser | None = None,
+        user_id: int | None = None,
     ) -> FakeMember:
         """A new member of ``guild``; ``permissions`` gives them a role of their own.
 
-        ``user`` makes an existing user (a member of another guild) join this one too.
+        ``user`` makes an existing user (a member of another guild) join this one too;
+        ``user_id`` brings back an account an earlier run made.
         """
-        user = user or self.add_user(name)
+        user = user or self.add_user(name, user_id=user_id)
         member_roles = list(roles)
         if permissions is not None:
             member_roles.append(self.add_role(guild, f"{name}-role", permissions))
@@ -190,10 +200,12 @@ class World:
             self.dispatch("GUILD_MEMBER_ADD", {**member.to_dict(), "guild_id": str(guild.id)})
         return member
 
-    def add_text_channel(self, guild: FakeGuild, name: str = "blackjack") -> FakeChannel:
-        """A text channel in ``guild``."""
+    def add_text_channel(
+        self, guild: FakeGuild, name: str = "blackjack", *, channel_id: int | None = None
+    ) -> FakeChannel:
+        """A text channel in ``guild`` (``channel_id``: one an earlier run made)."""
         channel = FakeChannel(
-            self.snowflake(),
+            self.snowflake() if channel_id is None else channel_id,
             guild,
             name,
             position=len(guild.text_channels()),

@@ -24,7 +24,7 @@ from bot.i18n import NATIVE_NAMES
 from fakediscord.models import FakeMember
 from fakediscord.records import FakeMessage
 from playground.guard import GUARD_KEY, Guard, guard_requests, refused
-from playground.running import Playground
+from playground.running import Playground, display_name
 
 STATIC: Final = Path(__file__).parent / "static"
 #: In the page's ``<meta name="playground-token">``: this run's token goes there.
@@ -37,12 +37,6 @@ PAGE_HEADERS: Final = {
 }
 T = TypeVar("T")
 PLAYGROUND_KEY: Final = web.AppKey("playground", Playground)
-
-
-def display_name(member: FakeMember) -> str:
-    """The name a client shows: nickname, else global name, else username."""
-    user = member.user
-    return member.nick or user.global_name or user.username
 
 
 def message_json(message: FakeMessage, playground: Playground) -> dict[str, Any]:
@@ -196,6 +190,24 @@ async def post_press(request: web.Request) -> web.Response:
     return web.json_response(outcome.as_json())
 
 
+async def post_modal(request: web.Request) -> web.Response:
+    """``{viewer, interaction, values}``: submit the modal shown to that player (values by
+    custom id: text, a chosen value, a list of them, or a checkbox's true or false)."""
+    playground = request.app[PLAYGROUND_KEY]
+    body = await _body(request)
+    member = _field(body, "viewer", lambda v: playground.member(int(v)))
+    interaction = _field(body, "interaction", int)
+    values = _field(body, "values", _values)
+    outcome = await playground.submit(member, interaction, values)
+    return web.json_response(outcome.as_json())
+
+
+def _values(raw: Any) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise ValueError("expected an object of values by custom id")
+    return raw
+
+
 async def post_player(request: web.Request) -> web.Response:
     """``{name}``: a new player joins the server."""
     return await _add(request, lambda p, name: p.add_player(name).id)
@@ -270,6 +282,7 @@ def build_app(playground: Playground, guard: Guard) -> web.Application:
     app.router.add_get("/api/messages", get_messages)
     app.router.add_post("/api/command", post_command)
     app.router.add_post("/api/press", post_press)
+    app.router.add_post("/api/modal", post_modal)
     app.router.add_post("/api/players", post_player)
     app.router.add_post("/api/channels", post_channel)
     app.router.add_post("/api/language", post_language)

@@ -44,7 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--db",
         type=Path,
         default=None,
-        help="SQLite file for the chips (default: a temporary one, deleted at exit)",
+        help=(
+            "SQLite file for the chips (default: a temporary one, deleted at exit); the server,"
+            " channels and players are kept beside it (FILE.world.json) for the next run"
+        ),
     )
 
 
@@ -54,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="blackjack-playground-") as scratch:
             path = args.db or Path(scratch) / "playground.sqlite3"
-            asyncio.run(_serve(f"sqlite:///{path.resolve()}", args.port))
+            asyncio.run(_serve(path.resolve(), args.port, keep=args.db is not None))
     except KeyboardInterrupt:
         pass
     except OSError as error:
@@ -63,17 +66,23 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve(database_url: str, port: int) -> None:
+async def _serve(database: Path, port: int, *, keep: bool) -> None:
+    """Serve a playground on ``database``; ``keep``: its server, channels and players are
+    kept beside it, so the next run on the same file finds its chips and tables again."""
     # Imported here: the fake Discord, aiohttp's server and the bot load only for this command.
     from playground.running import Playground
+    from playground.saved_world import world_file_for
     from playground.web import serving
+
+    world_file = world_file_for(database) if keep else None
+    playground = Playground(f"sqlite:///{database}", world_file=world_file)
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):  # not on Windows
             loop.add_signal_handler(signum, stop.set)
-    async with serving(Playground(database_url), port=port) as url:
+    async with serving(playground, port=port) as url:
         print(f"The playground is at {url} (Ctrl-C stops it).", flush=True)
         await stop.wait()
     print("The playground stopped.", flush=True)

@@ -507,8 +507,10 @@ class TableMessages:
     async def _lost(self, table_id: str, table: _Table, error: discord.HTTPException) -> None:
         """The message was deleted or the bot lost access: close the table, tell the host."""
         table.lost = True
-        if error.code in (codes.UNKNOWN_MESSAGE, codes.UNKNOWN_CHANNEL):
+        if error.code == codes.UNKNOWN_MESSAGE:
             reason = _("the table message was deleted")
+        elif error.code == codes.UNKNOWN_CHANNEL:
+            reason = _("the table's channel was deleted")
         else:
             reason = _("the bot lost a permission it needs in this channel")
         log.info("closing table %s: %s (Discord error %s)", table_id, reason, error.code)

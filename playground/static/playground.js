@@ -89,7 +89,8 @@ function drawSidebar() {
   const players = $("#players");
   players.replaceChildren(...world.players.map((player) => {
     const item = el("li");
-    item.append(avatar(player.id, player.name, true), document.createTextNode(player.name));
+    const name = Object.assign(el("span", "name"), { textContent: player.name, title: player.name });
+    item.append(avatar(player.id, player.name, true), name);
     item.dataset.playerName = player.name;
     item.classList.toggle("current", player.id === state.viewer);
     item.onclick = () => playAs(player.id);
@@ -98,6 +99,7 @@ function drawSidebar() {
   const me = world.players.find((p) => p.id === state.viewer);
   $("#you-avatar").replaceWith(Object.assign(avatar(me.id, me.name, true), { id: "you-avatar" }));
   $("#you-name").textContent = me.name;
+  $("#you-name").title = me.name;
   const language = $("#language");
   language.replaceChildren(...world.languages.map(({ code, name }) => {
     const option = el("option");
@@ -119,6 +121,7 @@ async function showChannel(id) {
 }
 
 async function playAs(id) {
+  closeModal(); // a form belongs to the player it was shown to
   state.viewer = id;
   if (state.socket && state.socket.readyState === WebSocket.OPEN) {
     state.socket.send(JSON.stringify({ viewer: id }));
@@ -141,9 +144,18 @@ function drawMessages() {
   const box = $("#messages");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   const shown = [...state.messages.values()].filter((m) => !state.dismissed.has(m.id));
-  box.replaceChildren(...shown.map(messageElement));
+  const nodes = shown.map(messageElement);
+  box.replaceChildren(...nodes);
+  const table = shown.findLastIndex(isTable);
+  if (table >= 0) nodes[table].classList.add("pinned");
   Markdown.tick(box);
   if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+// The table: the newest message everyone sees with the bot's buttons. It stays pinned at the
+// top of the channel while the private replies under it scroll, so it is never pushed away.
+function isTable(m) {
+  return !m.ephemeral && m.author.bot && (m.components || []).length > 0;
 }
 
 function messageElement(m) {
@@ -282,6 +294,138 @@ async function press(message, customId) {
     state.notes.set(message.id, problem);
     drawMessages();
   }
+  if (data.modal) showModal(data.modal);
+}
+
+// -- modals: the form a button or a command answers with (interaction response type 9) ------
+
+const MODAL_SELECT_SOURCES = {
+  5: () => namesOf(state.world.users), 6: () => namesOf(state.world.role_names),
+  7: () => [...namesOf(state.world.users), ...namesOf(state.world.role_names)],
+  8: () => namesOf(state.world.channel_names),
+};
+
+function namesOf(byId) {
+  return Object.entries(byId).map(([value, label]) => ({ value, label }));
+}
+
+function showModal(modal) {
+  closeModal();
+  const backdrop = el("div", "modal-backdrop");
+  backdrop.id = "modal";
+  const form = el("form", "modal");
+  form.setAttribute("role", "dialog");
+  form.setAttribute("aria-modal", "true");
+  form.dataset.interaction = modal.interaction;
+  form.append(Object.assign(el("h2", "modal-title"), { textContent: modal.title }));
+  const fields = el("div", "modal-fields");
+  for (const item of modal.components || []) fields.append(...modalItem(item));
+  const error = Object.assign(el("p", "error modal-error"), { role: "alert" });
+  const footer = el("div", "modal-footer");
+  const cancel = Object.assign(el("button", "button link"), { type: "button", textContent: "Cancel" });
+  cancel.onclick = closeModal;
+  const submit = Object.assign(el("button", "button style-1"), { type: "submit", textContent: "Submit" });
+  footer.append(cancel, submit);
+  form.append(fields, error, footer);
+  form.addEventListener("submit", (event) => { event.preventDefault(); submitModal(form); });
+  backdrop.append(form);
+  document.body.append(backdrop);
+  const first = form.querySelector("input, textarea, select");
+  if (first) first.focus();
+}
+
+function closeModal() {
+  const open = document.getElementById("modal");
+  if (open) open.remove();
+}
+
+function modalItem(item) {
+  if (item.type === 1) return (item.components || []).map((c) => modalField(c, c.label));
+  if (item.type === 18) return [modalField(item.component, item.label, item.description)];
+  if (item.type === 10) return [el("div", "content", markdown(item.content || ""))];
+  return [];
+}
+
+// One labelled field; its control carries the component's custom id and type.
+function modalField(component, label, description) {
+  const field = el("label", "modal-field");
+  const name = Object.assign(el("span", "modal-label"), { textContent: label || "" });
+  if (component.required !== false && component.type === 4) name.classList.add("required");
+  field.append(name);
+  if (description) field.append(Object.assign(el("span", "modal-description"), { textContent: description }));
+  const control = modalControl(component);
+  control.dataset.customId = component.custom_id;
+  control.dataset.type = component.type;
+  control.classList.add("modal-control");
+  field.append(control);
+  return field;
+}
+
+function modalControl(c) {
+  if (c.type === 4) {
+    const input = el(c.style === 2 ? "textarea" : "input");
+    input.value = c.value || "";
+    if (c.placeholder) input.placeholder = c.placeholder;
+    if (c.max_length) input.maxLength = c.max_length;
+    if (c.min_length) input.minLength = c.min_length;
+    input.required = c.required !== false;
+    return input;
+  }
+  if (c.type === 23) {
+    return Object.assign(el("input"), { type: "checkbox", checked: Boolean(c.default) });
+  }
+  const options = c.options || (MODAL_SELECT_SOURCES[c.type] || (() => []))();
+  if (c.type === 21 || c.type === 22) {
+    const group = el("div", "modal-choices");
+    for (const option of options) {
+      const choice = el("label", "modal-choice");
+      const box = Object.assign(el("input"), {
+        type: c.type === 21 ? "radio" : "checkbox", value: option.value,
+        name: c.custom_id, checked: Boolean(option.default),
+      });
+      choice.append(box, document.createTextNode(option.label));
+      group.append(choice);
+    }
+    return group;
+  }
+  const select = el("select");
+  select.multiple = (c.max_values || 1) > 1;
+  for (const option of options) {
+    select.append(Object.assign(el("option"), {
+      value: option.value, textContent: option.label, selected: Boolean(option.default),
+    }));
+  }
+  return select;
+}
+
+// The value Discord's client sends for each field: text, a choice, choices, or true/false.
+function modalValue(control) {
+  const type = Number(control.dataset.type);
+  if (type === 4) return control.value;
+  if (type === 23) return control.checked;
+  if (type === 21 || type === 22) {
+    const picked = [...control.querySelectorAll("input:checked")].map((i) => i.value);
+    return type === 21 ? (picked[0] ?? null) : picked;
+  }
+  return [...control.selectedOptions].map((o) => o.value);
+}
+
+async function submitModal(form) {
+  if (!form.reportValidity()) return;
+  const values = {};
+  for (const control of form.querySelectorAll(".modal-control")) {
+    values[control.dataset.customId] = modalValue(control);
+  }
+  const { data } = await api("/api/modal", {
+    viewer: state.viewer, interaction: form.dataset.interaction, values,
+  });
+  const problem = data.failed || data.refused || data.error;
+  if (problem) {
+    form.querySelector(".modal-error").textContent = problem;
+    return;
+  }
+  closeModal();
+  if (data.modal) showModal(data.modal);
 }
 
 // -- live updates ----------------------------------------------------------------------------
@@ -406,6 +550,7 @@ async function sendCommand(event) {
     } else {
       if (data.failed) $("#command-error").textContent = data.failed;
       input.value = "";
+      if (data.modal) showModal(data.modal);
     }
   } finally {
     input.disabled = false;

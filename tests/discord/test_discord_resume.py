@@ -128,7 +128,7 @@ async def test_a_table_whose_state_cannot_be_used_is_refunded_and_its_message_sa
 @pytest.mark.parametrize(
     ("while_down", "code", "reason"),
     [
-        ("delete channel", 10003, "the table message was deleted"),
+        ("delete channel", 10003, "the table's channel was deleted"),
         ("deny view_channel", 50001, "the bot lost a permission it needs in this channel"),
     ],
 )

@@ -24,9 +24,9 @@ async def test_a_taken_name_is_refused_with_the_name_as_typed(served: Served) ->
     assert status == 200
     status, body = await served.post("/api/players", {"name": "Carol"})
     assert status == 400
-    assert body["error"] == (
-        "There is already a player called carol (Carol: names are in lower case, as on Discord)."
-    )
+    assert body["error"] == "There is already a player called Carol."
+    status, body = await served.post("/api/players", {"name": " carol "})
+    assert (status, body["error"]) == (400, "There is already a player called Carol.")
 
 
 def test_a_busy_port_is_refused_before_the_bot_connects() -> None:

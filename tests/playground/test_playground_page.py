@@ -140,14 +140,26 @@ async def test_players_and_channels_are_added_with_discord_like_names(served: Se
     outcome = await served.command(carol, created_channel["id"], "/balance")
     assert outcome["ok"] is True
     for path, name, error in [
-        ("/api/players", "carol", "There is already a player called carol."),
+        ("/api/players", "carol", "There is already a player called Carol."),
         ("/api/channels", "blackjack", "There is already a channel #blackjack."),
-        ("/api/players", "x", "A name is 2 to 32 letters"),
+        ("/api/players", "x" * 33, "A name is 1 to 32 characters"),
+        ("/api/players", "new\nline", "A name is 1 to 32 characters"),
         ("/api/channels", "no/slashes", "A name is 2 to 32 letters"),
     ]:
         status, body = await served.post(path, {"name": name})
         assert status == 400
         assert body["error"].startswith(error)
+
+
+async def test_a_player_may_take_any_name_a_discord_display_name_may_hold(
+    served: Served,
+) -> None:
+    names = ["x", "Dana Ng", "<b>'); DROP TABLE--", "Zoë 🂡 \u200b", "W" * 32]
+    for name in names:
+        status, _ = await served.post("/api/players", {"name": name})
+        assert status == 200, name
+    state = await served.get("/api/state")
+    assert [p["name"] for p in state["players"]][3:] == names
 
 
 async def test_admin_commands_are_offered_only_to_members_with_manage_server(

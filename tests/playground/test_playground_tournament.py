@@ -51,3 +51,39 @@ async def test_a_tournament_is_played_to_its_end_in_the_playground(served: Serve
                 {"viewer": player, "message": board["id"], "custom_id": stand_buttons()[0]},
             )
     await fake.wait_for(over, max_wait=10)
+
+
+async def test_the_bet_form_refuses_what_the_client_would_not_send_and_stays_open(
+    served: Served,
+) -> None:
+    alice, bob, channel = served.ids()
+    croupier = str(served.playground.players()[2].id)
+    assert (await served.command(croupier, channel, "/tournament create hands:1"))["ok"]
+    for player in (alice, bob):
+        assert (await served.command(player, channel, "/tournament join"))["ok"]
+    assert (await served.command(croupier, channel, "/tournament start"))["ok"]
+    board = tournament_board(await served.get(f"/api/messages?channel={channel}&viewer={alice}"))
+    assert board is not None
+    bet = next(
+        b["custom_id"]
+        for row in board["components"]
+        for b in row["components"]
+        if b.get("label") == "Bet"
+    )
+    _, opened = await served.post(
+        "/api/press", {"viewer": alice, "message": board["id"], "custom_id": bet}
+    )
+    form = opened["modal"]
+    assert form["title"] == "Your sealed bet"
+    chips = form["components"][0]["components"][0]["custom_id"]
+    sent = {"viewer": alice, "interaction": form["interaction"]}
+    _, refused = await served.post("/api/modal", {**sent, "values": {chips: "1234567890"}})
+    assert refused["refused"] == "Chips takes 0 to 9 characters"
+    _, taken = await served.post("/api/modal", {**sent, "viewer": bob, "values": {chips: "10"}})
+    assert taken["refused"] == "That form is closed."  # Alice's form, not Bob's
+    _, sealed = await served.post("/api/modal", {**sent, "values": {chips: "10"}})
+    assert sealed["ok"], sealed
+    _, again = await served.post("/api/modal", {**sent, "values": {chips: "10"}})
+    assert again["refused"] == "That form is closed."
+    shown = await served.get(f"/api/messages?channel={channel}&viewer={alice}")
+    assert any(m["content"] == "Your bet of 10 chips is sealed." for m in shown)
