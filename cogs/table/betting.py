@@ -98,4 +98,5 @@ class BettingCog(commands.Cog, name="Betting"):
             )
             receipt = await answer.text(reply.note, wait=True)
         self.receipts.expire(interaction, receipt)
+        await messages.renew_pocket(reply.snapshot.table_id, interaction)
         await first_bet_notice(self.bot, interaction)

@@ -288,6 +288,16 @@ class TableMessages:
             with contextlib.suppress(TableError):  # closed meanwhile: nothing to remember
                 await self._attach(snapshot.table_id, new_id)
 
+    async def renew_pocket(self, table_id: str, interaction: discord.Interaction[Any]) -> None:
+        """A /bet at a pocket table (answered already): if the table's token is near its end,
+        the table moves to a new message answering the /bet, so playing by /bet alone keeps
+        the table going as clicks do."""
+        table = self._tables.get(table_id)
+        if table is None or not table.pocket or table.latest is None:
+            return
+        if self.pocket.needs_renewal(table_id):
+            await self.move_pocket(table.latest, interaction)
+
     def message_of(self, table_id: str) -> tuple[int, int] | None:
         """The table's (channel id, message id), once posted."""
         table = self._tables.get(table_id)

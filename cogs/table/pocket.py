@@ -7,7 +7,9 @@ token: a click's own answer (type 7), or, for a change nobody clicked (a timer, 
 ``edit_original_response`` of the *anchor*, the latest interaction whose original response
 is the table message (the start, or a click on the table). Discord keeps a token for 15
 minutes; so the table's timers act only while its anchor is valid, and a table whose
-anchor expired ends at the next click or command, its round in progress refunded.
+anchor expired ends at the next click or command, its round in progress refunded. A /bet
+keeps a table going too: when its anchor has less than ``RENEW_BEFORE_S`` left, the table
+moves to a new message answering the /bet, whose token then owns it.
 
 An anchor is held in memory only: after a restart a pocket table has none, its timers
 wait, and the first click on it becomes its anchor again (the round goes on).
@@ -32,6 +34,10 @@ log = logging.getLogger(__name__)
 TOKEN_LIFETIME_S: Final = 15 * 60.0
 #: Stop using a token this long before it expires: an edit sent then still arrives in time.
 TOKEN_MARGIN_S: Final = 10.0
+#: A /bet at a table whose token has less than this left renews it: the table moves to a
+#: new message answering the /bet (a /bet's own token owns no message the table is on). Longer
+#: than a round's timers, so a round dealt on a token's last minutes never outlives it.
+RENEW_BEFORE_S: Final = 5 * 60.0
 
 #: What a click or command on a pocket table past its anchor's life is told.
 TABLE_TIMED_OUT: Final = _(
@@ -102,6 +108,12 @@ class PocketAnchors:
             return True
         self._expired.add(table_id)
         return False
+
+    def needs_renewal(self, table_id: str) -> bool:
+        """Whether the table's token is near its end (or unknown, as after a restart): the
+        next /bet moves the table to a message its own token owns."""
+        anchor = self._anchors.get(table_id)
+        return anchor is None or anchor.usable_until - self._clock.now() < RENEW_BEFORE_S
 
     def expired(self, table_id: str) -> bool:
         """Whether the table's anchor ran out (not merely unknown, as after a restart)."""

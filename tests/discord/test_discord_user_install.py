@@ -10,6 +10,7 @@ from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from bot.pocket import POCKET_SCOPE
 from cogs.economy import POCKET_BOARD_TITLE
+from cogs.table.pocket import RENEW_BEFORE_S, TOKEN_LIFETIME_S, TOKEN_MARGIN_S
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from fakediscord.interactions import FOLLOWUP_CAP, FakeInteraction
@@ -178,52 +179,93 @@ async def waits_unseen(world: World, table: FakeMessage, seconds: float) -> None
 PUSHES = "Tc Td 7c 7d " * 12
 
 
+def elapsed(start: FakeInteraction) -> float:
+    """Seconds since ``start`` was created, on the fake's clock."""
+    return start.fake.clock.now() - start.created_at
+
+
 async def outlive_the_token(
     world: World, shoes: ShoeQueue
 ) -> tuple[FakePrivateChannel, FakeMessage]:
-    """Alice plays in her DM by /bet alone until the start's token, the only one that owns
-    the table message, dies with her last bet's round in progress: the DM and the table."""
-    shoes.add(PUSHES)
+    """Alice plays in her DM by /bet, then nobody plays until the start's token, the only
+    one that owns the table message, dies: the DM and the table."""
     shoes.add(PUSHES)
     fake, alice = world.fake, world.alice.user
     dm, start, table = await open_in_her_dm(world)
     assert (start.context, start.owners) == (1, {"0": "0", "1": str(alice.id)})
     # Rounds go on by /bet and the hand timer alone: every edit uses the start's token.
-    for _ in range(3):
+    for _ in range(2):
         await world.tick(250)
         assert (await fake.slash(alice, "bet", dm, amount="100")).ephemeral
         await world.settle()
         await world.tick(30)  # the hand timer stands
         assert "Place your bets" in embed_text(table)
+    # A last /bet with just over RENEW_BEFORE_S of the token left (it is not renewed); its
+    # round ends at 610 s, and the idle close would be due 5 minutes later, past the token.
+    await world.tick(TOKEN_LIFETIME_S - TOKEN_MARGIN_S - RENEW_BEFORE_S - 10 - elapsed(start))
+    assert (await fake.slash(alice, "bet", dm, amount="100")).ephemeral
+    await world.settle()
+    await world.tick(30)
+    assert "Place your bets" in embed_text(table)
     assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS
-    # 14 min 40 s after the start: one more bet; its cards still show.
-    await world.tick(880 - (fake.clock.now() - start.created_at))
-    await bet_and_see_the_cards(world, alice, dm, table)
-    assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS - 100
-    # The token dies before the hand timer is due: the timer may not act, and nothing shows.
-    await waits_unseen(world, table, 60)
+    # Nobody plays past the token's life: no timer may act, the table waits unseen.
+    await world.tick(TOKEN_LIFETIME_S - elapsed(start))
+    edits = table.edits
+    await world.tick(60)
+    assert table.edits == edits
+    assert "Place your bets" in embed_text(table)
     return dm, table
 
 
-async def test_a_table_that_outlives_its_last_token_ends_with_a_refund_at_the_next_click(
+async def test_a_table_that_outlives_its_last_token_ends_at_the_next_click(
     bot: BlackjackBot, world: World, shoes: ShoeQueue
 ) -> None:
     fake, alice = world.fake, world.alice.user
     dm, table = await outlive_the_token(world, shoes)
 
-    ended = await fake.click(alice, table, label="Stand")
+    ended = await fake.click(alice, table, label="Join")
     assert ended.response_type == 7
     (told,) = await ended.wait_for_followups(1)
     assert told.ephemeral
     assert told.content.startswith("This table ended: nobody played for 15 minutes")
-    assert "Any round in progress was refunded." in told.content
     text = embed_text(table)
     assert "**Table closed**" in text
     assert table.buttons() == []
     assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS
-    ledger = await world.store.ledger(POCKET_SCOPE, alice.id, 1)
-    assert (ledger[0].kind, ledger[0].delta) == ("refund", 100)
     assert world.running.tables.table_in(dm.id) is None
+    no_channel_messages(fake)
+    answers_within_the_followup_cap(fake)
+
+
+async def test_playing_by_bet_alone_keeps_a_pocket_table_going_past_its_first_token(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(PUSHES)
+    fake, alice = world.fake, world.alice.user
+    dm, start, table = await open_in_her_dm(world)
+    shown = table
+    moves = []
+    # A /bet every four minutes for half an hour, no click: the table never ends.
+    for _ in range(8):
+        await world.tick(240)
+        bet = await fake.slash(alice, "bet", dm, amount="100")
+        assert bet.ephemeral
+        assert bet.original is not None
+        assert bet.original.content.startswith("Bet 100.")
+        await world.settle()
+        moved = [m for m in bet.followups if not m.ephemeral and m.embed is not None]
+        if moved:  # the start's token near its end: the table answers this /bet anew
+            (shown,) = moved
+            moves.append(fake.clock.now() - start.created_at)
+        assert "**Your move**" in embed_text(shown)
+        await world.tick(30)  # the hand timer stands; the round pushes
+        assert "Place your bets" in embed_text(shown)
+        assert world.running.tables.table_in(dm.id) is not None
+    assert fake.clock.now() - start.created_at > 2 * TOKEN_LIFETIME_S
+    # Moved only when a token was near its end: about every ten minutes, not at every bet.
+    assert 2 <= len(moves) <= 3
+    assert moves[0] > TOKEN_LIFETIME_S - 5 * 60 - 30
+    assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS
     no_channel_messages(fake)
     answers_within_the_followup_cap(fake)
 
@@ -243,10 +285,9 @@ async def test_a_start_where_a_table_outlived_its_token_ends_it_and_opens_anew(
     assert told.content.startswith("The table that was open here ended first")
     assert start.original is not None
     assert "Place your bets" in embed_text(start.original)
-    assert "**Your move**" in embed_text(old)  # its token is gone: it stays as it was
+    assert "Place your bets" in embed_text(old)  # its token is gone: it stays as it was
     assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS
-    ledger = await world.store.ledger(POCKET_SCOPE, alice.id, 1)
-    assert (ledger[0].kind, ledger[0].delta) == ("refund", 100)
+    assert world.running.tables.table_in(dm.id) is not None  # the new one
 
 
 async def test_a_server_with_external_apps_off_gets_a_private_table_that_plays(
