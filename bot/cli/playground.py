@@ -18,12 +18,12 @@ import tempfile
 from pathlib import Path
 
 DEFAULT_PORT = 8765
-#: The ports a TCP server may listen on (0, "any free port", is not one to give a newcomer).
-PORTS = range(1, 65536)
+#: The ports the page may listen on; 0 is any free one (the page's address is printed).
+PORTS = range(0, 65536)
 
 
 def tcp_port(text: str) -> int:
-    """``--port``'s value: a whole number from 1 to 65535 (argparse says so otherwise)."""
+    """``--port``'s value: a whole number from 0 to 65535 (argparse says so otherwise)."""
     try:
         port = int(text)
     except ValueError:
@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--port",
         type=tcp_port,
         default=DEFAULT_PORT,
-        help=f"the page's port, 1 to 65535 (default {DEFAULT_PORT})",
+        help=f"the page's port, 0 (any free one) to 65535 (default {DEFAULT_PORT})",
     )
     parser.add_argument(
         "--db",

@@ -39,7 +39,7 @@ async def test_a_spanish_and_a_brazilian_player_share_a_table_in_the_servers_lan
     text = embed_text(table)
     assert "**Façam suas apostas**" in text  # the server's language, whoever opened it
     assert "`/apostar quantia [mãos]` · 10–10.000 por mão, até 7 mãos" in text
-    assert labels_enabled(table) == {"Repetir aposta", "Apostar 2×", "Entrar", "Sair"}
+    assert labels_enabled(table) == {"Entrar", "Sair"}  # no bet to repeat yet
 
     joined = await world.click(bob, table, "Entrar")
     assert joined.response_type == 7
@@ -73,6 +73,8 @@ async def test_a_spanish_and_a_brazilian_player_share_a_table_in_the_servers_lan
     assert "Bob: 9♠ 7♦ 2♣ — 18 vence 17: ganha 100, recebe 200" in text
     assert await world.say(alice, "balance") == "Tienes 1.100 fichas."
     assert await world.say(bob, "balance") == "Você tem 1.100 fichas."
+    # Bets to repeat now: the Bet buttons, in the server's language.
+    assert labels_enabled(table) == {"Repetir aposta", "Apostar 2×", "Entrar", "Sair"}
 
 
 async def test_an_admin_sets_the_table_language_and_english_stays_the_default(

@@ -113,3 +113,17 @@ async def tick(clock: ManualClock, seconds: float) -> None:
         await quiet(clock)
     clock.advance(target - clock.now())
     await quiet(clock)
+
+
+async def chips_from_elsewhere(store: db.Store, user_id: int, target: int) -> None:
+    """Chips reach a player from another table while their bets are out, leaving ``target``
+    on their balance: a round in another channel, won. (An admin's grant cannot do this: it
+    counts the chips the player has at stake, so that their refund always fits.)"""
+    balance = await store.balance(GUILD, user_id)
+    stake = target // 2
+    await store.adjust(GUILD, user_id, target - stake - balance, 1, "a high roller")
+    round_id = await store.open_round(GUILD, OTHER_CHANNEL, '{"preset": "vegas-shoe"}', "elsewhere")
+    await store.stake(GUILD, user_id, stake, "bet", round_id)
+    won = db.HandResult(user_id, "win", stake, 2 * stake)
+    await store.settle_round(round_id, {user_id: 2 * stake}, [won], "{}")
+    assert await store.balance(GUILD, user_id) == target

@@ -12,6 +12,7 @@ import pytest
 import db
 from bot.engine import Action
 from bot.tables import (
+    NoTableHere,
     NotEnoughChips,
     NothingToDo,
     StaleButton,
@@ -109,15 +110,14 @@ async def test_rebet_repeats_or_doubles_the_last_bet(
 
 
 @both_backends
-async def test_stop_by_the_host_refunds_the_open_round(
-    service: TableService, store: db.Store, shoes: ShoeQueue, published: Published
+async def test_stop_by_the_host_refunds_the_bets_not_yet_dealt(
+    service: TableService, store: db.Store, published: Published
 ) -> None:
-    shoes.add("5s 2d Td 6s 3h 7d 9c " + SPARE)
     await service.start(GUILD, CHANNEL, ALICE)
     await service.join(CHANNEL, BOB)
+    await service.join(CHANNEL, CAROL)
     await service.bet(CHANNEL, ALICE, "100")
-    table, _ = await service.bet(CHANNEL, BOB, "100")
-    await service.act(table.table_id, table.round_no, ALICE, Action.DOUBLE)
+    await service.bet(CHANNEL, BOB, "100")  # Carol has not bet: no deal yet
     closed = (await service.stop(CHANNEL, ALICE, may_manage_channel=False)).snapshot
     assert closed.phase is TablePhase.CLOSED
     assert closed.closed_reason == "Stopped by Alice."
@@ -125,9 +125,30 @@ async def test_stop_by_the_host_refunds_the_open_round(
     assert service.table_in(CHANNEL) is None
     assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS
     assert await store.balance(GUILD, BOB.user_id) == START_CHIPS
-    assert (await ledger_kinds(store, ALICE))[-1] == ("refund", 200)
-    with pytest.raises(StaleButton, match="has closed"):
-        await service.act(table.table_id, table.round_no, BOB, Action.HIT)
+    assert (await ledger_kinds(store, ALICE))[-1] == ("refund", 100)
+    with pytest.raises(NoTableHere):
+        await service.bet(CHANNEL, CAROL, "100")
+
+
+async def test_stop_by_the_host_with_cards_out_plays_the_round_out_then_closes(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    shoes.add("5s 2d Td 6s 3h 7d 9c " + SPARE)
+    await service.start(GUILD, CHANNEL, ALICE)
+    await service.join(CHANNEL, BOB)
+    await service.bet(CHANNEL, ALICE, "100")
+    table, _ = await service.bet(CHANNEL, BOB, "100")
+    await service.act(table.table_id, table.round_no, ALICE, Action.DOUBLE)
+    going = (await service.stop(CHANNEL, ALICE, may_manage_channel=False)).snapshot
+    assert going.phase is TablePhase.PLAYING  # nobody cancels a round with cards out
+    assert "The table closes when this round ends." in going.events
+    closed = (await service.act(table.table_id, table.round_no, BOB, Action.STAND)).snapshot
+    assert closed.phase is TablePhase.CLOSED
+    assert closed.closed_reason == "Stopped by Alice."
+    assert service.table_in(CHANNEL) is None
+    kinds = [kind for kind, _ in await ledger_kinds(store, ALICE)]
+    assert "refund" not in kinds
+    assert "refund" not in [kind for kind, _ in await ledger_kinds(store, BOB)]
 
 
 async def test_stop_by_someone_who_may_manage_the_channel(

@@ -189,6 +189,7 @@ async def test_a_stop_that_cannot_commit_claims_no_refund_and_refunds_once_the_s
     store: db.Store,
     clock: ManualClock,
 ) -> None:
+    await service.join(CHANNEL, BOB)  # Bob has not bet: Alice's bet is not dealt yet
     await service.bet(CHANNEL, ALICE, "100")
     fault.begin()
     with pytest.raises(TablePaused):

@@ -20,6 +20,7 @@ from tests.tables.helpers import (
     SPARE,
     START_CHIPS,
     ShoeQueue,
+    chips_from_elsewhere,
     ledger_kinds,
 )
 
@@ -187,8 +188,7 @@ async def test_a_buster_win_at_the_settlement_is_paid_up_to_the_chip_limit(
     await service.start(GUILD, CHANNEL, ALICE)
     snap, _ = await service.bet(CHANNEL, ALICE, "100", side={"buster": 10})
     # Chips reach Alice from elsewhere while her bets are out: 20 short of the ceiling.
-    balance = await store.balance(GUILD, ALICE.user_id)
-    await store.adjust(GUILD, ALICE.user_id, db.MAX_BALANCE - 20 - balance, ADMIN, "elsewhere")
+    await chips_from_elsewhere(store, ALICE.user_id, db.MAX_BALANCE - 20)
     snap = (await service.act(snap.table_id, snap.round_no, ALICE, Action.HIT)).snapshot
 
     assert snap.phase is TablePhase.BETTING  # settled: the table goes on

@@ -17,6 +17,7 @@ from tests.tables.helpers import (
     START_CHIPS,
     Published,
     ShoeQueue,
+    chips_from_elsewhere,
     chips_of,
     tick,
 )
@@ -90,8 +91,7 @@ async def test_a_player_who_reached_the_limit_mid_round_does_not_void_the_others
     await service.bet(CHANNEL, ALICE, "100")
     snap, _ = await service.bet(CHANNEL, BOB, "100")
     # Chips reach Alice from elsewhere while her bet is out: 50 short of the ceiling.
-    balance = await store.balance(GUILD, ALICE.user_id)
-    await store.adjust(GUILD, ALICE.user_id, db.MAX_BALANCE - 50 - balance, ADMIN, "elsewhere")
+    await chips_from_elsewhere(store, ALICE.user_id, db.MAX_BALANCE - 50)
     snap = (await service.act(snap.table_id, snap.round_no, ALICE, Action.STAND)).snapshot
     snap = (await service.act(snap.table_id, snap.round_no, BOB, Action.STAND)).snapshot
 
