@@ -135,7 +135,8 @@ class Betting:
                 amount, balance=balance, min_bet=rules.min_bet, max_bet=rules.max_bet, spots=spots
             )
         except BetAmountError as error:
-            raise BetRefused(str(error)) from None
+            # The refusal as written (a Text), so it is told in the reader's language.
+            raise BetRefused(error.args[0]) from None
         seated, idle_since = seat, table.idle_since
         if seat is None:
             seat = SeatState(player)

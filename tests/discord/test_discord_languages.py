@@ -148,6 +148,31 @@ async def test_a_spanish_player_on_a_break_and_a_brazilians_limits_are_told_in_t
     ]
 
 
+async def test_an_unreadable_or_too_small_bet_is_refused_in_the_players_language(
+    bot: BlackjackBot, world: World
+) -> None:
+    await world.start(world.bob)
+    assert await world.bet(world.bob, "abc") == (
+        "'abc' não é uma quantidade de fichas. Use um número como 500, 2.5k ou 1m, ou half,"
+        " max ou all."
+    )
+    assert await world.bet(world.bob, "0") == "A aposta precisa ser um número positivo de fichas."
+    assert await world.bet(world.alice, "5") == "El mínimo de la mesa es 10; has apostado 5."
+    assert await world.ledger(world.alice) == []  # nothing staked
+    assert await world.ledger(world.bob) == [("grant", START_CHIPS)]
+    assert await world.say(world.bob, "balance") == "Você tem 1.000 fichas."
+
+
+async def test_a_brazilians_hint_names_the_hand_total_in_portuguese(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add("Ts 9h 4d 8c " + SPARE)  # Bob 14 (hard) against the dealer's 9
+    table = await world.start(world.bob)
+    assert await world.bet(world.bob, "100") == "Aposta: 100. Saldo: 900."
+    hint = await world.fake.click(world.bob, table, label="Dica")
+    assert "(14 duro contra um 9)" in (hint.content or "")
+
+
 async def test_a_pocket_table_speaks_its_hosts_language_and_its_board_is_translated(
     bot: BlackjackBot, world: World
 ) -> None:
