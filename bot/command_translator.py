@@ -2,9 +2,9 @@
 reading the ``commands`` catalogs (``bot/locales/<lang>/LC_MESSAGES/commands.po``).
 
 A synced command then carries ``name_localizations`` and ``description_localizations``
-for es-ES and pt-BR (Discord shows es-ES to Latin American Spanish clients too), so a
-player's client lists the commands, their options and choices in the player's language.
-The interactions still name the commands and options in English.
+for each language of ``bot.i18n.LANGUAGES`` (Discord shows es-ES to Latin American
+Spanish clients too), so a player's client lists the commands, their options and choices
+in the player's language. The interactions still name the commands and options in English.
 
 Each entry's context (``msgctxt``) says what the text is: a ``name`` (a command's, a
 group's or an option's: lowercase, no spaces, at most 32 characters), a ``description``

@@ -38,15 +38,16 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 
-#: The languages the bot speaks, by Discord's locale codes; English is the source.
+#: The languages the bot speaks, by Discord's locale codes, each with its name in itself
+#: (for a language switch); English is the source. This is the one registration: every
+#: other list of languages (commands, admin choices, playground, tests) reads it.
 ENGLISH: Final = "en-US"
-LANGUAGES: Final = (ENGLISH, "es-ES", "pt-BR")
-#: Each language's name in itself, for a language switch.
 NATIVE_NAMES: Final[dict[str, str]] = {
     ENGLISH: "English",
     "es-ES": "Español (España)",
     "pt-BR": "Português (Brasil)",
 }
+LANGUAGES: Final = tuple(NATIVE_NAMES)
 #: Discord locales that read one of our languages (Latin American Spanish reads es-ES).
 _ALIASES: Final[dict[str, str]] = {"es-419": "es-ES"}
 #: Where the catalogs are: ``<lang>/LC_MESSAGES/<domain>.po``, and the English templates.

@@ -7,10 +7,19 @@ import re
 import string
 
 import pytest
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from bot.i18n import COMMANDS, LANGUAGES, LOCALES_DIR, MESSAGES, babel_code, catalog_path
+from bot.i18n import (
+    COMMANDS,
+    LANGUAGES,
+    LOCALES_DIR,
+    MESSAGES,
+    babel_code,
+    catalog_path,
+    translations,
+)
 from scripts.catalogs import extracted
 
 TRANSLATED = LANGUAGES[1:]
@@ -80,10 +89,16 @@ def test_every_message_is_translated_with_the_same_placeholders(
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_plural_forms_are_the_languages_own(language: str) -> None:
+    # Two forms, chosen as CLDR's rule for the language says (its "one" is the first form;
+    # the rare third form some languages have for millions is left out, as gettext does).
     catalog = read(str(catalog_path(language)), language)
-    expected = {"es-ES": "(n != 1)", "pt-BR": "(n > 1)"}[language]
     assert catalog.num_plurals == 2
-    assert catalog.plural_expr == expected
+    message = next(message for message in catalog if message.id and message.pluralizable)
+    singular, plural = message.id
+    cldr = Locale.parse(babel_code(language))
+    for n in range(0, 1001):
+        form = message.string[0 if cldr.plural_form(n) == "one" else 1]
+        assert translations(language).ngettext(singular, plural, n) == form, f"{language}: {n}"
 
 
 #: Discord's rule for a command or option name (in every locale), and its longest text.

@@ -4,9 +4,21 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.i18n import ENGLISH, Text, _, language_of, n_, number, speak, speaking, spoken, tr
+from bot.i18n import (
+    ENGLISH,
+    LANGUAGES,
+    Text,
+    _,
+    language_of,
+    n_,
+    number,
+    speak,
+    speaking,
+    spoken,
+    tr,
+)
 from cogs.table.restart_text import voided_embed
-from db.models import VoidResult
+from db.models import TABLE_LANGUAGES, VoidResult
 
 
 def test_a_message_is_its_english_text_and_says_itself_in_each_language() -> None:
@@ -85,3 +97,9 @@ def test_a_voided_round_says_why_in_the_tables_language() -> None:
     assert "anulado: el bot se ha reiniciado." in (
         voided_embed(restarted, "es-ES").description or ""
     )
+
+
+def test_the_settings_languages_are_the_registered_ones() -> None:
+    # db sits below bot (it cannot import bot.i18n), so it keeps its own copy: this keeps
+    # the copy true when a language is registered.
+    assert ("server", *LANGUAGES) == TABLE_LANGUAGES

@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 
 from bot.__main__ import build_parser
+from bot.i18n import LANGUAGES
 from playground.command_line import CommandLineError, parse_line
 from tests.playground.served import Served
 
@@ -228,7 +229,7 @@ async def test_side_bets_can_be_placed_and_are_shown(served: Served) -> None:
 async def test_the_language_switch_sets_what_the_players_client_speaks(served: Served) -> None:
     alice, bob, channel = served.ids()
     state = await served.get(f"/api/state?viewer={alice}")
-    assert [language["code"] for language in state["languages"]] == ["en-US", "es-ES", "pt-BR"]
+    assert [language["code"] for language in state["languages"]] == list(LANGUAGES)
     status, answer = await served.post("/api/language", {"viewer": alice, "language": "es-ES"})
     assert (status, answer) == (200, {"language": "es-ES"})
     state = await served.get(f"/api/state?viewer={alice}")
