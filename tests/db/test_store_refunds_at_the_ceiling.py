@@ -18,18 +18,25 @@ async def _open_round(store: db.Store, user_id: int, amount: int) -> int:
     return round_id
 
 
+async def _stake_then_reach(store: db.Store, balance: int) -> int:
+    """Alice, a million below the ceiling, stakes 1,000 in a round; then chips reach her
+    from another table (a win) until her balance is ``balance``: the round's id."""
+    await store.adjust(G, ALICE, db.MAX_BALANCE - 1_000_000 - START, ADMIN, "high roller")
+    stopped = await _open_round(store, ALICE, 1000)
+    stake = balance - (db.MAX_BALANCE - 1_001_000)
+    other = await _open_round(store, ALICE, stake)
+    await store.settle_round(
+        other, {ALICE: 2 * stake}, [HandResult(ALICE, "win", stake, 2 * stake)], "{}"
+    )
+    assert await store.balance(G, ALICE) == balance
+    return stopped
+
+
 async def test_a_refund_past_the_ceiling_is_paid_up_to_it_and_the_round_closes(
     store: db.Store,
 ) -> None:
     limit = db.MAX_BALANCE
-    await store.adjust(G, ALICE, limit - 1_000_000 - START, ADMIN, "high roller")
-    stopped = await _open_round(store, ALICE, 1000)
-    # Chips reach her from another table meanwhile: a win that leaves her 500 below.
-    other = await _open_round(store, ALICE, 1_000_500)
-    await store.settle_round(
-        other, {ALICE: 2_001_000}, [HandResult(ALICE, "win", 1_000_500, 2_001_000)], "{}"
-    )
-    assert await store.balance(G, ALICE) == limit - 500
+    stopped = await _stake_then_reach(store, limit - 500)
     result = await store.void_round(stopped, "stopped")
     assert (result.refunds, result.unpaid, result.status) == ({ALICE: 500}, {ALICE: 500}, "void")
     assert await store.balance(G, ALICE) == limit
@@ -43,13 +50,7 @@ async def test_a_refund_at_the_ceiling_pays_nothing_and_still_closes_the_round(
     store: db.Store,
 ) -> None:
     limit = db.MAX_BALANCE
-    await store.adjust(G, ALICE, limit - 1_000_000 - START, ADMIN, "high roller")
-    stopped = await _open_round(store, ALICE, 1000)
-    other = await _open_round(store, ALICE, 1_001_000)
-    await store.settle_round(
-        other, {ALICE: 2_002_000}, [HandResult(ALICE, "win", 1_001_000, 2_002_000)], "{}"
-    )
-    assert await store.balance(G, ALICE) == limit
+    stopped = await _stake_then_reach(store, limit)
     result = await store.void_round(stopped, "stopped")
     assert (result.refunds, result.unpaid) == ({}, {ALICE: 1000})
     assert await store.balance(G, ALICE) == limit
