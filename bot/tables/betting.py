@@ -69,15 +69,18 @@ class Betting:
         amount: str,
         spots: int = 1,
         side: Mapping[str, int] | None = None,
+        *,
+        secret: bool = False,
     ) -> Reply:
         """Place the player's bet for this round, seating them if there is room.
 
         ``side``: side bets, stake per spot by bet ("21+3": 10), staked with the bet.
+        ``secret``: the game mode's secret bet (a tournament's), hidden until it is paid.
         The stakes are taken at once; when every seated player has bet, the cards are dealt.
         """
         table = self._registry.in_channel(channel_id)
         message, snapshot = await self._changes.mutate(
-            table, lambda: self._place_bet(table, player, amount, spots, side or {})
+            table, lambda: self._place_bet(table, player, amount, spots, side or {}, secret)
         )
         return Reply(snapshot, message)
 
@@ -90,6 +93,8 @@ class Betting:
                 raise StaleButton(EARLIER_ROUND)
             if factor not in (1, 2):
                 raise BetRefused(_("A bet can be repeated or doubled."))
+            if not self._flow.mode_of(table).rebets:
+                raise BetRefused(_("Bets here are placed with /bet."))
             last = table.last_bets.get(player.user_id)
             if last is None:
                 raise BetRefused(_("You have no earlier bet at this table to repeat. Use /bet."))
@@ -104,8 +109,16 @@ class Betting:
         return Reply(snapshot, message)
 
     async def _place_bet(
-        self, table: Table, player: Player, amount: str, spots: int, side: Mapping[str, int]
+        self,
+        table: Table,
+        player: Player,
+        amount: str,
+        spots: int,
+        side: Mapping[str, int],
+        secret: bool = False,
     ) -> str:
+        mode = self._flow.mode_of(table)
+        mode.check_seating(table, player, betting=True)
         if table.phase is not TablePhase.BETTING or table.round_id is None:
             raise WrongPhase(_("The cards are out: bet when the next round opens."))
         seat = table.seat_of(player.user_id)
@@ -126,17 +139,17 @@ class Betting:
         # A plain number needs no balance read: the debit below checks the balance anyway.
         balance: int | None = None
         if needs_balance(amount):
-            balance = await self._store.balance(table.guild_id, player.user_id)
+            balance = await mode.purse.balance(table, player.user_id)
             # half, max and all are of what the side bets leave: ``all`` stakes everything.
             balance = max(0, balance - sum(side.values()) * spots)
         rules = table.rules
+        low, high = mode.bet_limits(table, seat)
         try:
-            stake = parse_bet(
-                amount, balance=balance, min_bet=rules.min_bet, max_bet=rules.max_bet, spots=spots
-            )
+            stake = parse_bet(amount, balance=balance, min_bet=low, max_bet=high, spots=spots)
         except BetAmountError as error:
             # The refusal as written (a Text), so it is told in the reader's language.
             raise BetRefused(error.args[0]) from None
+        undo_secret = mode.note_secret(table, player.user_id, secret)
         seated, idle_since = seat, table.idle_since
         if seat is None:
             seat = SeatState(player)
@@ -145,20 +158,19 @@ class Betting:
         side_amount = sum(side.values()) * spots
         table.idle_since = self._clock.now()
         try:
-            # The store's conditional debit (two tables cannot spend the same chips), with
-            # the table's new document in the same transaction.
-            balance = await self._store.stake(
-                table.guild_id,
+            # The purse's debit, with the table's new document in the same transaction.
+            balance = await mode.purse.stake(
+                table,
                 player.user_id,
                 stake * spots,
                 "bet",
-                table.round_id,
                 headroom=best_win(rules, stake, spots)
                 + best_side_win(table.side_bets, side, spots),
-                table=self._flow.write(table),
+                write=self._flow.write(table),
                 side_amount=side_amount,
             )
         except (db.BalanceLimitExceeded, db.InsufficientChips, db.PlayRefused) as error:
+            undo_secret()
             seat.bet = seat.spots = 0  # nothing changed after all
             seat.side = {}
             table.idle_since = idle_since
@@ -179,6 +191,10 @@ class Betting:
             raise NotEnoughChips(error.amount, error.balance, "That bet") from None
         if all(s.spots for s in table.seats):
             await self._flow.deal(table)
+        if secret:
+            return _("Your secret bet of {amount} chips is sealed.", amount=stake)
+        if mode.sealed:
+            return _("Your bet of {amount} chips is sealed.", amount=stake)
         if side_amount:
             return _(
                 "Bet {stake}. Side bets: {side}. Balance: {balance}.",
@@ -202,6 +218,7 @@ class Betting:
 
     async def _join(self, table: Table, player: Player) -> Reply:
         async def seat_player() -> None:
+            self._flow.mode_of(table).check_seating(table, player, betting=False)
             seat = table.seat_of(player.user_id)
             if seat is not None and not seat.leaving:
                 raise TableError(_("You are already seated at this table."))
@@ -228,6 +245,7 @@ class Betting:
 
     async def _leave(self, table: Table, player: Player) -> Reply:
         async def stand_up() -> str:
+            self._flow.mode_of(table).check_seating(table, player, betting=False)
             seat = table.seat_of(player.user_id)
             if seat is None:
                 raise NotSeated(_("You are not seated at this table."))

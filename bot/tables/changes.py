@@ -114,9 +114,20 @@ class TableChanges:
     def changed(self, table: Table) -> TableSnapshot:
         """A new snapshot (version + 1) and the timer set for the next due time."""
         table.version += 1
-        table.snapshot = build_snapshot(table, table.version)
+        table.snapshot = self.snapshot_of(table)
         self._reschedule(table)
         return table.snapshot
+
+    def snapshot_of(self, table: Table) -> TableSnapshot:
+        """The table as it stands, with what its game mode shows."""
+        mode = self._flow.mode_of(table)
+        return build_snapshot(
+            table,
+            table.version,
+            panel=mode.panel(table),
+            hidden_bets=mode.hidden_bets(table),
+            rebets=mode.rebets,
+        )
 
     async def emit(self, snapshot: TableSnapshot) -> None:
         """Hand a snapshot to the Discord layer; its failures are logged, never raised."""
@@ -245,7 +256,7 @@ class TableChanges:
             self._registry.forget(table)
             return self.changed(table)
         try:
-            fresh = rebuilt(stored)
+            fresh = rebuilt(stored, self._flow.load_mode_state)
         except (UnreadableTable, JournalError) as error:
             log.warning("table %s cannot reload: %s", table.table_id, error)
             table.round_id = stored.round_id

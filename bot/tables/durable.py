@@ -13,6 +13,7 @@ absolute times, the settings, and where the table message is.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Final
 
@@ -56,7 +57,7 @@ def rules_dict(rules: Rules) -> dict[str, Any]:
     return rules.to_dict()
 
 
-def table_document(table: Table) -> str:
+def table_document(table: Table, mode_state: Any = None) -> str:
     """The table as JSON text (the round in play is in its journal, not here).
 
     orjson (discord.py's speed extra, a dependency) writes it about five times faster than
@@ -86,12 +87,17 @@ def table_document(table: Table) -> str:
             "side_bets": table.side_bets.to_dict() if table.side_bets.tables else None,
             "last_side": [[user, side] for user, side in table.last_side_bets.items()],
             "closing": table.closing,
+            "mode": table.mode,
+            "mode_state": mode_state,
         }
     ).decode()
 
 
-def table_write(table: Table, shard_count: int, *, between_rounds: bool = False) -> db.TableWrite:
-    """What the store keeps of the table (``between_rounds``: as if its round were closed)."""
+def table_write(
+    table: Table, shard_count: int, mode_state: Any = None, *, between_rounds: bool = False
+) -> db.TableWrite:
+    """What the store keeps of the table (``between_rounds``: as if its round were closed);
+    ``mode_state``: its game mode's state, as the mode writes it."""
     return db.TableWrite(
         table_id=table.table_id,
         guild_id=table.guild_id,
@@ -99,7 +105,7 @@ def table_write(table: Table, shard_count: int, *, between_rounds: bool = False)
         message_id=table.message_id,
         round_id=None if between_rounds else table.round_id,
         shard_count=shard_count,
-        state_json=table_document(table),
+        state_json=table_document(table, mode_state),
         is_open=not table.closed,
     )
 
@@ -110,10 +116,17 @@ def _standing(rows: list[list[Any]]) -> Standing:
     return standing
 
 
-def restore_table(stored: db.StoredTable, previous: db.ShoeRecord | None) -> Table:
+#: Reads a game mode's state for a table: ``(mode, data)`` to ``Table.mode_state``.
+LoadModeState = Callable[[str, Any], Any]
+
+
+def restore_table(
+    stored: db.StoredTable, previous: db.ShoeRecord | None, load_mode: LoadModeState
+) -> Table:
     """The table a stored document describes, before its round is replayed.
 
-    UnreadableTable when the document cannot be read or comes from another format.
+    UnreadableTable when the document cannot be read or comes from another format, or its
+    game mode does not run here.
     """
     try:
         data = json.loads(stored.state_json)
@@ -157,6 +170,8 @@ def restore_table(stored: db.StoredTable, previous: db.ShoeRecord | None) -> Tab
         table.last_bets = {int(u): (int(b), int(s)) for u, b, s in data["last_bets"]}
         table.side_bets = SideBetRules.from_dict(data.get("side_bets"))
         table.closing = str(data.get("closing", ""))
+        table.mode = str(data.get("mode", "cash"))
+        table.mode_state = load_mode(table.mode, data.get("mode_state"))
         table.last_side_bets = {
             int(user): {str(bet): int(stake) for bet, stake in side.items()}
             for user, side in data.get("last_side", [])

@@ -10,38 +10,27 @@ import json
 import logging
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 import db
 from bot.clock import Clock
-from bot.engine import Rules, Shoe, Verdict
+from bot.engine import Rules, Settlement, Shoe, Verdict
 from bot.i18n import _
 from bot.tables import chip_limit
-from bot.tables.achievements import announcements, round_awards
+from bot.tables.cash import CashMode
 from bot.tables.durable import rules_dict, table_write
 from bot.tables.journal import (
-    TIMEOUT,
     apply_decision,
     begin_round,
     deal_round,
-    decision,
     set_deadlines,
     side_stakes,
 )
 from bot.tables.journal import names as seat_names
+from bot.tables.modes import GameMode
 from bot.tables.registry import TableRegistry
-from bot.tables.results import (
-    hand_results,
-    payouts_of,
-    result_lines,
-    shuffle_notice,
-    unpaid_line,
-)
-from bot.tables.side_bets import (
-    SETTLED_AT_DEAL,
-    outcome_lines,
-    side_bet_outcomes,
-    side_bet_results,
-)
+from bot.tables.results import unpaid_line
+from bot.tables.side_bets import side_bet_outcomes, side_bet_results
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
 
@@ -58,16 +47,6 @@ EVERYONE_LEFT = _("Everyone left the table.")
 def fresh_shoe(rules: Rules) -> Shoe:
     """A new shoe for ``rules``, seeded from the operating system's CSPRNG."""
     return Shoe.fresh(rules.decks, rules.penetration)
-
-
-def duration_text(seconds: float) -> str:
-    """A configured time as people say it: ``30 s``, ``1 min``, ``2 min 30 s``, ``1 h 5 min``."""
-    whole = max(1, round(seconds))
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    parts = [f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
-    parts.append(f"{secs} s" if secs else "")
-    return " ".join(part for part in parts if part)
 
 
 @lru_cache(maxsize=256)
@@ -96,6 +75,19 @@ class RoundFlow:
         self.new_shoe_for: ShoeFactory = shoe_factory or fresh_shoe
         #: SHARD_COUNT of this process (1 unsharded), stored with each table.
         self.shard_count = 1
+        #: Each game mode's policy by its key (a table's document names its mode).
+        self.modes: dict[str, GameMode] = {CashMode.key: CashMode(store, clock, registry)}
+
+    def mode_of(self, table: Table) -> GameMode:
+        """The policy of the table's game mode."""
+        return self.modes[table.mode]
+
+    def load_mode_state(self, mode: str, data: Any) -> Any:
+        """A stored table's mode state (ValueError if this process has no such mode)."""
+        policy = self.modes.get(mode)
+        if policy is None:
+            raise ValueError(f"game mode {mode!r} is not running here")
+        return policy.load_state(data)
 
     # ----------------------------------------------------------- the document
 
@@ -104,7 +96,8 @@ class RoundFlow:
 
     def write(self, table: Table, *, between_rounds: bool = False) -> db.TableWrite:
         """The table's stored document, to commit with the change that produced it."""
-        return table_write(table, self.shard_count, between_rounds=between_rounds)
+        state = self.mode_of(table).dump_state(table.mode_state)
+        return table_write(table, self.shard_count, state, between_rounds=between_rounds)
 
     async def save(self, table: Table) -> None:
         """Make a change that moves no chips durable (a join, a leave, a new round)."""
@@ -122,7 +115,11 @@ class RoundFlow:
         before = (table.round_no, table.phase, table.round, table.insurance_offered)
         seats_before = [(seat.bet, seat.spots, seat.deadline) for seat in table.seats]
         deadline_before = table.deadline
+        shoe_before = table.shoe
         table.round_no += 1
+        shoe = self.mode_of(table).round_shoe(table, self.new_shoe_for)
+        if shoe is not None:
+            table.shoe = shoe
         table.phase = TablePhase.BETTING
         table.round = None
         table.insurance_offered = False
@@ -144,6 +141,7 @@ class RoundFlow:
             )
         except BaseException:
             table.round_no, table.phase, table.round, table.insurance_offered = before
+            table.shoe = shoe_before
             table.deadline = deadline_before
             for seat, (bet, spots, deadline) in zip(table.seats, seats_before, strict=True):
                 seat.bet, seat.spots, seat.deadline = bet, spots, deadline
@@ -156,22 +154,6 @@ class RoundFlow:
         if table.seats and table.seat_of(table.host_id) is None:
             # The host left: the longest-seated player hosts from now on.
             table.host_id = table.seats[0].player.user_id
-
-    async def _betting_timed_out(self, table: Table) -> None:
-        """The bet timer ended: deal for those who bet, or void an empty round."""
-        if any(seat.spots for seat in table.seats):
-            await self.deal(table)
-            return
-        if table.round_id is not None:
-            write = self.write(table, between_rounds=True)
-            await self._store.void_round(table.round_id, "nobody bet", table=write)
-            table.round_id = None
-        idle = self._clock.now() - table.idle_since
-        if idle >= table.timers.idle_close_s:
-            idle_for = duration_text(table.timers.idle_close_s)
-            await self.close(table, _("Closed after {time} without bets.", time=idle_for))
-            return
-        await self.open_betting(table)
 
     # ----------------------------------------------------------- the deal
 
@@ -230,7 +212,7 @@ class RoundFlow:
             await self.settle(table)
 
     async def _action_timed_out(self, table: Table) -> None:
-        """Players past their deadline: insurance declined, or every hand stood."""
+        """Players past their deadline: the mode says what their timer does."""
         round_ = table.round
         assert round_ is not None
         now = self._clock.now()
@@ -243,27 +225,19 @@ class RoundFlow:
             and table.deadline <= now
         ):
             late = [pid for pid in round_.players_to_act() if pid not in late] + late
-        rows = [decision(table, pid, TIMEOUT, now) for pid in late]
-        await self._store.append_actions(rows)
-        for row in rows:
-            apply_decision(table, row)
+        await self.mode_of(table).decisions_due(self, table, late)
         if round_.is_finished:
             await self.settle(table)
 
     # ----------------------------------------------------------- settlement
 
     async def settle(self, table: Table) -> None:
-        """Pay the finished round in one transaction with the table's new document, then
-        shuffle if due and bet again."""
-        round_ = table.round
-        assert round_ is not None
-        assert table.round_id is not None
-        settlement = round_.settlement()
-        bets = {seat.pid: seat.bet for seat in table.seats if seat.spots}
-        side = side_bet_outcomes(round_, table.side_bets, side_stakes(table), settled=True)
-        # 21+3 and Perfect Pairs were paid with the deal: only Buster is paid now.
-        settled_now = [outcome for outcome in side if outcome.bet not in SETTLED_AT_DEAL]
-        spots = {seat.pid: seat.spots for seat in table.seats}
+        """Pay the finished round as the table's mode does, and go on."""
+        await self.mode_of(table).settle(self, table)
+
+    def round_over(self, table: Table, settlement: Settlement) -> None:
+        """The table's side of a finished round, before it is paid: each seat's tally, last
+        bets and idle time; the round leaves the table."""
         # Idle time counts from the end of the last round played, not from its bets.
         table.idle_since = self._clock.now()
         for seat in table.seats:
@@ -276,90 +250,9 @@ class RoundFlow:
         table.events = []
         table.round = None
 
-        def settled(unpaid: dict[str, int]) -> db.TableWrite:
-            names = self._names(table)
-            side_lines = outcome_lines(side, names, spots)
-            table.last_results = result_lines(settlement, names, unpaid, side_lines=side_lines)
-            table.last_summary = result_lines(
-                settlement, names, unpaid, detailed=False, side_lines=side_lines
-            )
-            return self.write(table, between_rounds=True)
-
-        awarded = await self._pay(
-            table.round_id,
-            payouts_of(settlement),
-            hand_results(settlement, bets),
-            round_.to_json(),
-            settled,
-            round_awards(table.guild_id, round_),
-            side_bet_results(settled_now),
-        )
-        table.round_id = None
-        # Shown in the Latest line while the next round is bet (saved with its document).
-        table.events = announcements(awarded, self._names(table))
-        await self.next_round(table)
-
     async def next_round(self, table: Table) -> None:
-        """After a settlement: a new shoe when the cut card came out, then betting; or the
-        close a stop asked for while the round was played."""
-        if table.closing:
-            await self.close(table, table.closing)
-            return
-        if table.shoe.cut_card_reached:
-            await self._new_shoe(table)
-        await self.open_betting(table)
-
-    async def _pay(
-        self,
-        round_id: int,
-        payouts: dict[int, int],
-        hands: list[db.HandResult],
-        state_json: str,
-        settled: Callable[[dict[str, int]], db.TableWrite],
-        awards: db.RoundAwards,
-        side_bets: list[db.SideBetResult],
-    ) -> dict[int, tuple[str, ...]]:
-        """Settle the round; a player the ceiling stops is paid up to it, nobody else changes.
-
-        ``settled(unpaid)``: the table's document afterwards, committed with the payouts
-        and the round's ``awards``; it is told the chips that did not fit, per player id
-        (none unless chips reached a player from elsewhere during the round: bets are
-        checked against the ceiling). Returns the achievements new to each player.
-        """
-        unpaid: dict[str, int] = {}
-        while True:
-            try:
-                write = settled(unpaid)
-                result = await self._store.settle_round(
-                    round_id,
-                    payouts,
-                    hands,
-                    state_json,
-                    table=write,
-                    awards=awards,
-                    side_bets=side_bets,
-                )
-                return result.awarded
-            except db.BalanceLimitExceeded as error:
-                who, over = error.user_id, chip_limit.over_the_limit(error)
-                if who is None or over <= 0:
-                    raise
-                unpaid[str(who)] = unpaid.get(str(who), 0) + over
-                log.warning("round %s: %s chips over the limit not paid to %s", round_id, over, who)
-                payouts, hands, side_bets = chip_limit.capped(payouts, hands, side_bets, who, over)
-
-    async def _new_shoe(self, table: Table) -> None:
-        """Retire the shoe (reveal its seed), start a new one, announce action and standing."""
-        old = table.shoe
-        if old.seed:
-            # A stacked test shoe has no seed to reveal.
-            table.previous_shoe = await self._store.reveal_seed(old.commitment, old.seed.hex())
-            table.previous_decks = old.decks
-            self._registry.retired_decks[old.commitment] = old.decks
-        table.shoe = self.new_shoe_for(table.rules)
-        await self._store.open_shoe(table.guild_id, table.channel_id, table.shoe.commitment)
-        staying = [seat for seat in table.seats if not seat.leaving]
-        table.shuffle_notice = shuffle_notice(staying, table.shoe.commitment)
+        """After a settlement: what the table's mode does next (cash: bet again)."""
+        await self.mode_of(table).next_round(self, table)
 
     # ----------------------------------------------------------- closing
 
@@ -398,7 +291,7 @@ class RoundFlow:
         now = self._clock.now()
         if table.phase is TablePhase.BETTING:
             if table.deadline is not None and table.deadline <= now:
-                await self._betting_timed_out(table)
+                await self.mode_of(table).bets_closed(self, table)
         elif table.round is not None:
             due = table.next_due()
             if due is not None and due <= now:

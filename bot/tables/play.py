@@ -58,14 +58,10 @@ class Playing:
             # Journaled before the click is answered; with its stake when it costs chips.
             row = decision(table, pid, checked, self._clock.now())
             if cost:
+                purse = self._flow.mode_of(table).purse
                 try:
-                    await self._store.stake(
-                        table.guild_id,
-                        player.user_id,
-                        cost,
-                        _COST_KINDS[checked],
-                        table.round_id,
-                        actions=[row],
+                    await purse.stake(
+                        table, player.user_id, cost, _COST_KINDS[checked], actions=[row]
                     )
                 except db.InsufficientChips as error:
                     raise NotEnoughChips(

@@ -23,7 +23,6 @@ from bot.tables.flow import RoundFlow
 from bot.tables.journal import JournalError
 from bot.tables.registry import TableRegistry
 from bot.tables.snapshot import TableSnapshot
-from bot.tables.snapshot_builder import build_snapshot
 from bot.tables.stored import rebuilt
 
 log = logging.getLogger(__name__)
@@ -123,12 +122,12 @@ class Resumer:
     async def _resume_one(self, stored: db.StoredTable) -> ResumedTable | None:
         if stored.message_id is None:
             raise UnreadableTable("its table message was never posted")
-        table = rebuilt(stored)
+        table = rebuilt(stored, self._flow.load_mode_state)
         if table.previous_shoe is not None and table.previous_decks is not None:
             self._registry.retired_decks[table.previous_shoe.commitment] = table.previous_decks
         self._flow.rearm(table)
         # Shown (by /blackjack start's pointer) if the store fails before the first change.
-        table.snapshot = build_snapshot(table, table.version)
+        table.snapshot = self._changes.snapshot_of(table)
         self._registry.add(table)
         try:
             async with table.lock:

@@ -127,6 +127,12 @@ class TableSnapshot:
     #: Whether Bet again and Bet 2× could be accepted from anyone: someone has a last bet
     #: (and, for 2×, one the table's maximum takes twice).
     rebets: tuple[bool, bool] = (False, False)
+    #: The table's game mode ("cash", "tournament"), and what that mode shows beside the
+    #: round (a tournament's hand, stacks and next elimination).
+    mode: str = "cash"
+    panel: tuple[str, ...] = ()
+    #: Players whose stakes are hidden now (a tournament's sealed and secret bets).
+    hidden_bets: frozenset[int] = frozenset()
 
 
 class Reply(NamedTuple):

@@ -171,8 +171,16 @@ def fresh_seat_view(table: Table, seat: SeatState) -> SeatView:
     )
 
 
-def build_snapshot(table: Table, version: int) -> TableSnapshot:
-    """Everything the table message shows now."""
+def build_snapshot(
+    table: Table,
+    version: int,
+    *,
+    panel: tuple[str, ...] = (),
+    hidden_bets: frozenset[int] = frozenset(),
+    rebets: bool = True,
+) -> TableSnapshot:
+    """Everything the table message shows now; ``panel``, ``hidden_bets`` and ``rebets``
+    from the table's game mode (bot.tables.modes)."""
     round_ = table.round
     playing = round_ is not None and table.phase in (TablePhase.INSURANCE, TablePhase.PLAYING)
     deadline = table.deadline
@@ -205,7 +213,11 @@ def build_snapshot(table: Table, version: int) -> TableSnapshot:
         side_bets_settled=round_ is not None
         and any(seat.spots and SETTLED_AT_DEAL & seat.side.keys() for seat in table.seats),
         rebets=(
-            bool(table.last_bets),
-            any(2 * stake <= table.rules.max_bet for stake, _ in table.last_bets.values()),
+            rebets and bool(table.last_bets),
+            rebets
+            and any(2 * stake <= table.rules.max_bet for stake, _ in table.last_bets.values()),
         ),
+        mode=table.mode,
+        panel=panel,
+        hidden_bets=hidden_bets,
     )

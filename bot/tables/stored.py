@@ -11,7 +11,7 @@ import dataclasses
 from typing import Final
 
 import db
-from bot.tables.durable import restore_table
+from bot.tables.durable import LoadModeState, restore_table
 from bot.tables.journal import JournalError, replay
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
@@ -25,12 +25,12 @@ _RELOADED: Final = tuple(
 )
 
 
-def rebuilt(stored: db.StoredTable) -> Table:
+def rebuilt(stored: db.StoredTable, load_mode: LoadModeState) -> Table:
     """The table ``stored`` describes, its round replayed from the journal.
 
     UnreadableTable or JournalError when it cannot be rebuilt.
     """
-    table = restore_table(stored, stored.previous_shoe)
+    table = restore_table(stored, stored.previous_shoe, load_mode)
     if stored.round_id is not None and stored.actions:
         try:
             replay(table, stored.actions)

@@ -102,6 +102,10 @@ class Table:
     #: refused) and ``recovery`` reloads it from the store once the store takes writes.
     paused: bool = False
     recovery: asyncio.Task[None] | None = None
+    #: The game mode's key (``RoundFlow.modes``) and its own state for this table (a
+    #: tournament's stacks), kept in the table's document.
+    mode: str = "cash"
+    mode_state: Any = None
 
     @property
     def closed(self) -> bool:
