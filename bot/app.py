@@ -38,6 +38,7 @@ from bot.table_display import TableDisplay
 from bot.tables import ShoeFactory, TableError, TableService, TableSnapshot
 from bot.tables.advice import Advice
 from bot.tables.errors import RESTARTING
+from bot.tournaments.service import Tournaments
 
 log = logging.getLogger(__name__)
 
@@ -164,6 +165,7 @@ class BlackjackBot(commands.Bot):
         self.display = TableDisplay()
         self._store: db.Store | None = store
         self._tables: TableService | None = None
+        self._tournaments: Tournaments | None = None
         #: Set once a graceful stop begins: new clicks and commands are refused politely.
         self.stopping = False
         self._closing: asyncio.Future[None] | None = None
@@ -188,6 +190,13 @@ class BlackjackBot(commands.Bot):
             raise RuntimeError("the table service starts in setup_hook")
         return self._tables
 
+    @property
+    def tournaments(self) -> Tournaments:
+        """The open tournaments, played at live tables (after ``setup_hook``)."""
+        if self._tournaments is None:
+            raise RuntimeError("tournaments start in setup_hook")
+        return self._tournaments
+
     def store_time(self) -> datetime:
         """The bot's clock as the store wants it (an aware datetime)."""
         return datetime.fromtimestamp(self.clock.now(), UTC)
@@ -208,6 +217,7 @@ class BlackjackBot(commands.Bot):
                 cache_directory(self.config.database_url), worker=StrategyPool(), clock=self.clock
             ),
         )
+        self._tournaments = Tournaments(self._store, self.clock, self._tables)
         #: What every feature asks before it lets a member play (bot.play_gate).
         self.play_gate = PlayGate(self._store, self.clock)
         self._tables.shard_count = self.config.shard_count or 1
@@ -280,7 +290,9 @@ class BlackjackBot(commands.Bot):
         """Resume the open tables of these guilds (all when None): each message says it is
         back; a table that cannot resume is refunded and its message says why."""
         await self.display.before_resume()
+        await self.tournaments.resume(guild_ids)  # their tables' game mode asks them
         report = await self.tables.resume(guild_ids)
+        await self.tournaments.settle_resumed()
         log.info(
             "%d table(s) resumed, %d round(s) refunded", len(report.resumed), len(report.voided)
         )

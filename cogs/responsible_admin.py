@@ -89,8 +89,8 @@ async def stop_all_play(bot: BlackjackBot, guild_id: int) -> StopReport:
     that fails is logged and counted; the others are stopped all the same."""
     closed = failed = 0
     for snapshot in bot.tables.open_tables():
-        if snapshot.guild_id != guild_id:
-            continue
+        if snapshot.guild_id != guild_id or snapshot.mode != "cash":
+            continue  # (a tournament's tables close with it, below)
         try:
             await bot.tables.close(snapshot.table_id, STOPPED_REASON)
         except Exception:

@@ -6,8 +6,10 @@ from collections.abc import Callable, Mapping, Sequence
 
 from db import checks
 from db.competition import KEY_LIMIT
-from db.models import VoidResult
+from db.models import TableWrite, VoidResult
 from db.ops import tournaments as ops
+from db.ops.rounds import settle_round
+from db.ops.table_state import along_with
 from db.ops.tournaments import (
     EliminationRow,
     Finished,
@@ -15,7 +17,8 @@ from db.ops.tournaments import (
     StoredTournament,
     TournamentClosed,
 )
-from db.statements import Run
+from db.statements import Op, Run
+from db.table_store import checked_write
 
 __all__ = [
     "EliminationRow",
@@ -74,14 +77,60 @@ class TournamentStore:
         await self._run(lambda: ops.save(t, state, now), write=True)
 
     async def pay_in(
-        self, tournament_id: int, guild_id: int, user_id: int, amount: int, state_json: str
+        self,
+        tournament_id: int,
+        guild_id: int,
+        user_id: int,
+        amount: int,
+        state_json: str,
+        *,
+        table: TableWrite | None = None,
     ) -> int | None:
         """Save the document, taking ``amount`` (if any) from the player into the prize pool
-        in the same transaction; their new balance. InsufficientChips: nothing changes."""
+        in the same transaction, with ``table`` (the tournament table's new document, the
+        player seated); their new balance. InsufficientChips: nothing changes."""
         t, g = checks.whole("tournament_id", tournament_id), checks.snowflake("guild_id", guild_id)
         u, n = checks.snowflake("user_id", user_id), checks.whole("amount", amount)
         state, now = checks.json_text("state_json", state_json), self._now()
-        return await self._run(lambda: ops.pay_in(t, g, u, n, state, now), write=True)
+        write = checked_write(table)
+        return await self._run(
+            lambda: along_with(ops.pay_in(t, g, u, n, state, now), write, (), now), write=True
+        )
+
+    async def settle_hand(
+        self,
+        round_id: int,
+        round_json: str,
+        table: TableWrite,
+        tournament_id: int,
+        guild_id: int,
+        rows: Sequence[EliminationRow],
+        *,
+        survivor_key: str | None = None,
+        earned: Mapping[int, tuple[str, ...]] | None = None,
+        state_json: str | None = None,
+    ) -> dict[int, tuple[str, ...]]:
+        """A tournament hand is over, in one transaction: its round settled (tournament
+        chips: no economy chip moves), the table's new document (the stacks), the
+        elimination's stacks (``rows``), the achievements (as ``record_elimination``) and
+        the tournament's document when it changed; the achievements new to each player."""
+        r, state = checks.whole("round_id", round_id), checks.json_text("round_json", round_json)
+        t, g = checks.whole("tournament_id", tournament_id), checks.snowflake("guild_id", guild_id)
+        write, now, listed = checked_write(table), self._now(), list(rows)
+        doc = None if state_json is None else checks.json_text("state_json", state_json)
+        key = _key("survivor_key", survivor_key)
+        cards = {
+            checks.snowflake("user_id", user): tuple(
+                checks.text("earned", key, limit=KEY_LIMIT) for key in keys
+            )
+            for user, keys in (earned or {}).items()
+        }
+
+        def settle() -> Op[dict[int, tuple[str, ...]]]:
+            yield from settle_round(r, {}, [], state, now)
+            return (yield from ops.record_elimination(t, g, listed, doc, now, key, cards))
+
+        return await self._run(lambda: along_with(settle(), write, (), now), write=True)
 
     async def record_elimination(
         self,
@@ -138,9 +187,12 @@ class TournamentStore:
         state, now = checks.json_text("state_json", state_json), self._now()
         return await self._run(lambda: ops.cancel(t, why, reveal, state, now), write=True)
 
-    async def open_tournaments(self) -> list[StoredTournament]:
-        """Every open tournament, oldest first (start-up resumes them)."""
-        return await self._run(ops.open_tournaments, write=False)
+    async def open_tournaments(
+        self, guild_ids: Sequence[int] | None = None
+    ) -> list[StoredTournament]:
+        """Every open tournament (of ``guild_ids``: a shard's servers), oldest first."""
+        wanted = None if guild_ids is None else [checks.snowflake("guild_id", g) for g in guild_ids]
+        return await self._run(lambda: ops.open_tournaments(wanted), write=False)
 
     async def places(self, tournament_id: int) -> list[Place]:
         """A finished tournament's final places, first place first."""

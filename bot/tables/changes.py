@@ -127,6 +127,7 @@ class TableChanges:
             panel=mode.panel(table),
             hidden_bets=mode.hidden_bets(table),
             rebets=mode.rebets,
+            events=mode.shown_events(table),
         )
 
     async def emit(self, snapshot: TableSnapshot) -> None:

@@ -101,6 +101,10 @@ _NEEDS: Final[dict[str, Text]] = {
     "Splitting": _("Splitting needs {needed} chips and you have {balance}."),
     "Insurance": _("Insurance needs {needed} chips and you have {balance}."),
     "That": _("That needs {needed} chips and you have {balance}."),
+    "The entry fee": _("The entry fee needs {needed} chips and you have {balance}."),
+    "Funding the prize pool": _(
+        "Funding the prize pool needs {needed} chips and you have {balance}."
+    ),
 }
 
 

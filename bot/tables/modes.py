@@ -152,6 +152,10 @@ class GameMode(Protocol):
         """The players whose stakes the table hides now (sealed or secret bets)."""
         ...
 
+    def shown_events(self, table: Table) -> Sequence[str]:
+        """The table's event lines as everyone may read them (a secret stake left out)."""
+        ...
+
     def panel(self, table: Table) -> tuple[str, ...]:
         """Lines the table shows about the game beside the round (a tournament's hand and
         stacks); none at a cash table."""

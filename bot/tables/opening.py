@@ -117,6 +117,17 @@ class Opening:
                 self._registry.add(table)
                 return self._changes.changed(table)
 
+    async def open_for(self, table: Table) -> TableSnapshot:
+        """Open ``table``, made by a game mode's coordinator (a tournament's), in its channel:
+        saved as it is, with no round open yet. TableAlreadyOpen if the channel has a table."""
+        async with self._opening:
+            await self._check_channel_free(table.channel_id)
+            table.table_id = self._registry.new_id()
+            async with table.lock:
+                await self._flow.save(table)
+                self._registry.add(table)
+                return self._changes.changed(table)
+
     async def _check_channel_free(self, channel_id: int) -> None:
         """TableAlreadyOpen if the channel has a table: live here (perhaps paused), or open
         in the store and not live (its write or close failed before a restart): then it is

@@ -81,8 +81,8 @@ def loss_limit_reached_text(limit: int, resets: datetime | float) -> Text:
     )
 
 
-def refused_text(error: PlayRefused) -> Text:
-    """What a player hears when their own limits refuse a bet."""
+def refused_text(error: PlayRefused, *, fee: bool = False) -> Text:
+    """What a player hears when their own limits refuse a bet (``fee``: an entry fee)."""
     if error.reason == "excluded":
         return excluded_text(error.until)
     if error.reason == "reality_check":
@@ -90,6 +90,14 @@ def refused_text(error: PlayRefused) -> Text:
     assert error.until is not None
     if error.lost >= error.limit:  # no bet at all fits under the limit today
         return loss_limit_reached_text(error.limit, error.until)
+    if fee:
+        return _(
+            "That entry fee would take you past your daily loss limit of {limit} chips (lost"
+            " today: {lost}). Your limit resets {when}.",
+            limit=error.limit,
+            lost=error.lost,
+            when=when(error.until),
+        )
     return _(
         "That bet would take you past your daily loss limit of {limit} chips (lost today:"
         " {lost}). Your limit resets {when}.",

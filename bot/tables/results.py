@@ -292,6 +292,21 @@ _EVENTS: Final[dict[tuple[EventKind, bool], Text]] = {
 }
 
 
+#: A deal's sentence for a player whose stake is secret (a tournament's secret bet).
+DEALT_SECRETLY: Final = _("{player} is dealt {cards} ({total})")
+
+
+def without_stakes(lines: Sequence[str], players: set[str]) -> list[str]:
+    """``lines`` with the stakes of ``players`` (shown names) left out of their deals."""
+    dealt = _EVENTS[(EventKind.DEAL, False)].msgid
+    return [
+        DEALT_SECRETLY.filled(**line.params)
+        if isinstance(line, Text) and line.msgid == dealt and line.params.get("player") in players
+        else line
+        for line in lines
+    ]
+
+
 def event_line(event: Event, names: dict[str, str], several: bool = False) -> Text:
     """One event as a sentence; ``several``: the player holds more than one hand."""
     kind, total, amount, note = event.kind, event.total, event.amount, event.note

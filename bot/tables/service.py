@@ -148,10 +148,12 @@ class TableService:
         amount: str,
         spots: int = 1,
         side: Mapping[str, int] | None = None,
+        *,
+        secret: bool = False,
     ) -> Reply:
         """Place the player's bet for this round (and side bets, stake per spot by bet),
-        seating them if there is room."""
-        return await self.betting.bet(channel_id, player, amount, spots, side)
+        seating them if there is room; ``secret``: a tournament's secret bet."""
+        return await self.betting.bet(channel_id, player, amount, spots, side, secret=secret)
 
     async def rebet(self, table_id: str, round_no: int, player: Player, factor: int) -> Reply:
         """The Bet buttons: repeat the player's last bet (factor 1) or double it (factor 2)."""
@@ -205,6 +207,8 @@ class TableService:
         table = self.registry.in_channel(channel_id)
 
         async def stop_table() -> None:
+            if table.mode != "cash":
+                raise NotAllowed(_("A tournament's table ends with it: see /tournament cancel."))
             if by.user_id != table.host_id and not may_manage_channel:
                 raise NotAllowed(
                     _("Only the host or someone with Manage Channels can stop this table.")

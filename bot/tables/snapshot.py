@@ -75,6 +75,8 @@ class SeatView:
     net: int | None = None
     #: Side bets live this round: (bet as players see it, stake a hand).
     side_bets: tuple[tuple[str, int], ...] = ()
+    #: The stakes are hidden (a tournament's sealed or secret bet): bet and stakes show 0.
+    hidden: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +133,6 @@ class TableSnapshot:
     #: round (a tournament's hand, stacks and next elimination).
     mode: str = "cash"
     panel: tuple[str, ...] = ()
-    #: Players whose stakes are hidden now (a tournament's sealed and secret bets).
-    hidden_bets: frozenset[int] = frozenset()
 
 
 class Reply(NamedTuple):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from typing import Final
 
 from bot.engine import DECK, Action, Card, Hand, Round, RoundPhase
@@ -171,6 +173,12 @@ def fresh_seat_view(table: Table, seat: SeatState) -> SeatView:
     )
 
 
+def hidden(view: SeatView) -> SeatView:
+    """A seat whose stakes the table does not show (a sealed or secret bet)."""
+    hands = tuple(dataclasses.replace(hand, stake=0, payout=0) for hand in view.hands)
+    return dataclasses.replace(view, bet=0, hands=hands, hidden=True, action=0, standing=0)
+
+
 def build_snapshot(
     table: Table,
     version: int,
@@ -178,9 +186,10 @@ def build_snapshot(
     panel: tuple[str, ...] = (),
     hidden_bets: frozenset[int] = frozenset(),
     rebets: bool = True,
+    events: Sequence[str] | None = None,
 ) -> TableSnapshot:
     """Everything the table message shows now; ``panel``, ``hidden_bets`` and ``rebets``
-    from the table's game mode (bot.tables.modes)."""
+    from the table's game mode (bot.tables.modes), and ``events`` as it shows them."""
     round_ = table.round
     playing = round_ is not None and table.phase in (TablePhase.INSURANCE, TablePhase.PLAYING)
     deadline = table.deadline
@@ -200,10 +209,15 @@ def build_snapshot(
         min_bet=table.rules.min_bet,
         max_bet=table.rules.max_bet,
         max_spots=table.rules.max_spots,
-        seats=tuple(seat_view(table, seat) for seat in table.seats),
+        seats=tuple(
+            hidden(seat_view(table, seat))
+            if seat.player.user_id in hidden_bets
+            else seat_view(table, seat)
+            for seat in table.seats
+        ),
         dealer=dealer_view(round_) if playing and round_ is not None else None,
         deadline=None if table.closed else deadline,
-        events=tuple(table.events[-RECENT_EVENTS:]),
+        events=tuple((table.events if events is None else events)[-RECENT_EVENTS:]),
         last_results=table.last_results,
         last_summary=table.last_summary,
         shuffle_notice=table.shuffle_notice,
@@ -219,5 +233,4 @@ def build_snapshot(
         ),
         mode=table.mode,
         panel=panel,
-        hidden_bets=hidden_bets,
     )

@@ -1,12 +1,15 @@
-"""Live tournaments: entries, sealed bets, the hands, eliminations, the end; resumed after a stop.
+"""Tournaments: a coordinator over live tables that play its hands.
 
-The hands are dealt and played by the engine (``bot.engine.Round``) on tournament chips,
-which never leave the tournament. Economy chips move only through the prize pool
-(db.ops.tournaments). Every change runs under the tournament's lock and is stored before
-it is answered; a write that fails leaves the tournament as the store has it.
+Each channel of a tournament is an ordinary live table (bot.tables) whose game mode is the
+tournament's (bot.tournaments.mode): the table's round flow deals, plays and pays its
+hands under the table's lock, with its timers, journal, document and pause. The
+coordinator does what spans the tournament: entries and their fees (each fee committed
+with the table's new seat), the start, each table's end, the prizes (or the refunds when
+it is cancelled) and the seed's reveal. Economy chips move only through the prize pool
+(db.ops.tournaments); its document is the store's, written in those transactions.
 
 Each hand's shoe is ``continuation_seed(seed, hand)`` of one seed committed (its SHA-256 in
-the shoes table) when the tournament is created, and revealed when it ends: every table of
+the shoes table) when the tournament is created and revealed when it ends: every table of
 a duplicate tournament deals the same cards to the same seats, and anyone can check them
 with ``python -m bot verify``.
 """
@@ -22,110 +25,112 @@ from typing import Final
 
 import db
 from bot.clock import Clock
-from bot.engine import Action, Round, Shoe, commitment, continuation_seed
-from bot.engine.analysis import infinite_lookup
-from bot.i18n import Text, _, signed
+from bot.engine import Shoe, commitment, continuation_seed
+from bot.i18n import Text, _
 from bot.shown_names import shown_name
-from bot.tables import achievements
-from bot.tables.errors import TableError
+from bot.tables import TableService
+from bot.tables.achievements import TOURNAMENT_WINNER, announcements
+from bot.tables.errors import NotAllowed, NotEnoughChips, PlayBlocked, TableError, TableFull
+from bot.tables.flow import RoundFlow
 from bot.tables.play_words import refused_text
 from bot.tables.players import Player
-from bot.tables.refusals import judged
+from bot.tables.results import unpaid_line
+from bot.tables.snapshot import Reply, TableSnapshot
+from bot.tables.table import SeatState, Table, Timers
 from bot.tournaments import rules as R
+from bot.tournaments.mode import KEY, Stack, TableStacks, TournamentMode, stacks_of
 from bot.tournaments.state import (
+    BASE_PRESET,
     Entrant,
-    Phase,
     Status,
-    TableState,
     Tournament,
     UnreadableTournament,
     document,
     format_json,
     restore,
 )
-from db.tournament_store import EliminationRow, Place, TournamentClosed
+from bot.tournaments.tally import finish_lines, panel_lines
+from db.tournament_store import Place, TournamentClosed
 
 log = logging.getLogger(__name__)
 
-#: Shows a tournament after it changed (the cog edits its messages); not awaited.
-Publish = Callable[[Tournament], None]
+#: Tells the Discord layer a tournament ended (its result is posted in each channel).
+Ended = Callable[[Tournament], None]
 
-
-#: The line each table of a resumed tournament shows until its next hand.
-BACK: Final = _("The bot restarted: this tournament is back, with every stack and bet as it was.")
-
-
-#: Why a tournament nobody plays at ends.
 IDLE_END: Final = _("Nobody played for a while: it ended, and every fee was refunded.")
+TABLE_DONE: Final = _("This table has played its last hand.")
+#: How many ended tournaments are kept for their tables' last messages.
+ENDED_KEPT: Final = 64
+NO_TOURNAMENT: Final = _("There is no tournament in this channel.")
 
 
-class TournamentError(Exception):
-    """A refusal: the text (its first argument, a catalog message) says why, for the player;
-    nothing changed."""
+class Tournaments:
+    """Every open tournament of this process's servers, and what hosts and players do."""
 
-
-def _name(entrant: Entrant) -> str:
-    return shown_name(entrant.name)
-
-
-class TournamentService:
-    """Every open tournament of this process, and what hosts and players may do in them."""
-
-    def __init__(self, store: db.Store, *, clock: Clock, publish: Publish | None = None) -> None:
+    def __init__(self, store: db.Store, clock: Clock, tables: TableService) -> None:
         self._store = store
         self._clock = clock
-        self.publish: Publish = publish or (lambda t: None)
+        self._tables = tables
         self.live: dict[int, Tournament] = {}
+        #: Tournaments that ended lately, newest last (their tables show them as they close).
+        self.ended_by_id: dict[int, Tournament] = {}
+        self.ended: Ended = lambda t: None
         #: Makes each new tournament's secret seed (tests give a known one).
         self.new_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32)
+        self.mode = TournamentMode(store, clock, self)
+        tables.flow.modes[KEY] = self.mode
+        self._closing: set[asyncio.Task[None]] = set()
 
     # ----------------------------------------------------------------- reading
 
+    def of(self, table: Table) -> Tournament:
+        """The tournament a tournament table plays for (open, or just ended)."""
+        key = stacks_of(table).tournament_id
+        return self.live.get(key) or self.ended_by_id[key]
+
+    def _forget(self, t: Tournament) -> None:
+        """``t`` ended: its tables still show it until they close."""
+        self.live.pop(t.tournament_id, None)
+        self.ended_by_id[t.tournament_id] = t
+        while len(self.ended_by_id) > ENDED_KEPT:
+            del self.ended_by_id[next(iter(self.ended_by_id))]
+        self.ended(t)
+
     def in_channel(self, channel_id: int) -> Tournament | None:
         """The open tournament with a table in this channel, or None."""
-        for t in self.live.values():
-            if t.open and t.table_of(channel_id) is not None:
-                return t
-        return None
+        return next((t for t in self.live.values() if channel_id in t.channels), None)
 
-    def _here(self, channel_id: int) -> tuple[Tournament, TableState]:
+    def _here(self, channel_id: int) -> tuple[Tournament, Table]:
         t = self.in_channel(channel_id)
-        table = None if t is None else t.table_of(channel_id)
+        table = None if t is None else self._table(t, t.channels.index(channel_id))
         if t is None or table is None:
-            raise TournamentError(_("There is no tournament in this channel."))
+            raise TableError(NO_TOURNAMENT)
         return t, table
+
+    def _table(self, t: Tournament, index: int) -> Table | None:
+        if index >= len(t.table_ids):
+            return None
+        return self._tables.registry.tables.get(t.table_ids[index])
 
     def standings(self, t: Tournament) -> list[R.Entry]:
         """Every player, best first (all tables of a duplicate tournament together)."""
-        hand = max((table.hand_no for table in t.tables), default=0)
-        return R.standings((e.entry() for e in t.entrants), hand, t.seats())
+        entries: list[R.Entry] = []
+        hand = 0
+        for index in range(len(t.channels)):
+            table = self._table(t, index)
+            if index in t.results:
+                entries.extend(t.results[index])
+                hand = max(hand, t.fmt.hands)
+            elif table is not None:
+                entries.extend(stacks_of(table).entries([e.user_id for e in t.at(index)]))
+                hand = max(hand, table.round_no)
+        seats = max((len(t.at(i)) for i in range(len(t.channels))), default=0)
+        return R.standings(entries, hand, seats)
 
-    # ----------------------------------------------------------------- changes
+    def panel(self, table: Table) -> tuple[str, ...]:
+        return panel_lines(self.of(table), table)
 
-    async def _change(self, t: Tournament, step: Callable[[], Awaitable[None]]) -> None:
-        """Run ``step`` under the lock; on any failure the tournament is left as it was
-        (a refusal changes nothing; a failed write was rolled back in the store)."""
-        async with t.lock:
-            if not t.open:
-                raise TournamentError(_("This tournament has ended."))
-            before = document(t)
-            try:
-                await step()
-            except BaseException:
-                self._reload(t, before)
-                raise
-        self._arm(t)
-        self.publish(t)
-
-    def _reload(self, t: Tournament, text: str) -> None:
-        back = restore(t.tournament_id, t.guild_id, t.host_id, t.pool_round_id, text)
-        for name in ("status", "pool", "tables", "entrants", "final", "idle_since"):
-            setattr(t, name, getattr(back, name))
-
-    async def _save(self, t: Tournament) -> None:
-        await self._store.tournaments.save(t.tournament_id, document(t))
-
-    # ----------------------------------------------------------------- entering
+    # ----------------------------------------------------------------- creating
 
     async def create(
         self,
@@ -137,522 +142,276 @@ class TournamentService:
         duplicate: bool = False,
         prize: int = 0,
         timers: tuple[int, int, int] = (30, 30, 300),
-    ) -> Tournament:
-        """Open a tournament taking entries in this channel. With ``duplicate``, a duplicate
-        tournament this host is still filling in this server gets this channel as one more
-        table instead. ``prize``: chips the host puts in the pool (only without a fee)."""
+    ) -> tuple[Tournament, TableSnapshot]:
+        """Open a tournament taking entries at a new table in this channel. With
+        ``duplicate``, a duplicate tournament this host is still filling in this server gets
+        this channel as one more table instead. ``prize``: chips the host puts in the pool
+        (only without a fee)."""
         fmt.check()
         if self.in_channel(channel_id) is not None:
-            raise TournamentError(_("This channel already has a tournament."))
+            raise TableError(_("This channel already has a tournament."))
         if prize and fmt.fee:
-            raise TournamentError(
-                "A tournament with an entry fee pays its prizes from the fees: leave prize out."
+            raise TableError(
+                _("A tournament with an entry fee pays its prizes from the fees: leave prize out.")
             )
-        if duplicate:
-            for t in self.live.values():
-                if (
-                    t.duplicate
-                    and t.guild_id == guild_id
-                    and t.host_id == host.user_id
-                    and t.status is Status.REGISTERING
-                ):
-
-                    async def add_table(t: Tournament = t) -> None:
-                        t.tables.append(TableState(channel_id))
-                        await self._save(t)
-
-                    await self._change(t, add_table)
-                    return t
-        now = self._clock.now()
+        for t in self.live.values():
+            if (
+                duplicate
+                and t.duplicate
+                and (t.guild_id, t.host_id) == (guild_id, host.user_id)
+                and t.status is Status.REGISTERING
+            ):
+                return t, await self._add_table(t, channel_id)
         seed = self.new_seed()
-        t = Tournament(
-            tournament_id=0,
-            guild_id=guild_id,
-            host_id=host.user_id,
-            fmt=fmt,
-            pool_round_id=0,
-            duplicate=duplicate,
-            seed=seed,
-            bet_s=timers[0],
-            action_s=timers[1],
-            idle_s=timers[2],
-            idle_since=now,
-            tables=[TableState(channel_id)],
-        )
+        t = Tournament(0, guild_id, host.user_id, fmt, 0, duplicate, seed, timers)
         t.tournament_id, t.pool_round_id = await self._store.tournaments.create(
             guild_id, channel_id, host.user_id, format_json(fmt), commitment(seed), document(t)
         )
         self.live[t.tournament_id] = t
-        if prize:
-
-            async def fund() -> None:
+        try:
+            snapshot = await self._add_table(t, channel_id)
+            if prize:
                 t.pool = prize
-                await self._pay_in(t, host.user_id, prize, _("funding the prize pool"))
+                await self._pay_in(t, host.user_id, prize, "Funding the prize pool", None)
+        except BaseException:
+            await self._end(t, _("The tournament could not open."))
+            raise
+        return t, snapshot
 
-            try:
-                await self._change(t, fund)
-            except TournamentError:
-                await self._close(t, _("The host could not fund the prize pool."))
-                raise
-        self._arm(t)
-        return t
+    async def _add_table(self, t: Tournament, channel_id: int) -> TableSnapshot:
+        rules, (bet_s, action_s, idle_s) = t.rules, t.timers
+        table = Table(
+            table_id="",
+            guild_id=t.guild_id,
+            channel_id=channel_id,
+            host_id=t.host_id,
+            preset=BASE_PRESET,
+            rules=rules,
+            timers=Timers(bet_s, action_s, idle_s),
+            shoe=Shoe(rules.decks, rules.penetration, continuation_seed(t.seed, 0)),
+            previous_shoe=None,
+            previous_decks=None,
+            idle_since=self._clock.now(),
+            mode=KEY,
+            mode_state=TableStacks(t.tournament_id, len(t.channels), {}),
+        )
+        table.deadline = self._clock.now() + idle_s  # entries end after this long unused
+        snapshot = await self._tables.opening.open_for(table)
+        t.channels.append(channel_id)
+        t.table_ids.append(table.table_id)
+        try:
+            await self._store.tournaments.save(t.tournament_id, document(t))
+        except BaseException:
+            t.channels.pop()
+            t.table_ids.pop()
+            await self._tables.close(table.table_id, _("The tournament could not open."))
+            raise
+        return snapshot
 
-    async def _pay_in(self, t: Tournament, user_id: int, amount: int, what: Text) -> None:
+    async def _pay_in(
+        self, t: Tournament, user_id: int, amount: int, what: str, table: Table | None
+    ) -> None:
+        """Take ``amount`` into the pool (``what``: "The entry fee" or "Funding the prize
+        pool", as a refusal names it), with ``table``'s new document if given."""
+        write = None if table is None else self._tables.flow.write(table)
         try:
             await self._store.tournaments.pay_in(
-                t.tournament_id, t.guild_id, user_id, amount, document(t)
+                t.tournament_id, t.guild_id, user_id, amount, document(t), table=write
             )
         except db.InsufficientChips as error:
-            raise TournamentError(
-                _(
-                    "You have {balance} chips: not enough for {what} ({amount} chips).",
-                    balance=error.balance,
-                    what=what,
-                    amount=amount,
-                )
-            ) from None
+            raise NotEnoughChips(error.amount, error.balance, what) from None
         except db.PlayRefused as error:  # the payer's own limits, checked as the fee is staked
-            raise TournamentError(refused_text(error)) from None
+            until = None if error.until is None else error.until.timestamp()
+            check = error.reason == "reality_check"
+            text = refused_text(error, fee=True)
+            raise PlayBlocked(text, until=until, reality_check=check) from None
 
-    async def attach_message(self, t: Tournament, channel_id: int, message_id: int) -> None:
-        """Remember the table message of this channel (it is edited after a restart too)."""
-        table = t.table_of(channel_id)
-        if table is None:
-            return
+    # ----------------------------------------------------------------- entering
 
-        async def attach() -> None:
-            table.message_id = message_id
-            await self._save(t)
-
-        with contextlib.suppress(TournamentError, TournamentClosed):
-            await self._change(t, attach)
-
-    async def join(self, channel_id: int, player: Player) -> Tournament:
-        """Enter the channel's tournament, paying its fee."""
+    async def join(self, channel_id: int, player: Player) -> tuple[Tournament, Reply]:
+        """Enter the channel's tournament, paying its fee, with the seat in one transaction."""
         t, table = self._here(channel_id)
 
         async def enter() -> None:
             if t.status is not Status.REGISTERING:
-                raise TournamentError(_("This tournament has started: entries are closed."))
+                raise TableError(_("This tournament has started: entries are closed."))
             if t.entrant(player.user_id) is not None:
-                raise TournamentError(_("You are already in this tournament."))
-            seated = t.at(table)
-            if len(seated) >= R.MAX_PLAYERS:
-                raise TournamentError(
-                    _("This table is full ({count} players).", count=R.MAX_PLAYERS)
-                )
-            index = t.tables.index(table)
-            stack = t.fmt.stack
-            t.entrants.append(
-                Entrant(player.user_id, player.name, index, len(seated), stack, stack)
-            )
+                raise TableError(_("You are already in this tournament."))
+            if len(table.seats) >= R.MAX_PLAYERS:
+                raise TableFull(_("This table is full ({count} players).", count=R.MAX_PLAYERS))
+            index = t.channels.index(channel_id)
+            t.entrants.append(Entrant(player.user_id, player.name, index, len(table.seats)))
+            table.seats.append(SeatState(player))
+            stacks_of(table).stacks[player.user_id] = Stack(t.fmt.stack, t.fmt.stack)
             t.pool += t.fmt.fee
-            t.idle_since = self._clock.now()
-            await self._pay_in(t, player.user_id, t.fmt.fee, _("the entry fee"))
+            table.deadline = self._clock.now() + table.timers.idle_close_s
+            try:
+                await self._pay_in(t, player.user_id, t.fmt.fee, "The entry fee", table)
+            except BaseException:
+                t.entrants.pop()
+                table.seats.pop()
+                del stacks_of(table).stacks[player.user_id]
+                t.pool -= t.fmt.fee
+                raise
 
-        await self._change(t, enter)
-        return t
+        _nothing, snapshot = await self._tables.changes.mutate(table, enter)
+        return t, Reply(snapshot)
 
     async def start(self, channel_id: int, by: Player, *, may_manage: bool) -> Tournament:
         """Close entries and deal the first hand at every table (the host, or a manager)."""
         t, _table = self._here(channel_id)
-
-        async def begin() -> None:
-            if by.user_id != t.host_id and not may_manage:
-                raise TournamentError(
-                    _("Only the host or someone with Manage Channels can start it.")
-                )
-            if t.status is not Status.REGISTERING:
-                raise TournamentError(_("This tournament has already started."))
-            if len(t.entrants) < 2:
-                raise TournamentError(_("A tournament needs at least two players."))
-            empty = [table for table in t.tables if not t.at(table)]
-            if empty:
-                raise TournamentError(_("Every table of this tournament needs a player first."))
-            t.status = Status.PLAYING
-            t.idle_since = self._clock.now()
-            for table in t.tables:
-                self._open_hand(t, table)
-            await self._save(t)
-
-        await self._change(t, begin)
+        if by.user_id != t.host_id and not may_manage:
+            raise NotAllowed(_("Only the host or someone with Manage Channels can start it."))
+        if t.status is not Status.REGISTERING:
+            raise TableError(_("This tournament has already started."))
+        if len(t.entrants) < 2:
+            raise TableError(_("A tournament needs at least two players."))
+        if any(not t.at(index) for index in range(len(t.channels))):
+            raise TableError(_("Every table of this tournament needs a player first."))
+        t.status = Status.PLAYING
+        try:
+            await self._store.tournaments.save(t.tournament_id, document(t))
+        except BaseException:
+            t.status = Status.REGISTERING
+            raise
+        for index in range(len(t.channels)):
+            table = self._table(t, index)
+            if table is not None:
+                with contextlib.suppress(TableError):  # paused: it deals once it is back
+                    await self._tables.changes.mutate(table, self._dealer(table))
         return t
+
+    def _dealer(self, table: Table) -> Callable[[], Awaitable[None]]:
+        return lambda: self.after_hand(self._tables.flow, table)
+
+    # ----------------------------------------------------------------- the hands
+
+    def table_done(self, table: Table) -> bool:
+        """Whether the hand just paid was the table's last; if so its results are kept."""
+        t, state = self.of(table), stacks_of(table)
+        still = [s for s in state.stacks.values() if s.playing]
+        done = table.round_no >= t.fmt.hands or len(still) < 2
+        if done:
+            t.results[state.index] = state.entries([e.user_id for e in t.at(state.index)])
+        return done
+
+    def document_if(self, t: Tournament, changed: bool) -> str | None:
+        return document(t) if changed else None
+
+    async def after_hand(self, flow: RoundFlow, table: Table) -> None:
+        """Under the table's lock, after a hand is paid (or a restart): the next hand, the
+        table's end, the tournament's end, or its end for want of players."""
+        t = self.live.get(stacks_of(table).tournament_id)
+        index = stacks_of(table).index
+        if t is None or not t.open:
+            await flow.close(table, t.final[0] if t is not None and t.final else TABLE_DONE)
+        elif t.status is Status.REGISTERING:
+            await flow.save(table)
+        elif index in t.results:
+            if all(i in t.results for i in range(len(t.channels))):
+                await self._finish(t, table)
+            else:
+                await flow.close(table, TABLE_DONE)
+        elif table.round_no and self._clock.now() - table.idle_since >= table.timers.idle_close_s:
+            await self._end(t, IDLE_END, table)
+        else:
+            for seat in table.seats:
+                stack = stacks_of(table).stacks[seat.player.user_id]
+                stack.chips_before = stack.chips
+                seat.leaving = not stack.playing
+            await flow.open_betting(table)
+
+    async def idle_end(self, flow: RoundFlow, table: Table) -> None:
+        """Entries ran out of time with nobody starting it: it ends, every fee refunded."""
+        await self._end(self.of(table), IDLE_END, table)
+
+    # ----------------------------------------------------------------- the end
+
+    async def _finish(self, t: Tournament, table: Table) -> None:
+        """Rank everyone, pay the prizes (up to the chip ceiling), reveal the seed, close."""
+        ranking = self.standings(t)
+        paid = R.prizes(t.pool, t.fmt.split, len(ranking))
+        places = []
+        for place, entry in enumerate(ranking, start=1):
+            prize = paid[place - 1] if place <= len(paid) else 0
+            channel = t.channels[entry.table]
+            places.append(Place(entry.user_id, channel, place, entry.chips, entry.out_after, prize))
+        names = {e.user_id: shown_name(e.name) for e in t.entrants}
+        t.status, t.final = Status.FINISHED, finish_lines(places, names)
+        try:
+            done = await self._store.tournaments.finish(
+                t.tournament_id,
+                t.guild_id,
+                places,
+                (commitment(t.seed), t.seed.hex()),
+                document(t),
+                winner_key=TOURNAMENT_WINNER.key,
+            )
+        except BaseException:
+            t.status, t.final = Status.PLAYING, []
+            raise
+        # The last hand's achievements, then the winner's.
+        t.final.extend(table.events)
+        t.final.extend(announcements(done.awarded, {str(u): n for u, n in names.items()}))
+        t.final.extend(unpaid_line(names.get(u, str(u)), n) for u, n in done.unpaid.items())
+        self._forget(t)
+        await self._tables.flow.close(table, TABLE_DONE)
 
     async def cancel(self, channel_id: int, by: Player, *, may_manage: bool) -> Tournament:
         """End the tournament now, refunding every fee (the host, or a manager)."""
         t, _table = self._here(channel_id)
         if by.user_id != t.host_id and not may_manage:
-            raise TournamentError(_("Only the host or someone with Manage Channels can cancel it."))
-        await self._close(
-            t, _("Cancelled by {host}. Every fee was refunded.", host=shown_name(by.name))
-        )
+            raise NotAllowed(_("Only the host or someone with Manage Channels can cancel it."))
+        await self._end(t, _("Cancelled by {host}. Every fee was refunded.", host=by.name))
         return t
 
     async def stop_in_guild(self, guild_id: int, reason: Text) -> list[Tournament]:
-        """Cancel every open tournament of the server (an admin stopped all play): every fee,
-        and a host's prize pool, refunded, the seed revealed, ``reason`` on its tables."""
+        """Cancel every open tournament of the server (an admin stopped all play)."""
         stopped = []
-        for t in [t for t in self.live.values() if t.guild_id == guild_id and t.open]:
-            with contextlib.suppress(TournamentError, TournamentClosed):  # it ended meanwhile
-                await self._close(t, reason)
+        for t in [t for t in self.live.values() if t.guild_id == guild_id]:
+            with contextlib.suppress(TournamentClosed):  # it ended meanwhile
+                await self._end(t, reason)
                 stopped.append(t)
         return stopped
 
-    # ----------------------------------------------------------------- betting
-
-    async def bet(self, channel_id: int, player: Player, amount: int, *, secret: bool) -> str:
-        """Seal the player's bet for this hand; the note for them."""
-        t, table = self._here(channel_id)
-        note = ""
-
-        async def seal() -> None:
-            nonlocal note
-            entrant = t.entrant(player.user_id)
-            if entrant is None or t.tables[entrant.table] is not table:
-                raise TournamentError(_("You are not playing at this table."))
-            if table.phase is not Phase.BETTING:
-                raise TournamentError(_("Bets are closed: wait for the next hand."))
-            if not entrant.playing:
-                raise TournamentError(_("You are out of this tournament."))
-            if entrant.bet is not None:
-                raise TournamentError(_("Your bet for this hand is already sealed."))
-            low, high = min(t.fmt.min_bet, entrant.chips), min(t.fmt.max_bet, entrant.chips)
-            if not low <= amount <= high:
-                raise TournamentError(
-                    _("Bet between {low} and {high} chips this hand.", low=low, high=high)
-                )
-            if secret and entrant.secret_used:
-                raise TournamentError(_("You have already used your one secret bet."))
-            entrant.bet, entrant.secret = amount, secret
-            entrant.secret_used = entrant.secret_used or secret
-            t.idle_since = self._clock.now()
-            if all(e.bet is not None for e in t.at(table) if e.playing):
-                await self._deal(t, table)
-            else:
-                await self._save(t)
-            if secret:
-                note = _("Your secret bet of {amount} chips is sealed.", amount=amount)
-            else:
-                note = _("Your bet of {amount} chips is sealed.", amount=amount)
-
-        await self._change(t, seal)
-        return note
-
-    # ----------------------------------------------------------------- playing
-
-    async def act(
-        self, tournament_id: int, channel_id: int, hand_no: int, player: Player, action: Action
-    ) -> None:
-        """A button on the table message: the player's decision on their current hand."""
-        t = self.live.get(tournament_id)
-        table = None if t is None else t.table_of(channel_id)
-        if t is None or table is None:
-            raise TournamentError(_("This tournament has ended."))
-
-        async def press() -> None:
-            round_ = table.round
-            if table.phase is not Phase.PLAYING or table.hand_no != hand_no or round_ is None:
-                raise TournamentError(_("That hand is over."))
-            entrant = t.entrant(player.user_id)
-            if entrant is None or not round_.has_player(entrant.pid):
-                raise TournamentError(_("You have no hand at this table."))
-            try:
-                verdict = judged(round_, entrant.pid, action)
-            except TableError as error:
-                raise TournamentError(error.args[0]) from None
-            free = entrant.chips - sum(hand.stake for hand in round_.hands(entrant.pid))
-            if verdict.cost > free:
-                raise TournamentError(
-                    _(
-                        "That needs {cost} tournament chips and you have {free} left.",
-                        cost=verdict.cost,
-                        free=free,
-                    )
-                )
-            round_.play(verdict)
-            t.idle_since = self._clock.now()
-            if round_.is_finished:
-                await self._settle(t, table)
-            else:
-                await self._save(t)
-
-        await self._change(t, press)
-
-    # ----------------------------------------------------------------- the steps
-
-    def _open_hand(self, t: Tournament, table: TableState) -> None:
-        table.hand_no += 1
-        table.phase = Phase.BETTING
-        table.deadline = self._clock.now() + t.bet_s
-        table.events = []
-        for e in t.at(table):
-            e.bet, e.secret, e.chips_before = None, False, e.chips
-
-    async def _deal(self, t: Tournament, table: TableState) -> None:
-        """Reveal the sealed bets (the minimum for whoever did not bet) and deal the hand."""
-        players = [e for e in t.at(table) if e.playing]
-        for e in players:
-            if e.bet is None:
-                e.bet = min(t.fmt.min_bet, e.chips)
-                table.events.append(
-                    _(
-                        "{player} did not bet in time and bets the minimum, {amount} chips.",
-                        player=_name(e),
-                        amount=e.bet,
-                    )
-                )
-        rules = t.rules
-        shoe = Shoe(rules.decks, rules.penetration, continuation_seed(t.seed, table.hand_no))
-        bets = [(e.pid, [e.bet or 0]) for e in players]
-        table.round = Round.deal(rules, shoe, bets)
-        table.phase = Phase.PLAYING
-        table.deadline = self._clock.now() + t.action_s
-        if table.round.is_finished:
-            await self._settle(t, table)
-        else:
-            await self._save(t)
-
-    def _auto_play(self, t: Tournament, table: TableState) -> None:
-        """Play every hand still waiting by basic strategy, saying so on the table."""
-        round_ = table.round
-        assert round_ is not None
-        lookup = infinite_lookup(t.rules)
-        for pid in round_.players_to_act():
-            entrant = t.entrant(int(pid))
-            assert entrant is not None
-            while pid in round_.players_to_act():
-                index = round_.current_hand_index(pid) or 0
-                cards = round_.hands(pid)[index].cards
-                free = entrant.chips - sum(hand.stake for hand in round_.hands(pid))
-                legal = {a for a in round_.legal_actions(pid) if round_.judge(pid, a).cost <= free}
-                round_.act(pid, lookup.advise(list(cards), round_.dealer_up_card, legal))
-            table.events.append(
-                _(
-                    "{player} did not act in time: basic strategy played their hand.",
-                    player=_name(entrant),
-                )
-            )
-
-    async def _settle(self, t: Tournament, table: TableState) -> None:
-        """Pay the hand in tournament chips, reveal secret bets, eliminate, go on or end."""
-        round_ = table.round
-        assert round_ is not None
-        settlement = round_.settlement()
-        lines: list[str] = [
-            _(
-                "Dealer: {cards} ({total}).",
-                cards=" ".join(str(c) for c in settlement.dealer_cards),
-                total=settlement.dealer_total,
-            )
-        ]
-        for e in t.at(table):
-            if not round_.has_player(e.pid):
-                continue
-            net = settlement.player(e.pid).net
-            e.chips += net
-            if e.secret:
-                lines.append(
-                    _(
-                        "{player}'s secret bet was {amount} chips: {net} chips, {chips} now.",
-                        player=_name(e),
-                        amount=e.bet,
-                        net=signed(net),
-                        chips=e.chips,
-                    )
-                )
-            else:
-                lines.append(
-                    _(
-                        "{player}: {net} chips, {chips} now.",
-                        player=_name(e),
-                        net=signed(net),
-                        chips=e.chips,
-                    )
-                )
-        earned = achievements.earned(round_, achievements.TOURNAMENT_HAND_CHECKS)
-        table.round = None
-        table.deadline = None
-        hand = table.hand_no
-        seated = t.at(table)
-        still = [e for e in seated if e.out_after is None]
-        rows: list[EliminationRow] = []
-        news: list[str] = []
-        if t.fmt.is_elimination(hand):
-            out = R.eliminated([e.stack() for e in still], hand, len(seated))
-            for e in still:
-                gone = out is not None and out.user_id == e.user_id
-                if gone:
-                    e.out_after = hand
-                    lines.append(
-                        _(
-                            "{player} has the fewest chips after hand {hand} and is out.",
-                            player=_name(e),
-                            hand=hand,
-                        )
-                    )
-                rows.append(
-                    EliminationRow(table.channel_id, hand, e.user_id, e.chips_before, e.chips, gone)
-                )
-        table.results = [*(e for e in table.events if e != BACK), *lines]
-        table.events = []
-        if (
-            hand >= t.fmt.hands
-            or not [e for e in seated if e.playing]
-            or len([e for e in seated if e.out_after is None]) < 2
-        ):
-            table.phase = Phase.DONE
-        else:
-            self._open_hand(t, table)
-            if self._clock.now() - t.idle_since >= t.idle_s:
-                await self._close(
-                    t,
-                    IDLE_END,
-                    locked=True,
-                )
-                return
-        if rows or earned:
-            awarded = await self._store.tournaments.record_elimination(
-                t.tournament_id,
-                t.guild_id,
-                rows,
-                document(t),
-                survivor_key=achievements.TOURNAMENT_SURVIVOR.key,
-                earned=earned,
-            )
-            news = achievements.announcements(awarded, self._names(t))
-            table.results.extend(news)
-        if all(other.phase is Phase.DONE for other in t.tables):
-            await self._finish(t, news)
-        elif not (rows or earned):
-            await self._save(t)
-
-    @staticmethod
-    def _names(t: Tournament) -> dict[str, str]:
-        """Each player's id and name as the tournament's texts show it."""
-        return {e.pid: _name(e) for e in t.entrants}
-
-    async def _finish(self, t: Tournament, news: Sequence[str] = ()) -> None:
-        """Rank everyone, pay the prizes, reveal the seed, close. ``news``: achievements
-        the last hand earned, announced with the result (the table's Latest line is gone)."""
-        ranking = self.standings(t)
-        paid = R.prizes(t.pool, t.fmt.split, len(ranking))
-        places = []
-        final: list[str] = []
-        for place, entry in enumerate(ranking, start=1):
-            prize = paid[place - 1] if place <= len(paid) else 0
-            entrant = t.entrant(entry.user_id)
-            assert entrant is not None
-            channel = t.tables[entrant.table].channel_id
-            places.append(Place(entry.user_id, channel, place, entry.chips, entry.out_after, prize))
-            if prize:
-                line = _(
-                    "{place}. {player}: {chips} tournament chips, wins {prize} chips",
-                    place=place,
-                    player=_name(entrant),
-                    chips=entry.chips,
-                    prize=prize,
-                )
-            else:
-                line = _(
-                    "{place}. {player}: {chips} tournament chips",
-                    place=place,
-                    player=_name(entrant),
-                    chips=entry.chips,
-                )
-            final.append(line)
-        t.status = Status.FINISHED
-        t.final = final
-        for table in t.tables:
-            table.deadline = None
-        done = await self._store.tournaments.finish(
-            t.tournament_id,
-            t.guild_id,
-            places,
-            (commitment(t.seed), t.seed.hex()),
-            document(t),
-            winner_key=achievements.TOURNAMENT_WINNER.key,
-        )
-        t.final.extend([*news, *achievements.announcements(done.awarded, self._names(t))])
-
-    async def _close(self, t: Tournament, reason: Text, *, locked: bool = False) -> None:
-        """End the tournament without a winner: every fee refunded, the seed revealed."""
-
-        async def end() -> None:
-            t.status = Status.CANCELLED
-            t.final = [reason]
-            for table in t.tables:
-                table.deadline = None
-                table.round = None
-            await self._store.tournaments.cancel(
+    async def _end(self, t: Tournament, reason: Text, locked: Table | None = None) -> None:
+        """End the tournament without a winner: every fee refunded (up to the chip ceiling),
+        the seed revealed, each table closed (``locked``: the one whose lock is held)."""
+        status, final = t.status, t.final
+        t.status, t.final = Status.CANCELLED, [reason]
+        try:
+            voided = await self._store.tournaments.cancel(
                 t.tournament_id, reason, (commitment(t.seed), t.seed.hex()), document(t)
             )
-
-        if locked:
-            await end()
-            return
-        await self._change(t, end)
-
-    # ----------------------------------------------------------------- time
-
-    def _due(self, t: Tournament) -> float | None:
-        if t.status is Status.REGISTERING:
-            return t.idle_since + t.idle_s
-        if t.status is not Status.PLAYING:
-            return None
-        times = [table.deadline for table in t.tables if table.deadline is not None]
-        return min(times) if times else None
-
-    def _arm(self, t: Tournament) -> None:
-        """(Re)start the tournament's timer for its next deadline."""
-        current = asyncio.current_task()
-        if t.timer is not None and t.timer is not current:
-            t.timer.cancel()
-        t.timer = None
-        if not t.open:
-            self.live.pop(t.tournament_id, None)
-            return
-        due = self._due(t)
-        if due is not None:
-            t.timer = asyncio.create_task(
-                self._wake(t, due), name=f"table tournament {t.tournament_id}"
-            )
-
-    async def _wake(self, t: Tournament, due: float) -> None:
-        await self._clock.sleep_until(due)
-        try:
-            await self._change(t, lambda: self._on_time(t))
-        except (TournamentError, TournamentClosed):
-            pass
-        except Exception:
-            log.exception("tournament %s: a timed step failed", t.tournament_id)
-
-    async def _on_time(self, t: Tournament) -> None:
-        now = self._clock.now()
-        if t.status is Status.REGISTERING:
-            if now - t.idle_since >= t.idle_s:
-                await self._close(
-                    t,
-                    IDLE_END,
-                    locked=True,
-                )
-            return
-        for table in t.tables:
-            if table.deadline is None or table.deadline > now or not t.open:
+        except TournamentClosed:
+            voided = None
+        except BaseException:
+            t.status, t.final = status, final
+            raise
+        if voided is not None:
+            names = {e.user_id: shown_name(e.name) for e in t.entrants}
+            t.final.extend(unpaid_line(names.get(u, str(u)), n) for u, n in voided.unpaid.items())
+        self._forget(t)
+        for index in range(len(t.channels)):
+            table = self._table(t, index)
+            if table is locked:
                 continue
-            if table.phase is Phase.BETTING:
-                await self._deal(t, table)
-            elif table.phase is Phase.PLAYING and table.round is not None:
-                self._auto_play(t, table)
-                await self._settle(t, table)
+            if table is not None:
+                task = asyncio.create_task(
+                    self._tables.close(table.table_id, reason), name=f"table {table.table_id} end"
+                )
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
+        if locked is not None:
+            await self._tables.flow.close(locked, reason)
 
     # ----------------------------------------------------------------- start-up and stop
 
-    async def resume(self) -> list[Tournament]:
-        """Make every stored open tournament live again, where it was. A deadline that
-        passed while the bot was down starts again in full. One that cannot be read is
-        cancelled, its fees refunded."""
+    async def resume(self, guild_ids: Sequence[int] | None = None) -> list[Tournament]:
+        """Make every stored open tournament of these servers live again (its tables resume
+        as tables do). One that cannot be read is cancelled, its fees refunded."""
         resumed = []
-        for stored in await self._store.tournaments.open_tournaments():
+        for stored in await self._store.tournaments.open_tournaments(guild_ids):
             if stored.tournament_id in self.live:
                 continue
             try:
@@ -669,30 +428,23 @@ class TournamentService:
                     stored.tournament_id, str(error), None, stored.state_json
                 )
                 continue
-            now = self._clock.now()
-            for table in t.tables:
-                if table.deadline is not None and table.deadline <= now:
-                    full = t.bet_s if table.phase is Phase.BETTING else t.action_s
-                    table.deadline = now + full
-            if t.status is Status.REGISTERING and t.idle_since + t.idle_s <= now:
-                t.idle_since = now
             self.live[t.tournament_id] = t
-            if t.status is Status.PLAYING and all(x.phase is Phase.DONE for x in t.tables):
-                # Stopped after the last hand's document and before the end was stored.
-                await self._change(t, self._finisher(t))
-            for table in t.tables:
-                table.events.append(BACK)
-            self._arm(t)
             resumed.append(t)
         return resumed
 
-    def _finisher(self, t: Tournament) -> Callable[[], Awaitable[None]]:
-        return lambda: self._finish(t)
+    async def settle_resumed(self) -> None:
+        """After the tables resumed: a tournament stopped between its last table's end and
+        its prizes is finished; one whose tables are all gone is refunded."""
+        for t in list(self.live.values()):
+            tables = [self._table(t, i) for i in range(len(t.channels))]
+            if t.status is Status.PLAYING and len(t.results) == len(t.channels):
+                with contextlib.suppress(TournamentClosed):
+                    await self._finish_unlocked(t)
+            elif not any(tables):
+                await self._end(t, _("Its tables could not resume: every fee was refunded."))
 
-    async def suspend(self) -> None:
-        """Stop every timer (a graceful stop); the tournaments resume at the next start."""
-        for t in self.live.values():
-            if t.timer is not None:
-                t.timer.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await t.timer
+    async def _finish_unlocked(self, t: Tournament) -> None:
+        table = next((x for i in range(len(t.channels)) if (x := self._table(t, i))), None)
+        if table is None:
+            return
+        await self._tables.changes.mutate(table, lambda: self._finish(t, table))

@@ -3,7 +3,7 @@ the channel's table, with side bets on each hand where the table offers them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -11,9 +11,12 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import BUSTER, MAX_BET_CEILING, MAX_SPOTS, PERFECT_PAIRS, TWENTY_ONE_PLUS_THREE
+from bot.i18n import _
 from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope
+from bot.tables import TableSnapshot
 from cogs.responsible import asker_of, first_bet_notice
+from cogs.table.bet_form import BetForm
 from cogs.table.commands import TableCog, player_of
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import refuse_command_error
@@ -26,13 +29,11 @@ if TYPE_CHECKING:
 AMOUNT_MAX_LENGTH = 32
 
 
-@runtime_checkable
-class ChannelBets(Protocol):
-    """A cog that takes /bet in channels without a table (the tournament's sealed bets)."""
-
-    async def bet_in_channel(self, interaction: discord.Interaction[Any], amount: str) -> bool:
-        """Answer the bet and return True if this channel's bets are the cog's."""
-        ...
+#: A tournament player's bet while on a break begun after they entered the tournament.
+ON_BREAK: Final = _(
+    "{refusal} Your tournament seat plays on by itself until then:"
+    " the minimum bet each hand, and basic strategy."
+)
 
 
 class BettingCog(commands.Cog, name="Betting"):
@@ -79,22 +80,48 @@ class BettingCog(commands.Cog, name="Betting"):
             BUSTER: buster,
         }
         side = {bet: stake for bet, stake in given.items() if stake is not None}
+        await self.place(interaction, amount, hands, side)
+
+    def form(self, locale: object) -> discord.ui.Modal:
+        """The Bet button's form (a tournament table's sealed bet)."""
+        return BetForm(self, locale)
+
+    async def seat_gate(self, interaction: discord.Interaction[Any], table: TableSnapshot) -> bool:
+        """At a game mode's table (a tournament's) the chips are not the economy's: only a
+        break begun since the player entered holds them back, and their seat plays on."""
+        refusal = await self.bot.play_gate.on_break(table.guild_id, interaction.user.id)
+        if refusal is not None:
+            await tell(interaction, ON_BREAK.filled(refusal=refusal.args[0]))
+        return refusal is None
+
+    async def place(
+        self,
+        interaction: discord.Interaction[Any],
+        amount: str,
+        hands: int = 1,
+        side: dict[str, int] | None = None,
+        *,
+        secret: bool = False,
+    ) -> None:
+        """The bet at the channel's table (``/bet``, ``/tournament bet``, the Bet form): past
+        the play gate, answered with a receipt; a refusal is raised (TableError)."""
         channel_id = interaction.channel_id or 0
         table = self.bot.tables.table_in(channel_id)
         table_id = None if table is None else table.table_id
-        other = self.bot.get_cog("Tournament") if table is None else None
-        if isinstance(other, ChannelBets) and await other.bet_in_channel(interaction, amount):
-            return
         messages = self.messages
         if table_id is not None and messages.overloaded(table_id):
             await tell(interaction, BUSY)
             return
-        await self.bot.play_gate.require(
-            economy_scope(interaction), asker_of(interaction), Action.BET
-        )
+        if table is not None and table.mode != "cash":
+            if not await self.seat_gate(interaction, table):
+                return
+        else:
+            await self.bot.play_gate.require(
+                economy_scope(interaction), asker_of(interaction), Action.BET
+            )
         async with TimelyResponse(interaction, self.bot.clock) as answer, messages.busy(table_id):
             reply = await self.bot.tables.bet(
-                channel_id, player_of(interaction), amount, hands, side
+                channel_id, player_of(interaction), amount, hands, side, secret=secret
             )
             receipt = await answer.text(reply.note, wait=True)
         self.receipts.expire(interaction, receipt)

@@ -31,6 +31,7 @@ BUTTON_ACTIONS: Final = (
     "leave",
     "rebet",
     "rebet2",
+    "bet",
 )
 #: ``bj:{table_id}:{round_no}:{action}``: clicks route by this after a restart too.
 CUSTOM_ID_TEMPLATE: Final = (
@@ -53,6 +54,7 @@ LABELS: Final[dict[str, Text]] = {
     "leave": _("Leave"),
     "rebet": _("Bet again"),
     "rebet2": _("Bet 2×"),
+    "bet": _("Bet"),
 }
 _STYLES: Final[dict[str, discord.ButtonStyle]] = {
     "hit": discord.ButtonStyle.primary,
@@ -67,6 +69,7 @@ _STYLES: Final[dict[str, discord.ButtonStyle]] = {
     "leave": discord.ButtonStyle.secondary,
     "rebet": discord.ButtonStyle.primary,
     "rebet2": discord.ButtonStyle.primary,
+    "bet": discord.ButtonStyle.primary,
 }
 _PLAY_ACTIONS: Final[dict[str, Action]] = {
     "hit": Action.HIT,
@@ -168,6 +171,7 @@ def table_buttons(snapshot: TableSnapshot, language: str = ENGLISH) -> tuple[But
         seated,
         language,
         snapshot.rebets,
+        snapshot.mode,
     )
 
 
@@ -180,13 +184,22 @@ def _buttons(
     seated: bool,
     language: str,
     rebets: tuple[bool, bool] = (False, False),
+    mode: str = "cash",
 ) -> tuple[ButtonSpec, ...]:
     """The buttons of a table in ``phase`` where some player may do ``legal``: made once a
     round and phase (the same tuple then, which a sent view is compared with). Bet again
     and Bet 2× are left out while no bet could be repeated (``rebets``): before anyone's
-    first bet, and Bet 2× where the table's maximum takes no bet twice (reno-1972's 2–2)."""
+    first bet, and Bet 2× where the table's maximum takes no bet twice (reno-1972's 2–2).
+    A tournament's table (``mode``) has its own seats: no Join or Leave; its bets are
+    sealed with the Bet form, from its first hand on."""
     layout: list[list[tuple[str, bool]]]
-    if phase is TablePhase.BETTING:
+    if mode != "cash":
+        if phase is TablePhase.BETTING:
+            layout = [[("bet", True)]] if round_no else []
+        else:
+            plays = [(name, _PLAY_ACTIONS[name] in legal) for name in _ROW_PLAY]
+            layout = [[*plays[:4], ("hint", bool(legal))]]
+    elif phase is TablePhase.BETTING:
         again, twice = rebets
         layout = [
             [

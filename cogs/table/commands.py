@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import discord
 from discord import app_commands
@@ -17,7 +17,7 @@ from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope, is_pocket
 from bot.shown_names import shows_blank
 from bot.table_display import TableDisplay
-from bot.tables import NoTableHere, Player, Reply, TableError, TablePhase
+from bot.tables import NoTableHere, Player, Reply, TableError, TablePhase, TableSnapshot
 from bot.tables.registry import CLOSED
 from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonRef, parse_custom_id
@@ -43,6 +43,40 @@ if TYPE_CHECKING:
     from bot.app import BlackjackBot
 
 log = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class BetForms(Protocol):
+    """The betting cog, as the Bet button sees it: it makes the bet form."""
+
+    def form(self, locale: object) -> discord.ui.Modal:
+        """The Bet button's form, in the language of the player's client."""
+        ...
+
+    async def seat_gate(self, interaction: discord.Interaction[Any], table: TableSnapshot) -> bool:
+        """Whether a player may act at a game mode's table (else they are told why)."""
+        ...
+
+    async def place(
+        self,
+        interaction: discord.Interaction[Any],
+        amount: str,
+        hands: int = 1,
+        side: dict[str, int] | None = None,
+        *,
+        secret: bool = False,
+    ) -> None:
+        """A bet at the channel's table, answered (a refusal is raised)."""
+        ...
+
+
+@runtime_checkable
+class FairnessTexts(Protocol):
+    """A game mode's cog with its own fairness answer (the tournament's commitment)."""
+
+    def fairness_text(self, channel_id: int) -> str | None:
+        """``/blackjack fairness`` in this channel, or None to let the table answer."""
+        ...
 
 
 def player_of(interaction: discord.Interaction[Any]) -> Player:
@@ -161,7 +195,15 @@ class TableCog(commands.Cog, name="Table"):
                 messages.shown(closed)
             await tell(interaction, TABLE_TIMED_OUT)
             return
-        if ref.action in _GATED:  # the play gate first
+        betting = self.bot.get_cog("Betting")
+        if tables.get(ref.table_id).mode != "cash" and isinstance(betting, BetForms):
+            # A game mode's seat (a tournament's): only a break holds its player back.
+            if not await betting.seat_gate(interaction, tables.get(ref.table_id)):
+                return
+            if ref.action == "bet":  # the sealed-bet form: its submission is a bet like /bet
+                await interaction.response.send_modal(betting.form(interaction.locale))
+                return
+        elif ref.action in _GATED:  # the play gate first
             await self.bot.play_gate.require(
                 economy_scope(interaction), asker_of(interaction), _GATED[ref.action]
             )
@@ -341,8 +383,12 @@ class TableCog(commands.Cog, name="Table"):
     @blackjack.command(name="fairness", description="Check the shuffle: commitment and last seed")
     async def fairness(self, interaction: discord.Interaction[Any]) -> None:
         """The current shoe's commitment, the previous shoe's seed, and how to verify it."""
-        fairness = self.bot.tables.fairness(interaction.channel_id or 0)
-        await tell(interaction, fairness_text(fairness))
+        channel_id = interaction.channel_id or 0
+        other = self.bot.get_cog("Tournament")
+        text = other.fairness_text(channel_id) if isinstance(other, FairnessTexts) else None
+        if text is None:
+            text = fairness_text(self.bot.tables.fairness(channel_id))
+        await tell(interaction, text)
 
 
 def table_cog(bot: commands.Bot) -> TableCog | None:

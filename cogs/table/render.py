@@ -124,16 +124,22 @@ _STATUS_SHOWN: Final = {
 }
 
 
-def hand_line(hand: HandView, deadline: float | None = None, faces: Faces | None = None) -> str:
-    """One hand: marker, cards (text, or pictures with ``faces``), total, stake, then its
-    status or its result."""
+def hand_line(
+    hand: HandView,
+    deadline: float | None = None,
+    faces: Faces | None = None,
+    *,
+    hidden: bool = False,
+) -> str:
+    """One hand: marker, cards (text, or pictures with ``faces``), total, stake (``hidden``:
+    a secret bet's is not shown), then its status or its result."""
     marker = CURRENT_MARK if hand.is_current else "•"
     parts = [
         f"{marker} {card_row(hand.cards, faces)}",
         f"**{total_text(hand.total, hand.soft, hand.status)}**",
-        chips(hand.stake),
+        speak("secret bet") if hidden else chips(hand.stake),
     ]
-    if hand.outcome:
+    if hand.outcome and not hidden:
         outcome = tr(_OUTCOMES.get(hand.outcome, hand.outcome))
         if hand.rounded_down:
             paid = speak(
@@ -166,7 +172,11 @@ def seat_lines(seat: SeatView, phase: TablePhase, faces: Faces | None = None) ->
     lines: list[str] = []
     if seat.hands:
         current_deadline = seat.deadline if seat.legal else None
-        lines += [hand_line(hand, current_deadline, faces) for hand in seat.hands]
+        lines += [
+            hand_line(hand, current_deadline, faces, hidden=seat.hidden) for hand in seat.hands
+        ]
+    elif seat.hidden and seat.spots:
+        lines.append(speak("Bet sealed"))
     elif seat.bet:
         lines.append(speak("Bet {stake}", stake=stake_words(seat.bet, seat.spots)))
     elif phase is TablePhase.BETTING:
@@ -203,6 +213,18 @@ def dealer_line(dealer: DealerView, faces: Faces | None = None) -> str:
 def phase_lines(snapshot: TableSnapshot) -> list[str]:
     """What the table is waiting for, and until when."""
     when = f" · {timestamp(snapshot.deadline)}" if snapshot.deadline is not None else ""
+    if snapshot.mode == "tournament" and snapshot.phase is TablePhase.BETTING:
+        if not snapshot.round_no:
+            return [speak("**Taking entries** · `/tournament join`") + when]
+        return [
+            speak("**Seal your bet**") + when,
+            speak(
+                "`/bet amount` or Bet · {low}–{high} · one secret bet: "
+                "`/tournament bet secret:True`",
+                low=snapshot.min_bet,
+                high=snapshot.max_bet,
+            ),
+        ]
     if snapshot.phase is TablePhase.BETTING:
         return [
             speak("**Place your bets**") + when,
@@ -313,11 +335,12 @@ def _compose(
     def faces_in(section: Section) -> Faces | None:
         return faces if section in pictures else None
 
-    embed = discord.Embed(
-        title=clip(speak("Blackjack · {preset}", preset=snapshot.preset), TITLE_LIMIT),
-        colour=COLOURS[snapshot.phase],
-    )
-    description = phase_lines(snapshot)
+    title = speak("Blackjack · {preset}", preset=snapshot.preset)
+    panel = [tr(line) for line in snapshot.panel]
+    if panel:  # a game mode's own title and lines (a tournament's)
+        title = panel.pop(0)
+    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=COLOURS[snapshot.phase])
+    description = phase_lines(snapshot) + panel
     if snapshot.dealer is not None:
         dealer = dealer_line(snapshot.dealer, faces_in(DEALER))
         shown[DEALER] = picture_count(dealer)

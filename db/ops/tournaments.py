@@ -12,11 +12,11 @@ once, so a tournament resumed after a restart awards nothing twice.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from db.models import VoidResult
 from db.ops.achievements import award_each
-from db.ops.chips import LEDGER_INSERT, credit
+from db.ops.chips import LEDGER_INSERT, credit_up_to
 from db.ops.rounds import open_round, stake, void_round
 from db.ops.shoes import reveal_seed
 from db.statements import Many, Op, Query
@@ -72,6 +72,9 @@ class Finished:
     balances: dict[int, int]
     #: The achievements new to each player (winning it).
     awarded: dict[int, tuple[str, ...]]
+    #: Prize chips the chip ceiling kept from each player (recorded as the pool round's
+    #: ``unrefunded``, so its books still add up).
+    unpaid: dict[int, int] = field(default_factory=dict)
 
 
 #: Players who survived an elimination hand they began with the smallest stack of their
@@ -150,7 +153,7 @@ def record_elimination(
     tournament_id: int,
     guild_id: int,
     rows: Sequence[EliminationRow],
-    state_json: str,
+    state_json: str | None,
     now: int,
     survivor_key: str | None = None,
     earned: Mapping[int, tuple[str, ...]] | None = None,
@@ -158,8 +161,16 @@ def record_elimination(
     """Save the document after a hand with its elimination's stacks (``rows``, if it was
     an elimination hand); then award what the hand's cards ``earned`` each player, and
     ``survivor_key`` to whoever survived an elimination hand begun with the smallest
-    stack. The achievements new to each player."""
-    yield from save(tournament_id, state_json, now)
+    stack. The achievements new to each player. ``state_json``: the document, if it changed
+    (else the tournament must still be open)."""
+    if state_json is not None:
+        yield from save(tournament_id, state_json, now)
+    else:
+        found = yield Query(
+            "SELECT 1 FROM tournaments WHERE id = ? AND status = 'open'", (tournament_id,)
+        )
+        if not found:
+            raise TournamentClosed(tournament_id)
     if rows:
         yield Many(
             "INSERT INTO tournament_eliminations (tournament_id, guild_id, channel_id,"
@@ -210,31 +221,29 @@ def finish(
     the player in first place and close the tournament, once."""
     pool = yield from _close(tournament_id, "finished", state_json, now)
     balances: dict[int, int] = {}
+    unpaid: dict[int, int] = {}
     paid = 0
     for place in sorted(places, key=lambda p: p.user_id):
         if place.prize:
-            balances[place.user_id] = yield from credit(guild_id, place.user_id, place.prize, now)
-            paid += place.prize
-            yield Query(
-                LEDGER_INSERT,
-                (
-                    guild_id,
-                    place.user_id,
-                    place.prize,
-                    balances[place.user_id],
-                    "payout",
-                    pool,
-                    None,
-                    None,
-                    now,
-                ),
-            )
+            # A prize is paid up to the chip ceiling, as a cash round's payout is.
+            balance, credited = yield from credit_up_to(guild_id, place.user_id, place.prize, now)
+            balances[place.user_id] = balance
+            if credited < place.prize:
+                unpaid[place.user_id] = place.prize - credited
+            paid += credited
+            if credited:
+                yield Query(
+                    LEDGER_INSERT,
+                    (guild_id, place.user_id, credited, balance, "payout", pool, None, None, now),
+                )
     rows = yield Query("SELECT staked FROM rounds WHERE id = ?", (pool,))
-    if int(rows[0][0]) != paid:
-        raise ValueError(f"the prizes ({paid}) must pay out the whole pool ({rows[0][0]})")
+    kept = sum(unpaid.values())
+    if int(rows[0][0]) != paid + kept:
+        raise ValueError(f"the prizes ({paid + kept}) must pay out the whole pool ({rows[0][0]})")
     yield Query(
-        "UPDATE rounds SET status = 'settled', paid = ?, closed_at = ? WHERE id = ?",
-        (paid, now, pool),
+        "UPDATE rounds SET status = 'settled', paid = ?, unrefunded = ?, closed_at = ?"
+        " WHERE id = ?",
+        (paid, kept, now, pool),
     )
     yield Many(
         "INSERT INTO tournament_places (tournament_id, guild_id, user_id, channel_id, place,"
@@ -258,7 +267,7 @@ def finish(
         yield from reveal_seed(reveal[0], reveal[1], now)
     winner = "SELECT user_id FROM tournament_places WHERE tournament_id = ? AND place = 1"
     awarded = yield from _award(tournament_id, guild_id, {}, (winner, winner_key), now)
-    return Finished(balances, awarded)
+    return Finished(balances, awarded, unpaid)
 
 
 def cancel(
@@ -272,12 +281,15 @@ def cancel(
     return result
 
 
-def open_tournaments() -> Op[list[StoredTournament]]:
-    """Every open tournament, oldest first."""
+def open_tournaments(guild_ids: Sequence[int] | None = None) -> Op[list[StoredTournament]]:
+    """Every open tournament (of ``guild_ids``, when given), oldest first."""
     rows = yield Query(
         "SELECT id, guild_id, channel_id, host_id, pool_round_id, state_json FROM tournaments"
         " WHERE status = 'open' ORDER BY id"
     )
+    if guild_ids is not None:
+        wanted = set(guild_ids)
+        rows = [row for row in rows if int(row[1]) in wanted]
     return [
         StoredTournament(int(a), int(b), int(c), int(d), int(e), str(f))
         for a, b, c, d, e, f in rows

@@ -8,7 +8,7 @@ from pathlib import Path
 from table_players import bot_process, read_economy
 
 import db
-from bot.tournaments.service import BACK
+from bot.tables.resume import BACK
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeChannel, FakeMember
 from fakediscord.records import FakeMessage
@@ -38,7 +38,7 @@ async def play_a_step(
     labels = labels_enabled(board)
     if "Bet" in labels:
         for player in players:
-            await fake.slash(player, "tournament bet", channel, amount=10)
+            await fake.slash(player, "tournament bet", channel, amount="10")
     elif "Stand" in labels:
         for player in players:
             if "Stand" in labels_enabled(board):

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections import Counter
 
 from discord_world import World, embed_text
-from test_discord_tournament import ask, cog, find_seed, settled, the_board, tick
+from test_discord_tournament import TIED_BELOW, ask, service, settled, the_board, tick
 
 from bot.app import build_bot
 from bot.config import Config
-from bot.tournaments.rules import Format
+from bot.engine import StackedShoe, parse_cards
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
@@ -25,26 +25,29 @@ async def test_a_resumed_tournament_awards_each_achievement_once(
     fake = fake_discord
     world = World.build(fake)
     config = Config(token=fake.token, database_url=database_url)
-    seed = find_seed(Format(hands=2, eliminations=(1,)))
+    # Every process deals each hand from the same stacked cards.
+    def hand_shoe(table: object, seed: bytes) -> StackedShoe:
+        return StackedShoe(parse_cards(TIED_BELOW))
     async with running_bot(fake, build_bot(config, clock=fake.clock)) as first:
         world.bot = first
-        cog(world).service.new_seed = lambda: seed
+        service(world).mode.hand_shoe = hand_shoe
         await world.slash(world.mod, "tournament create", None, hands=2, eliminations="1")
         await settled(world)
         for member in (world.alice, world.bob, world.carol):
             await ask(world, member, "tournament join")
         await ask(world, world.mod, "tournament start")
         for member in (world.alice, world.bob, world.carol):
-            await ask(world, member, "tournament bet", amount=10)
+            await ask(world, member, "tournament bet", amount="10")
         board = the_board(world)
         await world.click(world.alice, board, "Stand")
         await world.click(world.bob, board, "Stand")
         await settled(world)
-        (t,) = cog(world).service.live.values()
-        action_s, bet_s = t.action_s, t.bet_s
+        (t,) = service(world).live.values()
+        bet_s, action_s, _idle_s = t.timers
     # Stopped while Carol's hand waits: the elimination hand is not recorded yet.
     async with running_bot(fake, build_bot(config, clock=fake.clock)) as second:
         world.bot = second
+        service(world).mode.hand_shoe = hand_shoe
         await settled(world)
         await tick(world, action_s)  # Carol's hand is played by basic strategy
         text = embed_text(the_board(world))
@@ -54,10 +57,11 @@ async def test_a_resumed_tournament_awards_each_achievement_once(
     # Stopped again after the elimination hand was recorded; the tournament ends.
     async with running_bot(fake, build_bot(config, clock=fake.clock)) as third:
         world.bot = third
+        service(world).mode.hand_shoe = hand_shoe
         await settled(world)
         await tick(world, bet_s)
         await tick(world, action_s)
-        assert cog(world).service.live == {}
+        assert service(world).live == {}
         places = await world.store.tournaments.places(t.tournament_id)
         posted = "\n".join(m.content for m in fake.messages_in(world.channel) if m.content)
         held: Counter[tuple[int, str]] = Counter()

@@ -77,8 +77,9 @@ async def test_the_bet_form_refuses_what_the_client_would_not_send_and_stays_ope
     assert form["title"] == "Your sealed bet"
     chips = form["components"][0]["components"][0]["custom_id"]
     sent = {"viewer": alice, "interaction": form["interaction"]}
-    _, refused = await served.post("/api/modal", {**sent, "values": {chips: "1234567890"}})
-    assert refused["refused"] == "Chips takes 0 to 9 characters"
+    too_long = "1" * 33  # the form's amount is as long as /bet's (32 characters)
+    _, refused = await served.post("/api/modal", {**sent, "values": {chips: too_long}})
+    assert refused["refused"] == "Chips takes 0 to 32 characters"
     _, taken = await served.post("/api/modal", {**sent, "viewer": bob, "values": {chips: "10"}})
     assert taken["refused"] == "That form is closed."  # Alice's form, not Bob's
     _, sealed = await served.post("/api/modal", {**sent, "values": {chips: "10"}})

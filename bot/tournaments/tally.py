@@ -1,0 +1,133 @@
+"""What a tournament table shows beside its hand (its panel), and the final standings: lines
+in the catalogs, said in the reader's language when shown."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.engine import commitment
+from bot.i18n import _, joined, n_
+from bot.shown_names import shown_name
+from bot.tables.table import Table
+from bot.tournaments.mode import stacks_of
+from bot.tournaments.rules import Entry
+from bot.tournaments.state import Status, Tournament
+from db.tournament_store import Place
+
+
+def panel_lines(t: Tournament, table: Table) -> tuple[str, ...]:
+    """The table's title, then the tournament's state: its format or hand, every stack,
+    and the prize pool."""
+    index = stacks_of(table).index
+    if t.duplicate:
+        title = _(
+            "Tournament #{id} · table {number} of {count}",
+            id=str(t.tournament_id),
+            number=index + 1,
+            count=len(t.channels),
+        )
+    else:
+        title = _("Tournament #{id}", id=str(t.tournament_id))
+    lines: list[str] = [title]
+    fmt = t.fmt
+    if t.status is Status.REGISTERING:
+        terms = {"hands": fmt.hands, "stack": fmt.stack, "low": fmt.min_bet, "high": fmt.max_bet}
+        lines.append(
+            _("{hands} hands, {stack} tournament chips each, bets {low} to {high}.", **terms)
+        )
+        if fmt.eliminations:
+            lines.append(
+                n_(
+                    "The fewest chips go out after hand {hands}.",
+                    "The fewest chips go out after hands {hands}.",
+                    len(fmt.eliminations),
+                    hands=joined([str(h) for h in fmt.eliminations]),
+                )
+            )
+        lines.append(
+            _(
+                "Shuffle commitment `{commitment}`: the seed is shown when it ends.",
+                commitment=commitment(t.seed),
+            )
+        )
+    else:
+        hand, upcoming = table.round_no, fmt.next_elimination(table.round_no)
+        if upcoming is not None:
+            lines.append(
+                _(
+                    "Hand {hand} of {hands} · next elimination after hand {upcoming}.",
+                    hand=hand,
+                    hands=fmt.hands,
+                    upcoming=upcoming,
+                )
+            )
+        else:
+            lines.append(
+                _(
+                    "Hand {hand} of {hands} · no more eliminations: the most chips after the "
+                    "last hand wins.",
+                    hand=hand,
+                    hands=fmt.hands,
+                )
+            )
+    stacks = stacks_of(table).stacks
+    for entrant in t.at(index):
+        stack, name = stacks[entrant.user_id], shown_name(entrant.name)
+        if stack.out_after is not None:
+            lines.append(
+                _(
+                    "~~{player}~~ · out after hand {hand} ({chips} chips)",
+                    player=name,
+                    hand=stack.out_after,
+                    chips=stack.chips,
+                )
+            )
+        else:
+            lines.append(_("**{player}** · {chips} chips", player=name, chips=stack.chips))
+    if t.duplicate:
+        lines.append(_("Duplicate: every table gets the same cards in the same seats."))
+    split = "/".join(str(p) for p in fmt.split)
+    if fmt.fee:
+        lines.append(
+            _("Prize pool {pool} ({split}) · entry {fee}", pool=t.pool, split=split, fee=fmt.fee)
+        )
+    else:
+        lines.append(_("Prize pool {pool} ({split})", pool=t.pool, split=split))
+    return tuple(lines)
+
+
+def finish_lines(places: Sequence[Place], names: dict[int, str]) -> list[str]:
+    """The final standings, first place first."""
+    lines: list[str] = []
+    for p in places:
+        who = {"place": p.place, "player": names.get(p.user_id, str(p.user_id)), "chips": p.chips}
+        if p.prize:
+            lines.append(
+                _(
+                    "{place}. {player}: {chips} tournament chips, wins {prize} chips",
+                    prize=p.prize,
+                    **who,
+                )
+            )
+        else:
+            lines.append(_("{place}. {player}: {chips} tournament chips", **who))
+    return lines
+
+
+def standings_lines(t: Tournament, ranking: Sequence[Entry]) -> list[str]:
+    """Every player so far, best first (``/tournament standings``)."""
+    lines: list[str] = [_("Tournament #{id} standings:", id=str(t.tournament_id))]
+    for place, entry in enumerate(ranking, start=1):
+        e = t.entrant(entry.user_id)
+        who = {"place": place, "player": shown_name(e.name if e else "?"), "chips": entry.chips}
+        if entry.out_after is not None:
+            lines.append(
+                _(
+                    "{place}. {player}: {chips} chips (out after hand {hand})",
+                    hand=entry.out_after,
+                    **who,
+                )
+            )
+        else:
+            lines.append(_("{place}. {player}: {chips} chips (still in)", **who))
+    return lines
