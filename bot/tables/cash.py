@@ -16,8 +16,9 @@ from bot.tables.achievements import announcements, round_awards
 from bot.tables.errors import BetRefused
 from bot.tables.journal import TIMEOUT, apply_decision, decision, side_stakes
 from bot.tables.journal import names as seat_names
-from bot.tables.modes import EconomyPurse, Purse
+from bot.tables.modes import Purse
 from bot.tables.players import Player
+from bot.tables.purses import EconomyPurse
 from bot.tables.registry import TableRegistry
 from bot.tables.results import hand_results, payouts_of, result_lines, shuffle_notice
 from bot.tables.side_bets import (

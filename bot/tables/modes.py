@@ -60,42 +60,6 @@ class Purse(Protocol):
         ...
 
 
-class EconomyPurse:
-    """The server's economy: the store's balances and ledger."""
-
-    def __init__(self, store: db.Store) -> None:
-        self._store = store
-
-    async def balance(self, table: Table, user_id: int) -> int:
-        return await self._store.balance(table.guild_id, user_id)
-
-    async def stake(
-        self,
-        table: Table,
-        user_id: int,
-        amount: int,
-        kind: str,
-        *,
-        write: db.TableWrite | None = None,
-        actions: Sequence[db.TableAction] = (),
-        headroom: int = 0,
-        side_amount: int = 0,
-    ) -> int:
-        assert table.round_id is not None
-        # The store's conditional debit: two tables cannot spend the same chips.
-        return await self._store.stake(
-            table.guild_id,
-            user_id,
-            amount,
-            kind,
-            table.round_id,
-            table=write,
-            actions=actions,
-            headroom=headroom,
-            side_amount=side_amount,
-        )
-
-
 class GameMode(Protocol):
     """What a game mode decides for the round flow (see the module's text)."""
 

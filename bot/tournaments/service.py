@@ -1,17 +1,15 @@
 """Tournaments: a coordinator over live tables that play its hands.
 
-Each channel of a tournament is an ordinary live table (bot.tables) whose game mode is the
-tournament's (bot.tournaments.mode): the table's round flow deals, plays and pays its
-hands under the table's lock, with its timers, journal, document and pause. The
-coordinator does what spans the tournament: entries and their fees (each fee committed
-with the table's new seat), the start, each table's end, the prizes (or the refunds when
-it is cancelled) and the seed's reveal. Economy chips move only through the prize pool
-(db.ops.tournaments); its document is the store's, written in those transactions.
+Each channel of a tournament is an ordinary live table whose game mode is the tournament's
+(bot.tournaments.mode): the table's round flow deals, plays and pays its hands under the
+table's lock, with its timers, journal, document and pause. The coordinator does what spans
+the tournament: entries and their fees (each committed with the table's new seat), the
+start, each table's end, the prizes or the refunds, and the seed's reveal. Economy chips
+move only through the prize pool (db.ops.tournaments).
 
-Each hand's shoe is ``continuation_seed(seed, hand)`` of one seed committed (its SHA-256 in
-the shoes table) when the tournament is created and revealed when it ends: every table of
-a duplicate tournament deals the same cards to the same seats, and anyone can check them
-with ``python -m bot verify``.
+Hand n is dealt from ``continuation_seed(seed, n)`` of one seed committed (its SHA-256 in
+the shoes table) when the tournament is created and revealed when it ends: anyone can check
+every hand with ``python -m bot verify``.
 """
 
 from __future__ import annotations
@@ -26,12 +24,16 @@ from typing import Final
 import db
 from bot.clock import Clock
 from bot.engine import Shoe, commitment, continuation_seed
-from bot.i18n import Text, _
-from bot.shown_names import shown_name
+from bot.i18n import _
 from bot.tables import TableService
 from bot.tables.achievements import TOURNAMENT_WINNER, announcements
-from bot.tables.errors import NotAllowed, NotEnoughChips, PlayBlocked, TableError, TableFull
-from bot.tables.flow import RoundFlow
+from bot.tables.errors import (
+    NotAllowed,
+    NotEnoughChips,
+    PlayBlocked,
+    TableError,
+    TableFull,
+)
 from bot.tables.play_words import refused_text
 from bot.tables.players import Player
 from bot.tables.results import unpaid_line
@@ -54,27 +56,23 @@ from db.tournament_store import Place, TournamentClosed
 
 log = logging.getLogger(__name__)
 
-#: Tells the Discord layer a tournament ended (its result is posted in each channel).
-Ended = Callable[[Tournament], None]
-
 IDLE_END: Final = _("Nobody played for a while: it ended, and every fee was refunded.")
 TABLE_DONE: Final = _("This table has played its last hand.")
+NO_TOURNAMENT: Final = _("There is no tournament in this channel.")
 #: How many ended tournaments are kept for their tables' last messages.
 ENDED_KEPT: Final = 64
-NO_TOURNAMENT: Final = _("There is no tournament in this channel.")
 
 
 class Tournaments:
     """Every open tournament of this process's servers, and what hosts and players do."""
 
     def __init__(self, store: db.Store, clock: Clock, tables: TableService) -> None:
-        self._store = store
-        self._clock = clock
-        self._tables = tables
+        self._store, self._clock, self._tables = store, clock, tables
         self.live: dict[int, Tournament] = {}
-        #: Tournaments that ended lately, newest last (their tables show them as they close).
+        #: Tournaments that ended lately (their tables show them as they close).
         self.ended_by_id: dict[int, Tournament] = {}
-        self.ended: Ended = lambda t: None
+        #: Told when a tournament ends (the Discord layer posts its result).
+        self.ended: Callable[[Tournament], None] = lambda t: None
         #: Makes each new tournament's secret seed (tests give a known one).
         self.new_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32)
         self.mode = TournamentMode(store, clock, self)
@@ -88,14 +86,6 @@ class Tournaments:
         key = stacks_of(table).tournament_id
         return self.live.get(key) or self.ended_by_id[key]
 
-    def _forget(self, t: Tournament) -> None:
-        """``t`` ended: its tables still show it until they close."""
-        self.live.pop(t.tournament_id, None)
-        self.ended_by_id[t.tournament_id] = t
-        while len(self.ended_by_id) > ENDED_KEPT:
-            del self.ended_by_id[next(iter(self.ended_by_id))]
-        self.ended(t)
-
     def in_channel(self, channel_id: int) -> Tournament | None:
         """The open tournament with a table in this channel, or None."""
         return next((t for t in self.live.values() if channel_id in t.channels), None)
@@ -108,14 +98,12 @@ class Tournaments:
         return t, table
 
     def _table(self, t: Tournament, index: int) -> Table | None:
-        if index >= len(t.table_ids):
-            return None
-        return self._tables.registry.tables.get(t.table_ids[index])
+        ids = t.table_ids
+        return self._tables.registry.tables.get(ids[index]) if index < len(ids) else None
 
     def standings(self, t: Tournament) -> list[R.Entry]:
         """Every player, best first (all tables of a duplicate tournament together)."""
-        entries: list[R.Entry] = []
-        hand = 0
+        entries, hand = [], 0
         for index in range(len(t.channels)):
             table = self._table(t, index)
             if index in t.results:
@@ -130,7 +118,7 @@ class Tournaments:
     def panel(self, table: Table) -> tuple[str, ...]:
         return panel_lines(self.of(table), table)
 
-    # ----------------------------------------------------------------- creating
+    # ----------------------------------------------------------------- entering
 
     async def create(
         self,
@@ -143,24 +131,18 @@ class Tournaments:
         prize: int = 0,
         timers: tuple[int, int, int] = (30, 30, 300),
     ) -> tuple[Tournament, TableSnapshot]:
-        """Open a tournament taking entries at a new table in this channel. With
-        ``duplicate``, a duplicate tournament this host is still filling in this server gets
-        this channel as one more table instead. ``prize``: chips the host puts in the pool
-        (only without a fee)."""
-        fmt.check()
+        """A tournament taking entries at a new table in this channel; with ``duplicate``,
+        this host's duplicate tournament still taking entries here gets one more table.
+        ``prize``: chips the host puts in the pool (only without a fee)."""
         if self.in_channel(channel_id) is not None:
             raise TableError(_("This channel already has a tournament."))
-        if prize and fmt.fee:
+        if prize and fmt.check().fee:
             raise TableError(
                 _("A tournament with an entry fee pays its prizes from the fees: leave prize out.")
             )
         for t in self.live.values():
-            if (
-                duplicate
-                and t.duplicate
-                and (t.guild_id, t.host_id) == (guild_id, host.user_id)
-                and t.status is Status.REGISTERING
-            ):
+            filling = t.duplicate and t.status is Status.REGISTERING
+            if duplicate and filling and (t.guild_id, t.host_id) == (guild_id, host.user_id):
                 return t, await self._add_table(t, channel_id)
         seed = self.new_seed()
         t = Tournament(0, guild_id, host.user_id, fmt, 0, duplicate, seed, timers)
@@ -179,7 +161,7 @@ class Tournaments:
         return t, snapshot
 
     async def _add_table(self, t: Tournament, channel_id: int) -> TableSnapshot:
-        rules, (bet_s, action_s, idle_s) = t.rules, t.timers
+        rules, now = t.rules, self._clock.now()
         table = Table(
             table_id="",
             guild_id=t.guild_id,
@@ -187,23 +169,22 @@ class Tournaments:
             host_id=t.host_id,
             preset=BASE_PRESET,
             rules=rules,
-            timers=Timers(bet_s, action_s, idle_s),
+            timers=Timers(*t.timers),
             shoe=Shoe(rules.decks, rules.penetration, continuation_seed(t.seed, 0)),
             previous_shoe=None,
             previous_decks=None,
-            idle_since=self._clock.now(),
+            idle_since=now,
             mode=KEY,
             mode_state=TableStacks(t.tournament_id, len(t.channels), {}),
+            deadline=now + t.timers[2],  # entries end after this long without a start
         )
-        table.deadline = self._clock.now() + idle_s  # entries end after this long unused
         snapshot = await self._tables.opening.open_for(table)
         t.channels.append(channel_id)
         t.table_ids.append(table.table_id)
         try:
             await self._store.tournaments.save(t.tournament_id, document(t))
         except BaseException:
-            t.channels.pop()
-            t.table_ids.pop()
+            del t.channels[-1], t.table_ids[-1]
             await self._tables.close(table.table_id, _("The tournament could not open."))
             raise
         return snapshot
@@ -211,8 +192,8 @@ class Tournaments:
     async def _pay_in(
         self, t: Tournament, user_id: int, amount: int, what: str, table: Table | None
     ) -> None:
-        """Take ``amount`` into the pool (``what``: "The entry fee" or "Funding the prize
-        pool", as a refusal names it), with ``table``'s new document if given."""
+        """Take ``amount`` into the pool (``what`` names it in a refusal: "The entry fee",
+        "Funding the prize pool"), with ``table``'s new document if given."""
         write = None if table is None else self._tables.flow.write(table)
         try:
             await self._store.tournaments.pay_in(
@@ -222,14 +203,11 @@ class Tournaments:
             raise NotEnoughChips(error.amount, error.balance, what) from None
         except db.PlayRefused as error:  # the payer's own limits, checked as the fee is staked
             until = None if error.until is None else error.until.timestamp()
-            check = error.reason == "reality_check"
-            text = refused_text(error, fee=True)
+            text, check = refused_text(error, fee=True), error.reason == "reality_check"
             raise PlayBlocked(text, until=until, reality_check=check) from None
 
-    # ----------------------------------------------------------------- entering
-
     async def join(self, channel_id: int, player: Player) -> tuple[Tournament, Reply]:
-        """Enter the channel's tournament, paying its fee, with the seat in one transaction."""
+        """Enter the channel's tournament: its fee paid with the seat, in one transaction."""
         t, table = self._here(channel_id)
 
         async def enter() -> None:
@@ -239,18 +217,16 @@ class Tournaments:
                 raise TableError(_("You are already in this tournament."))
             if len(table.seats) >= R.MAX_PLAYERS:
                 raise TableFull(_("This table is full ({count} players).", count=R.MAX_PLAYERS))
-            index = t.channels.index(channel_id)
+            index = stacks_of(table).index
             t.entrants.append(Entrant(player.user_id, player.name, index, len(table.seats)))
             table.seats.append(SeatState(player))
             stacks_of(table).stacks[player.user_id] = Stack(t.fmt.stack, t.fmt.stack)
             t.pool += t.fmt.fee
-            table.deadline = self._clock.now() + table.timers.idle_close_s
+            table.deadline = self._clock.now() + t.timers[2]
             try:
                 await self._pay_in(t, player.user_id, t.fmt.fee, "The entry fee", table)
             except BaseException:
-                t.entrants.pop()
-                table.seats.pop()
-                del stacks_of(table).stacks[player.user_id]
+                del t.entrants[-1], table.seats[-1], stacks_of(table).stacks[player.user_id]
                 t.pool -= t.fmt.fee
                 raise
 
@@ -274,23 +250,20 @@ class Tournaments:
         except BaseException:
             t.status = Status.REGISTERING
             raise
-        for index in range(len(t.channels)):
-            table = self._table(t, index)
-            if table is not None:
-                with contextlib.suppress(TableError):  # paused: it deals once it is back
-                    await self._tables.changes.mutate(table, self._dealer(table))
+        for table in filter(None, (self._table(t, i) for i in range(len(t.channels)))):
+            with contextlib.suppress(TableError):  # paused: it deals once the store is back
+                await self._tables.changes.mutate(table, self._dealer(table))
         return t
 
     def _dealer(self, table: Table) -> Callable[[], Awaitable[None]]:
-        return lambda: self.after_hand(self._tables.flow, table)
+        return lambda: self.after_hand(table)
 
     # ----------------------------------------------------------------- the hands
 
     def table_done(self, table: Table) -> bool:
         """Whether the hand just paid was the table's last; if so its results are kept."""
         t, state = self.of(table), stacks_of(table)
-        still = [s for s in state.stacks.values() if s.playing]
-        done = table.round_no >= t.fmt.hands or len(still) < 2
+        done = table.round_no >= t.fmt.hands or sum(s.playing for s in state.stacks.values()) < 2
         if done:
             t.results[state.index] = state.entries([e.user_id for e in t.at(state.index)])
         return done
@@ -298,30 +271,29 @@ class Tournaments:
     def document_if(self, t: Tournament, changed: bool) -> str | None:
         return document(t) if changed else None
 
-    async def after_hand(self, flow: RoundFlow, table: Table) -> None:
-        """Under the table's lock, after a hand is paid (or a restart): the next hand, the
-        table's end, the tournament's end, or its end for want of players."""
+    async def after_hand(self, table: Table) -> None:
+        """Under the table's lock, after a hand is paid (or the start, or a restart): the
+        next hand, the table's end, the tournament's end, or its end for want of players."""
+        flow, index = self._tables.flow, stacks_of(table).index
         t = self.live.get(stacks_of(table).tournament_id)
-        index = stacks_of(table).index
         if t is None or not t.open:
             await flow.close(table, t.final[0] if t is not None and t.final else TABLE_DONE)
         elif t.status is Status.REGISTERING:
             await flow.save(table)
         elif index in t.results:
-            if all(i in t.results for i in range(len(t.channels))):
+            if len(t.results) == len(t.channels):
                 await self._finish(t, table)
             else:
                 await flow.close(table, TABLE_DONE)
-        elif table.round_no and self._clock.now() - table.idle_since >= table.timers.idle_close_s:
+        elif table.round_no and self._clock.now() - table.idle_since >= t.timers[2]:
             await self._end(t, IDLE_END, table)
         else:
             for seat in table.seats:
                 stack = stacks_of(table).stacks[seat.player.user_id]
-                stack.chips_before = stack.chips
-                seat.leaving = not stack.playing
+                stack.chips_before, seat.leaving = stack.chips, not stack.playing
             await flow.open_betting(table)
 
-    async def idle_end(self, flow: RoundFlow, table: Table) -> None:
+    async def idle_end(self, table: Table) -> None:
         """Entries ran out of time with nobody starting it: it ends, every fee refunded."""
         await self._end(self.of(table), IDLE_END, table)
 
@@ -331,12 +303,18 @@ class Tournaments:
         """Rank everyone, pay the prizes (up to the chip ceiling), reveal the seed, close."""
         ranking = self.standings(t)
         paid = R.prizes(t.pool, t.fmt.split, len(ranking))
-        places = []
-        for place, entry in enumerate(ranking, start=1):
-            prize = paid[place - 1] if place <= len(paid) else 0
-            channel = t.channels[entry.table]
-            places.append(Place(entry.user_id, channel, place, entry.chips, entry.out_after, prize))
-        names = {e.user_id: shown_name(e.name) for e in t.entrants}
+        places = [
+            Place(
+                e.user_id,
+                t.channels[e.table],
+                n,
+                e.chips,
+                e.out_after,
+                paid[n - 1] if n <= len(paid) else 0,
+            )
+            for n, e in enumerate(ranking, start=1)
+        ]
+        names = {e.user_id: e.name for e in t.entrants}
         t.status, t.final = Status.FINISHED, finish_lines(places, names)
         try:
             done = await self._store.tournaments.finish(
@@ -350,7 +328,7 @@ class Tournaments:
         except BaseException:
             t.status, t.final = Status.PLAYING, []
             raise
-        # The last hand's achievements, then the winner's.
+        # The last hand's achievements, the winner's, and what the chip ceiling kept.
         t.final.extend(table.events)
         t.final.extend(announcements(done.awarded, {str(u): n for u, n in names.items()}))
         t.final.extend(unpaid_line(names.get(u, str(u)), n) for u, n in done.unpaid.items())
@@ -365,57 +343,57 @@ class Tournaments:
         await self._end(t, _("Cancelled by {host}. Every fee was refunded.", host=by.name))
         return t
 
-    async def stop_in_guild(self, guild_id: int, reason: Text) -> list[Tournament]:
+    async def stop_in_guild(self, guild_id: int, reason: str) -> list[Tournament]:
         """Cancel every open tournament of the server (an admin stopped all play)."""
-        stopped = []
-        for t in [t for t in self.live.values() if t.guild_id == guild_id]:
-            with contextlib.suppress(TournamentClosed):  # it ended meanwhile
-                await self._end(t, reason)
-                stopped.append(t)
+        stopped = [t for t in self.live.values() if t.guild_id == guild_id]
+        for t in stopped:
+            await self._end(t, reason)
         return stopped
 
-    async def _end(self, t: Tournament, reason: Text, locked: Table | None = None) -> None:
-        """End the tournament without a winner: every fee refunded (up to the chip ceiling),
-        the seed revealed, each table closed (``locked``: the one whose lock is held)."""
+    async def _end(self, t: Tournament, reason: str, locked: Table | None = None) -> None:
+        """End it without a winner: every fee refunded (up to the chip ceiling), the seed
+        revealed, each table closed (``locked``: the one whose lock the caller holds)."""
         status, final = t.status, t.final
         t.status, t.final = Status.CANCELLED, [reason]
         try:
             voided = await self._store.tournaments.cancel(
                 t.tournament_id, reason, (commitment(t.seed), t.seed.hex()), document(t)
             )
+            names = {e.user_id: e.name for e in t.entrants}
+            t.final.extend(unpaid_line(names.get(u, str(u)), n) for u, n in voided.unpaid.items())
         except TournamentClosed:
-            voided = None
+            pass  # it ended meanwhile (another table's timer, another command)
         except BaseException:
             t.status, t.final = status, final
             raise
-        if voided is not None:
-            names = {e.user_id: shown_name(e.name) for e in t.entrants}
-            t.final.extend(unpaid_line(names.get(u, str(u)), n) for u, n in voided.unpaid.items())
         self._forget(t)
-        for index in range(len(t.channels)):
-            table = self._table(t, index)
-            if table is locked:
-                continue
-            if table is not None:
-                task = asyncio.create_task(
-                    self._tables.close(table.table_id, reason), name=f"table {table.table_id} end"
-                )
+        for table in (self._table(t, i) for i in range(len(t.channels))):
+            if table is not None and table is not locked:
+                close = self._tables.close(table.table_id, reason)
+                task = asyncio.create_task(close, name=f"table {table.table_id} end")
                 self._closing.add(task)
                 task.add_done_callback(self._closing.discard)
         if locked is not None:
             await self._tables.flow.close(locked, reason)
 
-    # ----------------------------------------------------------------- start-up and stop
+    def _forget(self, t: Tournament) -> None:
+        """``t`` ended: its result is told; its tables still show it until they close."""
+        self.live.pop(t.tournament_id, None)
+        self.ended_by_id[t.tournament_id] = t
+        while len(self.ended_by_id) > ENDED_KEPT:
+            del self.ended_by_id[next(iter(self.ended_by_id))]
+        self.ended(t)
 
-    async def resume(self, guild_ids: Sequence[int] | None = None) -> list[Tournament]:
-        """Make every stored open tournament of these servers live again (its tables resume
-        as tables do). One that cannot be read is cancelled, its fees refunded."""
-        resumed = []
+    # ----------------------------------------------------------------- start-up
+
+    async def resume(self, guild_ids: Sequence[int] | None = None) -> None:
+        """Before the tables resume: every stored open tournament of these servers (all
+        when None) is live again. One that cannot be read is refunded."""
         for stored in await self._store.tournaments.open_tournaments(guild_ids):
             if stored.tournament_id in self.live:
                 continue
             try:
-                t = restore(
+                self.live[stored.tournament_id] = restore(
                     stored.tournament_id,
                     stored.guild_id,
                     stored.host_id,
@@ -427,24 +405,16 @@ class Tournaments:
                 await self._store.tournaments.cancel(
                     stored.tournament_id, str(error), None, stored.state_json
                 )
-                continue
-            self.live[t.tournament_id] = t
-            resumed.append(t)
-        return resumed
 
     async def settle_resumed(self) -> None:
-        """After the tables resumed: a tournament stopped between its last table's end and
-        its prizes is finished; one whose tables are all gone is refunded."""
+        """After the tables resumed: one stopped between its last table's end and its
+        prizes is finished; one whose tables are all gone is refunded."""
         for t in list(self.live.values()):
-            tables = [self._table(t, i) for i in range(len(t.channels))]
-            if t.status is Status.PLAYING and len(t.results) == len(t.channels):
-                with contextlib.suppress(TournamentClosed):
-                    await self._finish_unlocked(t)
-            elif not any(tables):
+            tables = [x for i in range(len(t.channels)) if (x := self._table(t, i))]
+            if not tables:
                 await self._end(t, _("Its tables could not resume: every fee was refunded."))
+            elif t.status is Status.PLAYING and len(t.results) == len(t.channels):
+                await self._tables.changes.mutate(tables[0], self._finisher(t, tables[0]))
 
-    async def _finish_unlocked(self, t: Tournament) -> None:
-        table = next((x for i in range(len(t.channels)) if (x := self._table(t, i))), None)
-        if table is None:
-            return
-        await self._tables.changes.mutate(table, lambda: self._finish(t, table))
+    def _finisher(self, t: Tournament, table: Table) -> Callable[[], Awaitable[None]]:
+        return lambda: self._finish(t, table)

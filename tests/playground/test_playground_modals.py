@@ -98,7 +98,8 @@ def test_the_tournament_bet_button_opens_its_form_and_the_form_seals_the_bet(
         fill(form, "Chips", "ten")
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         page.wait_until(
-            lambda: any("whole number of chips" in t for t in page.texts()), "the bot's answer"
+            lambda: any("'ten' is not an amount of chips" in t for t in page.texts()),
+            "the bot's answer",
         )
         assert not driver.find_elements(By.CSS_SELECTOR, "#modal")
 
