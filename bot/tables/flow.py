@@ -262,8 +262,11 @@ class RoundFlow:
         The table's document is marked closed in the refund's transaction: it never resumes.
         """
         before = (table.round_id, table.phase, table.closed_reason, table.deadline)
-        seat_deadlines = [seat.deadline for seat in table.seats]
+        seat_deadlines = [(seat.deadline, seat.bet, seat.spots) for seat in table.seats]
         round_id, table.round_id = table.round_id, None
+        if round_id is None:  # between rounds nothing is at stake: no seat shows a refund
+            for seat in table.seats:
+                seat.bet = seat.spots = 0
         table.phase = TablePhase.CLOSED
         table.closed_reason = reason
         table.deadline = None
@@ -281,8 +284,8 @@ class RoundFlow:
         except BaseException:
             # Closed only once it commits: a table whose close failed is still open.
             table.round_id, table.phase, table.closed_reason, table.deadline = before
-            for seat, deadline in zip(table.seats, seat_deadlines, strict=True):
-                seat.deadline = deadline
+            for seat, (deadline, bet, spots) in zip(table.seats, seat_deadlines, strict=True):
+                seat.deadline, seat.bet, seat.spots = deadline, bet, spots
             raise
         self._registry.forget(table)
 
