@@ -32,6 +32,7 @@ from bot.i18n import _
 from bot.log_context import bind
 from bot.metrics import BotMetrics, MetricsServer
 from bot.play_gate import PlayGate
+from bot.shards import owned_shards, shard_of, shard_options
 from bot.strategy_cache import cache_directory
 from bot.strategy_process import StrategyPool
 from bot.table_display import TableDisplay
@@ -70,34 +71,6 @@ def intents() -> discord.Intents:
     wanted = discord.Intents.none()
     wanted.guilds = True
     return wanted
-
-
-def shard_options(config: Config, *, sharded: bool) -> dict[str, Any]:
-    """SHARD_COUNT / SHARD_IDS as discord.py takes them: one shard_id, or several shard_ids.
-
-    SHARD_COUNT without SHARD_IDS runs every shard (``shard_ids=None``) in one process.
-    """
-    if config.shard_count is None:
-        return {}
-    if sharded:
-        ids = None if config.shard_ids is None else list(config.shard_ids)
-        return {"shard_count": config.shard_count, "shard_ids": ids}
-    shard_id = config.shard_ids[0] if config.shard_ids else None
-    return {"shard_count": config.shard_count, "shard_id": shard_id}
-
-
-def owned_shards(config: Config) -> tuple[int, ...] | None:
-    """The shards this process runs when they are a subset of all; None when it runs them all."""
-    if config.shard_count is None or config.shard_ids is None:
-        return None
-    if set(config.shard_ids) == set(range(config.shard_count)):
-        return None
-    return config.shard_ids
-
-
-def shard_of(guild_id: int, shard_count: int) -> int:
-    """Discord's rule: a guild's events go to shard ``(guild_id >> 22) % shard_count``."""
-    return (guild_id >> 22) % shard_count
 
 
 class BlackjackTree(app_commands.CommandTree[Any]):

@@ -27,8 +27,9 @@ from bot.tables.modes import Purse
 from bot.tables.players import Player
 from bot.tables.purses import DocumentPurse
 from bot.tables.results import result_lines, without_stakes
-from bot.tables.table import SeatState, Table
+from bot.tables.table import SeatState, Table, Timers
 from bot.tournaments import rules as R
+from bot.tournaments.state import BASE_PRESET, Tournament
 from db.tournament_store import EliminationRow
 
 if TYPE_CHECKING:
@@ -77,6 +78,27 @@ def stacks_of(table: Table) -> TableStacks:
     state = table.mode_state
     assert isinstance(state, TableStacks)
     return state
+
+
+def entries_table(t: Tournament, channel_id: int, now: float) -> Table:
+    """A new table of ``t`` in this channel, taking entries (no seat yet, no hand dealt)."""
+    rules = t.rules
+    return Table(
+        table_id="",
+        guild_id=t.guild_id,
+        channel_id=channel_id,
+        host_id=t.host_id,
+        preset=BASE_PRESET,
+        rules=rules,
+        timers=Timers(*t.timers),
+        shoe=Shoe(rules.decks, rules.penetration, continuation_seed(t.seed, 0)),
+        previous_shoe=None,
+        previous_decks=None,
+        idle_since=now,
+        mode=KEY,
+        mode_state=TableStacks(t.tournament_id, len(t.channels), {}),
+        deadline=now + t.timers[2],  # entries end after this long without a start
+    )
 
 
 def _chips(table: Table, user_id: int) -> int | None:

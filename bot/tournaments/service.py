@@ -23,26 +23,19 @@ from typing import Final
 
 import db
 from bot.clock import Clock
-from bot.engine import Shoe, commitment, continuation_seed
+from bot.engine import commitment
 from bot.i18n import _
 from bot.tables import TableService
 from bot.tables.achievements import TOURNAMENT_WINNER, announcements
-from bot.tables.errors import (
-    NotAllowed,
-    NotEnoughChips,
-    PlayBlocked,
-    TableError,
-    TableFull,
-)
+from bot.tables.errors import NotAllowed, NotEnoughChips, PlayBlocked, TableError, TableFull
 from bot.tables.play_words import refused_text
 from bot.tables.players import Player
 from bot.tables.results import unpaid_line
 from bot.tables.snapshot import Reply, TableSnapshot
-from bot.tables.table import SeatState, Table, Timers
+from bot.tables.table import SeatState, Table
 from bot.tournaments import rules as R
-from bot.tournaments.mode import KEY, Stack, TableStacks, TournamentMode, stacks_of
+from bot.tournaments.mode import KEY, Stack, TournamentMode, entries_table, stacks_of
 from bot.tournaments.state import (
-    BASE_PRESET,
     Entrant,
     Status,
     Tournament,
@@ -116,7 +109,9 @@ class Tournaments:
         return R.standings(entries, hand, seats)
 
     def panel(self, table: Table) -> tuple[str, ...]:
-        return panel_lines(self.of(table), table)
+        key = stacks_of(table).tournament_id
+        t = self.live.get(key) or self.ended_by_id.get(key)
+        return panel_lines(t, table) if t else (_("Tournament #{id}", id=str(key)),)
 
     # ----------------------------------------------------------------- entering
 
@@ -161,23 +156,7 @@ class Tournaments:
         return t, snapshot
 
     async def _add_table(self, t: Tournament, channel_id: int) -> TableSnapshot:
-        rules, now = t.rules, self._clock.now()
-        table = Table(
-            table_id="",
-            guild_id=t.guild_id,
-            channel_id=channel_id,
-            host_id=t.host_id,
-            preset=BASE_PRESET,
-            rules=rules,
-            timers=Timers(*t.timers),
-            shoe=Shoe(rules.decks, rules.penetration, continuation_seed(t.seed, 0)),
-            previous_shoe=None,
-            previous_decks=None,
-            idle_since=now,
-            mode=KEY,
-            mode_state=TableStacks(t.tournament_id, len(t.channels), {}),
-            deadline=now + t.timers[2],  # entries end after this long without a start
-        )
+        table = entries_table(t, channel_id, self._clock.now())
         snapshot = await self._tables.opening.open_for(table)
         t.channels.append(channel_id)
         t.table_ids.append(table.table_id)
@@ -390,25 +369,23 @@ class Tournaments:
         """Before the tables resume: every stored open tournament of these servers (all
         when None) is live again. One that cannot be read is refunded."""
         for stored in await self._store.tournaments.open_tournaments(guild_ids):
-            if stored.tournament_id in self.live:
+            key, text = stored.tournament_id, stored.state_json
+            if key in self.live:
                 continue
             try:
-                self.live[stored.tournament_id] = restore(
-                    stored.tournament_id,
-                    stored.guild_id,
-                    stored.host_id,
-                    stored.pool_round_id,
-                    stored.state_json,
-                )
+                ids = (stored.guild_id, stored.host_id, stored.pool_round_id)
+                self.live[key] = restore(key, *ids, text)
             except UnreadableTournament as error:
-                log.warning("tournament %s: %s; refunding it", stored.tournament_id, error)
-                await self._store.tournaments.cancel(
-                    stored.tournament_id, str(error), None, stored.state_json
-                )
+                log.warning("tournament %s: %s; refunding it", key, error)
+                await self._store.tournaments.cancel(key, str(error), None, text)
 
     async def settle_resumed(self) -> None:
         """After the tables resumed: one stopped between its last table's end and its
-        prizes is finished; one whose tables are all gone is refunded."""
+        prizes is finished; one whose tables are all gone is refunded; a table whose
+        tournament ended (a stop came between the end and the table's close) closes."""
+        for table in list(self._tables.registry.tables.values()):
+            if table.mode == KEY and stacks_of(table).tournament_id not in self.live:
+                await self._tables.close(table.table_id, TABLE_DONE)
         for t in list(self.live.values()):
             tables = [x for i in range(len(t.channels)) if (x := self._table(t, i))]
             if not tables:

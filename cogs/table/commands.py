@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -17,16 +17,18 @@ from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope, is_pocket
 from bot.shown_names import shows_blank
 from bot.table_display import TableDisplay
-from bot.tables import NoTableHere, Player, Reply, TableError, TablePhase, TableSnapshot
+from bot.tables import NoTableHere, Player, Reply, TableError, TablePhase
 from bot.tables.registry import CLOSED
 from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.display import DiscordDisplay
+from cogs.table.hint_text import hint_text
 from cogs.table.language import TableLanguages
 from cogs.table.messages import TableMessages
 from cogs.table.notices import missing_permissions, permission_list
+from cogs.table.peers import BetForms, FairnessTexts
 from cogs.table.pocket import (
     EARLIER_TABLE_TIMED_OUT,
     POCKET_TABLE_MOVED,
@@ -35,7 +37,6 @@ from cogs.table.pocket import (
 )
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
-from cogs.table.render import hint_text
 from cogs.table.response_window import BUSY, TimelyResponse
 from cogs.table.rules_text import fairness_text, rules_text
 
@@ -43,40 +44,6 @@ if TYPE_CHECKING:
     from bot.app import BlackjackBot
 
 log = logging.getLogger(__name__)
-
-
-@runtime_checkable
-class BetForms(Protocol):
-    """The betting cog, as the Bet button sees it: it makes the bet form."""
-
-    def form(self, locale: object) -> discord.ui.Modal:
-        """The Bet button's form, in the language of the player's client."""
-        ...
-
-    async def seat_gate(self, interaction: discord.Interaction[Any], table: TableSnapshot) -> bool:
-        """Whether a player may act at a game mode's table (else they are told why)."""
-        ...
-
-    async def place(
-        self,
-        interaction: discord.Interaction[Any],
-        amount: str,
-        hands: int = 1,
-        side: dict[str, int] | None = None,
-        *,
-        secret: bool = False,
-    ) -> None:
-        """A bet at the channel's table, answered (a refusal is raised)."""
-        ...
-
-
-@runtime_checkable
-class FairnessTexts(Protocol):
-    """A game mode's cog with its own fairness answer (the tournament's commitment)."""
-
-    def fairness_text(self, channel_id: int) -> str | None:
-        """``/blackjack fairness`` in this channel, or None to let the table answer."""
-        ...
 
 
 def player_of(interaction: discord.Interaction[Any]) -> Player:

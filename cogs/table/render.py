@@ -7,7 +7,6 @@ client ticks them, the bot never edits a message just to move a clock.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -17,10 +16,10 @@ import discord
 from bot.bet_amount import stake_words
 from bot.i18n import ENGLISH, _, nspeak, number, speak, speaking, spoken, tr
 from bot.shown_names import shown_name
-from bot.tables.results import result_blocks, signed
+from bot.tables.results import signed
 from bot.tables.snapshot import DealerView, HandView, SeatView, TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec, SentButtons, table_buttons
-from cogs.table.card_art import Faces, card_row, cards_in_line, hidden_card, picture_count
+from cogs.table.card_art import Faces, card_row, hidden_card, picture_count
 from cogs.table.embed_limits import (
     DESCRIPTION_LIMIT,
     EMBED_TOTAL_LIMIT,
@@ -34,6 +33,12 @@ from cogs.table.embed_limits import (
     embed_size,
     field_count,
 )
+from cogs.table.render_results import (
+    LAST_ROUND,
+    add_last_round,
+    escape_line,
+    newest_lines,
+)
 
 COLOURS: Final[dict[TablePhase, int]] = {
     TablePhase.BETTING: 0x5865F2,  # blurple: waiting for bets
@@ -45,10 +50,6 @@ COLOURS: Final[dict[TablePhase, int]] = {
 CURRENT_MARK: Final = "▶"
 #: Lines of recent events shown under the seats (the newest last).
 EVENT_LINES: Final = 4
-LAST_ROUND: Final = _("Last round")
-#: The name of a field that carries on the one above it: blank to the reader (Discord
-#: needs a name), so it does not read as a new section.
-CONTINUED: Final = "\u200b"
 #: What a closed table says of the round it voided, and under each seat that had a stake.
 ROUND_REFUNDED: Final = _("The round in play was called off and every stake refunded.")
 ROUND_REFUNDED_BUT_SIDE_BETS: Final = _(
@@ -58,8 +59,6 @@ ROUND_REFUNDED_BUT_SIDE_BETS: Final = _(
 STAKE_REFUNDED: Final = _("Stake refunded")
 SHUFFLED: Final = _("Shuffled")
 LATEST: Final = _("Latest")
-#: Kept free for the shuffle notice and the latest events when the last round is long.
-EXTRAS_ROOM: Final = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,108 +391,3 @@ def _compose(
         if value:
             embed.add_field(name=name, value=value, inline=False)
     return embed, {section: count for section, count in shown.items() if count}
-
-
-def newest_lines(lines: Sequence[str], limit: int) -> str:
-    """The newest lines (the last ones) that fit in ``limit``: older news gives way first."""
-    kept: list[str] = []
-    used = 0
-    for line in reversed(lines):
-        cost = len(line) + (1 if kept else 0)
-        if used + cost > limit:
-            break
-        kept.append(line)
-        used += cost
-    if not kept and lines:
-        return clip(lines[-1], limit)
-    return "\n".join(reversed(kept))
-
-
-def hint_text(
-    snapshot: TableSnapshot,
-    user_id: int,
-    advice: str,
-    faces: Faces | None,
-    language: str = ENGLISH,
-) -> str:
-    """The Hint's answer in ``language``: the player's hand against the dealer's up card,
-    then the advice."""
-    seat = next((s for s in snapshot.seats if s.user_id == user_id), None)
-    hand = next((h for h in seat.hands if h.is_current), None) if seat is not None else None
-    with speaking(language):
-        if hand is None or snapshot.dealer is None or not snapshot.dealer.cards:
-            return tr(advice)
-        up = card_row(snapshot.dealer.cards[:1], faces)
-        return speak(
-            "Your hand {cards} against {up}\n{advice}",
-            cards=card_row(hand.cards, faces),
-            up=up,
-            advice=tr(advice),
-        )
-
-
-def add_last_round(
-    embed: discord.Embed, snapshot: TableSnapshot, faces: Faces | None = None
-) -> int | None:
-    """Every player's result: every hand over as many fields as it takes (with ``faces``,
-    its cards as pictures first, then as text), else one line each.
-
-    The number of pictures shown, or None if nothing fits (the caller then clips what it
-    can into one field).
-    """
-    results = result_blocks(snapshot.last_results)  # grouped by their English text
-    choices = [_shown(results), _shown(result_blocks(snapshot.last_summary))]
-    if faces is not None:
-        choices.insert(0, _shown(results, faces))
-    for blocks in choices:
-        chunks = field_chunks(blocks)
-        names = [CONTINUED if index else tr(LAST_ROUND) for index in range(len(chunks))]
-        size = sum(len(name) + len(chunk) for name, chunk in zip(names, chunks, strict=True))
-        fits = field_count(embed) + len(chunks) < FIELD_LIMIT
-        if chunks and fits and embed_size(embed) + size <= EMBED_TOTAL_LIMIT - EXTRAS_ROOM:
-            for name, chunk in zip(names, chunks, strict=True):
-                embed.add_field(name=name, value=chunk, inline=False)
-            return sum(picture_count(chunk) for chunk in chunks)
-    return None
-
-
-def _shown(blocks: list[list[str]], faces: Faces | None = None) -> list[list[str]]:
-    """Result lines in the language being spoken, mentions escaped, cards as pictures
-    with ``faces``."""
-    shown = [[escape_line(tr(line)) for line in block] for block in blocks]
-    if faces is None:
-        return shown
-    return [[cards_in_line(line, faces) for line in block] for block in shown]
-
-
-def field_chunks(blocks: Sequence[Sequence[str]]) -> list[str]:
-    """Whole blocks of lines packed into field values of at most FIELD_VALUE_LIMIT each;
-    a block too long for a field of its own is packed line by line."""
-    lines: list[str] = []
-    for block in blocks:
-        text = "\n".join(block)
-        if len(text) <= FIELD_VALUE_LIMIT:
-            lines.append(text)
-        else:
-            lines += block
-    chunks: list[str] = []
-    current: list[str] = []
-    size = 0
-    for line in (clip(line, FIELD_VALUE_LIMIT) for line in lines):
-        cost = len(line) + (1 if current else 0)
-        if current and size + cost > FIELD_VALUE_LIMIT:
-            chunks.append("\n".join(current))
-            current, size, cost = [], 0, len(line)
-        current.append(line)
-        size += cost
-    if current:
-        chunks.append("\n".join(current))
-    return chunks
-
-
-@functools.lru_cache(maxsize=4096)
-def escape_line(line: str) -> str:
-    """A service-written line may hold player names: keep mentions from pinging.
-
-    Remembered: a table shows its latest lines again after every change."""
-    return discord.utils.escape_mentions(line)

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 import db
-from bot.app import STARTING, ShardedBlackjackBot, build_bot, owned_shards
+from bot.app import STARTING, ShardedBlackjackBot, build_bot
 from bot.config import Config, load_config
+from bot.shards import owned_shards
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants

@@ -11,7 +11,6 @@ import pytest
 from discord_world import SPARE, ShoeQueue, World, embed_text
 
 from bot.engine import StackedShoe, commitment, continuation_seed, parse_cards
-from bot.play_gate import account_created
 from bot.tables.play_words import STOPPED
 from bot.tournaments.service import Tournaments
 from bot.tournaments.state import Status, Tournament
@@ -122,9 +121,7 @@ async def test_a_three_player_tournament_to_its_end(world: World, shoes: ShoeQue
         world, world.bob, "tournament bet", amount="10", secret=True
     )
     assert "already bet" in await ask(world, world.bob, "tournament bet", amount="20")
-    assert "not playing at this table" in await ask(
-        world, world.mod, "tournament bet", amount="20"
-    )
+    assert "not playing at this table" in await ask(world, world.mod, "tournament bet", amount="20")
     text = embed_text(board)
     assert text.count("Bet sealed") == 2
     assert "Bet 10" not in text  # sealed: nobody's amount shows while bets are open
@@ -323,22 +320,6 @@ async def test_a_tournament_hand_earns_the_card_achievements_but_not_big_round(
     assert "big_round" not in held
 
 
-async def test_a_player_on_a_break_or_at_a_loss_limit_cannot_enter(world: World) -> None:
-    await world.slash(world.mod, "tournament create", None, fee=100)
-    await settled(world)
-    await ask(world, world.alice, "limits break", period="7d")
-    refused = await ask(world, world.alice, "tournament join")
-    assert refused.startswith("You're taking a break from play until <t:")
-    # A fee is a stake: a daily loss limit below it refuses the entry in the stake's
-    # own transaction, and nothing is taken.
-    await ask(world, world.bob, "limits set", daily_loss=50)
-    over = await ask(world, world.bob, "tournament join")
-    assert over.startswith("That entry fee would take you past")
-    assert await world.balance(world.alice) == 1000
-    assert await world.balance(world.bob) == 1000
-    assert live(world).entrants == []
-
-
 async def test_the_stop_switch_cancels_a_tournament_mid_hand_and_refunds_every_chip(
     world: World, shoes: ShoeQueue, database_url: str
 ) -> None:
@@ -377,48 +358,3 @@ async def test_the_stop_switch_cancels_a_tournament_mid_hand_and_refunds_every_c
     await world.slash(world.mod, "tournament create", None, fee=10)
     await settled(world)
     assert live(world).fmt.fee == 10
-
-
-async def test_a_break_begun_during_a_tournament_plays_the_seat_and_stakes_nothing_more(
-    world: World,
-) -> None:
-    await world.slash(world.mod, "tournament create", None, fee=100, hands=2)
-    await settled(world)
-    for member in (world.alice, world.bob):
-        await ask(world, member, "tournament join")
-    await ask(world, world.mod, "tournament start")
-    await ask(world, world.alice, "limits break", period="7d")
-    refused = await ask(world, world.alice, "tournament bet", amount="50")
-    assert refused.startswith("You're taking a break from play until <t:")
-    assert refused.endswith(
-        "Your tournament seat plays on by itself until then:"
-        " the minimum bet each hand, and basic strategy."
-    )
-    opened = await world.fake.click(world.alice, the_board(world), label="Bet")
-    assert opened.content == refused  # no form: the same answer
-    await ask(world, world.bob, "tournament bet", amount="10")
-    t = live(world)
-    await tick(world, t.timers[0])
-    assert "Alice did not bet in time and bets the minimum, 10 chips." in embed_text(
-        the_board(world)
-    )
-    assert await world.balance(world.alice) == 900
-    fee_paid = len(await world.ledger(world.alice))
-    while service(world).live:  # every decision and bet left to the timers
-        await tick(world, max(t.timers[0], t.timers[1]))
-    after = (await world.ledger(world.alice))[fee_paid:]
-    assert all(amount > 0 for _, amount in after)  # a prize, if any: never a stake
-
-
-async def test_an_account_younger_than_the_gate_cannot_enter(world: World) -> None:
-    newbie = world.fake.add_member(
-        world.guild, "newbie", user=world.fake.add_user("newbie", age_days=2)
-    )
-    await world.slash(world.mod, "tournament create", None, fee=100)
-    await settled(world)
-    refused = await ask(world, newbie, "tournament join")
-    allowed_from = int(account_created(newbie.id) + 7 * 86_400)
-    assert refused.startswith("Your Discord account is too new to play here")
-    assert f"<t:{allowed_from}:f>" in refused
-    assert live(world).entrants == []
-    assert await world.store.ledger(world.guild.id, newbie.id) == []

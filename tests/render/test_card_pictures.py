@@ -12,7 +12,8 @@ from bot.engine.actions import Action
 from bot.tables.snapshot import DealerView, TablePhase, TableSnapshot
 from cogs.table.card_art import Faces, picture_count
 from cogs.table.embed_limits import EMBED_TOTAL_LIMIT, FIELD_VALUE_LIMIT, embed_size
-from cogs.table.render import STAKE_REFUNDED, hint_text, render_table
+from cogs.table.hint_text import hint_text
+from cogs.table.render import STAKE_REFUNDED, render_table
 from fakediscord.limits import validate_message
 
 FACES = picture_faces()

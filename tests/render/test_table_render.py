@@ -23,7 +23,8 @@ from cogs.table.embed_limits import (
     embed_size,
     field_count,
 )
-from cogs.table.render import COLOURS, CONTINUED, LAST_ROUND, RenderedTable, render_table
+from cogs.table.render import COLOURS, RenderedTable, render_table
+from cogs.table.render_results import CONTINUED, LAST_ROUND
 from cogs.table.restart_text import voided_embed
 from db.models import VoidResult
 from fakediscord.limits import validate_message

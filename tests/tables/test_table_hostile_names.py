@@ -17,7 +17,8 @@ import db
 from bot.shown_names import NAME_LIMIT, NO_NAME, shown_name, shows_blank
 from bot.tables import Player, TablePhase, TableService, TableSnapshot
 from cogs.economy import leaderboard_embed, stats_embed
-from cogs.table.render import CONTINUED, LAST_ROUND, render_table
+from cogs.table.render import render_table
+from cogs.table.render_results import CONTINUED, LAST_ROUND
 from fakediscord.clock import ManualClock
 from fakediscord.limits import validate_message
 from tests.tables.helpers import CHANNEL, GUILD, SPARE, Published, ShoeQueue, tick
