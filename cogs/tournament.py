@@ -16,11 +16,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.bet_amount import BetAmountError, needs_balance, parse_bet
+from bot.amount_words import HALF, MAX
+from bot.bet_amount import AmbiguousAmount, BetAmountError, balance_word, parse_bet
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, Action
 from bot.failures import answer_failure, failures_answered
-from bot.i18n import ENGLISH, Text, _, joined, speak, speaking, tr
+from bot.i18n import ENGLISH, Text, _, joined, known_language, speak, speaking, tr
 from bot.play_gate import Action as PlayAction
 from bot.pocket import economy_scope
 from bot.shown_names import shown_name
@@ -277,9 +278,19 @@ class BetModal(discord.ui.Modal):
         self._channel_id = channel_id
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        language = await self._cog.reading_language(interaction, self._channel_id)
         try:
-            amount = int(str(self.amount.value).strip())
-        except ValueError:
+            amount = parse_bet(
+                str(self.amount.value),
+                language=language,
+                balance=None,
+                min_bet=1,
+                max_bet=MAX_BET_CEILING,
+            )
+        except AmbiguousAmount as error:  # both readings shown, whatever the form asks
+            await tell(interaction, refusal(error))
+            return
+        except ValueError:  # not a number of chips (the form takes no words such as max)
             await tell(interaction, _("Write the bet as a whole number of chips, like 50."))
             return
         secret = str(self.secret.value).strip().lower() in YES
@@ -538,18 +549,30 @@ class TournamentCog(commands.Cog, name="Tournament"):
             return False
         entrant = t.entrant(interaction.user.id)
         chips_left = 0 if entrant is None else entrant.chips
-        word = amount.strip().lower()
+        language = await self.reading_language(interaction, channel_id)
+        word = balance_word(amount, language=language)
         try:
-            if needs_balance(amount):
-                whole = {"max": min(t.fmt.max_bet, chips_left), "half": chips_left // 2}
+            if word is not None:
+                whole = {MAX: min(t.fmt.max_bet, chips_left), HALF: chips_left // 2}
                 stake = whole.get(word, chips_left)
             else:
-                stake = parse_bet(amount, balance=None, min_bet=1, max_bet=MAX_BET_CEILING)
+                stake = parse_bet(
+                    amount, language=language, balance=None, min_bet=1, max_bet=MAX_BET_CEILING
+                )
         except BetAmountError as error:
             await tell(interaction, refusal(error))
             return True
         await self.seal(interaction, channel_id, stake, False)
         return True
+
+    async def reading_language(self, interaction: discord.Interaction[Any], channel_id: int) -> str:
+        """The language a bet is read in: the player's client's, or where the bot does not
+        speak it, the tournament's."""
+        language = known_language(interaction.locale)
+        if language is not None:
+            return language
+        t = self.service.in_channel(channel_id)
+        return ENGLISH if t is None else await self.language(t)
 
     async def seal(
         self, interaction: discord.Interaction[Any], channel_id: int, amount: int, secret: bool

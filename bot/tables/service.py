@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 import db
 from bot.clock import Clock
 from bot.engine import Action, Rules
-from bot.i18n import _
+from bot.i18n import ENGLISH, _
 from bot.shown_names import shown_name
 from bot.tables.advice import Advice
 from bot.tables.betting import Betting
@@ -148,10 +148,12 @@ class TableService:
         amount: str,
         spots: int = 1,
         side: Mapping[str, int] | None = None,
+        *,
+        language: str = ENGLISH,
     ) -> Reply:
         """Place the player's bet for this round (and side bets, stake per spot by bet),
-        seating them if there is room."""
-        return await self.betting.bet(channel_id, player, amount, spots, side)
+        seating them if there is room; ``amount`` is read as ``language`` writes it."""
+        return await self.betting.bet(channel_id, player, amount, spots, side, language=language)
 
     async def rebet(self, table_id: str, round_no: int, player: Player, factor: int) -> Reply:
         """The Bet buttons: repeat the player's last bet (factor 1) or double it (factor 2)."""
