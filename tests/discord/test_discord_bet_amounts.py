@@ -4,10 +4,13 @@ nothing then."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World
 
 from bot.app import BlackjackBot
+from cogs.tournament import TournamentCog
 from fakediscord import FakeMember
 
 # A hard 17 against the dealer's 9 (8 in the hole): no blackjack, the round waits.
@@ -125,3 +128,42 @@ async def test_a_client_language_the_bot_does_not_speak_reads_the_tables(
     assert await world.bet(world.bob, "1,000") == "Bet 1,000. Balance: 0."
     assert await bets_staked(world, world.alice) == [1_000]
     assert await bets_staked(world, world.bob) == [1_000]
+
+
+async def test_a_tournament_bet_is_read_in_the_players_language(
+    bot: BlackjackBot, world: World
+) -> None:
+    tournaments = cast(TournamentCog, bot.get_cog("Tournament"))
+
+    async def ask(member: FakeMember, command: str, **options: object) -> str:
+        text = await world.say(member, command, **options)
+        await world.settle()
+        await tournaments.idle()
+        return text
+
+    await world.slash(world.mod, "tournament create", None, hands=2, eliminations="1")
+    world.alice.user.locale = "es-ES"
+    world.bob.user.locale = "pt-BR"
+    for member in (world.alice, world.bob):
+        await ask(member, "tournament join")
+    assert "started" in await ask(world.mod, "tournament start")
+    # /bet in the tournament's channel: Alice's word for half, Bob's two-way amount.
+    assert await ask(world.bob, "bet", amount="1,000") == (
+        "'1,000' pode ser 1 ou 1.000, então nada foi apostado: digite 1000 para 1.000."
+    )
+    assert await ask(world.alice, "bet", amount="mitad") == (
+        "Tu apuesta de 500 fichas está sellada."
+    )
+    # The Bet button's form reads Bob's Portuguese number too.
+    board = world.fake.last_message(world.channel)
+    opened = await world.fake.click(world.bob, board, label="Bet")
+    over = await world.fake.submit_modal(world.bob, opened, {"Fichas": "2,5k"})
+    assert over.content == "Aposte entre 10 e 500 fichas nesta mão."  # 2,500, not 25
+    opened = await world.fake.click(world.bob, board, label="Bet")
+    two_ways = await world.fake.submit_modal(world.bob, opened, {"Fichas": "2,000"})
+    assert two_ways.content == (
+        "'2,000' pode ser 2 ou 2.000, então nada foi apostado: digite 2000 para 2.000."
+    )
+    opened = await world.fake.click(world.bob, board, label="Bet")
+    sealed = await world.fake.submit_modal(world.bob, opened, {"Fichas": "0,4k"})
+    assert sealed.content == "Sua aposta de 400 fichas está selada."
