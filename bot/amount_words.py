@@ -25,7 +25,8 @@ HALF: Final = "half"
 MAX: Final = "max"
 ALL: Final = "all"
 
-_WORDS: Final[dict[str, Text]] = {
+#: The words for each amount only the balance can tell, as catalog messages.
+WORDS: Final[dict[str, Text]] = {
     # TRANSLATORS: the words a player may type as a bet of half their chips, separated by
     # commas; the first is the one the bot shows.
     HALF: _("half"),
@@ -37,7 +38,8 @@ _WORDS: Final[dict[str, Text]] = {
     ALL: _("all, all-in, allin"),
 }
 
-_UNITS: Final[dict[int, Text]] = {
+#: The short forms after a number, by what they multiply it by, as catalog messages.
+SHORT_FORMS: Final[dict[int, Text]] = {
     # TRANSLATORS: what a player may type after a number to mean thousands (2.5k), separated
     # by commas; the first is the one the bot shows.
     1_000: _("k, thousand"),
@@ -55,7 +57,8 @@ def folded(text: str) -> str:
     return unicodedata.normalize("NFC", text).casefold().strip()
 
 
-def _listed(message: Text, language: str) -> list[str]:
+def listed(message: Text, language: str) -> list[str]:
+    """The words ``message`` lists in ``language``, as compared (:func:`folded`)."""
     return [word for word in map(folded, message.in_language(language).split(",")) if word]
 
 
@@ -90,10 +93,10 @@ def amount_words(language: str) -> AmountWords:
     words: dict[str, str] = {}
     units: dict[str, int] = {}
     for source in dict.fromkeys((ENGLISH, language)):  # the language's own win over English's
-        for meaning, message in _WORDS.items():
-            words.update(dict.fromkeys(_listed(message, source), meaning))
-        for multiplier, message in _UNITS.items():
-            units.update(dict.fromkeys(_listed(message, source), multiplier))
+        for meaning, message in WORDS.items():
+            words.update(dict.fromkeys(listed(message, source), meaning))
+        for multiplier, message in SHORT_FORMS.items():
+            units.update(dict.fromkeys(listed(message, source), multiplier))
     locale = babel_code(language)
     return AmountWords(
         language=language,
@@ -101,6 +104,6 @@ def amount_words(language: str) -> AmountWords:
         group=get_group_symbol(locale),
         words=words,
         units=units,
-        shown_words={meaning: _listed(text, language)[0] for meaning, text in _WORDS.items()},
-        shown_units={size: _listed(text, language)[0] for size, text in _UNITS.items()},
+        shown_words={meaning: listed(text, language)[0] for meaning, text in WORDS.items()},
+        shown_units={size: listed(text, language)[0] for size, text in SHORT_FORMS.items()},
     )
