@@ -1,16 +1,26 @@
-"""Reading a bet as players type it: ``500``, ``1,000``, ``1k``, ``2.5k``, ``1m``, ``half``,
-``max``, ``all``."""
+"""Reading a bet as players type it, in their language: ``500``, ``1,000`` / ``1.000``,
+``2.5k`` / ``2,5k``, ``1m``, ``2 mil``, ``half`` / ``mitad`` / ``metade``, ``max``, ``all``.
+
+A number is read with Babel, strictly, as the language writes it (``bot.amount_words``):
+``2.5k`` is no Spanish number, and is refused with what it could be (``25k`` or ``2,5k``).
+A lone sign followed by exactly three digits, where that sign is the language's decimal
+sign (``1.000`` in English, ``1,000`` in Spanish), is as much a thousands group as a
+decimal: it is refused with both readings, never guessed."""
 
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
-from bot.i18n import Text, _, number_text
+from babel.numbers import NumberFormatError, parse_decimal
+
+from bot.amount_words import ALL, HALF, MAX, AmountWords, amount_words, folded
+from bot.i18n import Text, _, babel_code, number_text
 from bot.shown_names import shown_name
 
-_SUFFIXES = {"": 1, "k": 1_000, "m": 1_000_000, "b": 1_000_000_000}
-_NUMBER = re.compile(r"^(\d+(?:\.\d+)?)\s*([kmb]?)$")
+#: Digits with the signs any language groups or splits them with (which of them the
+#: language uses is Babel's to judge), then a short form.
+_NUMBER = re.compile(r"([0-9](?:[0-9.,\s]*[0-9])?)\s*([^0-9]*)")
 #: Longest text we even try to read; anything longer is not a bet.
 _MAX_TEXT = 24
 
@@ -19,17 +29,24 @@ class BetAmountError(ValueError):
     """A bet that cannot be placed; the message is written for the player."""
 
 
-#: The words whose amount depends on the balance.
-_BALANCE_WORDS = frozenset({"max", "all", "allin", "all-in", "half"})
+class AmbiguousAmount(BetAmountError):
+    """A number the language reads two ways (``1.000`` in English); the message shows both."""
 
 
 def _word(text: str) -> str:
-    return text.strip().lower().replace(",", "").replace("_", "")
+    return folded(text).replace(",", "").replace("_", "")
 
 
-def needs_balance(text: str) -> bool:
-    """Whether ``text`` names an amount only the balance can tell (``half``, ``max``, ``all``)."""
-    return _word(text) in _BALANCE_WORDS
+def balance_word(text: str, *, language: str) -> str | None:
+    """What ``text`` names if it is a word for an amount only the balance can tell:
+    ``bot.amount_words.HALF``, ``MAX`` or ``ALL``; None for anything else."""
+    return amount_words(language).words.get(_word(text))
+
+
+def needs_balance(text: str, *, language: str) -> bool:
+    """Whether ``text`` names an amount only the balance can tell (``half``, ``max``,
+    ``all``, or a word of ``language`` for one)."""
+    return balance_word(text, language=language) is not None
 
 
 def bet_range(low: int, high: int) -> Text:
@@ -61,8 +78,17 @@ def short_of_chips(needed: int, balance: int) -> Text:
     )
 
 
-def parse_bet(text: str, *, balance: int | None, min_bet: int, max_bet: int, spots: int = 1) -> int:
-    """The stake per spot that ``text`` asks for, checked against limits and balance.
+def parse_bet(
+    text: str,
+    *,
+    language: str,
+    balance: int | None,
+    min_bet: int,
+    max_bet: int,
+    spots: int = 1,
+) -> int:
+    """The stake per spot that ``text``, written in ``language``, asks for, checked against
+    limits and balance.
 
     ``half`` is half the balance, ``max`` the most the table and balance allow,
     and ``all`` the whole balance (split over ``spots``): both must still fit
@@ -71,22 +97,22 @@ def parse_bet(text: str, *, balance: int | None, min_bet: int, max_bet: int, spo
     """
     if spots < 1:
         raise BetAmountError(_("You need at least one hand to bet on."))
-    word = _word(text)
+    word = balance_word(text, language=language)
     if balance is None:
-        if word in _BALANCE_WORDS:
-            raise ValueError(f"{word!r} needs the balance")
-        return _check_limits(_parse_number(text, word), min_bet, max_bet, spots)
+        if word is not None:
+            raise ValueError(f"{text.strip()!r} needs the balance")
+        return _check_limits(_parse_number(text, language), min_bet, max_bet, spots)
     affordable = balance // spots
-    if word == "max":
+    if word == MAX:
         amount = min(max_bet, affordable)
-    elif word in ("all", "allin", "all-in"):
+    elif word == ALL:
         amount = affordable
-    elif word == "half":
+    elif word == HALF:
         amount = (balance // 2) // spots
     else:
-        amount = _parse_number(text, word)
+        amount = _parse_number(text, language)
 
-    if amount < min_bet and word in _BALANCE_WORDS and affordable < min_bet:
+    if amount < min_bet and word is not None and affordable < min_bet:
         if spots > 1:
             raise BetAmountError(
                 _(
@@ -127,33 +153,114 @@ def _check_limits(amount: int, min_bet: int, max_bet: int, spots: int) -> int:
     return amount
 
 
-def _parse_number(original: str, word: str) -> int:
+def _help(words: AmountWords) -> dict[str, object]:
+    """The examples the refusals give, in the language the bet was read in."""
+    shown = words.shown_words
+    return {
+        "small": 500,
+        "short": words.example(2.5, 1_000),
+        "large": words.example(1, 1_000_000),
+        "half": shown[HALF],
+        "max": shown[MAX],
+        "all": shown[ALL],
+    }
+
+
+def _parse_number(original: str, language: str) -> int:
+    words = amount_words(language)
+    word = _word(original)
     if not word:
         raise BetAmountError(
-            _("Type an amount of chips: a number like 500, 2.5k or 1m, or half, max or all.")
+            _(
+                "Type an amount of chips: a number like {small}, {short} or {large}, "
+                "or {half}, {max} or {all}.",
+                **_help(words),
+            )
         )
     # What the player typed, echoed back harmless (it is shown in Discord Markdown).
     shown = f"'{shown_name(original.strip()[:_MAX_TEXT])}'"
     if len(word) > _MAX_TEXT:
         raise BetAmountError(_("{typed}… is not an amount of chips.", typed=shown))
-    if word.startswith("-"):
+    if word.startswith(("-", "\N{MINUS SIGN}")):
         raise BetAmountError(_("A bet must be a positive number of chips."))
-    match = _NUMBER.match(word)
-    if match is None:
-        raise BetAmountError(
-            _(
-                "{typed} is not an amount of chips. Use a number like 500, 2.5k or 1m, "
-                "or half, max or all.",
-                typed=shown,
-            )
-        )
-    try:
-        value = Decimal(match.group(1)) * _SUFFIXES[match.group(2)]
-    except InvalidOperation:  # pragma: no cover - the pattern admits only plain decimals
-        raise BetAmountError(_("{typed} is not an amount of chips.", typed=shown)) from None
+    value = _read_number(original.strip().replace("_", ""), words, shown)
     if value != value.to_integral_value():
         raise BetAmountError(_("{typed} is not a whole number of chips.", typed=shown))
     amount = int(value)
     if amount <= 0:
         raise BetAmountError(_("A bet must be a positive number of chips."))
     return amount
+
+
+def _read_number(text: str, words: AmountWords, shown: str) -> Decimal:
+    """The number ``text`` writes in the language of ``words``, short form applied."""
+    match = _NUMBER.fullmatch(text)
+    multiplier = None if match is None else words.units.get(folded(match[2]), None)
+    if match is None or (match[2] and multiplier is None):
+        raise BetAmountError(_not_an_amount(shown, words))
+    digits, unit, multiplier = match[1], match[2].strip(), multiplier or 1
+    if words.group.isspace():  # French groups with a narrow space: any space will do
+        digits = re.sub(r"\s", words.group, digits)
+    _refuse_two_readings(digits, unit, multiplier, words, shown)
+    try:
+        return parse_decimal(digits, locale=babel_code(words.language), strict=True) * multiplier
+    except NumberFormatError as error:
+        readings = [f"{reading}{unit}" for reading in error.suggestions or []]
+        raise BetAmountError(_misread(shown, readings, words)) from None
+
+
+def _refuse_two_readings(
+    digits: str, unit: str, multiplier: int, words: AmountWords, shown: str
+) -> None:
+    """Refuse a lone decimal sign followed by exactly three digits (``1.000`` in English,
+    ``1,000`` in Spanish) after one to three digits: it reads as a decimal and as a group."""
+    whole, sign, thousandths = digits.partition(words.decimal)
+    if not (
+        sign
+        and whole.isdigit()
+        and thousandths.isdigit()
+        and len(thousandths) == 3
+        and 1 <= len(whole) <= 3
+        and not whole.startswith("0")
+    ):
+        return
+    as_decimal = Decimal(f"{whole}.{thousandths}") * multiplier
+    as_group = int(whole + thousandths) * multiplier
+    raise AmbiguousAmount(
+        _(
+            "{typed} could mean {decimal} or {group}, so nothing was bet: type {plain} "
+            "for {group}.",
+            typed=shown,
+            decimal=words.written(as_decimal),
+            group=words.written(as_group),
+            plain=f"{whole}{thousandths}{unit}",
+        )
+    )
+
+
+def _not_an_amount(shown: str, words: AmountWords) -> Text:
+    return _(
+        "{typed} is not an amount of chips. Use a number like {small}, {short} or {large}, "
+        "or {half}, {max} or {all}.",
+        typed=shown,
+        **_help(words),
+    )
+
+
+def _misread(shown: str, readings: list[str], words: AmountWords) -> Text:
+    """The refusal of a number the language does not write so, with what it could be
+    (Babel's readings) when there is something it could be."""
+    if not readings:
+        return _not_an_amount(shown, words)
+    if len(readings) == 1:
+        return _(
+            "{typed} is not an amount of chips: did you mean {first}?",
+            typed=shown,
+            first=readings[0],
+        )
+    return _(
+        "{typed} is not an amount of chips: did you mean {first} or {second}?",
+        typed=shown,
+        first=readings[0],
+        second=readings[1],
+    )

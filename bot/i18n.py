@@ -75,6 +75,18 @@ def language_of(locale: object) -> str:
     return code if code in LANGUAGES else ENGLISH
 
 
+def known_language(locale: object) -> str | None:
+    """The language the bot speaks for a Discord locale: its own, the one it reads
+    (``es-419``: ``es-ES``) or another form of it (``en-GB``: ``en-US``); None when the
+    bot speaks none of it (the caller then picks, as a bet reads the table's language)."""
+    code = str(locale) if locale is not None else ""
+    code = _ALIASES.get(code, code)
+    if code in LANGUAGES:
+        return code
+    base = code.partition("-")[0]
+    return next((language for language in LANGUAGES if language.partition("-")[0] == base), None)
+
+
 def babel_code(language: str) -> str:
     """Babel's (CLDR's) name for a language: ``es-ES`` is ``es_ES``."""
     return language.replace("-", "_")

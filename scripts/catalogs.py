@@ -44,6 +44,9 @@ from bot.i18n import (  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402
 
+#: A comment that starts so, just above a message, is copied into the catalogs for the
+#: translators (what a message is for where its words alone do not say).
+TRANSLATORS = "TRANSLATORS:"
 #: The folders whose code speaks to players.
 SOURCES = ("bot", "cogs")
 #: What each catalog's header says of the project.
@@ -59,7 +62,12 @@ def extracted() -> Catalog:
     """Every message the code says, as an English template."""
     template = Catalog(**HEADER, fuzzy=False)
     for root in SOURCES:
-        found = extract_from_dir(ROOT / root, method_map=[("**.py", "python")], keywords=KEYWORDS)
+        found = extract_from_dir(
+            ROOT / root,
+            method_map=[("**.py", "python")],
+            keywords=KEYWORDS,
+            comment_tags=(TRANSLATORS,),
+        )
         for filename, lineno, message, comments, context in found:
             template.add(
                 message,

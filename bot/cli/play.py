@@ -34,6 +34,7 @@ from bot.engine import (
     parse_cards,
     preset,
 )
+from bot.i18n import ENGLISH
 from bot.rules_words import rules_lines
 from bot.strategy_process import legal_values
 from bot.tables.advice import exact_hint
@@ -214,10 +215,11 @@ class Session:
     def read_bet(self, answer: str, high: int) -> int | None:
         """The stake per hand ``answer`` asks for, as ``/bet`` reads it; None, said why,
         when it is not one ``high`` (the most the table and your chips allow) covers."""
-        balance = self.chips if needs_balance(answer) else None
+        balance = self.chips if needs_balance(answer, language=ENGLISH) else None
         try:
             bet = parse_bet(
                 answer,
+                language=ENGLISH,
                 balance=balance,
                 min_bet=self.rules.min_bet,
                 max_bet=self.rules.max_bet,

@@ -14,7 +14,7 @@ from bot.bet_amount import (
     stake_words,
 )
 from bot.clock import Clock
-from bot.i18n import Text, _
+from bot.i18n import ENGLISH, Text, _
 from bot.tables.changes import TableChanges
 from bot.tables.chip_limit import at_the_limit, best_win
 from bot.tables.errors import (
@@ -71,16 +71,20 @@ class Betting:
         side: Mapping[str, int] | None = None,
         *,
         secret: bool = False,
+        language: str = ENGLISH,
     ) -> Reply:
         """Place the player's bet for this round, seating them if there is room.
 
-        ``side``: side bets, stake per spot by bet ("21+3": 10), staked with the bet.
-        ``secret``: the game mode's secret bet (a tournament's), hidden until it is paid.
+        ``amount`` is read as ``language`` writes numbers and amount words (``1.000`` is
+        a thousand in Spanish). ``side``: side bets, stake per spot by bet ("21+3": 10),
+        staked with the bet. ``secret``: the game mode's secret bet (a tournament's),
+        hidden until it is paid.
         The stakes are taken at once; when every seated player has bet, the cards are dealt.
         """
         table = self._registry.in_channel(channel_id)
         message, snapshot = await self._changes.mutate(
-            table, lambda: self._place_bet(table, player, amount, spots, side or {}, secret)
+            table,
+            lambda: self._place_bet(table, player, amount, spots, side or {}, language, secret),
         )
         return Reply(snapshot, message)
 
@@ -103,7 +107,8 @@ class Betting:
             # Side bets the table no longer takes at that size are left out, not refused.
             if side_bet_refusal(table.side_bets, side) is not None:
                 side = {}
-            return await self._place_bet(table, player, str(stake * factor), spots, side)
+            # Digits alone read the same in every language.
+            return await self._place_bet(table, player, str(stake * factor), spots, side, ENGLISH)
 
         message, snapshot = await self._changes.mutate(table, bet_again)
         return Reply(snapshot, message)
@@ -115,6 +120,7 @@ class Betting:
         amount: str,
         spots: int,
         side: Mapping[str, int],
+        language: str,
         secret: bool = False,
     ) -> str:
         mode = self._flow.mode_of(table)
@@ -138,14 +144,16 @@ class Betting:
             self._registry.check_room(table)
         # A plain number needs no balance read: the debit below checks the balance anyway.
         balance: int | None = None
-        if needs_balance(amount):
+        if needs_balance(amount, language=language):
             balance = await mode.purse.balance(table, player.user_id)
             # half, max and all are of what the side bets leave: ``all`` stakes everything.
             balance = max(0, balance - sum(side.values()) * spots)
         rules = table.rules
         low, high = mode.bet_limits(table, seat)
         try:
-            stake = parse_bet(amount, balance=balance, min_bet=low, max_bet=high, spots=spots)
+            stake = parse_bet(
+                amount, language=language, balance=balance, min_bet=low, max_bet=high, spots=spots
+            )
         except BetAmountError as error:
             # The refusal as written (a Text), so it is told in the reader's language.
             raise BetRefused(error.args[0]) from None
@@ -186,7 +194,7 @@ class Betting:
                 raise BetRefused(
                     at_the_limit(error, _("a bet of {amount}", amount=stake * spots + side_amount))
                 ) from None
-            if not needs_balance(amount):  # the words parse_bet gives with the balance read
+            if balance is None:  # the words parse_bet gives with the balance read
                 raise BetRefused(short_of_chips(error.amount, error.balance)) from None
             raise NotEnoughChips(error.amount, error.balance, "That bet") from None
         if all(s.spots for s in table.seats):

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 import db
 from bot.clock import Clock
 from bot.engine import Action, Rules
-from bot.i18n import _
+from bot.i18n import ENGLISH, _
 from bot.shown_names import shown_name
 from bot.tables.advice import Advice
 from bot.tables.betting import Betting
@@ -150,10 +150,14 @@ class TableService:
         side: Mapping[str, int] | None = None,
         *,
         secret: bool = False,
+        language: str = ENGLISH,
     ) -> Reply:
         """Place the player's bet for this round (and side bets, stake per spot by bet),
-        seating them if there is room; ``secret``: a tournament's secret bet."""
-        return await self.betting.bet(channel_id, player, amount, spots, side, secret=secret)
+        seating them if there is room; ``amount`` is read as ``language`` writes it;
+        ``secret``: a tournament's secret bet."""
+        return await self.betting.bet(
+            channel_id, player, amount, spots, side, secret=secret, language=language
+        )
 
     async def rebet(self, table_id: str, round_no: int, player: Player, factor: int) -> Reply:
         """The Bet buttons: repeat the player's last bet (factor 1) or double it (factor 2)."""

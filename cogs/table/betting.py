@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.discord_reply import tell
 from bot.engine import BUSTER, MAX_BET_CEILING, MAX_SPOTS, PERFECT_PAIRS, TWENTY_ONE_PLUS_THREE
-from bot.i18n import _
+from bot.i18n import _, known_language
 from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope
 from bot.tables import TableSnapshot
@@ -119,11 +119,30 @@ class BettingCog(commands.Cog, name="Betting"):
             await self.bot.play_gate.require(
                 economy_scope(interaction), asker_of(interaction), Action.BET
             )
+        language = await self.reading_language(interaction, table)
         async with TimelyResponse(interaction, self.bot.clock) as answer, messages.busy(table_id):
             reply = await self.bot.tables.bet(
-                channel_id, player_of(interaction), amount, hands, side, secret=secret
+                channel_id,
+                player_of(interaction),
+                amount,
+                hands,
+                side,
+                secret=secret,
+                language=language,
             )
             receipt = await answer.text(reply.note, wait=True)
         self.receipts.expire(interaction, receipt)
         await messages.renew_pocket(reply.snapshot.table_id, interaction)
         await first_bet_notice(self.bot, interaction)
+
+    async def reading_language(
+        self, interaction: discord.Interaction[Any], table: TableSnapshot | None
+    ) -> str:
+        """The language a bet is read in: the player's client's, or where the bot does not
+        speak it, the table's (the player reads the table's amounts in it)."""
+        language = known_language(interaction.locale)
+        if language is not None:
+            return language
+        if table is None:
+            return await self.messages.language(interaction.guild_id or 0)
+        return await self.messages.table_language(table)

@@ -142,12 +142,15 @@ class TableMessages:
         shown = None
         if faces and self._faces_for is not None:
             shown = await self._faces_for(snapshot.guild_id)
+        return render_table(snapshot, shown, await self.table_language(snapshot))
+
+    async def table_language(self, snapshot: TableSnapshot) -> str:
+        """The language ``snapshot``'s message speaks: its server's (a pocket table: its
+        host's)."""
         language = (
             self._pocket_languages.get(snapshot.table_id) if is_pocket_table(snapshot) else None
         )
-        if language is None:
-            language = await self.language(snapshot.guild_id)
-        return render_table(snapshot, shown, language)
+        return language if language is not None else await self.language(snapshot.guild_id)
 
     # -- what the service and the cogs tell us ---------------------------------------------
 

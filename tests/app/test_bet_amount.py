@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 
 from bot.bet_amount import BetAmountError, bet_range, needs_balance, parse_bet
+from bot.i18n import ENGLISH
 
 
 def bet(text: str, balance: int = 10_000, spots: int = 1) -> int:
-    return parse_bet(text, balance=balance, min_bet=10, max_bet=5_000, spots=spots)
+    return parse_bet(
+        text, language=ENGLISH, balance=balance, min_bet=10, max_bet=5_000, spots=spots
+    )
 
 
 @pytest.mark.parametrize(
@@ -120,15 +123,15 @@ def test_broke_player_asking_for_max_is_sent_to_daily() -> None:
 @pytest.mark.parametrize("text", ["500", "2.5k", "1,000"])
 def test_a_plain_number_is_checked_against_the_limits_without_the_balance(text: str) -> None:
     # The table's debit checks the balance: a plain number needs no balance read first.
-    assert parse_bet(text, balance=None, min_bet=10, max_bet=5_000) == bet(text)
+    assert parse_bet(text, language=ENGLISH, balance=None, min_bet=10, max_bet=5_000) == bet(text)
     with pytest.raises(BetAmountError, match="The table maximum is 1,000; you bet"):
-        parse_bet("1m", balance=None, min_bet=10, max_bet=1_000)
+        parse_bet("1m", language=ENGLISH, balance=None, min_bet=10, max_bet=1_000)
     with pytest.raises(BetAmountError, match="The table minimum is 10; you bet 5"):
-        parse_bet("5", balance=None, min_bet=10, max_bet=1_000)
+        parse_bet("5", language=ENGLISH, balance=None, min_bet=10, max_bet=1_000)
 
 
 @pytest.mark.parametrize("text", ["half", "max", "all", " All-In "])
 def test_half_max_and_all_need_the_balance(text: str) -> None:
-    assert needs_balance(text)
+    assert needs_balance(text, language=ENGLISH)
     with pytest.raises(ValueError, match="needs the balance"):
-        parse_bet(text, balance=None, min_bet=10, max_bet=5_000)
+        parse_bet(text, language=ENGLISH, balance=None, min_bet=10, max_bet=5_000)

@@ -153,8 +153,8 @@ async def test_an_unreadable_or_too_small_bet_is_refused_in_the_players_language
 ) -> None:
     await world.start(world.bob)
     assert await world.bet(world.bob, "abc") == (
-        "'abc' não é uma quantidade de fichas. Use um número como 500, 2.5k ou 1m, ou half,"
-        " max ou all."
+        "'abc' não é uma quantidade de fichas. Use um número como 500, 2,5k ou 1m, ou metade,"
+        " máx ou tudo."
     )
     assert await world.bet(world.bob, "0") == "A aposta precisa ser um número positivo de fichas."
     assert await world.bet(world.alice, "5") == "El mínimo de la mesa es 10; has apostado 5."
