@@ -12,7 +12,7 @@ import re
 import secrets
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -31,6 +31,7 @@ from test_discord_tournament import (
 
 import db
 from bot.tables.errors import PAUSED
+from bot.tables.table import Table
 from bot.tournaments.service import TABLE_DONE
 from cogs.responsible import CONFIRMED
 from cogs.table.restart_text import jump_link, moved_text
@@ -347,8 +348,28 @@ def outage(
         server.stop()
 
 
+async def paused_through(
+    world: World, outage: Store, table: Table, due: float, refused: Callable[[], Awaitable[str]]
+) -> None:
+    """The store goes away and a timer falls due in ``due`` seconds: its step cannot be
+    written, so the table pauses; ``refused`` (a player's move) is answered that it is
+    paused, then and at the next retry. Then the store is back and the table reloads."""
+    outage.outage.begin()
+    try:
+        await tick(world, due)
+        assert table.paused  # the failed timed step paused the table, nothing else
+        assert await refused() == PAUSED
+        await tick(world, 20)  # retries while the store is still away change nothing
+        assert await refused() == PAUSED
+    finally:
+        outage.outage.end()
+    await tick(world, 30)  # the next retry finds the store back: the timer is set again
+    assert not table.paused
+
+
+@pytest.mark.parametrize("timer", ["bets", "decisions"])
 async def test_a_store_outage_mid_hand_pauses_the_table_and_the_hand_settles_once_after(
-    world: World, outage: Store
+    world: World, outage: Store, timer: str
 ) -> None:
     shoes = ShoeQueue()
     async with running_bot(world.fake, bot_on(world, outage)) as bot:
@@ -358,30 +379,39 @@ async def test_a_store_outage_mid_hand_pauses_the_table_and_the_hand_settles_onc
         await entered(world, world.alice, world.bob, world.carol, hands=2, eliminations="1")
         await ask(world, world.mod, "tournament start")
         t = live(world)
-        for member in (world.alice, world.bob, world.carol):
-            await ask(world, member, "tournament bet", amount="10")
-        board = the_board(world)
-        await world.click(world.alice, board, "Stand")
         table = world.running.tables.registry.tables[t.table_ids[0]]
+        bet_s, action_s, _idle_s = t.timers
         before = await world.chips()
-        outage.outage.begin()
-        try:
-            # Bob's and Carol's decision timer falls due: its step cannot be written.
-            await tick(world, t.timers[1])
-            assert table.paused  # the failed timed step paused the table, nothing else
-            assert await world.refused(world.bob, board, "Stand") == PAUSED
-            await tick(world, 20)  # retries while the store is still away change nothing
-            assert await world.refused(world.carol, board, "Hit") == PAUSED
-        finally:
-            outage.outage.end()
-        await tick(world, 30)  # the next retry finds the store back: the timer is set again
-        assert not table.paused
-        assert stacks(world, t) == dict.fromkeys(
-            (world.alice.id, world.bob.id, world.carol.id), 1000
-        )
-        assert await world.refused(world.alice, board, "Stand") != PAUSED  # she has stood
+        everyone = dict.fromkeys((world.alice.id, world.bob.id, world.carol.id), 1000)
+        for member in (world.alice, world.bob):
+            await ask(world, member, "tournament bet", amount="10")
+        if timer == "bets":
+            # Carol has not bet when the bet timer falls due during the outage.
+            async def carol_bets() -> str:
+                return await world.say(world.carol, "tournament bet", amount="10")
 
-        await tick(world, t.timers[1])  # the timed step again: basic strategy plays both
+            await paused_through(world, outage, table, bet_s, carol_bets)
+            assert table.round is None  # not dealt: the bet timer runs again
+            await tick(world, bet_s)  # Carol bets the minimum; the hand is dealt
+            board = the_board(world)
+            late = "Carol did not bet in time and bets the minimum, 10 chips."
+            assert embed_text(board).count(late) == 1  # the retried step, once
+            await world.click(world.alice, board, "Stand")
+            await world.click(world.bob, board, "Stand")
+        else:
+            await ask(world, world.carol, "tournament bet", amount="10")
+            board = the_board(world)
+            await world.click(world.alice, board, "Stand")
+
+            async def bob_stands() -> str:
+                return await world.refused(world.bob, board, "Stand")
+
+            # Bob's and Carol's decision timer falls due during the outage.
+            await paused_through(world, outage, table, action_s, bob_stands)
+            assert await world.refused(world.alice, board, "Stand") != PAUSED  # she stood
+        assert stacks(world, t) == everyone  # nothing paid yet
+
+        await tick(world, action_s)  # the decision timer: basic strategy plays what is left
         assert stacks(world, t) == {world.alice.id: 990, world.bob.id: 990, world.carol.id: 1010}
         text = embed_text(board)
         assert text.count("Bob has the fewest chips after hand 1 and is out.") == 1
@@ -395,8 +425,8 @@ async def test_a_store_outage_mid_hand_pauses_the_table_and_the_hand_settles_onc
         assert await world.chips() == before  # tournament chips: the economy never moved
 
         # The tournament goes on: hand 2 is played by the timers, and it ends.
-        await tick(world, t.timers[0])
-        await tick(world, t.timers[1])
+        await tick(world, bet_s)
+        await tick(world, action_s)
         assert world.running.tournaments.live == {}
         places = await world.store.tournaments.places(t.tournament_id)
         assert [p.user_id for p in places][-1] == world.bob.id
