@@ -7,9 +7,9 @@ verify``."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
-import secrets
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable, Iterator
@@ -30,6 +30,7 @@ from test_discord_tournament import (
 )
 
 import db
+from bot.engine import Card, Round
 from bot.tables.errors import PAUSED
 from bot.tables.table import Table
 from bot.tournaments.service import TABLE_DONE
@@ -46,6 +47,7 @@ REPO = Path(__file__).resolve().parents[2]
 #: Hand 1 at a table of Alice and Bob: Alice 10 8 (18) and Bob 9 9 (18) stand against the
 #: dealer's 7 and 10 (17): both win their bet.
 BOTH_WIN = "Th 9d 7c 8h 9s Tc " + SPARE
+NO_TOURNAMENT = "There is no tournament in this channel."
 #: Alice and Bob play two hands, each won as BOTH_WIN's.
 TWO_HANDS = {"hands": 2, "eliminations": ""}
 
@@ -107,7 +109,7 @@ async def test_join_at_a_due_reality_check_shows_continue_then_enters_once(
 
 
 @pytest.mark.usefixtures("bot")
-async def test_create_from_a_group_dm_or_a_dm_says_where_tournaments_are_played(
+async def test_tournament_commands_from_a_group_dm_or_a_dm_say_where_they_are_played(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake = world.fake
@@ -120,6 +122,17 @@ async def test_create_from_a_group_dm_or_a_dm_says_where_tournaments_are_played(
             await world.settle()
             assert answer.content == "Tournaments are played in a server's channels."
             assert answer.ephemeral
+            # Every other tournament command: there is none here, plainly.
+            for command, options in (
+                ("tournament join", {}),
+                ("tournament start", {}),
+                ("tournament bet", {"amount": "10"}),
+                ("tournament standings", {}),
+                ("tournament cancel", {}),
+            ):
+                other = await fake.slash(alice, command, place, **options)
+                await world.settle()
+                assert (other.content, other.ephemeral) == (NO_TOURNAMENT, True), command
     assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert world.running.tournaments.live == {}
     assert await world.store.ledger(world.guild.id, alice.id) == []
@@ -293,37 +306,56 @@ def verified(seed_hex: str, n: int) -> tuple[str, dict[int, list[str]]]:
     return commitment, shoes
 
 
-async def test_the_commitment_and_the_seed_shown_check_out_with_verify(
-    world: World, bot: object
-) -> None:
-    seed = secrets.token_bytes(32)  # a real seed: hand 1 is dealt from its continuation 1
+def first_cards(round_: Round) -> list[Card]:
+    """The cards of the deal that nothing after it changes: each spot's first card, the
+    dealer's up card, then (after every spot's second) the hole card."""
+    firsts = [round_.hands(seat.player_id)[0].cards[0] for seat in round_.seats]
+    return [*firsts, *round_.dealer.cards[:1], round_.dealer.cards[1]]
+
+
+def dealt_at(shoe: list[str], spots: int) -> list[str]:
+    """The same cards of a deal from ``shoe`` (cards in dealing order) to ``spots`` spots."""
+    return [*shoe[: spots + 1], shoe[2 * spots + 1]]
+
+
+@pytest.mark.usefixtures("bot")
+async def test_the_commitment_and_the_seed_shown_check_out_with_verify(world: World) -> None:
+    # A real seed: hand n is dealt from its continuation n.
+    seed = hashlib.sha256(b"a tournament checked from outside").digest()
     world.running.tournaments.new_seed = lambda: seed
-    await entered(world, world.alice, world.bob, hands=1, eliminations="")
+    await entered(world, world.alice, world.bob, hands=3, eliminations="")
     shown = re.findall(r"`([0-9a-f]{64})`", embed_text(the_board(world)))
     assert len(shown) == 1  # the commitment, shown before any card
+    assert shown[0] in await ask(world, world.carol, "blackjack fairness")
     await ask(world, world.mod, "tournament start")
     t = live(world)
     for member in (world.alice, world.bob):
         await ask(world, member, "tournament bet", amount="10")
     table = world.running.tables.registry.tables[t.table_ids[0]]
-    round_ = table.round
-    assert round_ is not None
-    alice, bob = (round_.hands(str(m.id))[0].cards for m in (world.alice, world.bob))
-    dealt = [alice[0], bob[0], round_.dealer_up_card, alice[1], bob[1]]
+    assert table.round is not None
     text = embed_text(the_board(world))
-    for card in (*alice[:2], *bob[:2], round_.dealer_up_card):
+    for card in first_cards(table.round)[:-1]:  # the hole card is not shown yet
         assert str(card) in text  # what the table showed
-    while world.running.tournaments.live:
-        await tick(world, t.timers[1])
+    assert seed.hex() not in text
+    while world.running.tournaments.live:  # hands 2 and 3: the timers bet and play
+        await tick(world, max(t.timers[:2]))
 
     (over,) = posted(world, world.channel, f"Tournament #{t.tournament_id} is over.")
     command = re.search(r"`python -m bot verify --seed ([0-9a-f]{64}) --continuations (\d+)`", over)
     assert command is not None
     assert command.group(1) == seed.hex()
+    assert command.group(2) == "3"
     commitment, shoes = verified(command.group(1), int(command.group(2)))
     assert commitment == shown[0]
     assert f"(commitment `{commitment}`)" in over
-    assert shoes[1][:5] == [str(card) for card in dealt]
+    # Each hand as the store recorded it, oldest first, was dealt from its continuation.
+    rounds = await world.store.round_history(world.guild.id, channel_id=world.channel.id)
+    hands = [r for r in reversed(rounds) if r.round_id != t.pool_round_id]
+    assert [r.status for r in hands] == ["settled"] * 3
+    for number, record in enumerate(hands, start=1):
+        assert record.state_json is not None
+        round_ = Round.from_json(record.state_json)
+        assert [str(c) for c in first_cards(round_)] == dealt_at(shoes[number], 2), number
 
 
 # -- a store outage -------------------------------------------------------------------------
