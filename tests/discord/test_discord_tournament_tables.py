@@ -138,6 +138,17 @@ async def test_tournament_commands_from_a_group_dm_or_a_dm_say_where_they_are_pl
     assert await world.store.ledger(world.guild.id, alice.id) == []
 
 
+@pytest.mark.usefixtures("bot")
+async def test_the_table_shows_the_formats_bet_limits_that_a_bet_is_held_to(
+    world: World,
+) -> None:
+    await entered(world, world.alice, world.bob, min_bet=25, max_bet=400)
+    await ask(world, world.mod, "tournament start")
+    assert "`/bet amount` or Bet · 25–400 ·" in embed_text(the_board(world))
+    assert await ask(world, world.alice, "bet", amount="5") == "The table minimum is 25; you bet 5."
+    assert "sealed" in await ask(world, world.alice, "bet", amount="25")
+
+
 # -- the table message --------------------------------------------------------------------
 
 
