@@ -35,6 +35,7 @@ from bot.tables.errors import PAUSED
 from bot.tables.table import Table
 from bot.tournaments.service import TABLE_DONE
 from cogs.responsible import CONFIRMED
+from cogs.table.render import ROUND_REFUNDED, STAKE_REFUNDED
 from cogs.table.restart_text import jump_link, moved_text
 from fakediscord.harness import running_bot
 from fakediscord.models import FakeChannel, FakeMember
@@ -152,6 +153,13 @@ async def test_the_table_shows_the_formats_bet_limits_that_a_bet_is_held_to(
 # -- the table message --------------------------------------------------------------------
 
 
+def assert_paid_not_refunded(text: str) -> None:
+    """A tournament table closed after its last hand: the hand was paid, not refunded."""
+    assert "## Last round" in text
+    assert ROUND_REFUNDED not in text
+    assert STAKE_REFUNDED not in text
+
+
 def boards(world: World) -> list[FakeMessage]:
     """The tournament table's messages in the channel, oldest first (a moved one too)."""
     return [
@@ -194,6 +202,7 @@ async def test_a_table_message_deleted_mid_tournament_is_posted_again_and_plays_
     await bet_and_stand(world, world.alice, world.bob)
     assert world.running.tournaments.live == {}
     assert TABLE_DONE in embed_text(again)
+    assert_paid_not_refunded(embed_text(again))
     assert boards(world) == [again]  # one message now: the deleted one is gone
     places = await world.store.tournaments.places(t.tournament_id)
     assert sorted(p.chips for p in places) == [1020, 1020]
@@ -222,6 +231,7 @@ async def test_a_tournament_past_an_hour_moves_to_a_fresh_message_before_the_hou
     assert (old.embeds, old.buttons()) == ([], [])
     assert TABLE_DONE in embed_text(new)
     assert "Hand 8 of 8" in embed_text(new)
+    assert_paid_not_refunded(embed_text(new))
     assert [r for r in fake.requests if r.error_code == 30046] == []
     assert [m.old_edits for m in (old, new)] == [0, 0]  # never edited past its hour
     places = await world.store.tournaments.places(t.tournament_id)
