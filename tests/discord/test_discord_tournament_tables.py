@@ -1,6 +1,7 @@
 """What a tournament table shares with every table, through the fake Discord, each hand
 dealt from a stacked shoe (or, to check the shuffle, from the tournament's real seed): a
-store outage mid-hand, the table message deleted, Discord's one-hour edit cap, the
+store outage mid-hand (and at the tournament's commands), the table message deleted,
+Discord's one-hour edit cap, the bet limits shown, the
 reality check's Continue at /tournament join, a command from outside a server, prizes and
 refunds at the chip ceiling, and the commitment and seed checked with ``python -m bot
 verify``."""
@@ -32,8 +33,10 @@ from test_discord_tournament import (
 import db
 from bot.engine import Card, Round
 from bot.tables.errors import PAUSED
+from bot.tables.opening import NO_STORE
 from bot.tables.table import Table
 from bot.tournaments.service import TABLE_DONE
+from bot.tournaments.state import Status
 from cogs.responsible import CONFIRMED
 from cogs.table.render import ROUND_REFUNDED, STAKE_REFUNDED
 from cogs.table.restart_text import jump_link, moved_text
@@ -483,4 +486,38 @@ async def test_a_store_outage_mid_hand_pauses_the_table_and_the_hand_settles_onc
         assert world.running.tournaments.live == {}
         places = await world.store.tournaments.places(t.tournament_id)
         assert [p.user_id for p in places][-1] == world.bob.id
+    await check_invariants(outage.url)
+
+
+async def test_tournament_commands_in_a_store_outage_change_nothing_and_work_after(
+    world: World, outage: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with running_bot(world.fake, bot_on(world, outage)) as bot:
+        world.bot = bot
+        await entered(world, world.alice, world.bob, fee=100, hands=1, eliminations="")
+        t = live(world)
+        before = await world.chips()
+        outage.outage.begin()
+        try:
+            with caplog.at_level(logging.WARNING):
+                assert await ask(world, world.carol, "tournament join") == PAUSED
+                for command in ("tournament start", "tournament cancel"):
+                    assert await ask(world, world.mod, command) == NO_STORE, command
+                elsewhere = await ask(world, world.mod, "tournament create", world.other_channel)
+                assert elsewhere == NO_STORE
+        finally:
+            outage.outage.end()
+        assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+        await tick(world, 30)  # the table paused by the join reloads
+        assert await world.chips() == before
+        assert (t.status, [e.user_id for e in t.entrants]) == (
+            Status.REGISTERING,
+            [world.alice.id, world.bob.id],
+        )
+        assert world.running.tournaments.in_channel(world.other_channel.id) is None
+        assert await ask(world, world.carol, "tournament join") == (
+            f"You are in tournament #{t.tournament_id}. Your entry fee of 100 is in the prize pool."
+        )
+        assert "has started" in await ask(world, world.mod, "tournament start")
+        assert "Hand 1 of 1" in embed_text(the_board(world))
     await check_invariants(outage.url)
