@@ -1,10 +1,9 @@
 """What a tournament table shares with every table, through the fake Discord, each hand
 dealt from a stacked shoe (or, to check the shuffle, from the tournament's real seed): a
 store outage mid-hand (and at the tournament's commands), the table message deleted,
-Discord's one-hour edit cap, the bet limits shown, the
-reality check's Continue at /tournament join, a command from outside a server, prizes and
-refunds at the chip ceiling, and the commitment and seed checked with ``python -m bot
-verify``."""
+Discord's one-hour edit cap, the bet limits shown, the reality check's Continue at
+/tournament join, a command from outside a server, prizes and refunds at the chip
+ceiling, and the commitment and seed checked with ``python -m bot verify``."""
 
 from __future__ import annotations
 
