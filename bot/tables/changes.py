@@ -128,6 +128,7 @@ class TableChanges:
             hidden_bets=mode.hidden_bets(table),
             rebets=mode.rebets,
             events=mode.shown_events(table),
+            bet_limits=mode.bet_limits(table, None),
         )
 
     async def emit(self, snapshot: TableSnapshot) -> None:

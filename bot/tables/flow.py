@@ -260,18 +260,19 @@ class RoundFlow:
         """Void and refund an open round (once), mark the table closed, stop its timer.
 
         The table's document is marked closed in the refund's transaction: it never resumes.
+        Without an open round (the last one was paid), no seat keeps a stake: the closed
+        table shows a seat's stake as refunded.
         """
         before = (table.round_id, table.phase, table.closed_reason, table.deadline)
-        seat_deadlines = [(seat.deadline, seat.bet, seat.spots) for seat in table.seats]
+        seats_before = [(seat.deadline, seat.bet, seat.spots) for seat in table.seats]
         round_id, table.round_id = table.round_id, None
-        if round_id is None:  # between rounds nothing is at stake: no seat shows a refund
-            for seat in table.seats:
-                seat.bet = seat.spots = 0
         table.phase = TablePhase.CLOSED
         table.closed_reason = reason
         table.deadline = None
         for seat in table.seats:
             seat.deadline = None
+            if round_id is None:
+                seat.bet = seat.spots = 0
         try:
             if round_id is not None:
                 voided = await self._store.void_round(round_id, reason, table=self.write(table))
@@ -284,7 +285,7 @@ class RoundFlow:
         except BaseException:
             # Closed only once it commits: a table whose close failed is still open.
             table.round_id, table.phase, table.closed_reason, table.deadline = before
-            for seat, (deadline, bet, spots) in zip(table.seats, seat_deadlines, strict=True):
+            for seat, (deadline, bet, spots) in zip(table.seats, seats_before, strict=True):
                 seat.deadline, seat.bet, seat.spots = deadline, bet, spots
             raise
         self._registry.forget(table)

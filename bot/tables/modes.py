@@ -88,7 +88,8 @@ class GameMode(Protocol):
         ...
 
     def bet_limits(self, table: Table, seat: SeatState | None) -> tuple[int, int]:
-        """The smallest and largest bet a spot the player may make this round."""
+        """The smallest and largest bet a spot the player (``seat``) may make this round;
+        ``seat`` None: the table's own limits, as the table shows them."""
         ...
 
     def note_secret(self, table: Table, user_id: int, secret: bool) -> Callable[[], None]:

@@ -187,9 +187,11 @@ def build_snapshot(
     hidden_bets: frozenset[int] = frozenset(),
     rebets: bool = True,
     events: Sequence[str] | None = None,
+    bet_limits: tuple[int, int] | None = None,
 ) -> TableSnapshot:
-    """Everything the table message shows now; ``panel``, ``hidden_bets`` and ``rebets``
-    from the table's game mode (bot.tables.modes), and ``events`` as it shows them."""
+    """Everything the table message shows now; ``panel``, ``hidden_bets``, ``rebets`` and
+    ``bet_limits`` (else the rules') from the table's game mode (bot.tables.modes), and
+    ``events`` as it shows them."""
     round_ = table.round
     playing = round_ is not None and table.phase in (TablePhase.INSURANCE, TablePhase.PLAYING)
     deadline = table.deadline
@@ -197,6 +199,7 @@ def build_snapshot(
         # The play phase ends when the slowest player's timer does.
         times = [seat.deadline for seat in table.seats if seat.deadline is not None]
         deadline = max(times) if times else None
+    low, high = bet_limits or (table.rules.min_bet, table.rules.max_bet)
     return TableSnapshot(
         table_id=table.table_id,
         guild_id=table.guild_id,
@@ -206,8 +209,8 @@ def build_snapshot(
         round_no=table.round_no,
         phase=table.phase,
         version=version,
-        min_bet=table.rules.min_bet,
-        max_bet=table.rules.max_bet,
+        min_bet=low,
+        max_bet=high,
         max_spots=table.rules.max_spots,
         seats=tuple(
             hidden(seat_view(table, seat))

@@ -153,7 +153,9 @@ class TournamentMode:
 
     def bet_limits(self, table: Table, seat: SeatState | None) -> tuple[int, int]:
         fmt = self._tournaments.of(table).fmt
-        chips = 0 if seat is None else stacks_of(table).stacks[seat.player.user_id].chips
+        if seat is None:  # the format's (the rules' minimum is 1: a short stack bets all)
+            return fmt.min_bet, fmt.max_bet
+        chips = stacks_of(table).stacks[seat.player.user_id].chips
         return min(fmt.min_bet, chips), min(fmt.max_bet, chips)
 
     def note_secret(self, table: Table, user_id: int, secret: bool) -> Callable[[], None]:

@@ -81,6 +81,13 @@ VIOLATIONS: dict[str, str] = {
             GROUP BY round_id) AS x ON x.round_id = r.id
         WHERE r.status = 'settled'
         AND (r.staked <> x.wagered OR r.paid <> x.payout)""",
+    # A prize the chip ceiling kept is the pool round's ``unrefunded``, as a refund's is.
+    "a finished tournament's pool round did not pay out its whole pool"
+    " less what the chip ceiling kept": """
+        SELECT t.id, r.status, r.staked, r.paid, r.unrefunded
+        FROM tournaments AS t JOIN rounds AS r ON r.id = t.pool_round_id
+        WHERE t.status = 'finished'
+        AND (r.status <> 'settled' OR r.staked <> r.paid + r.unrefunded)""",
     "a channel has two open tables": """
         SELECT channel_id, COUNT(*) FROM live_tables WHERE status = 'open'
         GROUP BY channel_id HAVING COUNT(*) > 1""",

@@ -168,6 +168,23 @@ async def test_only_the_host_or_a_channel_manager_stops_a_table(
     assert host_stops.startswith("Table closed.")
 
 
+async def test_a_table_stopped_mid_round_closes_after_paying_it_and_says_nothing_was_refunded(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add("Ts 9h 7c 8d " + SPARE)  # Alice 10 7 against the dealer's 9 8: a push
+    table = await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    stopped = await world.say(world.mod, "blackjack stop")
+    assert stopped == "The round in play is played out; the table closes when it ends."
+    await world.click(world.alice, table, "Stand")
+    text = embed_text(table)
+    assert "**Table closed** · Stopped by Moderator.\n## Alice\nNothing at stake\n" in text
+    assert "Alice: 10♠ 7♣ — 17 ties 17: push, 100 back" in text
+    assert ROUND_REFUNDED not in text
+    assert STAKE_REFUNDED not in text
+    assert (await world.ledger(world.alice))[-2:] == [("bet", -100), ("payout", 100)]
+
+
 async def test_balance_shows_yours_or_a_members(bot: BlackjackBot, world: World) -> None:
     assert await world.say(world.alice, "balance") == f"You have {START_CHIPS:,} chips."
     other = await world.say(world.alice, "balance", member=world.bob)
