@@ -263,7 +263,9 @@ class TournamentCog(commands.Cog, name="Tournament"):
         channel_id = interaction.channel_id or 0
         t = self.service.in_channel(channel_id)
         if t is not None:
-            await tell(interaction, joined(standings_lines(t, self.service.standings(t)), "\n"))
+            heading = _("Tournament #{id} standings:", id=str(t.tournament_id))
+            lines = standings_lines(t, self.service.standings(t))
+            await tell(interaction, joined([heading, *lines], "\n"))
             return
         ended = self.last.get(channel_id)
         if ended is None:

@@ -21,13 +21,12 @@ from bot.tables.errors import (
     BetRefused,
     NotEnoughChips,
     NotSeated,
-    PlayBlocked,
     StaleButton,
     TableError,
     WrongPhase,
 )
 from bot.tables.flow import EVERYONE_LEFT, RoundFlow
-from bot.tables.play_words import refused_text
+from bot.tables.play_words import blocked
 from bot.tables.players import Player
 from bot.tables.refusals import EARLIER_ROUND
 from bot.tables.registry import TableRegistry
@@ -185,11 +184,7 @@ class Betting:
             if seated is None:
                 table.seats.remove(seat)
             if isinstance(error, db.PlayRefused):  # the player's own limits
-                until = None if error.until is None else error.until.timestamp()
-                reality_check = error.reason == "reality_check"
-                raise PlayBlocked(
-                    refused_text(error), until=until, reality_check=reality_check
-                ) from None
+                raise blocked(error) from None
             if isinstance(error, db.BalanceLimitExceeded):
                 raise BetRefused(
                     at_the_limit(error, _("a bet of {amount}", amount=stake * spots + side_amount))

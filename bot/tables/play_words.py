@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Final
 
 from bot.i18n import Text, _, n_, signed
+from bot.tables.errors import PlayBlocked
 from db.errors import PlayRefused
 
 #: The no-value notice: in /blackjack rules, the README and once at a player's first bet.
@@ -118,3 +119,11 @@ def too_new_text(days: int, allowed_from: float) -> Text:
         days=days,
         when=when(allowed_from),
     )
+
+
+def blocked(error: PlayRefused, *, fee: bool = False) -> PlayBlocked:
+    """The refusal a player's own limits make of a stake (``fee``: a tournament's entry fee),
+    with when it may change and, for a due reality check, its Continue button."""
+    until = None if error.until is None else error.until.timestamp()
+    check = error.reason == "reality_check"
+    return PlayBlocked(refused_text(error, fee=fee), until=until, reality_check=check)

@@ -27,8 +27,8 @@ from bot.engine import commitment
 from bot.i18n import _
 from bot.tables import TableService
 from bot.tables.achievements import TOURNAMENT_WINNER, announcements
-from bot.tables.errors import NotAllowed, NotEnoughChips, PlayBlocked, TableError, TableFull
-from bot.tables.play_words import refused_text
+from bot.tables.errors import NotAllowed, NotEnoughChips, TableError, TableFull
+from bot.tables.play_words import blocked
 from bot.tables.players import Player
 from bot.tables.results import unpaid_line
 from bot.tables.snapshot import Reply, TableSnapshot
@@ -44,7 +44,7 @@ from bot.tournaments.state import (
     format_json,
     restore,
 )
-from bot.tournaments.tally import finish_lines, panel_lines
+from bot.tournaments.tally import panel_lines, standings_lines
 from db.tournament_store import Place, TournamentClosed
 
 log = logging.getLogger(__name__)
@@ -181,9 +181,7 @@ class Tournaments:
         except db.InsufficientChips as error:
             raise NotEnoughChips(error.amount, error.balance, what) from None
         except db.PlayRefused as error:  # the payer's own limits, checked as the fee is staked
-            until = None if error.until is None else error.until.timestamp()
-            text, check = refused_text(error, fee=True), error.reason == "reality_check"
-            raise PlayBlocked(text, until=until, reality_check=check) from None
+            raise blocked(error, fee=True) from None
 
     async def join(self, channel_id: int, player: Player) -> tuple[Tournament, Reply]:
         """Enter the channel's tournament: its fee paid with the seat, in one transaction."""
@@ -294,7 +292,7 @@ class Tournaments:
             for n, e in enumerate(ranking, start=1)
         ]
         names = {e.user_id: e.name for e in t.entrants}
-        t.status, t.final = Status.FINISHED, finish_lines(places, names)
+        t.status, t.final = Status.FINISHED, standings_lines(t, ranking, paid)
         try:
             done = await self._store.tournaments.finish(
                 t.tournament_id,
