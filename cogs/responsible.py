@@ -24,7 +24,7 @@ from bot.pocket import anywhere
 from bot.tables.errors import PlayBlocked
 from bot.tables.play_words import FIRST_BET_NOTICE, duration, when
 from db.models import MAX_BALANCE
-from db.ops.play_limits import PlayerLimits
+from db.ops.limit_values import PlayerLimits
 from db.play_store import MAX_SESSION_S
 
 if TYPE_CHECKING:

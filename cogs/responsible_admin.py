@@ -23,7 +23,7 @@ from bot.shown_names import shown_name
 from cogs.responsible import limits_text
 from cogs.tournament import tournament_service
 from db.models import GuildSettings
-from db.ops.play_limits import PlayerLimits
+from db.ops.limit_values import PlayerLimits
 from db.ops.play_moderation import ModerationEntry
 
 if TYPE_CHECKING:

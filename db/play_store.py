@@ -12,7 +12,7 @@ from typing import Final
 from db import checks
 from db.models import MAX_BALANCE
 from db.ops import play_limits, play_moderation
-from db.ops.play_limits import PlayerLimits
+from db.ops.limit_values import PlayerLimits
 from db.ops.play_moderation import ModerationEntry
 from db.statements import Run
 

@@ -5,20 +5,18 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import zlib
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import zstandard
 from aiohttp import WSMsgType, web
 
+from .gateway_session import Connection, Session
 from .shards import InvalidShard, covers, event_guild_id, parse_shard
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
 HELLO, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 10, 1, 2, 3, 4, 6, 7
-REQUEST_MEMBERS, INVALID_SESSION, HEARTBEAT_ACK, DISPATCH = 8, 9, 11, 0
+REQUEST_MEMBERS, INVALID_SESSION, HEARTBEAT_ACK = 8, 9, 11
 HEARTBEAT_INTERVAL_MS = 41250
 #: Real seconds between a heartbeat's arrival and its ACK: Discord's answer crosses the
 #: network, the fake's would cross none. discord.py's keep-alive thread records a heartbeat
@@ -37,93 +35,6 @@ EVENT_INTENTS = {
     "MESSAGE_DELETE_BULK": GUILD_MESSAGES_INTENT,
 }
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
-#: Events kept per session for RESUME replay.
-REPLAY_BUFFER = 1000
-
-
-class Connection:
-    """One websocket, with its transport compression."""
-
-    def __init__(self, ws: web.WebSocketResponse, *, compress: str | None = None) -> None:
-        self.ws = ws
-        self._deflate = zlib.compressobj() if compress == "zlib-stream" else None
-        #: zstd-stream (what discord.py asks for when ``zstandard`` is installed): one
-        #: stream, each message a flushed block.
-        self._zstd = zstandard.ZstdCompressor().compressobj() if compress == "zstd-stream" else None
-        self.closed = asyncio.Event()
-        #: The fake closed this connection (resumable), rather than the client.
-        self.closed_by_server = False
-        self.lock = asyncio.Lock()
-        #: Heartbeat ACKs sent, and those on their way (cancelled when the connection ends).
-        self.acks = 0
-        self.pending_acks: set[asyncio.Task[None]] = set()
-        #: Heartbeats the fake asked for (``sync``) and the client has not answered yet.
-        self.requested_beats = 0
-
-    async def send(self, payload: dict[str, Any]) -> None:
-        """Send one gateway payload (a flushed block of the connection's compressed stream)."""
-        text = json.dumps(payload, separators=(",", ":"))
-        async with self.lock:
-            if self.ws.closed:
-                return
-            try:
-                if self._zstd is not None:
-                    flush = zstandard.COMPRESSOBJ_FLUSH_BLOCK
-                    data = self._zstd.compress(text.encode()) + self._zstd.flush(flush)
-                    await self.ws.send_bytes(data)
-                elif self._deflate is None:
-                    await self.ws.send_str(text)
-                else:
-                    data = self._deflate.compress(text.encode()) + self._deflate.flush(
-                        zlib.Z_SYNC_FLUSH
-                    )
-                    await self.ws.send_bytes(data)
-            except (ConnectionError, RuntimeError):
-                pass  # the peer went away (a killed bot); the reader notices and cleans up
-
-
-@dataclass(eq=False)
-class Session:
-    """A gateway session: survives its connection until invalidated, so it can be resumed."""
-
-    id: str
-    intents: int
-    #: ``(shard_id, num_shards)`` as identified; None when IDENTIFY sent no ``shard``.
-    shard: tuple[int, int] | None
-    seq: int = 0
-    buffer: list[dict[str, Any]] = field(default_factory=list)
-    connection: Connection | None = None
-    invalidated: bool = False
-    ready: bool = False
-    #: Highest sequence the client acknowledged in a heartbeat (it has processed up to here).
-    acked_seq: int = 0
-
-    @property
-    def routing(self) -> tuple[int, int]:
-        """The shard events are routed by: an unsharded session is ``(0, 1)``, all guilds."""
-        return self.shard or (0, 1)
-
-    def received(self, event: str) -> list[Any]:
-        """The ``d`` of every ``event`` dispatched to this session (the last 1000 events)."""
-        return [p["d"] for p in self.buffer if p["t"] == event]
-
-    def receives(self, guild_id: int | None) -> bool:
-        """Whether this session is sent the events of ``guild_id`` (None: guild-less events)."""
-        return covers(self.routing, guild_id)
-
-    @property
-    def connected(self) -> bool:
-        """Whether a live websocket is attached."""
-        return self.connection is not None and not self.connection.ws.closed
-
-    async def dispatch(self, event: str, data: Any) -> None:
-        """Number the event, keep it for replay, send it if connected."""
-        self.seq += 1
-        payload = {"op": DISPATCH, "t": event, "s": self.seq, "d": data}
-        self.buffer.append(payload)
-        del self.buffer[:-REPLAY_BUFFER]
-        if self.connection is not None:
-            await self.connection.send(payload)
 
 
 class Gateway:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from .gateway import Session
+from .gateway_session import Session
 from .server import FakeDiscord
 
 ClientT = TypeVar("ClientT", bound=discord.Client)

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 from . import errors
 from .emojis import check_message_emojis
 from .limits import IS_COMPONENTS_V2, SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, validate_message
-from .models import PERMISSIONS, FakeChannel, FakeUser, Place
+from .models import FakeChannel, FakeUser, Place
+from .permissions import PERMISSIONS
 from .records import FakeMessage
 from .rest import Call, Reply, route, snowflake
 

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from . import errors
+from .command_limits import validate_commands
 from .errors import DiscordError
 from .faults import VIA, ok_headers
-from .limits import validate_commands
 from .records import FakeCommand
 
 if TYPE_CHECKING:

@@ -14,6 +14,7 @@ from . import emojis, payloads, rest
 from . import messages as _messages  # noqa: F401  (registers the channel routes)
 from . import webhooks as _webhooks  # noqa: F401  (registers the interaction routes)
 from .clock import ManualClock
+from .command_data import build_command_data, find_command
 from .faults import Faults
 from .gateway import PRIVILEGED_INTENTS, Gateway
 from .interactions import (
@@ -26,9 +27,7 @@ from .interactions import (
     InteractionRejected,
     answers_forced_ephemeral,
     authorize,
-    build_command_data,
     find_button,
-    find_command,
     interaction_payload,
 )
 from .modals import submission

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
-from .limits import GUILD_INSTALL, USER_INSTALL
+from .command_limits import GUILD_INSTALL, USER_INSTALL
 from .messages import bot_sees, event_ids
 from .models import (
     DM,
-    EVERYONE_DEFAULT,
     GROUP_DM,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
@@ -21,8 +20,8 @@ from .models import (
     FakeUser,
     Overwrite,
     Snowflakes,
-    permission_bits,
 )
+from .permissions import EVERYONE_DEFAULT, permission_bits
 from .records import FakeMessage
 
 if TYPE_CHECKING:

@@ -14,124 +14,23 @@ shards cannot both slip under one limit.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Final
 
 from db.errors import PlayRefused
 from db.models import STAKE_KINDS, from_micros
+from db.ops.limit_values import (
+    DAY,
+    LIMIT_COLUMNS,
+    RAISE_WAIT,
+    SECOND,
+    Limits,
+    PlayerLimits,
+)
 from db.ops.play_moderation import group_of, log
 from db.statements import Op, Query
 
-_SECOND: Final = 1_000_000
-DAY: Final = 86_400 * _SECOND
-#: How long a raise, a removal, or ending a timed exclusion early waits.
-RAISE_WAIT: Final = DAY
-#: A pause this long between bets ends a session (the reality check counts afresh).
-SESSION_GAP: Final = 30 * 60 * _SECOND
-
-#: The columns of a group's limits, as held on its principal's row.
-LIMIT_COLUMNS: Final = (
-    "daily_loss",
-    "daily_loss_next",
-    "daily_loss_next_at",
-    "session_s",
-    "session_s_next",
-    "session_s_next_at",
-    "excluded_until",
-    "until_admin",
-    "session_started_at",
-    "last_bet_at",
-)
 _PLAY_KINDS: Final = (*STAKE_KINDS, "payout", "side_payout", "refund")
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """A group's limits (times in microseconds), as stored; pending changes not yet applied."""
-
-    daily_loss: int | None = None
-    daily_loss_next: int | None = None
-    daily_loss_next_at: int | None = None
-    session_s: int | None = None
-    session_s_next: int | None = None
-    session_s_next_at: int | None = None
-    excluded_until: int | None = None
-    until_admin: int = 0
-    session_started_at: int | None = None
-    last_bet_at: int | None = None
-
-    def settled(self, now: int) -> Limits:
-        """These limits with every pending change that is due applied."""
-        result = self
-        if result.daily_loss_next_at is not None and result.daily_loss_next_at <= now:
-            result = replace(
-                result,
-                daily_loss=result.daily_loss_next,
-                daily_loss_next=None,
-                daily_loss_next_at=None,
-            )
-        if result.session_s_next_at is not None and result.session_s_next_at <= now:
-            result = replace(
-                result, session_s=result.session_s_next, session_s_next=None, session_s_next_at=None
-            )
-        if result.excluded_until is not None and result.excluded_until <= now:
-            result = replace(result, excluded_until=None)
-        return result
-
-    def excluded(self, now: int) -> bool:
-        """Whether the group is in a cooling-off or self-exclusion now."""
-        return bool(self.until_admin) or (
-            self.excluded_until is not None and now < self.excluded_until
-        )
-
-    def session_start(self, now: int) -> int | None:
-        """When the session going on began (None: no session, the next bet starts one)."""
-        if self.last_bet_at is None or now - self.last_bet_at >= SESSION_GAP:
-            return None
-        return self.session_started_at
-
-    def reality_check_due(self, now: int) -> bool:
-        """Whether the session has run its length and the player has not confirmed since."""
-        start = self.session_start(now)
-        return (
-            self.session_s is not None
-            and start is not None
-            and now - start >= self.session_s * _SECOND
-        )
-
-    @property
-    def any(self) -> bool:
-        """Whether anything here can refuse a bet (or a pending change may come to)."""
-        return self != Limits(
-            session_started_at=self.session_started_at, last_bet_at=self.last_bet_at
-        )
-
-    def values(self) -> tuple[Any, ...]:
-        """The values in ``LIMIT_COLUMNS`` order."""
-        return tuple(getattr(self, name) for name in LIMIT_COLUMNS)
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerLimits:
-    """What ``/limits`` and ``/blackjack-admin player`` show: a player's group and its limits."""
-
-    user_id: int
-    principal_id: int
-    #: Every account of the group, the player's own included, in id order.
-    members: tuple[int, ...]
-    limits: Limits
-    #: Chips the group has lost today (UTC), net of returns; negative when ahead.
-    lost_today: int
-    #: The day's end (microseconds): when the loss limit resets.
-    day_ends_at: int
-    #: Net of the session going on (stakes and returns since it began).
-    session_net: int
-    notice_shown: bool
-
-    @property
-    def linked(self) -> tuple[int, ...]:
-        """The other accounts linked to this one."""
-        return tuple(member for member in self.members if member != self.user_id)
 
 
 _SELECT_ROW = (
@@ -288,7 +187,7 @@ def check_bet(user_id: int, amount: int, now: int, guild_id: int) -> Op[None]:
     if limits.reality_check_due(now):
         start = limits.session_start(now) or now
         net = yield from _net_since(members, start)
-        raise PlayRefused("reality_check", played_s=(now - start) // _SECOND, net=net)
+        raise PlayRefused("reality_check", played_s=(now - start) // SECOND, net=net)
     if limits.daily_loss is not None:
         start = day_start(now)
         lost = -(yield from _net_since(members, start))
@@ -355,7 +254,7 @@ def exclude(user_id: int, seconds: int | None, now: int) -> Op[PlayerLimits]:
         # A new break until an admin lifts it holds everywhere, lifts of an earlier one too.
         yield Query("DELETE FROM play_lifts WHERE user_id = ?", (user_id,))
     else:
-        until = now + seconds * _SECOND
+        until = now + seconds * SECOND
         limits = replace(limits, excluded_until=max(until, limits.excluded_until or 0))
     yield from _write(principal, limits, now)
     return (yield from player_limits(user_id, now))
