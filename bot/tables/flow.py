@@ -262,13 +262,17 @@ class RoundFlow:
         The table's document is marked closed in the refund's transaction: it never resumes.
         """
         before = (table.round_id, table.phase, table.closed_reason, table.deadline)
-        seat_deadlines = [seat.deadline for seat in table.seats]
+        seats_before = [(seat.deadline, seat.spots) for seat in table.seats]
         round_id, table.round_id = table.round_id, None
         table.phase = TablePhase.CLOSED
         table.closed_reason = reason
         table.deadline = None
         for seat in table.seats:
             seat.deadline = None
+            if round_id is None:
+                # A round already paid (a tournament's last hand): no stake is at risk, so
+                # none is shown refunded.
+                seat.spots = 0
         try:
             if round_id is not None:
                 voided = await self._store.void_round(round_id, reason, table=self.write(table))
@@ -281,8 +285,8 @@ class RoundFlow:
         except BaseException:
             # Closed only once it commits: a table whose close failed is still open.
             table.round_id, table.phase, table.closed_reason, table.deadline = before
-            for seat, deadline in zip(table.seats, seat_deadlines, strict=True):
-                seat.deadline = deadline
+            for seat, (deadline, spots) in zip(table.seats, seats_before, strict=True):
+                seat.deadline, seat.spots = deadline, spots
             raise
         self._registry.forget(table)
 
