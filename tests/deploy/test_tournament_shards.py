@@ -5,10 +5,10 @@ Each process is killed once while the other carries on. While a process is down,
 one's timers play its own tournament on (a hand dealt after the kill is auto-played by its
 decision timer, past the moment the dead process's own timer was due), and nothing at all
 happens to the dead process's tournament: no message is sent or edited in its channel, its
-table's document and journal do not change, it is not refunded. Each process restarts and
-resumes only its own tournament (its board says it is back, and its overdue timer plays
-on). While both run, each holds exactly one table (its metrics say so). Both tournaments end
-with their places paid, and every balance equals its ledger.
+table's document and journal do not change. Each process restarts and resumes only its own
+tournament: the other's is still open, not refunded, and the overdue timer of its own plays
+the hand the kill left. While both run, each holds exactly one table (its metrics say so).
+Both tournaments end with their places paid, and every balance equals its ledger.
 """
 
 from __future__ import annotations
