@@ -123,9 +123,7 @@ async def test_a_three_player_tournament_to_its_end(world: World, shoes: ShoeQue
         world, world.bob, "tournament bet", amount="10", secret=True
     )
     assert "already bet" in await ask(world, world.bob, "tournament bet", amount="20")
-    assert "not playing at this table" in await ask(
-        world, world.mod, "tournament bet", amount="20"
-    )
+    assert "not playing at this table" in await ask(world, world.mod, "tournament bet", amount="20")
     text = embed_text(board)
     assert text.count("Bet sealed") == 2
     assert "Bet 10" not in text  # sealed: nobody's amount shows while bets are open

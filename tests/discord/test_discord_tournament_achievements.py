@@ -25,9 +25,11 @@ async def test_a_resumed_tournament_awards_each_achievement_once(
     fake = fake_discord
     world = World.build(fake)
     config = Config(token=fake.token, database_url=database_url)
+
     # Every process deals each hand from the same stacked cards.
     def hand_shoe(table: object, seed: bytes) -> StackedShoe:
         return StackedShoe(parse_cards(TIED_BELOW))
+
     async with running_bot(fake, build_bot(config, clock=fake.clock)) as first:
         world.bot = first
         service(world).mode.hand_shoe = hand_shoe
