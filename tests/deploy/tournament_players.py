@@ -170,7 +170,9 @@ class TournamentTable:
 
 # -- what a run of tournaments leaves, read straight from the database ----------------------
 
-TOURNAMENTS_SQL = "SELECT id, status, pool_round_id FROM tournaments ORDER BY id"
+TOURNAMENTS_SQL = """
+    SELECT t.id, t.status, t.pool_round_id, COALESCE(r.void_reason, '')
+    FROM tournaments AS t JOIN rounds AS r ON r.id = t.pool_round_id ORDER BY t.id"""
 #: The hands of tournament tables: rounds in a tournament's channel but its prize pool.
 HANDS_SQL = """
     SELECT r.id, r.rules_json, r.status,
@@ -189,12 +191,15 @@ class TournamentTotals:
     still_open: int
     hands_replayed: int
     voided_rounds: int
+    #: Why each cancelled one was cancelled.
+    why_cancelled: list[str]
 
     def lines(self) -> list[tuple[str, object]]:
         """Figures for a report."""
         return [
             ("tournaments won", self.finished),
             ("cancelled", self.cancelled),
+            *(("why", why) for why in self.why_cancelled),
             ("still open", self.still_open),
             ("hands replayed", self.hands_replayed),
         ]
@@ -220,12 +225,12 @@ async def check_tournaments(url: str, started: set[int]) -> TournamentTotals:
     replays to its end. Only a tournament cancelled before its first hand (a kill as it was
     created, before its board was posted) may have voided a round: its prize pool."""
     rows = await _rows(url, TOURNAMENTS_SQL)
-    status = {int(number): str(state) for number, state, _pool in rows}
+    status = {int(number): str(state) for number, state, _pool, _why in rows}
     unfinished = {n: status.get(n) for n in started if status.get(n) != "finished"}
     assert not unfinished, f"tournaments that started but did not finish: {unfinished}"
-    cancelled_pools = {int(pool) for _n, state, pool in rows if state == "cancelled"}
+    cancelled_pools = {int(pool) for _n, state, pool, _why in rows if state == "cancelled"}
     async with db.open_store(url) as store:
-        for number, state, pool in rows:
+        for number, state, pool, _why in rows:
             if state == "finished":
                 places = await store.tournaments.places(int(number))
                 fees = await store.tournaments.fees(int(pool))
@@ -247,4 +252,5 @@ async def check_tournaments(url: str, started: set[int]) -> TournamentTotals:
         still_open=sum(s == "open" for s in status.values()),
         hands_replayed=replayed,
         voided_rounds=len(voided),
+        why_cancelled=[str(why) for _n, state, _pool, why in rows if state == "cancelled"],
     )
