@@ -13,6 +13,9 @@ PostgreSQL server stopped, or SQLite refusing writes) while the players go on, a
 half the time the process is killed during the outage too (it starts again once the
 store is back). Their clicks are answered "paused" until the table finds the store
 back and carries on.
+
+The players may instead be a run of tournaments' (tests/deploy/tournament_players.py:
+``bench/soak.py --tournament``), the last played to its end before the last stop.
 """
 
 from __future__ import annotations
