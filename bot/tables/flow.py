@@ -260,8 +260,8 @@ class RoundFlow:
         """Void and refund an open round (once), mark the table closed, stop its timer.
 
         The table's document is marked closed in the refund's transaction: it never resumes.
-        Without an open round (the last one was paid), no seat keeps a stake: the closed
-        table shows a seat's stake as refunded.
+        Without an open round (the last one was paid) the seats' stakes are cleared: a
+        closed table shows a seat's stake as refunded, and none was.
         """
         before = (table.round_id, table.phase, table.closed_reason, table.deadline)
         seats_before = [(seat.deadline, seat.bet, seat.spots) for seat in table.seats]

@@ -13,6 +13,9 @@ PostgreSQL server stopped, or SQLite refusing writes) while the players go on, a
 half the time the process is killed during the outage too (it starts again once the
 store is back). Their clicks are answered "paused" until the table finds the store
 back and carries on.
+
+The players may instead be a run of tournaments' (tests/deploy/tournament_players.py:
+``bench/soak.py --tournament``), the last played to its end before the last stop.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from table_players import Casino, Economy, Table, read_economy
 
@@ -30,7 +34,7 @@ from bot.tables.errors import PAUSED
 from bot.tables.opening import PAUSED_THERE
 from fakediscord import FakeDiscord
 from fakediscord.harness import BotProcess
-from fakediscord.interactions import NoResponse
+from fakediscord.interactions import FakeInteraction, NoResponse
 from tests.outage import Outage
 
 #: Where in a player's action the process dies.
@@ -82,6 +86,21 @@ class SoakReport:
         ]
 
 
+class Players(Protocol):
+    """Who keeps the bot busy: a cash table's players (table_players.Table) or a run of
+    tournaments' (tournament_players.TournamentTable)."""
+
+    sent: int
+    refused: int
+    unanswered: int
+
+    async def step(self, *, wait: bool = True) -> FakeInteraction | None: ...
+
+    def resumed(self) -> None: ...
+
+    async def wind_down(self) -> None: ...
+
+
 def bot_answering(fake: FakeDiscord, requests_before: int) -> Callable[[], bool]:
     """True once the bot has sent Discord a request since ``requests_before`` were logged."""
     return lambda: len(fake.requests) > requests_before
@@ -101,18 +120,24 @@ async def soak(
     outages: int = 0,
     outage: Outage | None = None,
     side_bets: dict[str, int] | None = None,
+    players: Players | None = None,
 ) -> SoakReport:
     """Kill and restart ``process`` ``kills`` times while ``casino``'s players play on,
     with ``outages`` of the store (``outage``) before that many of the kills.
 
     Ends with a stretch of play and a graceful stop (SIGTERM), then reads the economy.
     ``side_bets``: /bet's side-bet options a player may add to a bet (each at random).
+    ``players``: who plays (``casino``'s players at a cash table unless given); what they
+    play is played to its end before the stop.
     """
     # The kill schedule has its own generator, so a seed always gives the same schedule
     # (the shoes are random, so what the players do between kills differs run to run).
     schedule = random.Random(seed)
-    table = Table(fake, casino, random.Random(seed + 1), max_wait=max_wait)
-    table.side_bets = dict(side_bets or {})
+    if players is None:
+        cash = Table(fake, casino, random.Random(seed + 1), max_wait=max_wait)
+        cash.side_bets = dict(side_bets or {})
+        players = cash
+    table = players
     moments: Counter[str] = Counter()
     outage_at = set(random.Random(seed + 2).sample(range(kills), min(outages, kills)))
     outage_kills = 0
@@ -145,6 +170,7 @@ async def soak(
             progress(kill + 1)
     for _ in range(schedule.randint(1, max_steps)):
         await table.step()
+    await table.wind_down()
     await process.stop()
     exit_code = None if process.process is None else process.process.returncode
     injected = Counter(r.status for r in fake.requests if r.injected)
@@ -168,7 +194,7 @@ async def soak(
 
 
 async def store_outage(
-    table: Table, process: BotProcess, outage: Outage, schedule: random.Random
+    table: Players, process: BotProcess, outage: Outage, schedule: random.Random
 ) -> int:
     """The store goes away while players act (and, one time in two, the process is
     killed), then comes back; the number of kills (0 or 1)."""

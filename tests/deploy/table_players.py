@@ -159,6 +159,9 @@ class Table:
         self.bet_in.clear()
         self.done_in.clear()
 
+    async def wind_down(self) -> None:
+        """Nothing to finish: a graceful stop keeps the table for the next start."""
+
     def forget(self) -> None:
         """The table is gone (it could not resume): the next step opens a new one."""
         self.message = None

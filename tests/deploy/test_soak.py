@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from replay_rounds import check_settled_rounds
 from soak_run import GAME_ROUTES, SoakReport, soak
 from table_players import Casino, bot_process
+from tournament_players import TournamentTable, check_tournaments
 
 from fakediscord import FakeDiscord
 from tests.db.invariants import check_invariants
@@ -95,3 +97,35 @@ async def test_store_outages_with_kills_pause_the_table_and_strand_no_chip(
     assert_nothing_lost(report)
     assert await check_settled_rounds(url) == report.economy.totals["settled_rounds"]
     await check_invariants(url)  # no stake stranded, one open table per channel
+
+
+async def test_tournaments_through_kills_and_outages_end_with_every_balance_its_ledger(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
+    outage = SQLiteOutage(tmp_path / "store-fails")
+    casino = Casino.build(fake, "Casino", players=3)
+    players = TournamentTable.build(fake, casino, random.Random(9))
+    report = await soak(
+        fake,
+        bot_process(fake, url, **outage.env),
+        casino,
+        url,
+        kills=4,
+        seed=9,
+        max_steps=25,
+        outages=2,
+        outage=outage,
+        players=players,
+    )
+    assert report.outages == 2
+    assert players.started  # the kills and outages came while tournaments were played
+    totals = await check_tournaments(url, players.started)  # each one dealt finished
+    assert totals.finished >= 1
+    assert totals.still_open == 0  # the last was played to its end
+    assert totals.hands_replayed >= totals.finished
+    report.economy.assert_consistent()
+    assert report.exit_code == 0
+    assert report.economy.totals["void_rounds"] == totals.cancelled
+    await check_invariants(url)

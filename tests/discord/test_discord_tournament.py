@@ -15,6 +15,7 @@ from bot.tables.play_words import STOPPED
 from bot.tournaments.service import Tournaments
 from bot.tournaments.state import Status, Tournament
 from cogs.responsible_admin import TOURNAMENT_STOPPED_REASON
+from cogs.table.render import ROUND_REFUNDED, STAKE_REFUNDED
 from cogs.tournament import TournamentCog
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
@@ -175,6 +176,9 @@ async def test_a_three_player_tournament_to_its_end(world: World, shoes: ShoeQue
     last = embed_text(board)
     assert "Dealer" in last
     assert "This table has played its last hand." in last
+    # Nothing was called off: the last hand was paid, and no stake is said to be refunded.
+    assert ROUND_REFUNDED not in last
+    assert STAKE_REFUNDED not in last
     posted = [m.content for m in world.fake.messages_in(world.channel) if m.content]
     (over,) = [
         text for text in posted if text.startswith(f"Tournament #{t.tournament_id} is over.")
