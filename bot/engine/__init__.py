@@ -14,8 +14,8 @@ The rules know nothing of the analysis. Here:
 - A round: ``Round.deal(rules, shoe, bets)``, ``round.legal_actions(player)``,
   ``round.judge(player, action)`` (legal, or the ``Refusal`` that says why),
   ``round.play(verdict)`` / ``round.act(player, action)``, ``round.settlement()``.
-- Side bets: ``SIDE_BETS``, ``parse_pay_table`` (a ``PayTable``), and what a hand wins:
-  ``twenty_one_plus_three``, ``perfect_pairs``, ``buster`` (a category, or None).
+- Side bets: ``SPECS`` (each bet's ``SideBetSpec``: names, pay tables, when it settles,
+  its classification and odds hooks), ``SIDE_BETS``, ``parse_pay_table`` (a ``PayTable``).
 - Shoes: ``Shoe`` (seeded, committed to by SHA-256), ``StackedShoe`` for tests.
 """
 
@@ -62,14 +62,18 @@ from bot.engine.shoe import (
 from bot.engine.side_bets import (
     BUSTER,
     KNOWN_PAY_TABLES,
+    LUCKY_LADIES,
     PERFECT_PAIRS,
     SIDE_BET_CATEGORIES,
     SIDE_BETS,
+    SPECS,
     TWENTY_ONE_PLUS_THREE,
     PayTable,
     PayTableError,
+    SideBetSpec,
     buster,
     default_pay_table,
+    lucky_ladies,
     parse_pay_table,
     perfect_pairs,
     twenty_one_plus_three,
@@ -85,6 +89,7 @@ __all__ = [
     "DECK",
     "DECK_COUNTS",
     "KNOWN_PAY_TABLES",
+    "LUCKY_LADIES",
     "MAX_BET_CEILING",
     "MAX_SPOTS",
     "PERFECT_PAIRS",
@@ -92,6 +97,7 @@ __all__ = [
     "SEED_BYTES",
     "SIDE_BETS",
     "SIDE_BET_CATEGORIES",
+    "SPECS",
     "TWENTY_ONE_PLUS_THREE",
     "Action",
     "ActionNotAllowed",
@@ -119,6 +125,7 @@ __all__ = [
     "Shoe",
     "ShoeError",
     "ShoeExhausted",
+    "SideBetSpec",
     "StackedShoe",
     "Standing",
     "Verdict",
@@ -127,6 +134,7 @@ __all__ = [
     "continuation_seed",
     "default_pay_table",
     "insurance_payout",
+    "lucky_ladies",
     "parse_cards",
     "parse_pay_table",
     "perfect_pairs",

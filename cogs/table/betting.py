@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
-from bot.engine import BUSTER, MAX_BET_CEILING, MAX_SPOTS, PERFECT_PAIRS, TWENTY_ONE_PLUS_THREE
+from bot.engine import MAX_BET_CEILING, MAX_SPOTS, SPECS
 from bot.i18n import _, known_language
 from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope
@@ -58,6 +58,7 @@ class BettingCog(commands.Cog, name="Betting"):
         perfect_pairs="Side bet a hand: your first two cards make a pair",
         twenty_one_plus_three="Side bet a hand: your two cards and the dealer's make a poker hand",
         buster="Side bet a hand: the dealer busts (pays more for more cards)",
+        lucky_ladies="Side bet a hand: your first two cards total 20 (queens of hearts pay most)",
     )
     @app_commands.rename(twenty_one_plus_three="21plus3")
     @anywhere
@@ -69,16 +70,20 @@ class BettingCog(commands.Cog, name="Betting"):
         perfect_pairs: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
         twenty_one_plus_three: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
         buster: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
+        lucky_ladies: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
     ) -> None:
         """Stake the bet (and its side bets) at once; the table message shows it (and deals
         when everyone has bet)."""
         if await self.table.ended_unseen(interaction):
             return
-        given = {
-            TWENTY_ONE_PLUS_THREE: twenty_one_plus_three,
-            PERFECT_PAIRS: perfect_pairs,
-            BUSTER: buster,
+        # Each option is named by its bet's spec (``SideBetSpec.option``).
+        options = {
+            "twenty_one_plus_three": twenty_one_plus_three,
+            "perfect_pairs": perfect_pairs,
+            "buster": buster,
+            "lucky_ladies": lucky_ladies,
         }
+        given = {key: options[spec.option] for key, spec in SPECS.items()}
         side = {bet: stake for bet, stake in given.items() if stake is not None}
         await self.place(interaction, amount, hands, side)
 
