@@ -7,9 +7,9 @@ round's net in whole chips, exactly, so runs split over workers add up to the
 same figures whatever the order.
 
 Side bets, when given pay tables, are staked on the spot each round (the same stake
-as the main bet) and tallied apart: 21+3 and Perfect Pairs from the cards of the
-deal, Buster from the dealer's final hand (the dealer then plays out every hand, as
-at a table where a Buster bet is live).
+as the main bet) and tallied apart, each classified by its spec's hook from the spot's
+first two cards and the dealer's final hand (the dealer plays out every hand when a
+bet's spec asks it, as at a table where a Buster bet is live).
 
 Shoes come from the run's seed: with a cut card, shoe ``k`` of worker ``w`` is
 ``Shoe(decks, penetration, derive_seed(worker_seed(seed, w), b"shoe", k))``,
