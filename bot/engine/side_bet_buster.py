@@ -69,6 +69,7 @@ BUSTER_SPEC = SideBetSpec(
     key="buster",
     shown="Buster Blackjack",
     option="buster",
+    describe="Side bet a hand: the dealer busts (pays more for more cards)",
     categories=(
         N_("dealer busts with 3 cards"),
         N_("dealer busts with 4 cards"),

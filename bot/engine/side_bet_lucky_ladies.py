@@ -72,6 +72,7 @@ LUCKY_LADIES_SPEC = SideBetSpec(
     key="lucky-ladies",
     shown="Lucky Ladies",
     option="lucky_ladies",
+    describe="Side bet a hand: your first two cards total 20 (queens of hearts pay most)",
     categories=(
         N_("queens of hearts with a dealer blackjack"),
         N_("queens of hearts"),

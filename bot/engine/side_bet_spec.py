@@ -37,9 +37,9 @@ class SideBetSpec:
     key: str
     #: Its name as players see it: the casinos' name, the same in every language.
     shown: str
-    #: The option that stakes it on ``/bet`` and sets its pay table under
-    #: ``/blackjack-admin side-bets`` ("perfect_pairs").
+    #: The option that stakes it on ``/bet`` ("perfect_pairs"), and its description there.
     option: str
+    describe: str
     #: Its winning categories in the order of a pay table's payouts (catalog messages).
     categories: tuple[str, ...]
     #: How a losing hand is said ("no pair"; a catalog message).

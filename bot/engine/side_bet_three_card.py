@@ -88,7 +88,8 @@ def _pairs(first: Card, second: Card, dealer: Sequence[Card], total: int) -> int
 TWENTY_ONE_PLUS_THREE_SPEC = SideBetSpec(
     key="21+3",
     shown="21+3",
-    option="twenty_one_plus_three",
+    option="21plus3",
+    describe="Side bet a hand: your two cards and the dealer's make a poker hand",
     categories=(
         N_("suited trips"),
         N_("straight flush"),
@@ -109,6 +110,7 @@ PERFECT_PAIRS_SPEC = SideBetSpec(
     key="perfect-pairs",
     shown="Perfect Pairs",
     option="perfect_pairs",
+    describe="Side bet a hand: your first two cards make a pair",
     categories=(N_("perfect pair"), N_("coloured pair"), N_("mixed pair")),
     loses=N_("no pair"),
     pay_tables=("25/12/6", "30/10/5", "25/12/5", "25/15/5"),
