@@ -37,7 +37,7 @@ from soak_run import GAME_ROUTES, soak  # noqa: E402
 from table_players import Casino, bot_process, describe  # noqa: E402
 
 import db  # noqa: E402
-from bot.engine import KNOWN_PAY_TABLES  # noqa: E402
+from bot.engine import KNOWN_PAY_TABLES, SPECS  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from tests.db.invariants import check_invariants  # noqa: E402
 from tests.discord.discord_world import embed_text  # noqa: E402
@@ -51,7 +51,7 @@ SIDE_BET_SETTINGS = {
         for bet, tables in KNOWN_PAY_TABLES.items()
     },
 }
-SIDE_BET_OPTIONS = {"21plus3": 5, "perfect_pairs": 5, "buster": 10, "lucky_ladies": 5}
+SIDE_BET_OPTIONS = {spec.option: 5 for spec in SPECS.values()}
 
 
 def fake_texts(fake: FakeDiscord) -> list[str]:

@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Final
 
 from bot.engine.side_bet_buster import BUSTER_SPEC, buster
-from bot.engine.side_bet_lucky_ladies import LUCKY_LADIES_SPEC, lucky_ladies
+from bot.engine.side_bet_lucky_ladies import LUCKY_LADIES_SPEC
 from bot.engine.side_bet_spec import SideBetSpec
 from bot.engine.side_bet_three_card import (
     PERFECT_PAIRS_SPEC,
@@ -40,7 +40,6 @@ SPECS: Final[dict[str, SideBetSpec]] = {
 TWENTY_ONE_PLUS_THREE: Final = TWENTY_ONE_PLUS_THREE_SPEC.key
 PERFECT_PAIRS: Final = PERFECT_PAIRS_SPEC.key
 BUSTER: Final = BUSTER_SPEC.key
-LUCKY_LADIES: Final = LUCKY_LADIES_SPEC.key
 #: Every side bet's key, in the order they are shown.
 SIDE_BETS: Final = tuple(SPECS)
 
@@ -57,7 +56,6 @@ KNOWN_PAY_TABLES: Final[dict[str, tuple[str, ...]]] = {
 __all__ = [
     "BUSTER",
     "KNOWN_PAY_TABLES",
-    "LUCKY_LADIES",
     "PERFECT_PAIRS",
     "SIDE_BETS",
     "SIDE_BET_CATEGORIES",
@@ -69,7 +67,6 @@ __all__ = [
     "buster",
     "default_pay_table",
     "is_red",
-    "lucky_ladies",
     "parse_pay_table",
     "perfect_pairs",
     "twenty_one_plus_three",

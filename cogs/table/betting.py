@@ -1,6 +1,6 @@
-"""``/bet amount [hands] [21plus3] [perfect_pairs] [buster] [lucky_ladies]``: stake chips on
-this round at the channel's table, with side bets on each hand where the table offers them
-(one option per bet of the registry: ``cogs.table.side_bet_options``)."""
+"""``/bet amount [hands] [21plus3] [perfect_pairs] ...``: stake chips on this round at the
+channel's table, with side bets on each hand where the table offers them (one option per
+bet of the registry: ``cogs.table.side_bet_options``)."""
 
 from __future__ import annotations
 

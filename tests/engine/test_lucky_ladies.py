@@ -14,11 +14,13 @@ from fractions import Fraction
 
 import pytest
 
-from bot.engine import LUCKY_LADIES, SPECS, lucky_ladies, parse_cards, parse_pay_table
+from bot.engine import SPECS, parse_cards, parse_pay_table
 from bot.engine.analysis import side_bet_edge
 from bot.engine.analysis.side_bets import known_edges
 from bot.engine.cards import DECK, Card
-from bot.engine.side_bet_lucky_ladies import lucky_ladies_odds
+from bot.engine.side_bet_lucky_ladies import LUCKY_LADIES_SPEC, lucky_ladies, lucky_ladies_odds
+
+LUCKY_LADIES = LUCKY_LADIES_SPEC.key
 
 QUEEN_OF_HEARTS = Card(12, 1)
 
