@@ -4,7 +4,7 @@
     .venv/bin/python bench/soak.py --faults              # Discord answers 429s and 500s too
     .venv/bin/python bench/soak.py --backend postgres    # on a throwaway PostgreSQL server
     .venv/bin/python bench/soak.py --kills 10 --outages 5  # the chip store goes away 5 times
-    .venv/bin/python bench/soak.py --kills 10 --side-bets  # 21+3, Perfect Pairs and Buster on
+    .venv/bin/python bench/soak.py --kills 10 --side-bets  # every side bet of the registry on
     .venv/bin/python bench/soak.py --kills 20 --outages 5 --tournament  # tournaments, one by one
 
 An outage stops the PostgreSQL server (``pg_ctl stop -m fast``, then start), or
@@ -48,6 +48,7 @@ from table_players import Casino, bot_process, describe  # noqa: E402
 from tournament_players import TournamentTable, check_tournaments  # noqa: E402
 
 import db  # noqa: E402
+from bot.engine import KNOWN_PAY_TABLES, SPECS  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from tests.db.invariants import check_invariants  # noqa: E402
 from tests.discord.discord_world import embed_text  # noqa: E402
@@ -56,11 +57,12 @@ from tests.pgserver import PostgresServer, find_postgres_bin  # noqa: E402
 
 #: The server's side-bet settings with --side-bets, and the /bet options players add.
 SIDE_BET_SETTINGS = {
-    "side_21plus3": "100/40/30/10/5",
-    "side_perfect_pairs": "25/12/6",
-    "side_buster": "2/2/4/12/50/250",
+    "side_bets": {
+        bet: "100/40/30/10/5" if bet == "21+3" else tables[0]
+        for bet, tables in KNOWN_PAY_TABLES.items()
+    },
 }
-SIDE_BET_OPTIONS = {"21plus3": 5, "perfect_pairs": 5, "buster": 10}
+SIDE_BET_OPTIONS = {spec.option: 5 for spec in SPECS.values()}
 
 
 def fake_texts(fake: FakeDiscord) -> list[str]:

@@ -62,6 +62,8 @@ KEYWORDS: Final[dict[str, tuple[int, ...]]] = {
     "speak": (1,),
     "n_": (1, 2),
     "nspeak": (1, 2),
+    # Words marked where they are written (a side bet's categories) and said later by ``_``.
+    "N_": (1,),
 }
 
 _speaking: ContextVar[str] = ContextVar("speaking", default=ENGLISH)

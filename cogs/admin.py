@@ -1,5 +1,5 @@
-"""``/blackjack-admin config|grant|take|ledger|link|unlink|lift|player``: settings, chip
-adjustments, a member's ledger, and the moderators' side of playing responsibly.
+"""``/blackjack-admin config|side-bets|grant|take|ledger|link|unlink|lift|player``: settings,
+chip adjustments, a member's ledger, and the moderators' side of playing responsibly.
 
 Hidden by default from members without Manage Server (``default_permissions``),
 and checked again here, since a server can re-grant the command in its settings
@@ -15,20 +15,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
-from bot.engine import BUSTER, MAX_BET_CEILING, PERFECT_PAIRS, PRESETS, TWENTY_ONE_PLUS_THREE
-from bot.i18n import NATIVE_NAMES, Text, _, joined, speaking
+from bot.engine import MAX_BET_CEILING, PRESETS
+from bot.i18n import NATIVE_NAMES, Text, _, speaking
 from bot.pocket import server_only
 from bot.tables import TableError
 from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
 from cogs.responsible_admin import (
     channels_setting,
-    gates_text,
     moderate,
     player_embed,
     stop_all_play,
     stopped_text,
 )
-from cogs.side_bet_config import DESCRIBE, side_bet_changes, side_bet_settings_lines
+from cogs.settings_text import settings_text
+from cogs.side_bet_config import BET_CHOICES, PAY_TABLE_DESCRIBE, side_bet_changes, side_bets_text
 from cogs.table.commands import table_cog
 from cogs.table.refusals import refusal_text
 from db.errors import BalanceLimitExceeded, InsufficientChips, SettingsCrossed
@@ -65,44 +65,6 @@ CROSSED: Final[dict[str, Text]] = {
         "Nothing changed: the smallest side bet ({low}) would be above the largest ({high})."
     ),
 }
-
-#: The season-length setting as the settings list says it.
-SEASONS_SHOWN: dict[str, Text] = {
-    "week": _("Seasons: one calendar week each (UTC)"),
-    "month": _("Seasons: one calendar month each (UTC)"),
-    "quarter": _("Seasons: one calendar quarter each (UTC)"),
-    "year": _("Seasons: one calendar year each (UTC)"),
-}
-
-
-def settings_text(settings: GuildSettings) -> Text:
-    """The server's settings, one per line."""
-    language: str = NATIVE_NAMES.get(settings.language) or _("the server's language")
-    return _(
-        "Default rules: {preset}\n"
-        "Bets: {low} to {high} a hand\n"
-        "Timers: betting {bet_timer} s, acting {action_timer} s, "
-        "idle table closes after {idle_close} s\n"
-        "New players start with {starting} chips; /daily gives {daily}\n"
-        "Cards: {cards}\n"
-        "{seasons}\n"
-        "{side_bets}\n"
-        "{gates}\n"
-        "Table language: {language}",
-        preset=settings.default_preset,
-        low=settings.min_bet,
-        high=settings.max_bet,
-        bet_timer=settings.bet_timer_s,
-        action_timer=settings.action_timer_s,
-        idle_close=settings.idle_close_s,
-        starting=settings.starting_chips,
-        daily=settings.daily_amount,
-        cards=settings.card_style,
-        seasons=SEASONS_SHOWN.get(settings.season_length, settings.season_length),
-        side_bets=joined(side_bet_settings_lines(settings), "\n"),
-        gates=gates_text(settings),
-        language=language,
-    )
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -143,12 +105,6 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         daily_amount="Chips /daily gives",
         cards="Show cards as pictures (the bot's card emojis) or as text",
         season_length="How long a season of /leaderboard season lasts (from the next season)",
-        side_21plus3=DESCRIBE[TWENTY_ONE_PLUS_THREE],
-        side_perfect_pairs=DESCRIBE[PERFECT_PAIRS],
-        side_buster=DESCRIBE[BUSTER],
-        side_min_bet="Smallest side bet a hand",
-        side_max_bet="Largest side bet a hand",
-        side_max_edge="Largest house edge (%) of a side bet a table offers (default 25)",
         min_account_age="Days an account must exist to claim /daily or sit (0: off)",
         table_channels='Channels where tables may open (#mentions), or "all"',
         play_role="The role that may play (the everyone role: anyone may)",
@@ -174,12 +130,6 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         daily_amount: app_commands.Range[int, DAILY_AMOUNT[0], DAILY_AMOUNT[1]] | None = None,
         cards: str | None = None,
         season_length: str | None = None,
-        side_21plus3: app_commands.Range[str, 1, 64] | None = None,
-        side_perfect_pairs: app_commands.Range[str, 1, 64] | None = None,
-        side_buster: app_commands.Range[str, 1, 64] | None = None,
-        side_min_bet: app_commands.Range[int, SIDE_MIN_BET[0], SIDE_MIN_BET[1]] | None = None,
-        side_max_bet: app_commands.Range[int, SIDE_MAX_BET[0], SIDE_MAX_BET[1]] | None = None,
-        side_max_edge: app_commands.Range[int, SIDE_MAX_EDGE[0], SIDE_MAX_EDGE[1]] | None = None,
         min_account_age: app_commands.Range[int, ACCOUNT_AGE[0], ACCOUNT_AGE[1]] | None = None,
         table_channels: app_commands.Range[str, 1, 600] | None = None,
         play_role: discord.Role | None = None,
@@ -199,9 +149,6 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             "daily_amount": daily_amount,
             "card_style": cards,
             "season_length": season_length,
-            "side_min_bet": side_min_bet,
-            "side_max_bet": side_max_bet,
-            "side_max_edge_pct": side_max_edge,
             "min_account_age_days": min_account_age,
             # @everyone (the default role) means everyone may play: no role gate.
             "play_role_id": None
@@ -213,32 +160,10 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         changes: dict[str, object] = {
             name: value for name, value in given.items() if value is not None
         }
-        try:
-            if side_21plus3 or side_perfect_pairs or side_buster:
-                rules = (
-                    default_preset
-                    or (
-                        await self.bot.store.get_guild_settings(interaction.guild_id)
-                    ).default_preset
-                )
-                side = {
-                    TWENTY_ONE_PLUS_THREE: side_21plus3,
-                    PERFECT_PAIRS: side_perfect_pairs,
-                    BUSTER: side_buster,
-                }
-                changes |= side_bet_changes(side, rules)
-            if table_channels is not None:
-                changes["table_channels"] = channels_setting(table_channels)
-            settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
-            self.bot.play_gate.settings_changed(interaction.guild_id, settings)
-        except SettingsCrossed as crossed:
-            await tell(
-                interaction, CROSSED[crossed.setting].filled(low=crossed.low, high=crossed.high)
-            )
-            return
-        except ValueError as error:
-            reason = error.args[0] if isinstance(error.args[0], Text) else str(error)
-            await tell(interaction, _("Nothing changed: {reason}.", reason=reason))
+        if table_channels is not None:
+            changes["table_channels"] = table_channels
+        settings = await self._store(interaction, changes)
+        if settings is None:
             return
         table = table_cog(self.bot)
         if table is not None:  # the card pictures are the table extension's
@@ -262,6 +187,63 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         if stop_all:
             text = stopped_text(text, await stop_all_play(self.bot, interaction.guild_id))
         await tell(interaction, text)
+
+    @app_commands.command(name="side-bets", description="Show or change this server's side bets")
+    @app_commands.describe(
+        bet="The side bet whose pay table to set",
+        pay_table=PAY_TABLE_DESCRIBE,
+        min_bet="Smallest side bet a hand",
+        max_bet="Largest side bet a hand",
+        max_edge="Largest house edge (%) of a side bet a table offers (default 25)",
+    )
+    @app_commands.choices(bet=BET_CHOICES)
+    async def side_bets(
+        self,
+        interaction: discord.Interaction[Any],
+        bet: str | None = None,
+        pay_table: app_commands.Range[str, 1, 64] | None = None,
+        min_bet: app_commands.Range[int, SIDE_MIN_BET[0], SIDE_MIN_BET[1]] | None = None,
+        max_bet: app_commands.Range[int, SIDE_MAX_BET[0], SIDE_MAX_BET[1]] | None = None,
+        max_edge: app_commands.Range[int, SIDE_MAX_EDGE[0], SIDE_MAX_EDGE[1]] | None = None,
+    ) -> None:
+        """With no options, show the side-bet settings; otherwise change the given ones (a pay
+        table is checked at the default rules)."""
+        given = {"side_min_bet": min_bet, "side_max_bet": max_bet, "side_max_edge_pct": max_edge}
+        changes: dict[str, object] = {k: v for k, v in given.items() if v is not None}
+        side = None if bet is None and pay_table is None else (bet, pay_table)
+        settings = await self._store(interaction, changes, side)
+        if settings is not None:
+            changed = bool(changes) or side is not None
+            await tell(interaction, side_bets_text(settings, changed=changed))
+
+    async def _store(
+        self,
+        interaction: discord.Interaction[Any],
+        changes: dict[str, object],
+        side: tuple[str | None, str | None] | None = None,
+    ) -> GuildSettings | None:
+        """The settings after ``changes`` (all or none), or None: refused, and the admin told
+        why. ``table_channels`` is as typed, and ``side`` a bet and its pay table as typed:
+        checked here."""
+        assert interaction.guild_id is not None
+        try:
+            if "table_channels" in changes:
+                changes["table_channels"] = channels_setting(str(changes["table_channels"]))
+            if side is not None:
+                current = await self.bot.store.get_guild_settings(interaction.guild_id)
+                changes["side_bets"] = side_bet_changes(*side, current.default_preset)
+            settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
+            self.bot.play_gate.settings_changed(interaction.guild_id, settings)
+        except SettingsCrossed as crossed:
+            await tell(
+                interaction, CROSSED[crossed.setting].filled(low=crossed.low, high=crossed.high)
+            )
+            return None
+        except ValueError as error:
+            reason = error.args[0] if isinstance(error.args[0], Text) else str(error)
+            await tell(interaction, _("Nothing changed: {reason}.", reason=reason))
+            return None
+        return settings
 
     @app_commands.command(name="grant", description="Give chips to a member (a ledger row)")
     @app_commands.describe(member="Who gets the chips", amount="How many", reason="Why (kept)")

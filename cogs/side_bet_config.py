@@ -1,4 +1,5 @@
-"""The side-bet options of ``/blackjack-admin config``: each bet's pay table, or off.
+"""``/blackjack-admin side-bets``: a side bet's pay table, or off; the bets are the
+engine's registry (``bot.engine.SPECS``), so a new bet needs nothing here.
 
 A pay table is checked before it is stored: one that is not a pay table of the bet,
 or that would give the player the edge at the decks of the server's default rules,
@@ -8,51 +9,37 @@ again at its own decks and leaves off a bet that would favour the player there.
 
 from __future__ import annotations
 
-from bot.engine import (
-    BUSTER,
-    KNOWN_PAY_TABLES,
-    PERFECT_PAIRS,
-    TWENTY_ONE_PLUS_THREE,
-    parse_pay_table,
-    preset,
-)
-from bot.i18n import Figure, Text, _
-from bot.tables.side_bets import SETTING, SHOWN, edge_pct, pay_table_refusal
+from discord import app_commands
+
+from bot.engine import SPECS, parse_pay_table, preset
+from bot.i18n import Figure, Text, _, joined
+from bot.tables.side_bets import SHOWN, edge_pct, pay_table_refusal
 from db.models import GuildSettings
 
 #: What an admin types to turn a side bet off.
 OFF = "off"
-#: The describe text of each pay-table option.
-DESCRIBE = {
-    TWENTY_ONE_PLUS_THREE: "21+3 pay table ("
-    + ", ".join(KNOWN_PAY_TABLES[TWENTY_ONE_PLUS_THREE])
-    + ") or off",
-    PERFECT_PAIRS: "Perfect Pairs pay table ("
-    + ", ".join(KNOWN_PAY_TABLES[PERFECT_PAIRS])
-    + ") or off",
-    BUSTER: "Buster pay table by cards, 3 to 8+ ("
-    + ", ".join(KNOWN_PAY_TABLES[BUSTER])
-    + ") or off",
-}
+#: The bets an admin may set, by the name players see.
+BET_CHOICES = [app_commands.Choice(name=spec.shown, value=key) for key, spec in SPECS.items()]
+#: The pay-table option's describe text.
+PAY_TABLE_DESCRIBE = (
+    'Its payouts to 1, highest first (Buster: by cards, 3 first), like 25/12/6; or "off"'
+)
 
 
-def side_bet_changes(given: dict[str, str | None], default_preset: str) -> dict[str, str | None]:
-    """The settings to write for the pay tables an admin gave (by bet; None: not given).
+def side_bet_changes(
+    bet: str | None, text: str | None, default_preset: str
+) -> dict[str, str | None]:
+    """The store's ``side_bets`` change for the pay table an admin gave ``bet``.
 
-    ValueError with the reason when one cannot be offered."""
-    rules = preset(default_preset)
-    changes: dict[str, str | None] = {}
-    for bet, text in given.items():
-        if text is None:
-            continue
-        if text.strip().lower() == OFF:
-            changes[SETTING[bet]] = None
-            continue
-        refusal = pay_table_refusal(bet, text, rules)
-        if refusal is not None:
-            raise ValueError(refusal)
-        changes[SETTING[bet]] = parse_pay_table(bet, text).name
-    return changes
+    ValueError with the reason when it cannot be offered, or one of the two is missing."""
+    if bet is None or text is None:
+        raise ValueError(_("a pay table is set with both options, bet and pay_table"))
+    if text.strip().lower() == OFF:
+        return {bet: None}
+    refusal = pay_table_refusal(bet, text, preset(default_preset))
+    if refusal is not None:
+        raise ValueError(refusal)
+    return {bet: parse_pay_table(bet, text).name}
 
 
 def side_bet_settings_lines(settings: GuildSettings) -> list[Text]:
@@ -60,8 +47,8 @@ def side_bet_settings_lines(settings: GuildSettings) -> list[Text]:
     limits, and the largest edge a table offers, for the settings list."""
     rules, most = preset(settings.default_preset), settings.side_max_edge_pct
     lines = []
-    for bet, setting in SETTING.items():
-        name = getattr(settings, setting)
+    for bet in SPECS:
+        name = settings.side_pay_table(bet)
         if name is None:
             lines.append(_("{bet}: off", bet=SHOWN[bet]))
             continue
@@ -92,3 +79,14 @@ def side_bet_settings_lines(settings: GuildSettings) -> list[Text]:
         )
     )
     return lines
+
+
+def side_bets_text(settings: GuildSettings, *, changed: bool) -> Text:
+    """The answer to ``/blackjack-admin side-bets``: the side-bet settings, changed or not."""
+    lines = joined(side_bet_settings_lines(settings), "\n")
+    if not changed:
+        return _("Side bets of this server:\n{settings}", settings=lines)
+    return _(
+        "Settings changed.\n{settings}\nOpen tables keep their rules; new tables use these.",
+        settings=lines,
+    )

@@ -81,10 +81,9 @@ class GuildSettings:
     #: How long a season lasts: "week", "month", "quarter" or "year" (calendar spans, UTC).
     #: A change applies from the next season.
     season_length: str = "month"
-    #: The pay table of each side bet new tables offer ("9", "25/12/6"); None: off.
-    side_21plus3: str | None = None
-    side_perfect_pairs: str | None = None
-    side_buster: str | None = None
+    #: The side bets new tables offer: (bet, pay table) pairs ("21+3", "9"), one row each
+    #: in ``guild_side_bets``; a bet left out is off.
+    side_bets: tuple[tuple[str, str], ...] = ()
     #: Smallest and largest side bet a hand.
     side_min_bet: int = 1
     side_max_bet: int = 1_000
@@ -101,6 +100,10 @@ class GuildSettings:
     play_stopped: int = 0
     #: The language of the server's table messages (TABLE_LANGUAGES).
     language: str = "server"
+
+    def side_pay_table(self, bet: str) -> str | None:
+        """The pay table of ``bet`` new tables offer, or None: the bet is off."""
+        return dict(self.side_bets).get(bet)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from typing import Any, Final
 from bot.app import BlackjackBot, build_bot
 from bot.clock import SystemClock
 from bot.config import Config
+from bot.engine import KNOWN_PAY_TABLES
 from bot.i18n import LANGUAGES
 from bot.tables import ShoeFactory
 from fakediscord import FakeDiscord, FakeInteraction, InteractionRejected, NoResponse
@@ -37,9 +38,7 @@ ANSWER_WAIT_S: Final = 3.5
 DEFAULT_PLAYERS: Final = ("Alice", "Bob")
 #: The playground server's side bets: each bet's first known pay table.
 PLAYGROUND_SIDE_BETS: Final = {
-    "side_21plus3": "9",
-    "side_perfect_pairs": "25/12/6",
-    "side_buster": "2/2/4/12/50/250",
+    "side_bets": {bet: tables[0] for bet, tables in KNOWN_PAY_TABLES.items()},
 }
 #: A member with Manage Server, for /blackjack-admin (hidden from the others, as on Discord).
 CROUPIER: Final = "croupier"

@@ -72,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--side-bets",
         action="store_true",
-        help="also stake each side bet (21+3, Perfect Pairs, Buster, each at its first known "
+        help="also stake each side bet (each at its first known "
         "pay table) every round, and measure their edges beside the exact ones",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")

@@ -14,8 +14,8 @@ The rules know nothing of the analysis. Here:
 - A round: ``Round.deal(rules, shoe, bets)``, ``round.legal_actions(player)``,
   ``round.judge(player, action)`` (legal, or the ``Refusal`` that says why),
   ``round.play(verdict)`` / ``round.act(player, action)``, ``round.settlement()``.
-- Side bets: ``SIDE_BETS``, ``parse_pay_table`` (a ``PayTable``), and what a hand wins:
-  ``twenty_one_plus_three``, ``perfect_pairs``, ``buster`` (a category, or None).
+- Side bets: ``SPECS`` (each bet's ``SideBetSpec``: names, pay tables, when it settles,
+  its classification and odds hooks), ``SIDE_BETS``, ``parse_pay_table`` (a ``PayTable``).
 - Shoes: ``Shoe`` (seeded, committed to by SHA-256), ``StackedShoe`` for tests.
 """
 
@@ -65,9 +65,11 @@ from bot.engine.side_bets import (
     PERFECT_PAIRS,
     SIDE_BET_CATEGORIES,
     SIDE_BETS,
+    SPECS,
     TWENTY_ONE_PLUS_THREE,
     PayTable,
     PayTableError,
+    SideBetSpec,
     buster,
     default_pay_table,
     parse_pay_table,
@@ -92,6 +94,7 @@ __all__ = [
     "SEED_BYTES",
     "SIDE_BETS",
     "SIDE_BET_CATEGORIES",
+    "SPECS",
     "TWENTY_ONE_PLUS_THREE",
     "Action",
     "ActionNotAllowed",
@@ -119,6 +122,7 @@ __all__ = [
     "Shoe",
     "ShoeError",
     "ShoeExhausted",
+    "SideBetSpec",
     "StackedShoe",
     "Standing",
     "Verdict",

@@ -1,16 +1,10 @@
-"""Side bets: 21+3, Perfect Pairs and Buster Blackjack. What each hand wins, and how much.
+"""Side bets: the registry of every bet's spec, and pay tables: what each hand wins.
 
 A side bet is decided by cards the round deals anyway, so it needs no randomness of
-its own:
-
-- **21+3** by the spot's first two cards and the dealer's up card, as a three-card
-  poker hand: suited trips, straight flush, trips, straight, flush (highest first;
-  a hand counts once, at its highest category; 12 straights, A-2-3 to Q-K-A; a pair
-  inside a flush is a flush).
-- **Perfect Pairs** by the spot's first two cards: a perfect pair (same rank and
-  suit), a coloured pair (same rank and colour) or a mixed pair.
-- **Buster Blackjack** by the dealer's final hand: it wins when the dealer busts,
-  by the number of cards in the busted hand (3, 4, 5, 6, 7, 8 or more).
+its own. Each is one ``SideBetSpec`` (``bot.engine.side_bet_spec``) in ``SPECS``: its
+names, categories, pay tables, when it settles, and its classification and odds hooks,
+written in a module of its own (``side_bet_three_card``, ``side_bet_buster``,
+``side_bet_lucky_ladies``). Adding a bet is adding its module and its line in ``SPECS``.
 
 A pay table lists the "to 1" payouts of a bet's categories, highest first (Buster's
 by cards, 3 first), and is named by them: ``"100/40/30/10/5"``, ``"2/2/4/12/50/250"``.
@@ -21,48 +15,62 @@ returns the stake and the stake times the payout, rounded down to whole chips.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Final
 
-from bot.engine.cards import Card
+from bot.engine.side_bet_buster import BUSTER_SPEC, buster
+from bot.engine.side_bet_lucky_ladies import LUCKY_LADIES_SPEC
+from bot.engine.side_bet_spec import SideBetSpec
+from bot.engine.side_bet_three_card import (
+    PERFECT_PAIRS_SPEC,
+    TWENTY_ONE_PLUS_THREE_SPEC,
+    is_red,
+    perfect_pairs,
+    twenty_one_plus_three,
+)
 
-TWENTY_ONE_PLUS_THREE: Final = "21+3"
-PERFECT_PAIRS: Final = "perfect-pairs"
-BUSTER: Final = "buster"
-#: Every side bet, in the order they are shown.
-SIDE_BETS: Final = (TWENTY_ONE_PLUS_THREE, PERFECT_PAIRS, BUSTER)
+#: Every side bet, by key, in the order they are shown.
+SPECS: Final[dict[str, SideBetSpec]] = {
+    spec.key: spec
+    for spec in (TWENTY_ONE_PLUS_THREE_SPEC, PERFECT_PAIRS_SPEC, BUSTER_SPEC, LUCKY_LADIES_SPEC)
+}
 
-#: Each bet's winning categories in the order of a pay table's payouts: highest first,
-#: except Buster's, which go by the number of cards in the busted hand, 3 first.
+TWENTY_ONE_PLUS_THREE: Final = TWENTY_ONE_PLUS_THREE_SPEC.key
+PERFECT_PAIRS: Final = PERFECT_PAIRS_SPEC.key
+BUSTER: Final = BUSTER_SPEC.key
+#: Every side bet's key, in the order they are shown.
+SIDE_BETS: Final = tuple(SPECS)
+
+#: Each bet's winning categories in the order of a pay table's payouts.
 SIDE_BET_CATEGORIES: Final[dict[str, tuple[str, ...]]] = {
-    TWENTY_ONE_PLUS_THREE: (
-        "suited trips",
-        "straight flush",
-        "three of a kind",
-        "straight",
-        "flush",
-    ),
-    PERFECT_PAIRS: ("perfect pair", "coloured pair", "mixed pair"),
-    # Buster's pay tables are written by the number of cards, 3 first.
-    BUSTER: (
-        "dealer busts with 3 cards",
-        "dealer busts with 4 cards",
-        "dealer busts with 5 cards",
-        "dealer busts with 6 cards",
-        "dealer busts with 7 cards",
-        "dealer busts with 8 or more cards",
-    ),
+    key: spec.categories for key, spec in SPECS.items()
 }
 
 #: The pay tables casinos use, by bet, the first the default.
 KNOWN_PAY_TABLES: Final[dict[str, tuple[str, ...]]] = {
-    TWENTY_ONE_PLUS_THREE: ("9", "100/40/30/10/5"),
-    PERFECT_PAIRS: ("25/12/6", "30/10/5", "25/12/5", "25/15/5"),
-    BUSTER: ("2/2/4/12/50/250",),
+    key: spec.pay_tables for key, spec in SPECS.items()
 }
+
+__all__ = [
+    "BUSTER",
+    "KNOWN_PAY_TABLES",
+    "PERFECT_PAIRS",
+    "SIDE_BETS",
+    "SIDE_BET_CATEGORIES",
+    "SPECS",
+    "TWENTY_ONE_PLUS_THREE",
+    "PayTable",
+    "PayTableError",
+    "SideBetSpec",
+    "buster",
+    "default_pay_table",
+    "is_red",
+    "parse_pay_table",
+    "perfect_pairs",
+    "twenty_one_plus_three",
+]
 
 #: The largest "to 1" payout a pay table may name.
 MAX_PAYS: Final = 10_000
@@ -143,37 +151,3 @@ def _payout(part: str) -> Fraction:
 def default_pay_table(bet: str) -> PayTable:
     """The first of the bet's known pay tables."""
     return parse_pay_table(bet, KNOWN_PAY_TABLES[bet][0])
-
-
-def is_red(card: Card) -> bool:
-    """Hearts and diamonds."""
-    return card.suit in (1, 2)
-
-
-def twenty_one_plus_three(first: Card, second: Card, up: Card) -> int | None:
-    """The 21+3 category (index into ``SIDE_BET_CATEGORIES``) of three cards, or None."""
-    ranks = sorted((first.rank, second.rank, up.rank))
-    flush = first.suit == second.suit == up.suit
-    trips = ranks[0] == ranks[2]
-    if trips:
-        return 0 if flush else 2
-    straight = (ranks[0] + 1 == ranks[1] and ranks[1] + 1 == ranks[2]) or ranks == [1, 12, 13]
-    if straight:
-        return 1 if flush else 3
-    return 4 if flush else None
-
-
-def perfect_pairs(first: Card, second: Card) -> int | None:
-    """The Perfect Pairs category of two cards, or None for a loss."""
-    if first.rank != second.rank:
-        return None
-    if first.suit == second.suit:
-        return 0
-    return 1 if is_red(first) == is_red(second) else 2
-
-
-def buster(dealer_cards: Sequence[Card], dealer_total: int) -> int | None:
-    """The Buster category of the dealer's final hand, or None when the dealer did not bust."""
-    if dealer_total <= 21:
-        return None
-    return min(len(dealer_cards), 8) - 3

@@ -128,7 +128,7 @@ class CashMode:
         settlement = round_.settlement()
         bets = {seat.pid: seat.bet for seat in table.seats if seat.spots}
         side = side_bet_outcomes(round_, table.side_bets, side_stakes(table), settled=True)
-        # 21+3 and Perfect Pairs were paid with the deal: only Buster is paid now.
+        # The bets the deal settles were paid with it: only the others are paid now.
         settled_now = [outcome for outcome in side if outcome.bet not in SETTLED_AT_DEAL]
         spots = {seat.pid: seat.spots for seat in table.seats}
         flow.round_over(table, settlement)

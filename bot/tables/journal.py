@@ -17,7 +17,7 @@ from typing import Any
 
 import db
 from bot.engine import (
-    BUSTER,
+    SPECS,
     Action,
     Event,
     Round,
@@ -59,11 +59,12 @@ def side_stakes(table: Table) -> dict[str, dict[str, int]]:
 def deal_round(table: Table, now: float) -> tuple[Round, db.TableAction]:
     """Deal to every player who bet, in seat order; the round and its journal row.
 
-    A live Buster bet has the dealer play out the hand whatever the players hold."""
+    A live bet whose spec says so (Buster) has the dealer play out the hand whatever the
+    players hold."""
     assert table.round_id is not None
     bets = [(seat.pid, [seat.bet] * seat.spots) for seat in table.seats if seat.spots]
     side = side_stakes(table)
-    plays_out = any(BUSTER in bets_of for bets_of in side.values())
+    plays_out = any(SPECS[bet].dealer_plays_out for bets_of in side.values() for bet in bets_of)
     record: dict[str, object] = {"shoe": table.shoe.to_dict(), "bets": bets}
     if side:
         # With their pay tables: the deal row alone replays the side bets' payouts.
@@ -95,7 +96,7 @@ def begin_round(table: Table, round_: Round) -> None:
     table.insurance_offered = round_.phase is RoundPhase.INSURANCE
     events = round_.events
     table.events = event_lines(events, names(table))
-    # 21+3 and Perfect Pairs are decided by the deal: their results show right after the
+    # The bets the deal decides (21+3, Perfect Pairs): their results show right after the
     # dealer's up card, before insurance or the peek.
     early = side_bet_outcomes(round_, table.side_bets, side_stakes(table), settled=False)
     if early:

@@ -6,12 +6,11 @@ table that would give the player the edge at the table's decks is left off.
 
 A player's side bets ride on each of their spots (the same amount on every spot,
 like the main bet). Their results come from the round's cards only, so a round
-replayed from its journal gives the same results: 21+3 and Perfect Pairs from the
-spot's first two cards and the dealer's up card, known right after the deal;
-Buster from the dealer's final hand. 21+3 and Perfect Pairs are settled with the
-deal, in the transaction that journals it: paid before anyone acts, and not
-refunded if the round is voided later. Buster is paid with the round's
-settlement, in the same transaction as the hands'.
+replayed from its journal gives the same results. Each bet's spec (``bot.engine.SPECS``)
+classifies its hands and says when it settles: a bet the deal decides (21+3, Perfect
+Pairs) is settled with the deal, in the transaction that journals it: paid before
+anyone acts, and not refunded if the round is voided later. The others (Buster, Lucky
+Ladies) are paid with the round's settlement, in the same transaction as the hands'.
 """
 
 from __future__ import annotations
@@ -24,60 +23,31 @@ from typing import Any, Final
 
 import db
 from bot.engine import (
-    BUSTER,
     KNOWN_PAY_TABLES,
-    PERFECT_PAIRS,
     SIDE_BET_CATEGORIES,
     SIDE_BETS,
-    TWENTY_ONE_PLUS_THREE,
+    SPECS,
     Card,
     Event,
     PayTable,
     PayTableError,
     Round,
     Rules,
-    buster,
     parse_pay_table,
-    perfect_pairs,
-    twenty_one_plus_three,
 )
 from bot.engine.analysis import side_bet_edge
 from bot.i18n import Figure, Text, _, joined
 
-#: Each bet's name as players see it (the casinos' names, the same in every language), and
-#: the guild setting that holds its pay table.
-SHOWN: Final[dict[str, str]] = {
-    TWENTY_ONE_PLUS_THREE: "21+3",
-    PERFECT_PAIRS: "Perfect Pairs",
-    BUSTER: "Buster Blackjack",
-}
-SETTING: Final[dict[str, str]] = {
-    TWENTY_ONE_PLUS_THREE: "side_21plus3",
-    PERFECT_PAIRS: "side_perfect_pairs",
-    BUSTER: "side_buster",
-}
+#: Each bet's name as players see it (the casinos' names, the same in every language).
+SHOWN: Final[dict[str, str]] = {key: spec.shown for key, spec in SPECS.items()}
 _DEAL: Final = "deal"
 #: The side bets the deal decides, settled (paid and recorded) with the deal itself.
-SETTLED_AT_DEAL: Final = frozenset({TWENTY_ONE_PLUS_THREE, PERFECT_PAIRS})
+SETTLED_AT_DEAL: Final = frozenset(key for key, spec in SPECS.items() if spec.settles_at_deal)
 
-#: Each winning category (the engine's words, bot.engine.SIDE_BET_CATEGORIES) in the
-#: reader's language.
-CATEGORY_WORDS: Final[dict[str, Text]] = {
-    "suited trips": _("suited trips"),
-    "straight flush": _("straight flush"),
-    "three of a kind": _("three of a kind"),
-    "straight": _("straight"),
-    "flush": _("flush"),
-    "perfect pair": _("perfect pair"),
-    "coloured pair": _("coloured pair"),
-    "mixed pair": _("mixed pair"),
-    "dealer busts with 3 cards": _("dealer busts with 3 cards"),
-    "dealer busts with 4 cards": _("dealer busts with 4 cards"),
-    "dealer busts with 5 cards": _("dealer busts with 5 cards"),
-    "dealer busts with 6 cards": _("dealer busts with 6 cards"),
-    "dealer busts with 7 cards": _("dealer busts with 7 cards"),
-    "dealer busts with 8 or more cards": _("dealer busts with 8 or more cards"),
-}
+
+def category_words(words: str) -> Text:
+    """A winning category (the engine's words, a catalog message) in the reader's language."""
+    return _(words)
 
 
 #: A server's maximum side-bet house edge, in percent, until its admin sets one.
@@ -135,7 +105,7 @@ def pay_table_refusal(bet: str, name: str, rules: Rules) -> Text | None:
             bet=SHOWN[bet],
             pays=repr(name),
             count=len(categories),
-            hands=joined([CATEGORY_WORDS.get(words, words) for words in categories]),
+            hands=joined([category_words(words) for words in categories]),
             example=KNOWN_PAY_TABLES[bet][-1],
         )
     edge = side_bet_edge(table, rules.decks, rules.dealer_hits_soft_17)
@@ -170,7 +140,7 @@ def side_bet_rules(settings: db.GuildSettings, rules: Rules) -> SideBetRules:
     tables: dict[str, PayTable] = {}
     left_off: dict[str, PayTable] = {}
     for bet in SIDE_BETS:
-        name = getattr(settings, SETTING[bet])
+        name = settings.side_pay_table(bet)
         if name is None or pay_table_refusal(bet, name, rules) is not None:
             continue
         table = parse_pay_table(bet, name)
@@ -226,19 +196,20 @@ class SideBetOutcome:
 
     def text(self) -> Text:
         """``"21+3: straight, wins 90"``, or ``"Perfect Pairs: no pair, loses 10"``."""
-        shown = SHOWN[self.bet]
+        spec = SPECS[self.bet]
         if self.category is not None:
             return _(
                 "{bet}: {category}, wins {amount}",
-                bet=shown,
-                category=CATEGORY_WORDS.get(self.category, self.category),
+                bet=spec.shown,
+                category=category_words(self.category),
                 amount=self.winnings,
             )
-        if self.bet == BUSTER:
-            return _("{bet}: the dealer did not bust, loses {amount}", bet=shown, amount=self.stake)
-        if self.bet == PERFECT_PAIRS:
-            return _("{bet}: no pair, loses {amount}", bet=shown, amount=self.stake)
-        return _("{bet}: no winning hand, loses {amount}", bet=shown, amount=self.stake)
+        return _(
+            "{bet}: {loss}, loses {amount}",
+            bet=spec.shown,
+            loss=category_words(spec.loses),
+            amount=self.stake,
+        )
 
 
 def _first_cards(events: Sequence[Event]) -> dict[tuple[str, int], tuple[Card, Card]]:
@@ -269,11 +240,10 @@ def side_bet_outcomes(
 ) -> list[SideBetOutcome]:
     """The outcome of every side bet of the round, seat by seat and spot by spot.
 
-    21+3 and Perfect Pairs are known from the deal; Buster only once the round is
-    ``settled`` (before, it is left out).
+    A bet its spec settles at the deal is known from the deal; the others only once
+    the round is ``settled`` (before, they are left out).
     """
     firsts = _first_cards(round_.events)
-    up = round_.dealer.cards[0]
     dealer = round_.dealer
     outcomes: list[SideBetOutcome] = []
     for player_id, bets in stakes.items():
@@ -282,16 +252,10 @@ def side_bet_outcomes(
             first, second = firsts[(player_id, spot)]
             for bet in SIDE_BETS:
                 stake = bets.get(bet, 0)
-                if not stake or bet not in offered.tables:
+                spec = SPECS[bet]
+                if not stake or bet not in offered.tables or not (settled or spec.settles_at_deal):
                     continue
-                if bet == TWENTY_ONE_PLUS_THREE:
-                    category = twenty_one_plus_three(first, second, up)
-                elif bet == PERFECT_PAIRS:
-                    category = perfect_pairs(first, second)
-                elif settled:
-                    category = buster(dealer.cards, dealer.total)
-                else:
-                    continue
+                category = spec.classify(first, second, dealer.cards, dealer.total)
                 outcomes.append(_outcome(player_id, spot, offered.tables[bet], stake, category))
     return outcomes
 

@@ -1,5 +1,6 @@
-"""``/bet amount [hands] [perfect_pairs] [21plus3] [buster]``: stake chips on this round at
-the channel's table, with side bets on each hand where the table offers them."""
+"""``/bet amount [hands] [21plus3] [perfect_pairs] ...``: stake chips on this round at the
+channel's table, with side bets on each hand where the table offers them (one option per
+bet of the registry: ``cogs.table.side_bet_options``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_reply import tell
-from bot.engine import BUSTER, MAX_BET_CEILING, MAX_SPOTS, PERFECT_PAIRS, TWENTY_ONE_PLUS_THREE
+from bot.engine import MAX_SPOTS
 from bot.i18n import _, known_language
 from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope
@@ -21,6 +22,7 @@ from cogs.table.commands import TableCog, player_of
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import refuse_command_error
 from cogs.table.response_window import BUSY, TimelyResponse
+from cogs.table.side_bet_options import side_bet_options, side_stakes
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -55,32 +57,23 @@ class BettingCog(commands.Cog, name="Betting"):
     @app_commands.describe(
         amount="Chips a hand: 500, 1k, 2.5k, 1m, half, max or all",
         hands="How many hands (spots) to play, 1 to 7",
-        perfect_pairs="Side bet a hand: your first two cards make a pair",
-        twenty_one_plus_three="Side bet a hand: your two cards and the dealer's make a poker hand",
-        buster="Side bet a hand: the dealer busts (pays more for more cards)",
     )
-    @app_commands.rename(twenty_one_plus_three="21plus3")
     @anywhere
+    @side_bet_options
     async def bet(
         self,
         interaction: discord.Interaction[Any],
+        /,
         amount: app_commands.Range[str, 1, AMOUNT_MAX_LENGTH],
         hands: app_commands.Range[int, 1, MAX_SPOTS] = 1,
-        perfect_pairs: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
-        twenty_one_plus_three: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
-        buster: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
+        **side: int | None,
     ) -> None:
         """Stake the bet (and its side bets) at once; the table message shows it (and deals
         when everyone has bet)."""
         if await self.table.ended_unseen(interaction):
             return
-        given = {
-            TWENTY_ONE_PLUS_THREE: twenty_one_plus_three,
-            PERFECT_PAIRS: perfect_pairs,
-            BUSTER: buster,
-        }
-        side = {bet: stake for bet, stake in given.items() if stake is not None}
-        await self.place(interaction, amount, hands, side)
+        side_bets = side_stakes(side)
+        await self.place(interaction, amount, hands, side_bets)
 
     def form(self, locale: object) -> discord.ui.Modal:
         """The Bet button's form (a tournament table's sealed bet)."""

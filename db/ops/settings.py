@@ -12,7 +12,10 @@ from db.models import CARD_STYLES, MAX_BALANCE, TABLE_LANGUAGES, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
 from db.statements import Op, Query
 
-FIELDS: Final = tuple(f.name for f in dataclasses.fields(GuildSettings))
+#: The side bets' setting: rows of ``guild_side_bets``, not a column.
+SIDE_BETS: Final = "side_bets"
+#: The settings that are columns of ``guild_settings``.
+FIELDS: Final = tuple(f.name for f in dataclasses.fields(GuildSettings) if f.name != SIDE_BETS)
 _DAY: Final = 86_400
 #: The values a text setting may take (any text up to 64 characters when not listed).
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
@@ -20,9 +23,6 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "season_length": SEASON_LENGTHS,
     "language": TABLE_LANGUAGES,
 }
-
-#: Text settings that may be cleared (None: the side bet is off).
-SIDE_BET_TABLES: Final = ("side_21plus3", "side_perfect_pairs", "side_buster")
 
 #: (lowest, highest) for each whole-number setting.
 LIMITS: Final[dict[str, tuple[int, int]]] = {
@@ -49,11 +49,11 @@ def check_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
     """The changes, each checked on its own; ValueError names the first bad one."""
     checked: dict[str, Any] = {}
     for name, value in changes.items():
+        if name == SIDE_BETS:
+            checked[name] = side_bet_changes(value)
+            continue
         if name not in FIELDS:
             raise ValueError(f"there is no setting {name!r}; settings are {', '.join(FIELDS)}")
-        if name in SIDE_BET_TABLES:
-            checked[name] = None if value is None else checks.text(name, value, limit=64)
-            continue
         if name == "default_preset":
             checked[name] = checks.text(name, value, limit=64)
             continue
@@ -73,6 +73,19 @@ def check_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
     return checked
 
 
+def side_bet_changes(value: Any) -> dict[str, str | None]:
+    """``side_bets`` checked: a pay table's name by bet (None: the bet is off). Which bets
+    and pay tables exist is the engine's to say; the store keeps the text."""
+    if not isinstance(value, Mapping):
+        raise ValueError(f"side_bets must map each bet to a pay table or None, not {value!r}")
+    return {
+        checks.text("a side bet", bet, limit=32): (
+            None if table is None else checks.text(f"{bet}'s pay table", table, limit=64)
+        )
+        for bet, table in value.items()
+    }
+
+
 def channel_list(value: Any) -> str:
     """``table_channels`` checked: channel ids, comma-separated ("" for any channel)."""
     text = checks.text("table_channels", value, empty=True, limit=MAX_TABLE_CHANNELS * 21)
@@ -89,15 +102,20 @@ def read_settings(guild_id: int) -> Op[GuildSettings]:
     rows = yield Query(
         f"SELECT {', '.join(FIELDS)} FROM guild_settings WHERE guild_id = ?", (guild_id,)
     )
+    side = yield Query(
+        "SELECT bet, pay_table FROM guild_side_bets WHERE guild_id = ? ORDER BY bet", (guild_id,)
+    )
+    side_bets = tuple((str(bet), str(table)) for bet, table in side)
     if not rows:
-        return GuildSettings()
+        return GuildSettings(side_bets=side_bets)
     stored = {name: value for name, value in zip(FIELDS, rows[0], strict=True) if value is not None}
-    return GuildSettings(**stored)  # a field left out takes its default
+    return GuildSettings(**stored, side_bets=side_bets)  # a field left out takes its default
 
 
 def write_settings(guild_id: int, changes: Mapping[str, Any], now: int) -> Op[GuildSettings]:
     """Apply checked ``changes`` and return the result; min_bet above max_bet is refused."""
-    names = list(changes)
+    yield from _write_side_bets(guild_id, changes.get(SIDE_BETS, {}))
+    names = [name for name in changes if name != SIDE_BETS]
     # Only the named columns are written, so two admins changing different
     # settings at the same moment do not undo each other. The names come from
     # FIELDS, never from the caller's text.
@@ -115,3 +133,18 @@ def write_settings(guild_id: int, changes: Mapping[str, Any], now: int) -> Op[Gu
     if settings.side_min_bet > settings.side_max_bet:
         raise SettingsCrossed("side_bet", settings.side_min_bet, settings.side_max_bet)
     return settings
+
+
+def _write_side_bets(guild_id: int, tables: Mapping[str, str | None]) -> Op[None]:
+    """Each bet's row set to its pay table, or deleted (None: the bet is off)."""
+    for bet, table in tables.items():
+        if table is None:
+            yield Query(
+                "DELETE FROM guild_side_bets WHERE guild_id = ? AND bet = ?", (guild_id, bet)
+            )
+        else:
+            yield Query(
+                "INSERT INTO guild_side_bets (guild_id, bet, pay_table) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id, bet) DO UPDATE SET pay_table = excluded.pay_table",
+                (guild_id, bet, table),
+            )

@@ -181,3 +181,42 @@ async def test_links_made_before_a_link_was_a_servers_hold_in_the_servers_that_m
     )
     # Each keeps the group's limits (nobody's loosened), each its own principal now.
     assert [tuple(row) for row in rows] == [(21, 21, 100), (22, 22, 100), (23, 23, None)]
+
+
+async def test_side_bet_settings_become_rows_and_results_take_any_bet(store_url: str) -> None:
+    migrations = load_migrations()
+    dialect = "postgresql" if store_url.startswith("postgresql") else "sqlite"
+    [rows_migration] = [m for m in migrations if m.name == "side_bet_rows"]
+    for migration in migrations[: migrations.index(rows_migration)]:
+        for statement in migration.statements(dialect):
+            await _execute(store_url, statement)
+    await _execute(
+        store_url,
+        "INSERT INTO guild_settings (guild_id, side_21plus3, side_perfect_pairs, side_buster,"
+        " side_min_bet, updated_at) VALUES (10, '9', NULL, '2/2/4/12/50/250', 5, 0),"
+        " (11, NULL, '25/12/6', NULL, NULL, 0), (12, NULL, NULL, NULL, NULL, 0)",
+    )
+    for statement in rows_migration.statements(dialect):
+        await _execute(store_url, statement)
+    rows = await _execute(
+        store_url, "SELECT guild_id, bet, pay_table FROM guild_side_bets ORDER BY guild_id, bet"
+    )
+    assert [(int(g), str(b), str(p)) for g, b, p in rows] == [
+        (10, "21+3", "9"),
+        (10, "buster", "2/2/4/12/50/250"),
+        (11, "perfect-pairs", "25/12/6"),
+    ]
+    # The limits stay the server's; the three pay-table columns are gone.
+    kept = await _execute(store_url, "SELECT guild_id, side_min_bet FROM guild_settings")
+    assert sorted((int(g), m) for g, m in kept) == [(10, 5), (11, None), (12, None)]
+    if dialect == "sqlite":
+        [(table,)] = await _execute(
+            store_url, "SELECT sql FROM sqlite_master WHERE name = 'side_bet_results'"
+        )
+        assert "CHECK (bet IN" not in table
+    else:
+        checks = await _execute(
+            store_url,
+            "SELECT conname FROM pg_constraint WHERE conname = 'side_bet_results_bet_check'",
+        )
+        assert checks == []

@@ -117,6 +117,26 @@ async def test_settings_default_until_set_and_keep_other_fields(store: db.Store)
     assert await store.get_guild_settings(G + 1) == db.GuildSettings()
 
 
+async def test_side_bets_are_rows_one_per_bet_on(store: db.Store) -> None:
+    on = await store.set_guild_settings(G, side_bets={"21+3": "9", "buster": "2/2/4/12/50/250"})
+    assert on.side_bets == (("21+3", "9"), ("buster", "2/2/4/12/50/250"))
+    # One bet changed, one turned off, the rest kept; another server has none.
+    changed = await store.set_guild_settings(
+        G, side_bets={"21+3": "100/40/30/10/5", "buster": None}, side_max_bet=50
+    )
+    assert changed.side_bets == (("21+3", "100/40/30/10/5"),)
+    assert (changed.side_pay_table("21+3"), changed.side_pay_table("buster")) == (
+        "100/40/30/10/5",
+        None,
+    )
+    assert changed.side_max_bet == 50
+    assert (await store.get_guild_settings(G)) == changed
+    assert (await store.get_guild_settings(G + 1)).side_bets == ()
+    with pytest.raises(ValueError, match="pay table"):
+        await store.set_guild_settings(G, side_bets={"21+3": ""})
+    assert (await store.get_guild_settings(G)) == changed
+
+
 async def test_a_server_chooses_text_cards_and_back_to_pictures(store: db.Store) -> None:
     assert (await store.get_guild_settings(G)).card_style == "pictures"
     assert (await store.set_guild_settings(G, card_style="text")).card_style == "text"
@@ -135,6 +155,7 @@ async def test_a_server_chooses_text_cards_and_back_to_pictures(store: db.Store)
         {"default_preset": ""},
         {"card_style": "holograms"},
         {"house_edge": 1},
+        {"side_bets": "9"},
     ],
 )
 async def test_bad_settings_are_refused_and_change_nothing(

@@ -269,13 +269,15 @@ CHIPS_SQL = {
     "ledger_rows": "SELECT COUNT(*) FROM ledger",
     "side_bets_staked": "SELECT COUNT(*) FROM ledger WHERE kind = 'side_bet'",
     "side_bets_paid": "SELECT COUNT(*) FROM ledger WHERE kind = 'side_payout'",
+    # How many of the side bets (21+3, Perfect Pairs, ...) have a recorded result.
+    "side_bets_settled_kinds": "SELECT COUNT(DISTINCT bet) FROM side_bet_results",
 }
 ACCOUNTS_SQL = """
     SELECT a.guild_id, a.user_id, a.balance, COALESCE(SUM(l.delta), 0)
     FROM accounts AS a LEFT JOIN ledger AS l ON l.guild_id = a.guild_id AND l.user_id = a.user_id
     GROUP BY a.guild_id, a.user_id, a.balance"""
 #: A chip that moved twice: a second bet, payout or refund for one player in one round
-#: (side bets pay twice a round at most: 21+3 and Perfect Pairs at the deal, Buster at the end).
+#: (side bets pay twice a round at most: those the deal settles at the deal, the rest at the end).
 TWICE_SQL = """
     SELECT round_id, user_id, kind, COUNT(*) FROM ledger
     WHERE kind IN ('bet', 'side_bet', 'payout', 'side_payout', 'refund')

@@ -75,9 +75,11 @@ async def test_side_bets_are_paid_once_after_a_kill_between_deal_and_settlement(
     async with db.open_store(url) as store:
         await store.set_guild_settings(
             casino.guild.id,
-            side_21plus3="100/40/30/10/5",
-            side_perfect_pairs="25/12/6",
-            side_buster="2/2/4/12/50/250",
+            side_bets={
+                "21+3": "100/40/30/10/5",
+                "perfect-pairs": "25/12/6",
+                "buster": "2/2/4/12/50/250",
+            },
         )
     process = bot_process(fake_discord, url)
     await process.start()

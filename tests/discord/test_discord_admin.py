@@ -27,6 +27,7 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "21+3: off",
         "Perfect Pairs: off",
         "Buster Blackjack: off",
+        "Lucky Ladies: off",
         "Side bets: 1 to 1,000 chips a hand; the largest house edge a table offers: 25%",
         "Minimum account age for /daily and seats: 7 days",
         "Tables open in: any channel",
@@ -71,7 +72,7 @@ async def test_config_refuses_a_minimum_above_the_maximum_and_changes_nothing(
     settings = await world.store.get_guild_settings(world.guild.id)
     assert (settings.min_bet, settings.max_bet) == (10, 10_000)
     # In the admin's words, not the store's field names; the side bets' alike.
-    refused = await world.say(world.admin, "blackjack-admin config", side_min_bet=2_000)
+    refused = await world.say(world.admin, "blackjack-admin side-bets", min_bet=2_000)
     assert refused == (
         "Nothing changed: the smallest side bet (2,000) would be above the largest (1,000)."
     )
@@ -201,30 +202,32 @@ async def test_ledger_is_for_manage_server_only_and_names_are_shown_harmlessly(
     assert message.embed["description"] == shown
 
 
-#: Each whole-number option of /blackjack-admin config and the setting it writes.
+#: Each whole-number option of /blackjack-admin config and side-bets, and the setting it writes.
 RANGED_OPTIONS = {
-    "bet_timer": "bet_timer_s",
-    "action_timer": "action_timer_s",
-    "idle_close": "idle_close_s",
-    "starting_chips": "starting_chips",
-    "daily_amount": "daily_amount",
-    "side_min_bet": "side_min_bet",
-    "side_max_bet": "side_max_bet",
-    "min_account_age": "min_account_age_days",
+    ("config", "bet_timer"): "bet_timer_s",
+    ("config", "action_timer"): "action_timer_s",
+    ("config", "idle_close"): "idle_close_s",
+    ("config", "starting_chips"): "starting_chips",
+    ("config", "daily_amount"): "daily_amount",
+    ("side-bets", "min_bet"): "side_min_bet",
+    ("side-bets", "max_bet"): "side_max_bet",
+    ("side-bets", "max_edge"): "side_max_edge_pct",
+    ("config", "min_account_age"): "min_account_age_days",
 }
 
 
-@pytest.mark.parametrize(("option", "setting"), RANGED_OPTIONS.items())
+@pytest.mark.parametrize(("command_option", "setting"), RANGED_OPTIONS.items())
 async def test_config_offers_exactly_the_values_the_store_takes(
-    bot: BlackjackBot, world: World, option: str, setting: str
+    bot: BlackjackBot, world: World, command_option: tuple[str, str], setting: str
 ) -> None:
+    command, option = command_option
     low, high = LIMITS[setting]
     for outside in (low - 1, high + 1):  # Discord's own client refuses these
         with pytest.raises(InteractionRejected, match=f"option {option!r}"):
-            await world.slash(world.admin, "blackjack-admin config", **{option: outside})
+            await world.slash(world.admin, f"blackjack-admin {command}", **{option: outside})
     # Both ends are taken (a side minimum above the side maximum is not: only its lowest).
     for value in (low,) if setting == "side_min_bet" else (low, high):
-        changed = await world.say(world.admin, "blackjack-admin config", **{option: value})
+        changed = await world.say(world.admin, f"blackjack-admin {command}", **{option: value})
         assert changed.startswith("Settings changed."), changed
         settings = await world.store.get_guild_settings(world.guild.id)
         assert getattr(settings, setting) == value

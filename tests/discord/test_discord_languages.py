@@ -106,15 +106,19 @@ async def test_side_bet_refusals_and_settings_answer_in_the_readers_language(
     assert await world.ledger(world.alice) == [("grant", START_CHIPS)]
     # An admin whose client speaks Spanish reads the side-bet settings in Spanish.
     world.admin.user.locale = "es-ES"
-    shown = await world.say(world.admin, "blackjack-admin config", side_max_bet=5_000)
+    shown = await world.say(world.admin, "blackjack-admin side-bets", max_bet=5_000)
     assert "Buster Blackjack: desactivada" in shown
     assert "Apuestas laterales: de 1 a 5.000 fichas por mano" in shown
-    refused = await world.say(world.admin, "blackjack-admin config", side_perfect_pairs="25/15/12")
+    refused = await world.say(
+        world.admin, "blackjack-admin side-bets", bet="perfect-pairs", pay_table="25/15/12"
+    )
     assert refused == (
         "No ha cambiado nada: Perfect Pairs pagando 25/15/12 da al jugador una ventaja del "
         "22,83% con 6 barajas, así que no se puede ofrecer."
     )
-    refused = await world.say(world.admin, "blackjack-admin config", side_perfect_pairs="25/12")
+    refused = await world.say(
+        world.admin, "blackjack-admin side-bets", bet="perfect-pairs", pay_table="25/12"
+    )
     assert refused == (
         "No ha cambiado nada: Perfect Pairs: '25/12' no es una tabla de pagos suya: da un pago "
         "a 1 para todas las jugadas ganadoras, o uno para cada una de sus 3 (pareja perfecta, "

@@ -163,7 +163,7 @@ async def test_deferrals_refusals_failures_and_rate_limits_are_counted_apart(
 async def test_side_bets_settled_at_the_deal_count_when_they_are_paid(
     bot: BlackjackBot, world: World, shoes: ShoeQueue
 ) -> None:
-    await world.say(world.admin, "blackjack-admin config", side_21plus3="9")
+    await world.say(world.admin, "blackjack-admin side-bets", bet="21+3", pay_table="9")
     shoes.add("Ts Qs Js 6d " + SPARE)  # Alice 10♠ J♠ and the dealer's Q♠: a straight flush
     table = await world.start(world.alice)
     before = await scrape(bot)

@@ -1,4 +1,4 @@
-"""Side bets through Discord: turned on by /blackjack-admin config, placed with /bet on
+"""Side bets through Discord: turned on by /blackjack-admin side-bets, placed with /bet on
 several hands, shown on the table, settled, and listed by /blackjack rules and /stats."""
 
 from __future__ import annotations
@@ -15,17 +15,21 @@ THREE_HANDS = "Ts 5h 9c Qs Js 5h 8c 6d Tc " + SPARE
 ALL_BUST = "Ts Td 6h 2c Kd 3s 9s " + SPARE
 # Alice 10♠ J♠ and the dealer's Q♠: a 21+3 straight flush, no pair; the dealer holds 6♦.
 STRAIGHT_FLUSH = "Ts Qs Js 6d " + SPARE
-ALL_ON = {
-    "side_21plus3": "9",
-    "side_perfect_pairs": "25/12/6",
-    "side_buster": "2/2/4/12/50/250",
-}
+ALL_ON = {"21+3": "9", "perfect-pairs": "25/12/6", "buster": "2/2/4/12/50/250"}
+
+
+async def side_bets_on(world: World, bets: dict[str, str]) -> str:
+    """Each bet's pay table set with /blackjack-admin side-bets; the last answer."""
+    said = ""
+    for bet, pays in bets.items():
+        said = await world.say(world.admin, "blackjack-admin side-bets", bet=bet, pay_table=pays)
+    return said
 
 
 async def test_three_side_bets_on_several_hands(
     bot: BlackjackBot, world: World, shoes: ShoeQueue
 ) -> None:
-    changed = await world.say(world.admin, "blackjack-admin config", **ALL_ON)
+    changed = await side_bets_on(world, ALL_ON)
     assert "21+3: pays 9" in changed
     assert "Buster Blackjack: pays 2/2/4/12/50/250" in changed
     shoes.add(THREE_HANDS)
@@ -85,7 +89,7 @@ async def test_three_side_bets_on_several_hands(
 async def test_a_table_stopped_after_the_deal_keeps_its_side_bets_and_refunds_the_rest(
     bot: BlackjackBot, world: World, shoes: ShoeQueue
 ) -> None:
-    await world.say(world.admin, "blackjack-admin config", **ALL_ON)
+    await side_bets_on(world, ALL_ON)
     shoes.add(STRAIGHT_FLUSH)
     table = await world.start(world.alice)
     await world.say(
@@ -116,7 +120,7 @@ async def test_a_table_stopped_after_the_deal_keeps_its_side_bets_and_refunds_th
 async def test_a_buster_bet_makes_the_dealer_play_out_an_all_bust_round(
     bot: BlackjackBot, world: World, shoes: ShoeQueue
 ) -> None:
-    await world.say(world.admin, "blackjack-admin config", side_buster="2/2/4/12/50/250")
+    await side_bets_on(world, {"buster": "2/2/4/12/50/250"})
     shoes.add(ALL_BUST)
     table = await world.start(world.alice)
     await world.say(world.alice, "bet", amount="50", buster=10)
@@ -130,7 +134,7 @@ async def test_a_buster_bet_makes_the_dealer_play_out_an_all_bust_round(
 async def test_a_player_favourable_pay_table_is_refused_with_the_figure(
     bot: BlackjackBot, world: World
 ) -> None:
-    refused = await world.say(world.admin, "blackjack-admin config", side_perfect_pairs="25/15/12")
+    refused = await side_bets_on(world, {"perfect-pairs": "25/15/12"})
     assert refused == (
         "Nothing changed: Perfect Pairs paying 25/15/12 gives the player an edge of 22.83% "
         "at 6 decks, so it cannot be offered."
@@ -154,7 +158,7 @@ async def test_a_huge_or_infinite_payout_is_refused_and_changes_nothing(
     # 1e999999999 as an exact fraction would hold the event loop for hours: the answer
     # coming back at all shows it is refused before it is built.
     for pays in ("1e999999999", "1e-999999999", "inf", "-Infinity", "nan"):
-        refused = await world.say(world.admin, "blackjack-admin config", side_21plus3=pays)
+        refused = await side_bets_on(world, {"21+3": pays})
         assert refused.startswith(f"Nothing changed: 21+3: {pays!r} is not a pay table of it")
     shown = await world.say(world.admin, "blackjack-admin config")
     assert "21+3: off" in shown
@@ -163,7 +167,7 @@ async def test_a_huge_or_infinite_payout_is_refused_and_changes_nothing(
 async def test_a_side_bet_above_the_servers_maximum_edge_is_left_off_and_said_so(
     bot: BlackjackBot, world: World
 ) -> None:
-    changed = await world.say(world.admin, "blackjack-admin config", **ALL_ON)
+    changed = await side_bets_on(world, ALL_ON)
     # The admin sees each bet's edge at the server's default rules (vegas-shoe: 6 decks).
     assert "Perfect Pairs: pays 25/12/6 (house edge at vegas-shoe: 6.11%)" in changed
     assert "the largest house edge a table offers: 25%" in changed
@@ -181,20 +185,19 @@ async def test_a_side_bet_above_the_servers_maximum_edge_is_left_off_and_said_so
     assert await world.ledger(world.alice) == [("grant", START_CHIPS)]
 
     # At single-deck default rules the admin is told the bet is left off there.
-    changed = await world.say(
-        world.admin, "blackjack-admin config", default_preset="single-deck", side_max_edge=50
-    )
+    await world.say(world.admin, "blackjack-admin config", default_preset="single-deck")
+    changed = await world.say(world.admin, "blackjack-admin side-bets", max_edge=50)
     assert (
         "Perfect Pairs: pays 25/12/6 (house edge at single-deck: 47.06%)" in changed
     )  # under the new maximum of 50%
-    shown = await world.say(world.admin, "blackjack-admin config", side_max_edge=40)
+    shown = await world.say(world.admin, "blackjack-admin side-bets", max_edge=40)
     assert (
         "Perfect Pairs: pays 25/12/6 (house edge at single-deck: 47.06%, above the maximum: "
         "tables of these rules leave it off)"
     ) in shown
 
     # A table opened under a higher maximum offers it.
-    await world.say(world.admin, "blackjack-admin config", side_max_edge=50)
+    await world.say(world.admin, "blackjack-admin side-bets", max_edge=50)
     await world.start(world.bob, world.other_channel, preset="single-deck")
     rules = await world.say(world.bob, "blackjack rules", world.other_channel)
     assert "• Perfect Pairs pays 25/12/6 to 1 (house edge 47.06%)" in rules
@@ -203,9 +206,28 @@ async def test_a_side_bet_above_the_servers_maximum_edge_is_left_off_and_said_so
 async def test_bet_all_leaves_room_for_the_side_bets(
     bot: BlackjackBot, world: World, shoes: ShoeQueue
 ) -> None:
-    await world.say(world.admin, "blackjack-admin config", **ALL_ON)
+    await side_bets_on(world, ALL_ON)
     await world.say(world.admin, "blackjack-admin take", member=world.alice, amount=315)
     await world.start(world.alice)
     answer = await world.say(world.alice, "bet", amount="all", perfect_pairs=100)
     assert answer.startswith("Bet 585. Side bets: 100. Balance: 0.")
     assert await world.balance(world.alice) == 0
+
+
+async def test_side_bets_lists_them_and_sets_a_pay_table_only_with_its_bet(
+    bot: BlackjackBot, world: World
+) -> None:
+    shown = await world.say(world.admin, "blackjack-admin side-bets")
+    assert shown.startswith("Side bets of this server:\n21+3: off\nPerfect Pairs: off")
+    assert "Lucky Ladies: off" in shown
+    for half in ({"bet": "buster"}, {"pay_table": "2/2/4/12/50/250"}):
+        refused = await world.say(world.admin, "blackjack-admin side-bets", **half)
+        assert refused == (
+            "Nothing changed: a pay table is set with both options, bet and pay_table."
+        )
+    assert (await world.store.get_guild_settings(world.guild.id)).side_bets == ()
+    on = await side_bets_on(world, {"buster": "2/2/4/12/50/250"})
+    assert "Buster Blackjack: pays 2/2/4/12/50/250" in on
+    off = await side_bets_on(world, {"buster": "off"})
+    assert "Buster Blackjack: off" in off
+    assert (await world.store.get_guild_settings(world.guild.id)).side_bets == ()

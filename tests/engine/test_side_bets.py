@@ -164,6 +164,10 @@ def test_the_reference_file_holds_the_issues_figures_and_six_more() -> None:
     assert ("21+3", "9", "6", "any") in named
     assert ("perfect-pairs", "25/12/6", "8", "any") in named
     assert ("buster", "2/2/4/12/50/250", "6", "hit") in named
+    for decks in ("1", "6", "8"):
+        assert ("lucky-ladies", "1000/125/19/9/4", decks, "any") in named
+    for decks in ("2", "4", "6"):
+        assert ("lucky-ladies", "1000/200/25/10/4", decks, "any") in named
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ from tests.tables.helpers import (
 
 #: The admin who grants chips (any snowflake).
 ADMIN = 700_000_000_000_000_001
-ALL_ON = {"side_21plus3": "9", "side_perfect_pairs": "25/12/6", "side_buster": "2/2/4/12/50/250"}
+ALL_ON = {"side_bets": {"21+3": "9", "perfect-pairs": "25/12/6", "buster": "2/2/4/12/50/250"}}
 EVERY_BET = {"21+3": 10, "perfect-pairs": 10, "buster": 10}
 # Alice's two spots: 10♠ J♠ and 5♥ 5♥; the dealer shows Q♠ (a straight flush for the first
 # spot), holds 6♦ and busts with 10♣ on three cards.
@@ -84,7 +84,7 @@ async def test_side_bets_on_two_spots_are_staked_decided_and_paid(
 async def test_buster_has_the_dealer_play_out_a_round_where_everyone_busts(
     service: TableService, store: db.Store, shoes: ShoeQueue
 ) -> None:
-    await store.set_guild_settings(GUILD, side_buster="2/2/4/12/50/250")
+    await store.set_guild_settings(GUILD, side_bets={"buster": "2/2/4/12/50/250"})
     shoes.add(ALL_BUST)
     await service.start(GUILD, CHANNEL, ALICE)
     snap, _ = await service.bet(CHANNEL, ALICE, "50", side={"buster": 10})
@@ -104,7 +104,7 @@ async def test_buster_has_the_dealer_play_out_a_round_where_everyone_busts(
 async def test_a_side_bet_that_is_off_or_out_of_limits_stakes_nothing(
     service: TableService, store: db.Store, side: dict[str, int], words: str
 ) -> None:
-    await store.set_guild_settings(GUILD, side_21plus3="9")
+    await store.set_guild_settings(GUILD, side_bets={"21+3": "9"})
     await service.start(GUILD, CHANNEL, ALICE)
     with pytest.raises(BetRefused, match=re.escape(words)):
         await service.bet(CHANNEL, ALICE, "100", side=side)
@@ -146,7 +146,7 @@ async def test_a_table_leaves_off_a_pay_table_that_favours_the_player_at_its_dec
     service: TableService, store: db.Store
 ) -> None:
     # 25/15/7 keeps a house edge at 4 decks but not at the six of vegas-shoe.
-    await store.set_guild_settings(GUILD, side_perfect_pairs="25/15/7", side_21plus3="9")
+    await store.set_guild_settings(GUILD, side_bets={"perfect-pairs": "25/15/7", "21+3": "9"})
     await service.start(GUILD, CHANNEL, ALICE, preset="vegas-shoe")
     with pytest.raises(BetRefused, match=re.escape("Perfect Pairs is not offered at this table.")):
         await service.bet(CHANNEL, ALICE, "100", side={"perfect-pairs": 10})
@@ -159,7 +159,7 @@ async def test_a_side_bet_win_at_the_deal_is_paid_up_to_the_chip_limit(
 ) -> None:
     # Alice 10♠ J♠ with the dealer's Q♠: a 21+3 straight flush, 90 won on 10.
     shoes.add("Ts 9c Qs Js 8c 6d Tc " + SPARE)
-    await store.set_guild_settings(GUILD, side_21plus3="9")
+    await store.set_guild_settings(GUILD, side_bets={"21+3": "9"})
     await service.start(GUILD, CHANNEL, ALICE)
     await service.join(CHANNEL, BOB)
     await service.bet(CHANNEL, ALICE, "10", side={"21+3": 10})
@@ -184,7 +184,7 @@ async def test_a_buster_win_at_the_settlement_is_paid_up_to_the_chip_limit(
     service: TableService, store: db.Store, shoes: ShoeQueue
 ) -> None:
     shoes.add(ALL_BUST)  # Alice busts; the dealer plays out and busts with 4 cards (2 to 1)
-    await store.set_guild_settings(GUILD, side_buster="2/2/4/12/50/250")
+    await store.set_guild_settings(GUILD, side_bets={"buster": "2/2/4/12/50/250"})
     await service.start(GUILD, CHANNEL, ALICE)
     snap, _ = await service.bet(CHANNEL, ALICE, "100", side={"buster": 10})
     # Chips reach Alice from elsewhere while her bets are out: 20 short of the ceiling.

@@ -7,9 +7,9 @@ round's net in whole chips, exactly, so runs split over workers add up to the
 same figures whatever the order.
 
 Side bets, when given pay tables, are staked on the spot each round (the same stake
-as the main bet) and tallied apart: 21+3 and Perfect Pairs from the cards of the
-deal, Buster from the dealer's final hand (the dealer then plays out every hand, as
-at a table where a Buster bet is live).
+as the main bet) and tallied apart, each classified by its spec's hook from the spot's
+first two cards and the dealer's final hand (the dealer plays out every hand when a
+bet's spec asks it, as at a table where a Buster bet is live).
 
 Shoes come from the run's seed: with a cut card, shoe ``k`` of worker ``w`` is
 ``Shoe(decks, penetration, derive_seed(worker_seed(seed, w), b"shoe", k))``,
@@ -36,15 +36,7 @@ from bot.engine.round import Round
 from bot.engine.round_state import RoundPhase
 from bot.engine.rules import Rules
 from bot.engine.shoe import KeyedHmac, Shoe
-from bot.engine.side_bets import (
-    BUSTER,
-    PERFECT_PAIRS,
-    TWENTY_ONE_PLUS_THREE,
-    PayTable,
-    buster,
-    perfect_pairs,
-    twenty_one_plus_three,
-)
+from bot.engine.side_bets import SPECS, PayTable
 
 #: The simulated player's id.
 PLAYER: Final = "sim"
@@ -202,7 +194,8 @@ def _play(
     side_bets: tuple[PayTable, ...] = (),
 ) -> Tally:
     stake = stake_for(rules)
-    plays_out = any(table.bet == BUSTER for table in side_bets)
+    specs = [SPECS[table.bet] for table in side_bets]
+    plays_out = any(spec.dealer_plays_out for spec in specs)
     side_nets = [0] * len(side_bets)
     side_squares = [0] * len(side_bets)
     bets = [(PLAYER, (stake,))]
@@ -242,14 +235,9 @@ def _play(
             net = round_.net(PLAYER)
             net_sum += net
             squares += net * net
+            dealer = round_.dealer
             for index, table in enumerate(side_bets):
-                if table.bet == TWENTY_ONE_PLUS_THREE:
-                    category = twenty_one_plus_three(first, second, up)
-                elif table.bet == PERFECT_PAIRS:
-                    category = perfect_pairs(first, second)
-                else:
-                    dealer = round_.dealer
-                    category = buster(dealer.cards, dealer.total)
+                category = specs[index].classify(first, second, dealer.cards, dealer.total)
                 side = -stake if category is None else table.winnings(stake, category)
                 side_nets[index] += side
                 side_squares[index] += side * side

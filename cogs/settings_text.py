@@ -1,0 +1,46 @@
+"""The server's settings as ``/blackjack-admin config`` lists them, one per line."""
+
+from __future__ import annotations
+
+from bot.i18n import NATIVE_NAMES, Text, _, joined
+from cogs.responsible_admin import gates_text
+from cogs.side_bet_config import side_bet_settings_lines
+from db.models import GuildSettings
+
+#: The season-length setting as the settings list says it.
+SEASONS_SHOWN: dict[str, Text] = {
+    "week": _("Seasons: one calendar week each (UTC)"),
+    "month": _("Seasons: one calendar month each (UTC)"),
+    "quarter": _("Seasons: one calendar quarter each (UTC)"),
+    "year": _("Seasons: one calendar year each (UTC)"),
+}
+
+
+def settings_text(settings: GuildSettings) -> Text:
+    """The server's settings, one per line."""
+    language: str = NATIVE_NAMES.get(settings.language) or _("the server's language")
+    return _(
+        "Default rules: {preset}\n"
+        "Bets: {low} to {high} a hand\n"
+        "Timers: betting {bet_timer} s, acting {action_timer} s, "
+        "idle table closes after {idle_close} s\n"
+        "New players start with {starting} chips; /daily gives {daily}\n"
+        "Cards: {cards}\n"
+        "{seasons}\n"
+        "{side_bets}\n"
+        "{gates}\n"
+        "Table language: {language}",
+        preset=settings.default_preset,
+        low=settings.min_bet,
+        high=settings.max_bet,
+        bet_timer=settings.bet_timer_s,
+        action_timer=settings.action_timer_s,
+        idle_close=settings.idle_close_s,
+        starting=settings.starting_chips,
+        daily=settings.daily_amount,
+        cards=settings.card_style,
+        seasons=SEASONS_SHOWN.get(settings.season_length, settings.season_length),
+        side_bets=joined(side_bet_settings_lines(settings), "\n"),
+        gates=gates_text(settings),
+        language=language,
+    )
