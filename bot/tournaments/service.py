@@ -25,6 +25,7 @@ import db
 from bot.clock import Clock
 from bot.engine import commitment
 from bot.i18n import _
+from bot.shown_names import shown_name
 from bot.tables import TableService
 from bot.tables.achievements import TOURNAMENT_WINNER, announcements
 from bot.tables.errors import NotAllowed, NotEnoughChips, TableError, TableFull
@@ -291,7 +292,7 @@ class Tournaments:
             )
             for n, e in enumerate(ranking, start=1)
         ]
-        names = {e.user_id: e.name for e in t.entrants}
+        names = {e.user_id: shown_name(e.name) for e in t.entrants}
         t.status, t.final = Status.FINISHED, standings_lines(t, ranking, paid)
         try:
             done = await self._store.tournaments.finish(
@@ -317,7 +318,9 @@ class Tournaments:
         t, _table = self._here(channel_id)
         if by.user_id != t.host_id and not may_manage:
             raise NotAllowed(_("Only the host or someone with Manage Channels can cancel it."))
-        await self._end(t, _("Cancelled by {host}. Every fee was refunded.", host=by.name))
+        await self._end(
+            t, _("Cancelled by {host}. Every fee was refunded.", host=shown_name(by.name))
+        )
         return t
 
     async def stop_in_guild(self, guild_id: int, reason: str) -> list[Tournament]:
@@ -336,7 +339,7 @@ class Tournaments:
             voided = await self._store.tournaments.cancel(
                 t.tournament_id, reason, (commitment(t.seed), t.seed.hex()), document(t)
             )
-            names = {e.user_id: e.name for e in t.entrants}
+            names = {e.user_id: shown_name(e.name) for e in t.entrants}
             t.final.extend(unpaid_line(names.get(u, str(u)), n) for u, n in voided.unpaid.items())
         except TournamentClosed:
             pass  # it ended meanwhile (another table's timer, another command)
