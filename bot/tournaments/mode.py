@@ -29,7 +29,7 @@ from bot.tables.purses import DocumentPurse
 from bot.tables.results import result_lines, without_stakes
 from bot.tables.table import SeatState, Table, Timers
 from bot.tournaments import rules as R
-from bot.tournaments.state import BASE_PRESET, Tournament
+from bot.tournaments.state import BASE_PRESET, Tournament, document
 from db.tournament_store import EliminationRow
 
 if TYPE_CHECKING:
@@ -152,7 +152,10 @@ class TournamentMode:
             raise TableError(_("You are out of this tournament."))
 
     def bet_limits(self, table: Table, seat: SeatState | None) -> tuple[int, int]:
-        fmt = self._tournaments.of(table).fmt
+        t = self._tournaments.find(table)
+        if t is None:  # it ended before a restart: the table only closes now
+            return table.rules.min_bet, table.rules.max_bet
+        fmt = t.fmt
         if seat is None:  # the format's (the rules' minimum is 1: a short stack bets all)
             return fmt.min_bet, fmt.max_bet
         chips = stacks_of(table).stacks[seat.player.user_id].chips
@@ -269,7 +272,7 @@ class TournamentMode:
             rows,
             survivor_key=achievements.TOURNAMENT_SURVIVOR.key,
             earned=earned,
-            state_json=self._tournaments.document_if(t, done),
+            state_json=document(t) if done else None,
         )
         table.round_id = None
         table.events = achievements.announcements(awarded, names)

@@ -18,7 +18,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Final
 
 import db
@@ -77,8 +78,15 @@ class Tournaments:
 
     def of(self, table: Table) -> Tournament:
         """The tournament a tournament table plays for (open, or just ended)."""
+        t = self.find(table)
+        if t is None:
+            raise TableError(_("This tournament has ended."))
+        return t
+
+    def find(self, table: Table) -> Tournament | None:
+        """The tournament of a tournament table, or None (it ended before a restart)."""
         key = stacks_of(table).tournament_id
-        return self.live.get(key) or self.ended_by_id[key]
+        return self.live.get(key) or self.ended_by_id.get(key)
 
     def in_channel(self, channel_id: int) -> Tournament | None:
         """The open tournament with a table in this channel, or None."""
@@ -110,9 +118,9 @@ class Tournaments:
         return R.standings(entries, hand, seats)
 
     def panel(self, table: Table) -> tuple[str, ...]:
-        key = stacks_of(table).tournament_id
-        t = self.live.get(key) or self.ended_by_id.get(key)
-        return panel_lines(t, table) if t else (_("Tournament #{id}", id=str(key)),)
+        t = self.find(table)
+        key = str(stacks_of(table).tournament_id)
+        return panel_lines(t, table) if t else (_("Tournament #{id}", id=key),)
 
     # ----------------------------------------------------------------- entering
 
@@ -230,11 +238,8 @@ class Tournaments:
             raise
         for table in filter(None, (self._table(t, i) for i in range(len(t.channels)))):
             with contextlib.suppress(TableError):  # paused: it deals once the store is back
-                await self._tables.changes.mutate(table, self._dealer(table))
+                await self._tables.changes.mutate(table, partial(self.after_hand, table))
         return t
-
-    def _dealer(self, table: Table) -> Callable[[], Awaitable[None]]:
-        return lambda: self.after_hand(table)
 
     # ----------------------------------------------------------------- the hands
 
@@ -245,9 +250,6 @@ class Tournaments:
         if done:
             t.results[state.index] = state.entries([e.user_id for e in t.at(state.index)])
         return done
-
-    def document_if(self, t: Tournament, changed: bool) -> str | None:
-        return document(t) if changed else None
 
     async def after_hand(self, table: Table) -> None:
         """Under the table's lock, after a hand is paid (or the start, or a restart): the
@@ -392,7 +394,4 @@ class Tournaments:
             if not tables:
                 await self._end(t, _("Its tables could not resume: every fee was refunded."))
             elif t.status is Status.PLAYING and len(t.results) == len(t.channels):
-                await self._tables.changes.mutate(tables[0], self._finisher(t, tables[0]))
-
-    def _finisher(self, t: Tournament, table: Table) -> Callable[[], Awaitable[None]]:
-        return lambda: self._finish(t, table)
+                await self._tables.changes.mutate(tables[0], partial(self._finish, t, tables[0]))
