@@ -8,6 +8,7 @@ from collections import Counter
 from discord_world import World, embed_text
 from test_discord_tournament import TIED_BELOW, ask, service, settled, the_board, tick
 
+import db
 from bot.app import build_bot
 from bot.config import Config
 from bot.engine import StackedShoe, parse_cards
@@ -81,4 +82,37 @@ async def test_a_resumed_tournament_awards_each_achievement_once(
     )
     assert posted.count(WON) == 1
     assert SURVIVED not in posted  # announced once, on the table, before the restart
+    await check_invariants(database_url)
+
+
+async def test_a_table_whose_tournament_ended_before_a_restart_closes_at_start_up(
+    fake_discord: FakeDiscord, database_url: str
+) -> None:
+    """A stop between a cancel's commit and its tables' close: the next start resumes the
+    table, finds its tournament over and closes it; nothing else changes."""
+    fake = fake_discord
+    world = World.build(fake)
+    config = Config(token=fake.token, database_url=database_url)
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as first:
+        world.bot = first
+        await world.slash(world.mod, "tournament create", None, fee=100, hands=2)
+        await settled(world)
+        for member in (world.alice, world.bob):
+            await ask(world, member, "tournament join")
+        await ask(world, world.mod, "tournament start")
+        (t,) = service(world).live.values()
+        table_id = t.table_ids[0]
+    # The cancel committed (fees refunded), the process stopped before its table closed.
+    async with db.open_store(database_url) as store:
+        (stored,) = await store.tournaments.open_tournaments()
+        await store.tournaments.cancel(t.tournament_id, "stopped", None, stored.state_json)
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as second:
+        world.bot = second
+        await settled(world)
+        assert service(world).live == {}
+        assert world.running.tables.table_in(world.channel.id) is None
+        assert table_id not in world.running.tables.registry.tables
+        assert "This table has played its last hand." in embed_text(the_board(world))
+        for member in (world.alice, world.bob):
+            assert await world.balance(member) == 1000
     await check_invariants(database_url)
