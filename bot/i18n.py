@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from babel import Locale
 from babel.messages.mofile import write_mo
@@ -196,6 +196,42 @@ class Figure:
 
     def in_language(self, language: str) -> str:
         return _written(self.value, self.pattern, language)
+
+
+def line_data(line: str) -> Any:
+    """``line`` as JSON-ready data that keeps its message (a ``Text``: its id, plural form
+    and parameters, each parameter kept the same way), so a line written to a document is
+    said in the reader's language when it is read back (``line_from``); a plain string as is."""
+    if isinstance(line, Text):
+        params = {name: _value_data(value) for name, value in line.params.items()}
+        return {"m": line.msgid, "p": line.plural, "n": line.quantity, "a": params}
+    return str(line)
+
+
+def _value_data(value: object) -> Any:
+    if isinstance(value, Text):
+        return line_data(value)
+    if isinstance(value, Figure):
+        return {"f": value.value, "pattern": value.pattern}
+    if isinstance(value, bool | int | float | str) or value is None:
+        return value
+    return str(value)
+
+
+def line_from(data: Any) -> str:
+    """A line ``line_data`` wrote: a ``Text`` again, or the plain string."""
+    if isinstance(data, dict):
+        params = {str(name): _value_from(value) for name, value in data["a"].items()}
+        return Text(str(data["m"]), data["p"], int(data["n"]), params)
+    return str(data)
+
+
+def _value_from(value: Any) -> object:
+    if isinstance(value, dict) and "f" in value:
+        return Figure(float(value["f"]), str(value["pattern"]))
+    if isinstance(value, dict):
+        return line_from(value)
+    return value
 
 
 def number_text(value: int) -> Text:

@@ -13,7 +13,7 @@ absolute times, the settings, and where the table message is.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
@@ -21,6 +21,7 @@ import orjson
 
 import db
 from bot.engine import Rules, Standing, shoe_from_dict
+from bot.i18n import line_data, line_from
 from bot.tables.players import Player
 from bot.tables.side_bets import SideBetRules
 from bot.tables.snapshot import TablePhase
@@ -48,6 +49,12 @@ def _seat(seat: SeatState) -> dict[str, Any]:
         "last_net": seat.last_net,
         "side": seat.side,
     }
+
+
+def _lines(lines: Sequence[str]) -> list[Any]:
+    """A table's lines as the document keeps them: each message with its id and
+    parameters (``bot.i18n.line_data``), so a resumed table says them in its language."""
+    return [line_data(line) for line in lines]
 
 
 @lru_cache(maxsize=256)
@@ -78,15 +85,15 @@ def table_document(table: Table, mode_state: Any = None) -> str:
             "phase": table.phase.value,
             "round_no": table.round_no,
             "deadline": table.deadline,
-            "events": table.events,
-            "last_results": list(table.last_results),
-            "last_summary": list(table.last_summary),
-            "shuffle_notice": list(table.shuffle_notice),
+            "events": _lines(table.events),
+            "last_results": _lines(table.last_results),
+            "last_summary": _lines(table.last_summary),
+            "shuffle_notice": _lines(table.shuffle_notice),
             "last_bets": [[user, bet, spots] for user, (bet, spots) in table.last_bets.items()],
             "message_at": table.message_at,
             "side_bets": table.side_bets.to_dict() if table.side_bets.tables else None,
             "last_side": [[user, side] for user, side in table.last_side_bets.items()],
-            "closing": table.closing,
+            "closing": line_data(table.closing),
             "mode": table.mode,
             "mode_state": mode_state,
         }
@@ -163,13 +170,13 @@ def restore_table(
         table.deadline = data["deadline"]
         table.message_id = stored.message_id
         table.message_at = data["message_at"]
-        table.events = [str(line) for line in data["events"]]
-        table.last_results = tuple(data["last_results"])
-        table.last_summary = tuple(data["last_summary"])
-        table.shuffle_notice = tuple(data["shuffle_notice"])
+        table.events = [line_from(line) for line in data["events"]]
+        table.last_results = tuple(line_from(line) for line in data["last_results"])
+        table.last_summary = tuple(line_from(line) for line in data["last_summary"])
+        table.shuffle_notice = tuple(line_from(line) for line in data["shuffle_notice"])
         table.last_bets = {int(u): (int(b), int(s)) for u, b, s in data["last_bets"]}
         table.side_bets = SideBetRules.from_dict(data.get("side_bets"))
-        table.closing = str(data.get("closing", ""))
+        table.closing = line_from(data.get("closing", ""))
         table.mode = str(data.get("mode", "cash"))
         table.mode_state = load_mode(table.mode, data.get("mode_state"))
         table.last_side_bets = {

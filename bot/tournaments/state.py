@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Final
 
 from bot.engine import Rules, preset
+from bot.i18n import line_data, line_from
 from bot.tournaments.rules import Entry, Format
 
 #: The document's format; another cannot be resumed (the tournament is refunded).
@@ -103,7 +104,7 @@ def document(t: Tournament) -> str:
             "tables": t.table_ids,
             "entrants": [[e.user_id, e.name, e.table, e.seat] for e in t.entrants],
             "results": {str(i): [asdict(e) for e in es] for i, es in t.results.items()},
-            "final": t.final,
+            "final": [line_data(line) for line in t.final],
         }
     )
 
@@ -138,7 +139,7 @@ def restore(
             table_ids=[str(t) for t in data["tables"]],
             entrants=[Entrant(int(u), str(n), int(t), int(s)) for u, n, t, s in data["entrants"]],
             results={int(i): [Entry(**e) for e in es] for i, es in data["results"].items()},
-            final=[str(line) for line in data["final"]],
+            final=[line_from(line) for line in data["final"]],
         )
     except (KeyError, TypeError, ValueError) as error:
         raise UnreadableTournament(f"its saved state could not be read ({error})") from None

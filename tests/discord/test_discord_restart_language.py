@@ -1,0 +1,70 @@
+"""A table's lines keep their language across a restart: the document stores each line as
+its message and parameters, not as the English sentence, so a Spanish table stopped with
+SIGTERM and started again shows its Latest and Last round lines in Spanish."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from discord_world import World, embed_text
+from test_discord_restart import NO_DOTENV
+
+from fakediscord import FakeDiscord
+from fakediscord.harness import BotProcess
+from fakediscord.records import FakeMessage
+from tests.db.invariants import check_invariants
+
+BACK_ES = "El bot se ha reiniciado: esta mesa ha vuelto"
+LAST_ROUND_ES = "Última ronda"
+
+
+def can_hit(message: FakeMessage) -> bool:
+    """The table waits for a decision: its Hit button (by custom id) is enabled."""
+    return any(
+        str(button.get("custom_id", "")).endswith(":hit") and not button.get("disabled")
+        for row in message.components
+        for button in row.get("components", [])
+    )
+
+
+async def test_a_spanish_table_stopped_and_started_again_says_its_lines_in_spanish(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    world = World.build(fake)
+    url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
+    argv = [sys.executable, "-m", "bot"]
+    async with BotProcess(fake, argv, env={**NO_DOTENV, "DATABASE_URL": url}) as process:
+        await fake.slash(world.admin, "blackjack-admin config", world.channel, language="es-ES")
+        start = await fake.slash(world.alice, "blackjack start", world.channel)
+        table = start.original
+        assert table is not None
+        # The shoe is random: bet until a round waits for Alice's decision.
+        for _ in range(10):
+            await fake.slash(world.alice, "bet", world.channel, amount="100")
+            await fake.wait_for(lambda: can_hit(table) or LAST_ROUND_ES in embed_text(table))
+            if can_hit(table):
+                break
+        assert can_hit(table), embed_text(table)
+        assert "recibe" in embed_text(table)  # "Alice recibe …": the deal's Latest line
+
+        await process.stop()  # SIGTERM mid-round
+        await process.start()
+        await fake.wait_for(lambda: BACK_ES in embed_text(table), max_wait=30)
+        latest = embed_text(table)
+        assert "recibe" in latest, latest
+        assert "is dealt" not in latest
+
+        await fake.click(world.alice, table, label="Plantarse")
+        await fake.wait_for(lambda: LAST_ROUND_ES in embed_text(table))
+        await process.stop()  # SIGTERM between rounds, the last one's results shown
+        await process.start()
+        await fake.wait_for(lambda: BACK_ES in embed_text(table), max_wait=30)
+        shown = embed_text(table)
+        assert LAST_ROUND_ES in shown, shown
+        # The last round's dealer line ("Crupier: …", "El crupier se pasa: …").
+        assert "crupier" in shown.split(LAST_ROUND_ES)[1].lower()
+        assert "Dealer:" not in shown
+        assert "Dealer busts" not in shown
+    await check_invariants(url)
