@@ -157,6 +157,9 @@ class Text(str):
     plural: str | None
     quantity: int
     params: Mapping[str, object]
+    #: What ``line_data`` made of it, kept: a table's lines are written again with every
+    #: change of its document, and a message never changes.
+    data: Any = None
 
     def __new__(
         cls, msgid: str, plural: str | None, count: int, params: Mapping[str, object]
@@ -203,8 +206,10 @@ def line_data(line: str) -> Any:
     and parameters, each parameter kept the same way), so a line written to a document is
     said in the reader's language when it is read back (``line_from``); a plain string as is."""
     if isinstance(line, Text):
-        params = {name: _value_data(value) for name, value in line.params.items()}
-        return {"m": line.msgid, "p": line.plural, "n": line.quantity, "a": params}
+        if line.data is None:
+            params = {name: _value_data(value) for name, value in line.params.items()}
+            line.data = {"m": line.msgid, "p": line.plural, "n": line.quantity, "a": params}
+        return line.data
     return str(line)
 
 
