@@ -179,11 +179,8 @@ class TournamentMode:
         return frozenset(u for u, stack in stacks_of(table).stacks.items() if stack.secret)
 
     def shown_events(self, table: Table) -> Sequence[str]:
-        secret = {
-            shown_name(s.player.name)
-            for s in table.seats
-            if s.player.user_id in self.hidden_bets(table)
-        }
+        hidden = self.hidden_bets(table)
+        secret = {shown_name(s.player.name) for s in table.seats if s.player.user_id in hidden}
         return without_stakes(table.events, secret) if secret else table.events
 
     def panel(self, table: Table) -> tuple[str, ...]:
