@@ -15,7 +15,8 @@ from bot.config import Config
 from fakediscord import FakeDiscord, FakeMessage
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
-from tests.discord.discord_world import SPARE, ShoeQueue, World, embed_text, labels_enabled
+from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.shoes import SPARE, ShoeQueue
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"

@@ -15,7 +15,8 @@ from bot.config import Config
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
-from tests.discord.discord_world import SPARE, ShoeQueue, World, embed_text
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, ShoeQueue
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 #: The issue's bound on a graceful stop (Docker's default grace period is 10 s).

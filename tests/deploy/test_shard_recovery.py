@@ -21,7 +21,8 @@ from bot.shards import owned_shards
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
-from tests.discord.discord_world import SPARE, ShoeQueue, embed_text, labels_enabled
+from tests.support.discord_world import embed_text, labels_enabled
+from tests.support.shoes import SPARE, ShoeQueue
 
 
 async def test_shard_count_alone_runs_every_shard_in_one_process() -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from discord_world import World, embed_text, quiet
-
 from bot.app import BlackjackBot, ShardedBlackjackBot, build_bot, intents
 from bot.config import Config, load_config
 from bot.table_display import TableDisplay
@@ -13,6 +11,7 @@ from bot.tables import Player
 from cogs.table.commands import table_cog
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
+from tests.support.discord_world import World, embed_text, quiet
 
 
 def test_the_bot_asks_only_for_guild_events_and_never_message_content() -> None:

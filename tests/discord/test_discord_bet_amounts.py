@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import cast
 
 import pytest
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World
 
 from bot.app import BlackjackBot
 from cogs.tournament import TournamentCog
 from fakediscord import FakeMember
+from tests.support.discord_world import World
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 # A hard 17 against the dealer's 9 (8 in the hole): no blackjack, the round waits.
 SEVENTEEN = "Ts 9h 7d 8c " + SPARE

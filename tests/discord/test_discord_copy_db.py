@@ -6,7 +6,6 @@ import sqlite3
 from pathlib import Path
 
 import asyncpg
-from discord_world import SPARE, ShoeQueue, World, embed_text
 
 import db
 from bot.app import build_bot
@@ -16,6 +15,8 @@ from fakediscord.harness import running_bot
 from tests.bot_command import bot_command
 from tests.db.invariants import check_invariants
 from tests.pgserver import PostgresServer
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, ShoeQueue
 
 
 async def play_two_rounds(world: World, url: str, shoes: ShoeQueue) -> None:

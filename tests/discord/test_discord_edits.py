@@ -8,7 +8,6 @@ from pathlib import Path
 
 import discord
 import pytest
-from discord_world import World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
@@ -17,6 +16,7 @@ from cogs.table.commands import table_cog
 from cogs.table.refusals import CLICK_FAILED
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text, labels_enabled
 
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 from babel.messages.pofile import read_po
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
 from bot.command_translator import command_texts
 from bot.i18n import COMMANDS, LANGUAGES, LOCALES_DIR
 from fakediscord import FakeDiscord
+from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 # Alice Ts Th (20) and Bob 9s 7d (16, hits a 2: 18) against the dealer's 9h 8c (17).
 ROUND = "Ts 9s 9h Th 7d 8c 2c " + SPARE

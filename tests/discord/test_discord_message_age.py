@@ -12,8 +12,6 @@ import copy
 import itertools
 from pathlib import Path
 
-from discord_world import SPARE, ShoeQueue, World, embed_text, labels_enabled
-
 from bot.app import build_bot
 from bot.config import Config
 from bot.tables.resume import BACK
@@ -23,6 +21,8 @@ from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.shoes import SPARE, ShoeQueue
 
 HOUR = 3600.0
 

@@ -12,8 +12,6 @@ import inspect
 from pathlib import Path
 from typing import Any
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
-
 import db
 from bot.app import BlackjackBot
 from bot.play_gate import account_created
@@ -21,6 +19,8 @@ from bot.tables.play_words import FIRST_BET_NOTICE, NO_VALUE_NOTICE, STOPPED
 from cogs.responsible import CONFIRMED
 from db.play_store import PlayLimitsStore
 from fakediscord import FakeMessage
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 DAY = 86_400
 # Alice alone: 5 and 6 against the dealer's 10 and 7; she doubles, draws a 5 (16) and loses.

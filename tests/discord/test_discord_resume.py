@@ -12,7 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from discord_world import ShoeQueue, World, embed_text
 
 from bot.app import build_bot
 from bot.config import Config
@@ -22,6 +21,8 @@ from db.migrate import load_migrations
 from fakediscord.harness import running_bot
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import ShoeQueue
 
 START_CHIPS = 1000
 BET_S = 30

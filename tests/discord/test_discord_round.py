@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
-
 from bot.app import BlackjackBot
+from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 # Alice 8 8 (splits, doubles the first hand), Bob 10 6 (surrenders), Carol A K (blackjack);
 # the dealer shows an ace (insurance offered, everyone declines), holds a 5 and draws a 2: 18.

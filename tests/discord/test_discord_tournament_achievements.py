@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from discord_world import World, embed_text
-from test_discord_tournament import TIED_BELOW, ask, service, settled, the_board, tick
-
 import db
 from bot.app import build_bot
 from bot.config import Config
@@ -15,6 +12,8 @@ from bot.engine import StackedShoe, parse_cards
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text
+from tests.support.tournaments import TIED_BELOW, ask, service, settled, the_board, tick
 
 SURVIVED = "earned an achievement: Against the odds."
 WON = "earned an achievement: Champion."

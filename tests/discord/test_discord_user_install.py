@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
-
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from bot.pocket import POCKET_SCOPE
@@ -17,6 +15,8 @@ from fakediscord.interactions import FOLLOWUP_CAP, FakeInteraction
 from fakediscord.models import FakePrivateChannel, FakeUser
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 #: Commands that make sense outside a server: both installs, every context.
 ANYWHERE = ("blackjack", "bet", "balance", "daily", "stats", "leaderboard")

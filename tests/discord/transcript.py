@@ -17,12 +17,12 @@ for path in (HERE, HERE.parent, HERE.parents[1]):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from discord_world import SPARE, ShoeQueue, World, embed_text  # noqa: E402
-
 from bot.app import build_bot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402
+from tests.support.discord_world import World, embed_text  # noqa: E402
+from tests.support.shoes import SPARE, ShoeQueue  # noqa: E402
 
 # Alice 8 8 (splits, doubles the first hand), Bob 10 6 (surrenders), Carol A K (blackjack);
 # the dealer shows an ace, holds a 5 and draws a 2: 18.

@@ -8,10 +8,10 @@ import aiohttp
 import discord
 import pytest
 from discord.http import Route
-from fakediscord_world import Table
 
 from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot
+from tests.support.fakediscord_world import Table
 
 
 def text_channel(bot: DemoBot, channel_id: int) -> discord.TextChannel:

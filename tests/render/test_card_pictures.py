@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import discord
 import pytest
-from render_snapshots import NOW, busiest_table, cards, hand, picture_faces, seat, table, worst_case
 
 from bot.engine.actions import Action
 from bot.tables.snapshot import DealerView, TablePhase, TableSnapshot
@@ -15,6 +14,16 @@ from cogs.table.embed_limits import EMBED_TOTAL_LIMIT, FIELD_VALUE_LIMIT, embed_
 from cogs.table.hint_text import hint_text
 from cogs.table.render import STAKE_REFUNDED, render_table
 from fakediscord.limits import validate_message
+from tests.support.render_snapshots import (
+    NOW,
+    busiest_table,
+    cards,
+    hand,
+    picture_faces,
+    seat,
+    table,
+    worst_case,
+)
 
 FACES = picture_faces()
 
