@@ -32,6 +32,7 @@ from bot.i18n import _
 from bot.log_context import bind
 from bot.metrics import BotMetrics, MetricsServer
 from bot.play_gate import PlayGate
+from bot.server_settings import ServerSettings
 from bot.shards import owned_shards, shard_of, shard_options
 from bot.strategy_cache import cache_directory
 from bot.strategy_process import StrategyPool
@@ -191,8 +192,10 @@ class BlackjackBot(commands.Bot):
             ),
         )
         self._tournaments = Tournaments(self._store, self.clock, self._tables)
+        #: Each server's settings: the one cache, written through by the admin's commands.
+        self.settings = ServerSettings(self._store)
         #: What every feature asks before it lets a member play (bot.play_gate).
-        self.play_gate = PlayGate(self._store, self.clock)
+        self.play_gate = PlayGate(self._store, self.clock, self.settings)
         self._tables.shard_count = self.config.shard_count or 1
         await self._tables.check_shard_count()
         await self.tree.set_translator(CatalogTranslator())  # the commands in each language

@@ -29,7 +29,6 @@ from cogs.responsible_admin import (
 )
 from cogs.settings_text import settings_text
 from cogs.side_bet_config import BET_CHOICES, PAY_TABLE_DESCRIBE, side_bet_changes, side_bets_text
-from cogs.table.commands import table_cog
 from cogs.table.refusals import refusal_text
 from db.errors import BalanceLimitExceeded, InsufficientChips, SettingsCrossed
 from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
@@ -165,10 +164,6 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         settings = await self._store(interaction, changes)
         if settings is None:
             return
-        table = table_cog(self.bot)
-        if table is not None:  # the card pictures are the table extension's
-            table.card_emojis.style_changed(interaction.guild_id, settings.card_style)
-            table.languages.changed(interaction.guild_id, settings.language)
         shown = settings_text(settings)
         if not changes:
             text = _("Settings of this server:\n{settings}", settings=shown)
@@ -230,10 +225,9 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             if "table_channels" in changes:
                 changes["table_channels"] = channels_setting(str(changes["table_channels"]))
             if side is not None:
-                current = await self.bot.store.get_guild_settings(interaction.guild_id)
+                current = await self.bot.settings.of(interaction.guild_id)
                 changes["side_bets"] = side_bet_changes(*side, current.default_preset)
-            settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
-            self.bot.play_gate.settings_changed(interaction.guild_id, settings)
+            settings = await self.bot.settings.write(interaction.guild_id, **changes)
         except SettingsCrossed as crossed:
             await tell(
                 interaction, CROSSED[crossed.setting].filled(low=crossed.low, high=crossed.high)

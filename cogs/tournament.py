@@ -166,7 +166,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         except R.FormatError as error:
             await tell(interaction, error.args[0])
             return
-        settings = await self.bot.store.get_guild_settings(interaction.guild_id)
+        settings = await self.bot.settings.of(interaction.guild_id)
         try:
             _t, snapshot = await self.service.create(
                 interaction.guild_id,

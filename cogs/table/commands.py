@@ -79,9 +79,7 @@ class TableCog(commands.Cog, name="Table"):
         self.card_emojis = CardEmojis(enabled=bot.config.card_pictures)
         self.messages.use_faces(self.card_emojis.faces_for)
         #: Each server's table language (the setting, or the server's preferred locale).
-        self.languages = TableLanguages(
-            bot, lambda guild_id: bot.store.get_guild_settings(guild_id)
-        )
+        self.languages = TableLanguages(bot, bot.settings.of)
         self.messages.use_language(self.languages.of)
         self._display = DiscordDisplay(bot, self.messages, self.card_emojis)
         #: Bet receipts, deleted a few seconds after they are sent.
@@ -92,7 +90,7 @@ class TableCog(commands.Cog, name="Table"):
         tables = self.bot.tables
         self.messages.bind(tables.close, tables.attach_message)
         tables.gate_timers(self.messages.timer_may_act)
-        self.card_emojis.start(self.bot, self.bot.store.get_guild_settings)
+        self.card_emojis.start(self.bot, self.bot.settings.of)
         self.bot.display = self._display
 
     async def cog_unload(self) -> None:

@@ -31,6 +31,7 @@ from typing import Any
 import discord
 
 from bot.clock import Clock, SystemClock
+from bot.config import TABLE_MESSAGE_MAX_AGE_S
 from bot.i18n import ENGLISH, _, language_of
 from bot.tables.errors import TableError
 from bot.tables.snapshot import TablePhase, TableSnapshot
@@ -85,7 +86,11 @@ class TableMessages:
     """Where each table's message is, and the edits that keep it up to date."""
 
     def __init__(
-        self, client: discord.Client, *, clock: Clock | None = None, max_age_s: float = 3000.0
+        self,
+        client: discord.Client,
+        *,
+        clock: Clock | None = None,
+        max_age_s: float = TABLE_MESSAGE_MAX_AGE_S,
     ) -> None:
         self._client = client
         self._clock = clock or SystemClock()

@@ -35,7 +35,9 @@ async def alice_at_a_table(
     shoes.add(DOUBLE_WINS)
     url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
     bot = build_bot(
-        Config(token=fake.token, database_url=url), clock=fake.clock, shoe_factory=shoes
+        Config(card_pictures=False, token=fake.token, database_url=url),
+        clock=fake.clock,
+        shoe_factory=shoes,
     )
     async with running_bot(fake, bot):
         world.bot = bot

@@ -51,7 +51,9 @@ async def bot(
     bot_settings: dict[str, object],
 ) -> AsyncIterator[BlackjackBot]:
     """The real bot, connected to the fake; closed (open rounds refunded) after the test."""
-    config = Config(token=fake_discord.token, database_url=database_url, **bot_settings)
+    config = Config(
+        card_pictures=False, token=fake_discord.token, database_url=database_url, **bot_settings
+    )
     running = build_bot(config, clock=fake_discord.clock, shoe_factory=shoes)
     async with running_bot(fake_discord, running) as connected:
         world.bot = connected

@@ -38,6 +38,7 @@ async def test_dev_guild_gets_the_commands_at_once_and_nothing_is_synced_globall
 ) -> None:
     world = World.build(fake_discord)
     config = Config(
+        card_pictures=False,
         token=fake_discord.token,
         database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
         dev_guild_id=world.guild.id,
@@ -58,6 +59,7 @@ async def test_one_process_runs_two_shards_and_deals_on_each(tmp_path: Path) -> 
         tables = [fake.add_text_channel(guild, "blackjack") for guild in casinos]
         players = [fake.add_member(guild, "alice") for guild in casinos]
         config = Config(
+            card_pictures=False,
             token=fake.token,
             database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
             shard_count=2,

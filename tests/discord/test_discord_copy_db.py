@@ -23,7 +23,7 @@ async def play_two_rounds(world: World, url: str, shoes: ShoeQueue) -> None:
     """A settled round, an admin grant, then a round voided by the bot's graceful stop."""
     shoes.add("Ts 9h 8c 6d 9s 9d Kh " + SPARE)  # Alice 10 6 hits a K: bust; Bob 18 beats 17
     fake = world.fake
-    config = Config(token=fake.token, database_url=url)
+    config = Config(card_pictures=False, token=fake.token, database_url=url)
     async with running_bot(fake, build_bot(config, clock=fake.clock, shoe_factory=shoes)) as bot:
         world.bot = bot
         table = await world.start(world.alice)

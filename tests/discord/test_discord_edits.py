@@ -64,7 +64,7 @@ async def test_a_graceful_stop_leaves_the_table_as_it_was_and_the_next_start_res
 ) -> None:
     fake = world.fake
     url = f"sqlite:///{tmp_path}/chips.sqlite3"
-    config = Config(token=fake.token, database_url=url)
+    config = Config(card_pictures=False, token=fake.token, database_url=url)
     async with running_bot(fake, build_bot(config, clock=fake.clock)) as bot:
         world.bot = bot
         table = await world.start(world.alice)

@@ -78,7 +78,11 @@ async def test_a_bet_of_a_lucky_ladies_table_that_is_off_is_refused(
 async def test_a_lucky_ladies_bet_is_replayed_and_paid_once_after_a_restart(
     world: World, tmp_path: Path
 ) -> None:
-    config = Config(token=world.fake.token, database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}")
+    config = Config(
+        card_pictures=False,
+        token=world.fake.token,
+        database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
+    )
     shoes = ShoeQueue()
     shoes.add(QUEENS)
     async with running_bot(

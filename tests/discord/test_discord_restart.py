@@ -144,7 +144,11 @@ async def test_a_button_from_before_a_restart_still_works(
 ) -> None:
     fake = fake_discord
     world = World.build(fake)
-    config = Config(token=fake.token, database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}")
+    config = Config(
+        card_pictures=False,
+        token=fake.token,
+        database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
+    )
     async with running_bot(fake, build_bot(config, clock=fake.clock)) as first:
         world.bot = first
         table = await world.start(world.alice)

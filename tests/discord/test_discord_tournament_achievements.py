@@ -24,7 +24,7 @@ async def test_a_resumed_tournament_awards_each_achievement_once(
 ) -> None:
     fake = fake_discord
     world = World.build(fake)
-    config = Config(token=fake.token, database_url=database_url)
+    config = Config(card_pictures=False, token=fake.token, database_url=database_url)
 
     # Every process deals each hand from the same stacked cards.
     def hand_shoe(table: object, seed: bytes) -> StackedShoe:
@@ -91,7 +91,7 @@ async def test_a_table_whose_tournament_ended_before_a_restart_closes_at_start_u
     table, finds its tournament over and closes it; nothing else changes."""
     fake = fake_discord
     world = World.build(fake)
-    config = Config(token=fake.token, database_url=database_url)
+    config = Config(card_pictures=False, token=fake.token, database_url=database_url)
     async with running_bot(fake, build_bot(config, clock=fake.clock)) as first:
         world.bot = first
         await world.slash(world.mod, "tournament create", None, fee=100, hands=2)

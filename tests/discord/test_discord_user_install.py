@@ -330,7 +330,11 @@ async def test_a_server_with_external_apps_off_gets_a_private_table_that_plays(
 async def test_a_pocket_table_goes_on_after_a_restart_from_the_next_click(
     world: World, tmp_path: Path
 ) -> None:
-    config = Config(token=world.fake.token, database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}")
+    config = Config(
+        card_pictures=False,
+        token=world.fake.token,
+        database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
+    )
     fake, alice = world.fake, world.alice.user
     shoes = ShoeQueue()
     shoes.add(ONE_PLAYER_ROUND)

@@ -35,7 +35,7 @@ async def record_round(database_url: str) -> list[str]:
     shoes.add(THREE_PLAYER_ROUND)
     async with FakeDiscord() as fake:
         world = World.build(fake)
-        config = Config(token=fake.token, database_url=database_url)
+        config = Config(card_pictures=False, token=fake.token, database_url=database_url)
         dealer = build_bot(config, clock=fake.clock, shoe_factory=shoes)
         async with running_bot(fake, dealer) as bot:
             world.bot = bot

@@ -18,5 +18,5 @@ class Store:
 
 
 def bot_on(world: World, store: Store, shoes: ShoeQueue | None = None) -> BlackjackBot:
-    config = Config(token=world.fake.token, database_url=store.url)
+    config = Config(card_pictures=False, token=world.fake.token, database_url=store.url)
     return build_bot(config, clock=world.fake.clock, shoe_factory=shoes)
