@@ -1,5 +1,5 @@
-"""Player-facing text in the reader's language: English (the source), Spanish (Spain) and
-Brazilian Portuguese.
+"""Player-facing text in the reader's language: English (the source), Spanish (Spain),
+Brazilian Portuguese and French.
 
 Every sentence a player sees is a gettext message whose id is the English sentence, with
 named ``str.format`` placeholders (``"{player} wins {amount}"``) so a translator may put
@@ -46,6 +46,7 @@ NATIVE_NAMES: Final[dict[str, str]] = {
     ENGLISH: "English",
     "es-ES": "Español (España)",
     "pt-BR": "Português (Brasil)",
+    "fr": "Français",
 }
 LANGUAGES: Final = tuple(NATIVE_NAMES)
 #: Discord locales that read one of our languages (Latin American Spanish reads es-ES).

@@ -35,7 +35,7 @@ RoundStatus = Literal["open", "settled", "void"]
 CARD_STYLES: Final[tuple[str, ...]] = ("pictures", "text")
 #: The language of a server's table messages: the server's preferred locale ("server"), or
 #: one the bot speaks, by its Discord locale code (bot.i18n.LANGUAGES).
-TABLE_LANGUAGES: Final[tuple[str, ...]] = ("server", "en-US", "es-ES", "pt-BR")
+TABLE_LANGUAGES: Final[tuple[str, ...]] = ("server", "en-US", "es-ES", "pt-BR", "fr")
 
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 

@@ -204,10 +204,14 @@ async def test_synced_commands_carry_spanish_and_portuguese_names_and_descriptio
 ) -> None:
     synced = [command.data for command in world.fake.commands[None]]
     bet = next(command for command in synced if command["name"] == "bet")
-    assert bet["name_localizations"] == {"es-ES": "apostar", "pt-BR": "apostar"}
+    assert bet["name_localizations"] == {"es-ES": "apostar", "pt-BR": "apostar", "fr": "miser"}
     assert bet["description_localizations"]["pt-BR"] == "Aposte nesta rodada na mesa do canal"
     amount = bet["options"][0]
-    assert amount["name_localizations"] == {"es-ES": "cantidad", "pt-BR": "quantia"}
+    assert amount["name_localizations"] == {
+        "es-ES": "cantidad",
+        "pt-BR": "quantia",
+        "fr": "montant",
+    }
     # Every name, description and choice the bot syncs is in the commands catalog.
     with (LOCALES_DIR / f"{COMMANDS}.pot").open("rb") as pot:
         template = {(message.context, message.id) for message in read_po(pot) if message.id}

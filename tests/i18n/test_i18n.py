@@ -46,9 +46,10 @@ def test_discord_locales_map_to_the_languages_spoken() -> None:
     assert language_of("es-ES") == "es-ES"
     assert language_of("es-419") == "es-ES"
     assert language_of("pt-BR") == "pt-BR"
-    assert language_of("fr") == ENGLISH
+    assert language_of("fr") == "fr"
+    assert language_of("it") == ENGLISH
     assert language_of(None) == ENGLISH
-    with speaking("de"):
+    with speaking("it"):
         assert spoken() == ENGLISH
 
 
