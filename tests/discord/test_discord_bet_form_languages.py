@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import cast
 
 import pytest
-from discord_world import SPARE, ShoeQueue, World, embed_text
 
 from cogs.tournament import TournamentCog
 from fakediscord.records import FakeMessage
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, ShoeQueue
 
 pytestmark = pytest.mark.usefixtures("bot")
 

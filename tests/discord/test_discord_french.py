@@ -5,10 +5,11 @@ player's at the same table English."""
 from __future__ import annotations
 
 import pytest
-from discord_world import SPARE, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
 from fakediscord import FakeDiscord
+from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.shoes import SPARE, ShoeQueue
 
 # Alice Ts Th (20) and Bob 9s 7d (16, hits a 2: 18) against the dealer's 9h 8c (17).
 ROUND = "Ts 9s 9h Th 7d 8c 2c " + SPARE
