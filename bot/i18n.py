@@ -46,6 +46,7 @@ NATIVE_NAMES: Final[dict[str, str]] = {
     ENGLISH: "English",
     "es-ES": "Español (España)",
     "pt-BR": "Português (Brasil)",
+    "de": "Deutsch",
 }
 LANGUAGES: Final = tuple(NATIVE_NAMES)
 #: Discord locales that read one of our languages (Latin American Spanish reads es-ES).
