@@ -29,6 +29,7 @@ from cogs.responsible_admin import (
 )
 from cogs.settings_text import settings_text
 from cogs.side_bet_config import BET_CHOICES, PAY_TABLE_DESCRIBE, side_bet_changes, side_bets_text
+from cogs.table.language import SERVER, language_setting
 from cogs.table.refusals import refusal_text
 from db.errors import BalanceLimitExceeded, InsufficientChips, SettingsCrossed
 from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
@@ -50,9 +51,9 @@ SIDE_MAX_BET: Final = LIMITS["side_max_bet"]
 SIDE_MAX_EDGE: Final = LIMITS["side_max_edge_pct"]
 ACCOUNT_AGE: Final = LIMITS["min_account_age_days"]
 #: The table languages an admin may set, each named in itself (the setting's values are
-#: db.models.TABLE_LANGUAGES).
+#: cogs.table.language.SETTINGS, read from bot.i18n's registry).
 LANGUAGE_CHOICES = [
-    app_commands.Choice(name="Server language", value="server"),
+    app_commands.Choice(name="Server language", value=SERVER),
     *(app_commands.Choice(name=name, value=code) for code, name in NATIVE_NAMES.items()),
 ]
 
@@ -224,6 +225,8 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         try:
             if "table_channels" in changes:
                 changes["table_channels"] = channels_setting(str(changes["table_channels"]))
+            if "language" in changes:
+                changes["language"] = language_setting(str(changes["language"]))
             if side is not None:
                 current = await self.bot.settings.of(interaction.guild_id)
                 changes["side_bets"] = side_bet_changes(*side, current.default_preset)

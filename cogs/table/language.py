@@ -8,13 +8,26 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.i18n import LANGUAGES, language_of
+from bot.i18n import LANGUAGES, _, joined, language_of
 from db.models import GuildSettings
 
 log = logging.getLogger(__name__)
 
 #: The setting that follows the server's preferred locale.
 SERVER: str = "server"
+#: Every value of the setting: the server's locale, or a language the bot speaks.
+SETTINGS: tuple[str, ...] = (SERVER, *LANGUAGES)
+
+
+def language_setting(value: str) -> str:
+    """``value`` if it is a table language setting (:data:`SETTINGS`), else ValueError with
+    the reason for the admin: Discord offers only these, so only a client that ignores the
+    offered choices sends another."""
+    if value not in SETTINGS:
+        raise ValueError(
+            _("the table language must be one of {settings}", settings=joined(SETTINGS))
+        )
+    return value
 
 
 class TableLanguages:

@@ -11,7 +11,7 @@ from bot.amount_words import ALL, HALF, MAX, amount_words
 from bot.bet_amount import AmbiguousAmount, BetAmountError, balance_word, parse_bet
 from bot.i18n import ENGLISH, LANGUAGES, known_language, number
 
-SPANISH, PORTUGUESE, FRENCH = "es-ES", "pt-BR", "fr"
+SPANISH, PORTUGUESE, GERMAN, FRENCH = "es-ES", "pt-BR", "de", "fr"
 #: How French groups thousands (CLDR): a narrow no-break space.
 NARROW = "\N{NARROW NO-BREAK SPACE}"
 #: More than any amount shown, so only the reading is tested.
@@ -47,6 +47,11 @@ def refusal(text: str, language: str) -> str:
         ("1,000", ENGLISH, 1_000),
         ("1,000.0", ENGLISH, 1_000),
         ("2 thousand", ENGLISH, 2_000),
+        ("2,5k", GERMAN, 2_500),
+        ("1.000", GERMAN, 1_000),
+        ("2 Tsd", GERMAN, 2_000),
+        ("1,5 Mio", GERMAN, 1_500_000),
+        ("3 Millionen", GERMAN, 3_000_000),
         ("500", SPANISH, 500),
         ("1000", SPANISH, 1_000),
         # French groups with a narrow no-break space; players type any space, or none.
@@ -76,6 +81,10 @@ def test_a_number_is_read_as_its_language_writes_it(text: str, language: str, am
         ("metade", PORTUGUESE, HALF),
         ("MÁX", PORTUGUESE, MAX),
         ("tudo", PORTUGUESE, ALL),
+        ("halb", GERMAN, HALF),
+        ("die Hälfte", GERMAN, HALF),
+        ("alles", GERMAN, ALL),
+        ("maximal", GERMAN, MAX),
         ("half", SPANISH, HALF),  # English's words are read in every language
         ("all-in", PORTUGUESE, ALL),
         ("max", ENGLISH, MAX),
@@ -120,6 +129,11 @@ def test_another_languages_word_is_not_an_amount() -> None:
             "1,000",
             SPANISH,
             "'1,000' puede ser 1 o 1.000, así que no se ha apostado nada: escribe 1000 para 1.000.",
+        ),
+        (
+            "1,000",
+            GERMAN,
+            "'1,000' kann 1 oder 1.000 heißen, also wurde nichts gesetzt: tippe 1000 für 1.000.",
         ),
         (
             "7,500",
@@ -180,6 +194,10 @@ def test_the_help_shows_each_languages_own_examples() -> None:
         "'abc' n'est pas un montant de jetons. Utilise un nombre comme 500, 2,5k ou 1m, ou moitié,"
         " max ou tout."
     )
+    assert refusal("abc", GERMAN) == (
+        "'abc' ist keine Anzahl Chips. Nutze eine Zahl wie 500, 2,5k oder 1m, oder halb, max"
+        " oder alles."
+    )
 
 
 @pytest.mark.parametrize(
@@ -189,6 +207,7 @@ def test_the_help_shows_each_languages_own_examples() -> None:
         ("es-419", SPANISH),
         ("pt-BR", PORTUGUESE),
         ("fr", FRENCH),
+        ("de", GERMAN),
         ("en-US", ENGLISH),
         ("en-GB", ENGLISH),
         ("ja", None),
