@@ -92,6 +92,11 @@ class Tournaments:
         """The open tournament with a table in this channel, or None."""
         return next((t for t in self.live.values() if channel_id in t.channels), None)
 
+    def ended_in(self, channel_id: int) -> Tournament | None:
+        """The last tournament that ended in this channel (while it is kept), or None."""
+        ended = reversed(self.ended_by_id.values())
+        return next((t for t in ended if channel_id in t.channels), None)
+
     def _here(self, channel_id: int) -> tuple[Tournament, Table]:
         t = self.in_channel(channel_id)
         table = None if t is None else self._table(t, t.channels.index(channel_id))
