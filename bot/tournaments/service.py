@@ -46,7 +46,7 @@ from bot.tournaments.state import (
     format_json,
     restore,
 )
-from bot.tournaments.tally import panel_lines, standings_lines
+from bot.tournaments.tally import standings_lines
 from db.tournament_store import Place, TournamentClosed
 
 log = logging.getLogger(__name__)
@@ -121,11 +121,6 @@ class Tournaments:
                 hand = max(hand, table.round_no)
         seats = max((len(t.at(i)) for i in range(len(t.channels))), default=0)
         return R.standings(entries, hand, seats)
-
-    def panel(self, table: Table) -> tuple[str, ...]:
-        t = self.find(table)
-        key = str(stacks_of(table).tournament_id)
-        return panel_lines(t, table) if t else (_("Tournament #{id}", id=key),)
 
     # ----------------------------------------------------------------- entering
 
