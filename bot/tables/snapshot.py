@@ -104,7 +104,8 @@ class StackView:
 class TournamentPanel:
     """What a tournament table shows beside its round: its title, the format before the
     start (with the shuffle's commitment), then hand n of m and the next elimination,
-    every stack, and the prize pool. Only the title once the tournament has ended."""
+    every stack, and the prize pool. Only the title once the tournament has ended.
+    ``hands`` to ``fee`` are the tournament's terms, named as its format's fields."""
 
     tournament_id: int
     #: A duplicate tournament's table number (1 first) and its tables; else 0 and 0.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from dataclasses import astuple, dataclass, field, replace
+from dataclasses import asdict, astuple, dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -171,7 +171,7 @@ class TournamentMode:
         state, t = stacks_of(table), self._tournaments.find(table)
         if t is None:  # it ended before a restart: the table only closes now
             return TournamentPanel(state.tournament_id)
-        fmt, at = t.fmt, t.at(state.index)
+        at = t.at(state.index)
         stacks = (state.stacks[e.user_id] for e in at)
         return TournamentPanel(
             t.tournament_id,
@@ -179,18 +179,12 @@ class TournamentMode:
             tables=len(t.channels) if t.duplicate else 0,
             registering=t.status is Status.REGISTERING,
             hand=table.round_no,
-            hands=fmt.hands,
-            stack=fmt.stack,
-            min_bet=fmt.min_bet,
-            max_bet=fmt.max_bet,
-            eliminations=fmt.eliminations,
             commitment=commitment(t.seed),
             stacks=tuple(
                 StackView(e.name, s.chips, s.out_after) for e, s in zip(at, stacks, strict=True)
             ),
             pool=t.pool,
-            split=fmt.split,
-            fee=fmt.fee,
+            **asdict(t.fmt),  # the format's terms, by the names of its fields
         )
 
     # ----------------------------------------------------------- timers

@@ -1,14 +1,11 @@
 """A tournament as its coordinator keeps it: format, seed, entrants, its tables, the pool.
-
-The hands are not here: each channel of a tournament is a live table (its stacks are in
-the table's document, bot.tournaments.mode). This document changes when entries, the
-start and the end change it, and when a table plays its last hand (its final stacks).
+The hands are not here: each table's stacks are in its own document (bot.tournaments.mode).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field
 from enum import Enum
 from typing import Final
 
@@ -102,7 +99,7 @@ def document(t: Tournament) -> str:
             "pool": t.pool,
             "channels": t.channels,
             "tables": t.table_ids,
-            "entrants": [[e.user_id, e.name, e.table, e.seat] for e in t.entrants],
+            "entrants": [astuple(e) for e in t.entrants],
             "results": {str(i): [asdict(e) for e in es] for i, es in t.results.items()},
             "final": [line_data(line) for line in t.final],
         }
@@ -123,7 +120,7 @@ def restore(
             raise UnreadableTournament("its saved state is from another version of the bot")
         fmt = data["fmt"]
         fmt = Format(**fmt | {k: tuple(fmt[k]) for k in ("eliminations", "split")})
-        bet_s, action_s, idle_s = (int(s) for s in data["timers"])
+        bet_s, action_s, idle_s = data["timers"]
         return Tournament(
             tournament_id=tournament_id,
             guild_id=guild_id,
@@ -132,12 +129,12 @@ def restore(
             pool_round_id=pool_round_id,
             duplicate=bool(data["duplicate"]),
             seed=bytes.fromhex(data["seed"]),
-            timers=(bet_s, action_s, idle_s),
+            timers=(int(bet_s), int(action_s), int(idle_s)),
             status=Status(data["status"]),
             pool=int(data["pool"]),
             channels=[int(c) for c in data["channels"]],
             table_ids=[str(t) for t in data["tables"]],
-            entrants=[Entrant(int(u), str(n), int(t), int(s)) for u, n, t, s in data["entrants"]],
+            entrants=[Entrant(*e) for e in data["entrants"]],
             results={int(i): [Entry(**e) for e in es] for i, es in data["results"].items()},
             final=[line_from(line) for line in data["final"]],
         )
