@@ -281,15 +281,11 @@ def _eliminate(
     hand = table.round_no
     if not fmt.is_elimination(hand):
         return []
-    stacks, order = stacks_of(table).stacks, [seat.player.user_id for seat in table.seats]
-    still = [
-        R.Stack(user, seat, stacks[user].chips, stacks[user].chips_before)
-        for seat, user in enumerate(order)
-        if stacks[user].out_after is None
-    ]
+    state, order = stacks_of(table), [seat.player.user_id for seat in table.seats]
+    still = [entry for entry in state.entries(order) if entry.out_after is None]
     out = R.eliminated(still, hand, len(order))
     if out is not None:
-        stacks[out.user_id].out_after = hand
+        state.stacks[out.user_id].out_after = hand
         player = names.get(str(out.user_id), str(out.user_id))
         lines.append(
             _(
