@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -20,7 +20,6 @@ from bot.pocket import economy_scope
 from bot.tables import TableError
 from bot.tables.errors import TableAlreadyOpen
 from bot.tournaments import rules as R
-from bot.tournaments.service import Tournaments
 from bot.tournaments.state import Status, Tournament
 from bot.tournaments.tally import standings_lines
 from cogs.responsible import asker_of
@@ -37,12 +36,6 @@ log = logging.getLogger(__name__)
 CASH_TABLE_HERE: Final = _(
     "This channel has a blackjack table open: a tournament needs a channel of its own."
 )
-
-
-def tournament_service(bot: commands.Bot) -> Tournaments | None:
-    """The bot's tournaments while the tournament cog is loaded; None otherwise."""
-    cog = bot.get_cog("Tournament")
-    return cast("TournamentCog", cog).service if cog is not None else None
 
 
 def may_manage(interaction: discord.Interaction[Any]) -> bool:

@@ -213,14 +213,8 @@ class TournamentMode:
     async def decisions_due(self, flow: RoundFlow, table: Table, late: list[str]) -> None:
         """Basic strategy plays each late player's hand, each decision journaled."""
         free = {pid: await self.purse.balance(table, int(pid)) for pid in late}
-        rows = play_by_chart(table, late, free, self._clock.now())
-        for pid in late:
-            notice = _(
-                "{player} did not act in time: basic strategy played their hand.",
-                player=seat_names(table)[pid],
-            )
-            table.events.append(notice)
-            stacks_of(table).notices.append(notice)
+        rows, notices = play_by_chart(table, late, free, self._clock.now())
+        stacks_of(table).notices.extend(notices)
         await self._store.append_actions(rows)
 
     # ----------------------------------------------------------- settlement
