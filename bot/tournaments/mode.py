@@ -29,7 +29,7 @@ from bot.tables.results import result_lines
 from bot.tables.snapshot import StackView, TournamentPanel
 from bot.tables.table import SeatState, Table, Timers
 from bot.tournaments import rules as R
-from bot.tournaments.state import BASE_PRESET, Status, Tournament, document
+from bot.tournaments.state import BASE_PRESET, Status, Tournament, document, tournament_rules
 from db.tournament_store import EliminationRow
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def stacks_of(table: Table) -> TableStacks:
 
 def entries_table(t: Tournament, channel_id: int, now: float) -> Table:
     """A new table of ``t`` in this channel, taking entries (no seat yet, no hand dealt)."""
-    rules = t.rules
+    rules = tournament_rules(t.fmt)
     return Table(
         table_id="",
         guild_id=t.guild_id,

@@ -60,10 +60,6 @@ class Tournament:
     final: list[str] = field(default_factory=list)
 
     @property
-    def rules(self) -> Rules:
-        return tournament_rules(self.fmt)
-
-    @property
     def open(self) -> bool:
         return self.status in (Status.REGISTERING, Status.PLAYING)
 
