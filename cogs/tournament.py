@@ -20,8 +20,7 @@ from bot.pocket import economy_scope
 from bot.tables import TableError
 from bot.tables.errors import TableAlreadyOpen
 from bot.tournaments import rules as R
-from bot.tournaments.state import Status, Tournament
-from bot.tournaments.tally import standings_lines
+from bot.tournaments.state import Status, Tournament, standings_lines
 from cogs.responsible import asker_of
 from cogs.table.betting import AMOUNT_MAX_LENGTH
 from cogs.table.commands import player_of, table_cog

@@ -39,8 +39,8 @@ from bot.tournaments.state import (
     document,
     format_json,
     restore,
+    standings_lines,
 )
-from bot.tournaments.tally import standings_lines
 from db.tournament_store import Place, TournamentClosed
 
 log = logging.getLogger(__name__)

@@ -1,16 +1,18 @@
-"""A tournament as its coordinator keeps it: format, seed, entrants, its tables, the pool.
-The hands are not here: each table's stacks are in its own document (bot.tournaments.mode).
-"""
+"""A tournament as its coordinator keeps it: format, seed, entrants, its tables, the pool;
+and its standings as catalog lines. The hands are not here: each table's stacks are in its
+own document (bot.tournaments.mode)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, astuple, dataclass, field
 from enum import Enum
 from typing import Final
 
 from bot.engine import Rules, preset
-from bot.i18n import line_data, line_from
+from bot.i18n import _, line_data, line_from
+from bot.shown_names import shown_name
 from bot.tournaments.rules import Entry, Format
 
 #: The document's format; another cannot be resumed (the tournament is refunded).
@@ -136,3 +138,32 @@ def restore(
         )
     except (KeyError, TypeError, ValueError) as error:
         raise UnreadableTournament(f"its saved state could not be read ({error})") from None
+
+
+def standings_lines(
+    t: Tournament, ranking: Sequence[Entry], prizes: Sequence[int] | None = None
+) -> list[str]:
+    """Every player, best first; once it has ended, with each place's prize (``prizes``)."""
+    lines: list[str] = []
+    for place, entry in enumerate(ranking, start=1):
+        e = t.entrant(entry.user_id)
+        who = {"place": place, "player": shown_name(e.name if e else ""), "chips": entry.chips}
+        prize = prizes[place - 1] if prizes is not None and place <= len(prizes) else 0
+        if prize:
+            line = _(
+                "{place}. {player}: {chips} tournament chips, wins {prize} chips",
+                prize=prize,
+                **who,
+            )
+        elif prizes is not None:
+            line = _("{place}. {player}: {chips} tournament chips", **who)
+        elif entry.out_after is None:
+            line = _("{place}. {player}: {chips} chips (still in)", **who)
+        else:
+            line = _(
+                "{place}. {player}: {chips} chips (out after hand {hand})",
+                hand=entry.out_after,
+                **who,
+            )
+        lines.append(line)
+    return lines
