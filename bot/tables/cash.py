@@ -4,7 +4,7 @@ card, bets in the open, a late player's hands stood, and betting again after eac
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import db
@@ -85,11 +85,8 @@ class CashMode:
     def hidden_bets(self, table: Table) -> frozenset[int]:
         return frozenset()
 
-    def shown_events(self, table: Table) -> Sequence[str]:
-        return table.events
-
-    def panel(self, table: Table) -> tuple[str, ...]:
-        return ()
+    def panel(self, table: Table) -> None:
+        return None
 
     # ----------------------------------------------------------- timers
 

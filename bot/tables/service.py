@@ -7,6 +7,7 @@ table's lock; the new snapshot is published after the lock is released.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Mapping, Sequence
 
@@ -63,6 +64,7 @@ class TableService:
         self.resumer = Resumer(store, self.registry, self.flow, self.changes)
         self.opening = Opening(store, clock, self.registry, self.flow, self.changes, self.resumer)
         self.advice = advice or Advice()  # charts, edges and Hint figures off the event loop
+        self._closing: set[asyncio.Task[None]] = set()
 
     @property
     def shard_count(self) -> int:
@@ -244,6 +246,13 @@ class TableService:
         # found gone again after the store is back.
         with contextlib.suppress(StaleButton, TablePaused):
             await self.changes.mutate(table, lambda: self.flow.close(table, reason))
+
+    def close_soon(self, table_id: str, reason: str) -> None:
+        """``close`` the table without waiting for it: how a coordinator over several tables
+        (a tournament) ends the others from under the lock of one of them."""
+        task = asyncio.create_task(self.close(table_id, reason), name=f"table {table_id} end")
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     # ----------------------------------------------------------- start-up and stop
 

@@ -17,7 +17,7 @@ from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope, is_pocket
 from bot.shown_names import shows_blank
 from bot.table_display import TableDisplay
-from bot.tables import NoTableHere, Player, Reply, TableError, TablePhase
+from bot.tables import NoTableHere, Player, Reply, TableError, TablePhase, TableSnapshot
 from bot.tables.registry import CLOSED
 from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonRef, parse_custom_id
@@ -266,6 +266,15 @@ class TableCog(commands.Cog, name="Table"):
         )
         if is_pocket_table(snapshot):
             self.messages.opened_pocket(snapshot.table_id, interaction.locale)
+        if await self.post_table(interaction, snapshot) and ended:
+            await tell(interaction, EARLIER_TABLE_TIMED_OUT)
+
+    async def post_table(
+        self, interaction: discord.Interaction[Any], snapshot: TableSnapshot
+    ) -> bool:
+        """Post a new table's message as the interaction's response (``/blackjack start``,
+        a tournament's table) and tell the service its id. False if Discord refused it: the
+        table is closed, anything staked at it refunded."""
         rendered = await self.messages.render(snapshot)
         try:
             await interaction.response.send_message(embed=rendered.embed, view=rendered.view())
@@ -275,12 +284,11 @@ class TableCog(commands.Cog, name="Table"):
             await self.bot.tables.close(
                 snapshot.table_id, _("the table message could not be posted")
             )
-            return
+            return False
         self.messages.answered_with_table(snapshot, interaction)
         self.messages.attach(snapshot, message.id)
         await self.bot.tables.attach_message(snapshot.table_id, message.id)
-        if ended:
-            await tell(interaction, EARLIER_TABLE_TIMED_OUT)
+        return True
 
     @blackjack.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
