@@ -260,7 +260,9 @@ class BotControl:
                     "channel_id": channel.id,
                     "version": snapshot.version,
                     "shown": table_cog(self.bot).messages.shown_version(snapshot.table_id),
-                    "embed": (await table_cog(self.bot).messages.render(snapshot)).embed.to_dict(),
+                    "embed": (
+                        await table_cog(self.bot).messages.renderer.render(snapshot)
+                    ).embed.to_dict(),
                 }
             )
         return out

@@ -101,7 +101,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def _post_result(self, t: Tournament) -> None:
         """The final standings (or why it ended) and the revealed seed, in each channel."""
         tables = table_cog(self.bot)
-        language = "en" if tables is None else await tables.messages.language(t.guild_id)
+        language = "en" if tables is None else await tables.messages.renderer.language(t.guild_id)
         with speaking(language):
             if t.status is Status.FINISHED:
                 heading = speak("Tournament #{id} is over.", id=str(t.tournament_id))
@@ -189,8 +189,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
         tables = table_cog(self.bot)
         if tables is None:
             return
-        rendered = await tables.messages.render(snapshot)
-        await interaction.response.send_message(embed=rendered.embed, view=rendered.view())
+        payload = await tables.messages.payload(snapshot)
+        await interaction.response.send_message(**payload.fields())
         message = await interaction.original_response()
         tables.messages.attach(snapshot, message.id)
         await self.bot.tables.attach_message(snapshot.table_id, message.id)

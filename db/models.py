@@ -36,6 +36,9 @@ CARD_STYLES: Final[tuple[str, ...]] = ("pictures", "text")
 #: The language of a server's table messages: the server's preferred locale ("server"), or
 #: one the bot speaks, by its Discord locale code (bot.i18n.LANGUAGES).
 TABLE_LANGUAGES: Final[tuple[str, ...]] = ("server", "en-US", "es-ES", "pt-BR")
+#: How a server's table messages are laid out: one embed (the default), or a Components V2
+#: message (a container with a text display per seat).
+LAYOUTS: Final[tuple[str, ...]] = ("embed", "components")
 
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -100,6 +103,8 @@ class GuildSettings:
     play_stopped: int = 0
     #: The language of the server's table messages (TABLE_LANGUAGES).
     language: str = "server"
+    #: How table messages are laid out (LAYOUTS); a change shows from the next round.
+    layout: str = "embed"
 
     def side_pay_table(self, bet: str) -> str | None:
         """The pay table of ``bet`` new tables offer, or None: the bet is off."""

@@ -137,5 +137,5 @@ class BettingCog(commands.Cog, name="Betting"):
         if language is not None:
             return language
         if table is None:
-            return await self.messages.language(interaction.guild_id or 0)
-        return await self.messages.table_language(table)
+            return await self.messages.renderer.language(interaction.guild_id or 0)
+        return await self.messages.renderer.table_language(table)

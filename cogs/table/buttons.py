@@ -137,16 +137,19 @@ class SentButtons(discord.ui.View):
     def __init__(self, specs: tuple[ButtonSpec, ...]) -> None:
         super().__init__(timeout=None)
         for spec in specs:
-            self.add_item(
-                discord.ui.Button(
-                    label=spec.label,
-                    custom_id=spec.custom_id,
-                    style=spec.style,
-                    disabled=spec.disabled,
-                    row=spec.row,
-                )
-            )
+            self.add_item(ui_button(spec, row=spec.row))
         self.stop()
+
+
+def ui_button(spec: ButtonSpec, row: int | None = None) -> discord.ui.Button[discord.ui.View]:
+    """The discord.py button for ``spec`` (in a V2 message its action row places it)."""
+    return discord.ui.Button(
+        label=spec.label,
+        custom_id=spec.custom_id,
+        style=spec.style,
+        disabled=spec.disabled,
+        row=row,
+    )
 
 
 def table_buttons(snapshot: TableSnapshot, language: str = ENGLISH) -> tuple[ButtonSpec, ...]:

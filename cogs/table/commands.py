@@ -26,6 +26,7 @@ from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.display import DiscordDisplay
 from cogs.table.hint_text import hint_text
 from cogs.table.language import TableLanguages
+from cogs.table.layout_setting import TableLayouts
 from cogs.table.messages import TableMessages
 from cogs.table.notices import missing_permissions, permission_list
 from cogs.table.peers import BetForms, FairnessTexts
@@ -77,12 +78,15 @@ class TableCog(commands.Cog, name="Table"):
         )
         #: The card pictures (application emojis), uploaded in the background once loaded.
         self.card_emojis = CardEmojis(enabled=bot.config.card_pictures)
-        self.messages.use_faces(self.card_emojis.faces_for)
+        self.messages.renderer.use_faces(self.card_emojis.faces_for)
         #: Each server's table language (the setting, or the server's preferred locale).
         self.languages = TableLanguages(
             bot, lambda guild_id: bot.store.get_guild_settings(guild_id)
         )
-        self.messages.use_language(self.languages.of)
+        self.messages.renderer.use_language(self.languages.of)
+        #: Each server's table layout (the embed, or Components V2).
+        self.layouts = TableLayouts(bot.store.get_guild_settings)
+        self.messages.renderer.use_layout(self.layouts.of)
         self._display = DiscordDisplay(bot, self.messages, self.card_emojis)
         #: Bet receipts, deleted a few seconds after they are sent.
         self.receipts = Receipts(bot.clock)
@@ -156,9 +160,9 @@ class TableCog(commands.Cog, name="Table"):
             return
         closed = await messages.end_expired(ref.table_id)
         if closed is not None:  # a pocket table past its last token: shown closed
-            rendered = await messages.render(closed)
+            payload = await messages.payload(closed)
             async with messages.holding(ref.table_id):
-                await interaction.response.edit_message(embed=rendered.embed, view=None)
+                await interaction.response.edit_message(**payload.fields())
                 messages.shown(closed)
             await tell(interaction, TABLE_TIMED_OUT)
             return
@@ -187,11 +191,10 @@ class TableCog(commands.Cog, name="Table"):
                 )
                 return
             reply = await self._apply(ref, player)
-            rendered = await messages.render(reply.snapshot)
-            view = messages.view_for(ref.table_id, rendered)
+            payload = await messages.payload(reply.snapshot)
             try:
                 async with messages.answering(reply.snapshot):
-                    await answer.table(rendered.embed, view)
+                    await answer.table(payload)
             except discord.HTTPException as error:
                 if error.code != OLD_MESSAGE_EDITS:
                     raise
@@ -267,10 +270,10 @@ class TableCog(commands.Cog, name="Table"):
             max_bet=max_bet,
         )
         if is_pocket_table(snapshot):
-            self.messages.opened_pocket(snapshot.table_id, interaction.locale)
-        rendered = await self.messages.render(snapshot)
+            self.messages.renderer.opened_pocket(snapshot.table_id, interaction.locale)
+        payload = await self.messages.payload(snapshot)
         try:
-            await interaction.response.send_message(embed=rendered.embed, view=rendered.view())
+            await interaction.response.send_message(**payload.fields())
             message = await interaction.original_response()
         except discord.HTTPException:
             log.warning("could not post table %s", snapshot.table_id, exc_info=True)

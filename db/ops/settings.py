@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from db import checks
 from db.errors import SettingsCrossed
-from db.models import CARD_STYLES, MAX_BALANCE, TABLE_LANGUAGES, GuildSettings
+from db.models import CARD_STYLES, LAYOUTS, MAX_BALANCE, TABLE_LANGUAGES, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
 from db.statements import Op, Query
 
@@ -22,6 +22,7 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "card_style": CARD_STYLES,
     "season_length": SEASON_LENGTHS,
     "language": TABLE_LANGUAGES,
+    "layout": LAYOUTS,
 }
 
 #: (lowest, highest) for each whole-number setting.
