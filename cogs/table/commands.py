@@ -40,6 +40,7 @@ from cogs.table.receipts import Receipts
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
 from cogs.table.response_window import BUSY, TimelyResponse
 from cogs.table.rules_text import fairness_text, rules_text
+from db.models import GuildSettings
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -90,6 +91,13 @@ class TableCog(commands.Cog, name="Table"):
         self._display = DiscordDisplay(bot, self.messages, self.card_emojis)
         #: Bet receipts, deleted a few seconds after they are sent.
         self.receipts = Receipts(bot.clock)
+
+    def settings_changed(self, guild_id: int, settings: GuildSettings) -> None:
+        """An admin changed the server's settings: cards and language show at the tables'
+        next update, the layout at their next round."""
+        self.card_emojis.style_changed(guild_id, settings.card_style)
+        self.languages.changed(guild_id, settings.language)
+        self.layouts.changed(guild_id, settings.layout)
 
     async def cog_load(self) -> None:
         """Wire the messages to the table service, start the card upload, show the tables."""
