@@ -24,6 +24,8 @@ class TableMessage:
     holds: int = 0
     task: asyncio.Task[None] | None = None
     lost: bool = False
+    #: Whether the message last showed the table between rounds (betting open).
+    between_rounds: bool = False
     #: The layout of the table's message (None: not known yet, as after a restart).
     layout: str | None = None
     #: A click was answered while an edit was in flight: which one Discord applied

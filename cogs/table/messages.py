@@ -136,6 +136,8 @@ class TableMessages:
             return
         if not table.uncertain:
             table.shown = max(table.shown, snapshot.version)
+        if snapshot.version >= table.sent:
+            table.between_rounds = snapshot.phase is TablePhase.BETTING
         if table.latest is None or snapshot.version > table.latest.version:
             table.latest = snapshot
 
@@ -334,6 +336,7 @@ class TableMessages:
                 log.warning("could not edit table %s's message", table_id, exc_info=True)
                 break
             table.shown = max(table.shown, snapshot.version)
+            table.between_rounds = snapshot.phase is TablePhase.BETTING
         if (
             table.latest is not None
             and table.latest.phase is TablePhase.CLOSED
@@ -342,13 +345,19 @@ class TableMessages:
             self._forget(table_id)
 
     async def _due_for_new_message(self, table: TableMessage, snapshot: TableSnapshot) -> bool:
-        """At a round boundary (betting open), whether the message is due for replacing: it
-        is nearly an hour old, or its server changed layout since it was posted."""
-        if table.pocket or snapshot.phase is not TablePhase.BETTING:
-            return False  # a pocket table's message answers an interaction: never reposted
-        if table.posted_at is not None and self._clock.now() - table.posted_at >= self._max_age_s:
+        """Whether the message is due for replacing: at a round boundary (betting open) when
+        it is nearly an hour old; when its server changed layout, at betting open or at the
+        first edit after it (a lone player's bet deals at once: the message never shows
+        that betting is open)."""
+        if table.pocket:  # its message answers an interaction: never posted afresh
+            return False
+        betting = snapshot.phase is TablePhase.BETTING
+        old = table.posted_at is not None and self._clock.now() - table.posted_at >= self._max_age_s
+        if betting and old:
             return True
-        return table.layout is not None and table.layout != await self.renderer.layout(snapshot)
+        if not (betting or table.between_rounds) or table.layout is None:
+            return False
+        return table.layout != await self.renderer.layout(snapshot)
 
     async def _show(self, table_id: str, table: TableMessage, snapshot: TableSnapshot) -> None:
         """Edit the message to ``snapshot``, or move the table to a fresh one when due."""

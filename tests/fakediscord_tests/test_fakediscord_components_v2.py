@@ -168,14 +168,16 @@ async def test_an_embed_message_takes_the_flag_on_an_edit_and_never_loses_it(
         {"flags": V2, "embeds": [], "components": [text("a")]},
     )
     (message,) = fake.messages_in(table.channel)
-    assert message.components_v2 and message.embeds == []
+    assert message.components_v2
+    assert message.embeds == []
     # No way back: the flag stays whatever an edit says, and an embed is refused.
     for back in ({"flags": 0, "embeds": [{"title": "t"}]}, {"embeds": [{"title": "t"}]}):
         with pytest.raises(discord.HTTPException) as refused:
             await patch(demo_bot, table.channel.id, message_id, back)
         assert refused.value.code == 50035
     await patch(demo_bot, table.channel.id, message_id, {"flags": V2, "components": [text("b")]})
-    assert message.components_v2 and message.text_displays() == "b"
+    assert message.components_v2
+    assert message.text_displays() == "b"
 
 
 async def test_discord_pys_layout_view_passes(table: Table, demo_bot: DemoBot) -> None:
