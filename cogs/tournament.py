@@ -29,8 +29,9 @@ from bot.tournaments.state import Status, Tournament
 from bot.tournaments.tally import standings_lines
 from cogs.responsible import asker_of, tell_refusal
 from cogs.table.betting import AMOUNT_MAX_LENGTH
-from cogs.table.commands import player_of, table_cog
+from cogs.table.commands import table_cog
 from cogs.table.peers import BetForms
+from cogs.table.presses import player_of
 from cogs.table.refusals import refuse_command_error
 
 if TYPE_CHECKING:

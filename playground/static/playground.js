@@ -183,8 +183,12 @@ function messageElement(m) {
     if (m.edited_timestamp) content.append(el("span", "edited", "(edited)"));
     body.append(content);
   }
-  for (const embed of m.embeds || []) body.append(embedElement(embed));
-  for (const row of m.components || []) body.append(rowElement(m, row));
+  if (m.flags & IS_COMPONENTS_V2) {
+    for (const component of m.components || []) body.append(componentElement(m, component));
+  } else {
+    for (const embed of m.embeds || []) body.append(embedElement(embed));
+    for (const row of m.components || []) body.append(rowElement(m, row));
+  }
   const note = state.notes.get(m.id);
   if (note) body.append(Object.assign(el("div", "failed"), { textContent: note }));
   if (m.ephemeral) body.append(onlyYou(m));
@@ -265,15 +269,52 @@ function rowElement(message, row) {
   const node = el("div", "row");
   for (const part of row.components || []) {
     if (part.type !== 2) continue; // only buttons are drawn (the bot sends no select menus)
-    const button = el("button", `button style-${part.style}`);
-    button.type = "button";
-    button.disabled = Boolean(part.disabled);
-    if (part.custom_id) button.dataset.customId = part.custom_id;
-    if (part.emoji) button.innerHTML = buttonEmoji(part.emoji);
-    if (part.label) button.append(document.createTextNode(part.label));
-    if (part.style === 5 && part.url) button.onclick = () => window.open(part.url, "_blank");
-    else button.onclick = () => press(message, part.custom_id);
-    node.append(button);
+    node.append(buttonElement(message, part));
+  }
+  return node;
+}
+
+function buttonElement(message, part) {
+  const button = el("button", `button style-${part.style}`);
+  button.type = "button";
+  button.disabled = Boolean(part.disabled);
+  if (part.custom_id) button.dataset.customId = part.custom_id;
+  if (part.emoji) button.innerHTML = buttonEmoji(part.emoji);
+  if (part.label) button.append(document.createTextNode(part.label));
+  if (part.style === 5 && part.url) button.onclick = () => window.open(part.url, "_blank");
+  else button.onclick = () => press(message, part.custom_id);
+  return button;
+}
+
+// A Components V2 message (flag 1 << 15) is its components alone, drawn in order as Discord
+// draws them: a container (an accent bar, like an embed's), sections (text beside an
+// accessory), text displays (markdown, as an embed's text), separators and action rows.
+const IS_COMPONENTS_V2 = 1 << 15;
+
+function componentElement(message, c) {
+  if (c.type === 1) return rowElement(message, c);
+  if (c.type === 10) return el("div", "text-display", markdown(c.content || ""));
+  if (c.type === 14) {
+    const kind = c.divider === false ? "separator" : "separator divider";
+    return el("div", c.spacing === 2 ? `${kind} large` : kind);
+  }
+  if (c.type === 11) return Object.assign(el("img", "thumbnail"), { src: c.media.url });
+  if (c.type === 12) {
+    const gallery = el("div", "gallery");
+    for (const item of c.items || []) {
+      gallery.append(Object.assign(el("img"), { src: item.media.url }));
+    }
+    return gallery;
+  }
+  const node = el("div", c.type === 17 ? "container" : "section");
+  if (c.type === 17) node.style.borderLeftColor = colour(c.accent_color);
+  const inner = c.type === 9 ? el("div", "section-texts") : node;
+  for (const child of c.components || []) inner.append(componentElement(message, child));
+  if (c.type === 9) {
+    node.append(inner);
+    const accessory = c.accessory || {};
+    if (accessory.type === 2) node.append(buttonElement(message, accessory));
+    else if (accessory.type === 11) node.append(componentElement(message, accessory));
   }
   return node;
 }
