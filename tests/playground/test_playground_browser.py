@@ -50,6 +50,8 @@ return text;
 LOADED = "return arguments[0].complete && arguments[0].naturalWidth > 0;"
 #: Real seconds the page gets for an answer to show (the bot answers in milliseconds).
 WAIT_S = 20
+#: What holds a table's text: the embed, or a Components V2 message's container.
+TABLE_BODY = ".embed, .container"
 
 
 def stacked_then_seeded() -> Callable[[Rules], Shoe]:
@@ -150,18 +152,20 @@ class Page:
         return self.find("#command-error").text
 
     def table(self) -> WebElement:
-        """The table message: the bot's message with an embed, not an ephemeral one."""
+        """The table message: the bot's message with an embed (or a Components V2 message's
+        container), not an ephemeral one."""
         for message in self.messages():
             classes = message.get_attribute("class") or ""
-            if "ephemeral" not in classes and message.find_elements(By.CSS_SELECTOR, ".embed"):
+            if "ephemeral" not in classes and message.find_elements(By.CSS_SELECTOR, TABLE_BODY):
                 return message
         raise AssertionError(f"no table message among {self.texts()}")
 
     def table_text(self) -> str:
-        """The table's embed as a player reads it, each card picture as its card: ``[7S]``."""
+        """The table's embed (or container) as a player reads it, each card picture as its
+        card: ``[7S]``."""
 
         def read() -> str:
-            embed = self.table().find_element(By.CSS_SELECTOR, ".embed")
+            embed = self.table().find_element(By.CSS_SELECTOR, TABLE_BODY)
             return str(self.driver.execute_script(READ_CARDS, embed))
 
         return str(self.wait_until(read))
@@ -255,6 +259,42 @@ def test_two_players_play_a_round_in_the_browser(
         page.play_as("Alice")
         assert "You have 1,100 chips." in page.command("/balance")
         driver.save_screenshot(str(shots / "balances.png"))
+
+
+def test_a_round_in_the_components_layout_in_the_browser(
+    served: tuple[ServedPlayground, str], shots: Path
+) -> None:
+    playground, _ = served
+    with chromium() as driver:
+        page = Page(driver, playground.url)
+        page.play_as("Croupier")
+        assert "Table layout: components" in page.command(
+            "/blackjack-admin config layout:components"
+        )
+        page.play_as("Alice")
+        page.command("/blackjack start")
+        table = page.table()
+        assert table.find_elements(By.CSS_SELECTOR, ".container .text-display")
+        assert not table.find_elements(By.CSS_SELECTOR, ".embed")
+        assert "Place your bets" in page.table_text()
+        page.play_as("Bob")
+        page.press("Join", lambda text: "Bob" in text)
+        page.command("/bet 100")
+        page.play_as("Alice")
+        page.type_command("/bet 100")
+        page.wait_until(lambda: "Your move" in page.table_text(), "the cards dealt")
+        dealt = page.table_text()
+        assert "Dealer [7S][back] · shows 7" in dealt
+        assert "▶ [10S][9H] · 19 · 100" in dealt
+        assert page.table().find_elements(By.CSS_SELECTOR, ".container .separator.divider")
+        assert page.buttons()["Stand"] is True
+        driver.save_screenshot(str(shots / "components-round-in-progress.png"))
+        page.press("Stand", lambda text: "Alice" in text)
+        page.play_as("Bob")
+        page.press("Hit", lambda text: "Place your bets" in text)
+        assert "Dealer: [7S] [10H] (17)" in page.table_text()
+        driver.save_screenshot(str(shots / "components-round-settled.png"))
+        assert "You have 900 chips." in page.command("/balance")
 
 
 def bot_posts(served: ServedPlayground, channel_id: int, message: dict[str, Any]) -> None:
