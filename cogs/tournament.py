@@ -193,7 +193,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         payload = await tables.messages.payload(snapshot)
         await interaction.response.send_message(**payload.fields())
         message = await interaction.original_response()
-        tables.messages.attach(snapshot, message.id)
+        tables.messages.attach(snapshot, message.id, payload.layout)
         await self.bot.tables.attach_message(snapshot.table_id, message.id)
 
     @tournament.command(name="join")

@@ -193,7 +193,7 @@ class TableCog(commands.Cog, name="Table"):
             )
             return
         self.messages.answered_with_table(snapshot, interaction)
-        self.messages.attach(snapshot, message.id)
+        self.messages.attach(snapshot, message.id, payload.layout)
         await self.bot.tables.attach_message(snapshot.table_id, message.id)
         if ended:
             await tell(interaction, EARLIER_TABLE_TIMED_OUT)

@@ -88,13 +88,15 @@ class TableMessages:
         """The table message for ``snapshot`` in the layout of the message it goes on (for a
         table with no message yet: the layout its server wants)."""
         table = self._tables.get(snapshot.table_id)
-        if table is not None and table.layout is not None and table.message_id is not None:
-            layout = table.layout
-        else:
+        if table is None or table.message_id is None:
             layout = await self.renderer.layout(snapshot)
             if table is not None:
                 table.layout = layout
-        return await self.renderer.payload(snapshot, layout, faces=faces)
+            return await self.renderer.payload(snapshot, layout, faces=faces)
+        if table.layout is None:  # a resumed table's message: as an earlier run posted it
+            found = await self.reposts.layout_of(table)
+            table.layout = found or await self.renderer.layout(snapshot)
+        return await self.renderer.payload(snapshot, table.layout, faces=faces)
 
     # -- what the service and the cogs tell us ---------------------------------------------
 
@@ -113,10 +115,11 @@ class TableMessages:
         if is_pocket_table(snapshot):
             self.pocket.anchor(snapshot.table_id, interaction)
 
-    def attach(self, snapshot: TableSnapshot, message_id: int) -> None:
-        """The table message was posted showing ``snapshot``."""
+    def attach(self, snapshot: TableSnapshot, message_id: int, layout: str) -> None:
+        """The table message was posted showing ``snapshot``, in ``layout``."""
         table = self._entry(snapshot)
         table.message_id, table.posted_at = message_id, self._clock.now()
+        table.layout = layout
         self.shown(snapshot)
         # A change published before the message existed (a join right after /blackjack start).
         self._kick(snapshot.table_id, table)

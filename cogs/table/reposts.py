@@ -17,7 +17,7 @@ import discord
 from bot.clock import Clock
 from bot.tables.errors import TableError
 from bot.tables.snapshot import TablePhase, TableSnapshot
-from cogs.table.layouts import note_fields
+from cogs.table.layouts import COMPONENTS, EMBED, note_fields
 from cogs.table.message_state import TableMessage
 from cogs.table.pocket import PocketAnchors
 from cogs.table.renderer import TableRenderer
@@ -37,6 +37,18 @@ class Reposts:
         self._clock = clock
         self._renderer = renderer
         self.attach: Attach | None = None
+
+    async def layout_of(self, table: TableMessage) -> str | None:
+        """The layout of a message an earlier run posted (None if it cannot be read: the
+        edit that follows meets the same error, and is answered as such errors are)."""
+        if table.pocket or table.message_id is None:
+            return None  # a pocket table is an embed; its message is read through no channel
+        channel = self._client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            message = await channel.fetch_message(table.message_id)
+        except discord.HTTPException:
+            return None
+        return COMPONENTS if message.flags.components_v2 else EMBED
 
     async def _posted(self, table: TableMessage, message_id: int, layout: str) -> None:
         table.message_id, table.posted_at, table.layout = message_id, self._clock.now(), layout

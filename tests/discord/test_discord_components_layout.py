@@ -7,11 +7,17 @@ only, 40 components, 4,000 characters of text): a body that broke one would fail
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
-from bot.app import BlackjackBot
+from bot.app import BlackjackBot, build_bot
+from bot.config import Config
 from bot.shown_names import shown_name
+from fakediscord import FakeDiscord
+from fakediscord.harness import running_bot
 from fakediscord.records import FakeMessage
+from tests.db.invariants import check_invariants
 from tests.discord.test_discord_round import THREE_PLAYER_ROUND
 
 
@@ -143,3 +149,33 @@ async def test_a_change_of_layout_shows_at_the_next_round_in_a_new_message(
     assert new.buttons() == []
     assert "moved" in new.text_displays()
     assert refused_bodies(world) == []
+
+
+async def test_a_resumed_table_keeps_the_layout_of_its_message_until_the_next_round(
+    fake_discord: FakeDiscord, tmp_path: Path, shoes: ShoeQueue
+) -> None:
+    fake = fake_discord
+    world = World.build(fake)
+    shoes.add("Ts 9h 7c 8d " + SPARE)  # Alice 10 7, the dealer 9 8
+    config = Config(token=fake.token, database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}")
+    async with running_bot(fake, build_bot(config, clock=fake.clock, shoe_factory=shoes)) as first:
+        world.bot = first
+        await use_layout(world, "components")
+        table = await world.start(world.alice)
+        await world.bet(world.alice, "100")
+        # Back to the embed while a V2 table is mid-round, then a restart.
+        await use_layout(world, "embed")
+    async with running_bot(fake, build_bot(config, clock=fake.clock, shoe_factory=shoes)) as second:
+        world.bot = second
+        await world.settle()
+        # The resumed table read its message's layout: the round ends on the V2 message.
+        stood = await world.click(world.alice, table, "Stand")
+        assert stood.response_type == 7
+        assert is_v2_table(table)
+        assert "**Place your bets**" in embed_text(table)
+        await world.bet(world.alice, "100")
+        newest = fake.messages_in(world.channel)[-1]
+        assert newest is not table
+        assert newest.embeds
+        assert refused_bodies(world) == []
+    await check_invariants(config.database_url)
