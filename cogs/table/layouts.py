@@ -68,7 +68,7 @@ def embed_payload(rendered: RenderedTable, view: discord.ui.View | None = None) 
     return TablePayload(EMBED, rendered.embed, view or rendered.view(), rendered.buttons)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Pieces:
     """The table's text, by part, as the V2 message shows it."""
 
@@ -100,15 +100,24 @@ def components_payload(snapshot: TableSnapshot, faces: Faces | None, language: s
     if pieces.size() > TEXT_LIMIT and faces is not None:
         rendered = render_table(snapshot, None, language)
         pieces = _pieces(rendered.embed, seats)
-    while pieces.size() > TEXT_LIMIT and pieces.extras:
-        pieces.extras.pop()
-    if pieces.size() > TEXT_LIMIT:
-        share = (TEXT_LIMIT - len(pieces.header) - len(pieces.footer)) // max(1, len(pieces.seats))
-        pieces.seats[:] = [clip_lines(seat.split("\n"), share) for seat in pieces.seats]
+    _fit(pieces)
     view = layout_view(pieces.header, pieces.seats, pieces.extras, pieces.footer, pieces.colour)
     _add_rows(view, rendered.buttons)
     view.stop()
     return TablePayload(COMPONENTS, None, view, rendered.buttons)
+
+
+def _fit(pieces: _Pieces) -> None:
+    """Within 4,000 characters: the news gives way (newest kept), then a long header (a game
+    mode's panel) is clipped to a quarter, then each seat to an equal share."""
+    while pieces.size() > TEXT_LIMIT and pieces.extras:
+        pieces.extras.pop()
+    if pieces.size() > TEXT_LIMIT and len(pieces.header) > TEXT_LIMIT // 4:
+        pieces.header = clip_lines(pieces.header.split("\n"), TEXT_LIMIT // 4)
+    if pieces.size() > TEXT_LIMIT:
+        room = TEXT_LIMIT - len(pieces.header) - len(pieces.footer)
+        share = room // max(1, len(pieces.seats)) - 1
+        pieces.seats[:] = [clip_lines(seat.split("\n"), share) for seat in pieces.seats]
 
 
 def layout_view(

@@ -77,6 +77,17 @@ async def test_the_v2_message_says_what_the_embed_says() -> None:
     assert (embed.footer.text or "") in text
 
 
+async def test_a_long_panel_and_the_busiest_seats_still_fit() -> None:
+    snapshot = replace(worst_case(), panel=tuple("p" * 300 for _ in range(14)))
+    payload = components_payload(snapshot, picture_faces(), "en-US")
+    text, count = text_and_count(payload.view)
+    assert len(text.replace("\n", "")) <= TEXT_LIMIT
+    assert count <= COMPONENTS_LIMIT
+    validate_message(await sent_body(payload.view), allowed_flags=V2)
+    for seated in snapshot.seats:  # every seat keeps its place, its lines clipped
+        assert seated.name.strip("*") in text.replace("\\", "")
+
+
 async def test_pictures_give_way_to_text_cards_before_any_seat_is_clipped() -> None:
     snapshot = worst_case()
     with_pictures = components_payload(snapshot, picture_faces(), "en-US")
