@@ -63,6 +63,18 @@ def note_fields(layout: str, text: str) -> dict[str, Any]:
     return {"content": text, "embed": None, "view": None}
 
 
+def embed_fields(embed: discord.Embed, *, v2: bool) -> dict[str, Any]:
+    """An edit that leaves only ``embed`` (no buttons) on a message: as its text displays in
+    a container where the message is a V2 one."""
+    if not v2:
+        return {"embed": embed, "view": None}
+    pieces = _pieces(embed, 0)
+    _fit(pieces)
+    view = layout_view(pieces.header, (), pieces.extras, pieces.footer, pieces.colour)
+    view.stop()
+    return {"embed": None, "view": view}
+
+
 def embed_payload(rendered: RenderedTable, view: discord.ui.View | None = None) -> TablePayload:
     """The ``embed`` layout: the embed and its buttons (``view``: one already made of them)."""
     return TablePayload(EMBED, rendered.embed, view or rendered.view(), rendered.buttons)

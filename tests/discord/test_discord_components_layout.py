@@ -7,6 +7,7 @@ only, 40 components, 4,000 characters of text): a body that broke one would fail
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
@@ -14,6 +15,7 @@ from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labe
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from bot.shown_names import shown_name
+from db import sqlite_path
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from fakediscord.records import FakeMessage
@@ -177,5 +179,32 @@ async def test_a_resumed_table_keeps_the_layout_of_its_message_until_the_next_ro
         newest = fake.messages_in(world.channel)[-1]
         assert newest is not table
         assert newest.embeds
+        assert refused_bodies(world) == []
+    await check_invariants(config.database_url)
+
+
+async def test_a_components_table_that_cannot_resume_says_so_in_its_v2_message(
+    fake_discord: FakeDiscord, tmp_path: Path, shoes: ShoeQueue
+) -> None:
+    fake = fake_discord
+    world = World.build(fake)
+    config = Config(token=fake.token, database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}")
+    async with running_bot(fake, build_bot(config, clock=fake.clock, shoe_factory=shoes)) as first:
+        world.bot = first
+        await use_layout(world, "components")
+        table = await world.start(world.alice)
+        await world.click(world.bob, table, "Join")
+        await world.bet(world.alice, "100")
+    conn = sqlite3.connect(sqlite_path(config.database_url))
+    conn.execute("UPDATE live_tables SET state_json = 'not json at all'")
+    conn.commit()
+    conn.close()
+    async with running_bot(fake, build_bot(config, clock=fake.clock, shoe_factory=shoes)) as again:
+        world.bot = again
+        await fake.wait_for(lambda: "Round voided" in table.text_displays())
+        assert is_v2_table(table)
+        assert table.buttons() == []
+        assert "its saved state could not be read" in table.text_displays()
+        assert await world.balance(world.alice) == START_CHIPS
         assert refused_bodies(world) == []
     await check_invariants(config.database_url)
