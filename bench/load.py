@@ -71,6 +71,7 @@ from table_reading import (  # noqa: E402
     decide,
     message_state,
     seat_value,
+    shown_embed,
     without_pictures,
 )
 
@@ -535,7 +536,12 @@ async def consistency(under_test: BotUnderTest, messages: list[FakeMessage]) -> 
     wrong = [
         t["channel_id"]
         for t in tables
-        if by_channel[t["channel_id"]].embed != t["embed"] or t["shown"] != t["version"]
+        if by_channel[t["channel_id"]].embed != t["embed"]
+        or (
+            t["components"] is not None
+            and by_channel[t["channel_id"]].components != t["components"]
+        )
+        or t["shown"] != t["version"]
     ]
     return (
         f"tables whose message shows their newest state: {len(tables) - len(wrong)} of "
@@ -562,7 +568,7 @@ async def blackjack_run(
         store = await db.open_store(database_url)
         try:
             for guild in guilds:
-                await store.set_guild_settings(guild.id, **BENCH_SETTINGS)
+                await store.set_guild_settings(guild.id, **BENCH_SETTINGS, layout=args.layout)
         finally:
             await store.close()
         async with bot_under_test(
@@ -598,7 +604,7 @@ async def blackjack_run(
             )
             closed.memory = (memory["traced"], memory["rss"])
             runs = [closed]
-            sample = (without_pictures(messages[0].embed or {}), len(messages[0].buttons()))
+            sample = (without_pictures(shown_embed(messages[0])), len(messages[0].buttons()))
             start = rounds + 1
             for phase_rounds, rate, label in (
                 (args.paced_rounds, paced_rate, "paced at {:,.0f} interactions/s offered"),
@@ -817,6 +823,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=float,
         default=None,
         help="pace the floors too (and the paced phase, by default) at this rate",
+    )
+    parser.add_argument(
+        "--layout",
+        choices=("embed", "components"),
+        default="embed",
+        help="the table messages' layout (components: Components V2)",
     )
     parser.add_argument("--database-url", default=None, help="default: SQLite in a temp dir")
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL server")

@@ -23,8 +23,9 @@ from bot.tournaments import rules as R
 from bot.tournaments.state import Status, Tournament, standings_lines
 from cogs.responsible import asker_of
 from cogs.table.betting import AMOUNT_MAX_LENGTH
-from cogs.table.commands import player_of, table_cog
+from cogs.table.commands import table_cog
 from cogs.table.peers import BetForms
+from cogs.table.presses import player_of
 from cogs.table.refusals import refuse_command_error
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def _post_result(self, t: Tournament) -> None:
         """The final standings (or why it ended) and the revealed seed, in each channel."""
         tables = table_cog(self.bot)
-        language = "en" if tables is None else await tables.messages.language(t.guild_id)
+        language = "en" if tables is None else await tables.messages.renderer.language(t.guild_id)
         with speaking(language):
             if t.status is Status.FINISHED:
                 heading = speak("Tournament #{id} is over.", id=str(t.tournament_id))

@@ -33,6 +33,9 @@ OUTCOMES: Final[tuple[str, ...]] = ("win", "blackjack", "push", "loss", "surrend
 RoundStatus = Literal["open", "settled", "void"]
 #: How a server's tables show cards: the bot's card emojis, or text ("A♠ 10♥").
 CARD_STYLES: Final[tuple[str, ...]] = ("pictures", "text")
+#: How a server's table messages are laid out: one embed (the default), or a Components V2
+#: message (a container with a text display per seat).
+LAYOUTS: Final[tuple[str, ...]] = ("embed", "components")
 
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -99,6 +102,8 @@ class GuildSettings:
     #: locale) or a Discord locale code the bot speaks (``bot.i18n.LANGUAGES``, checked by
     #: the admin command: the store sits below ``bot`` and keeps the code as text).
     language: str = "server"
+    #: How table messages are laid out (LAYOUTS); a change shows from the next round.
+    layout: str = "embed"
 
     def side_pay_table(self, bet: str) -> str | None:
         """The pay table of ``bet`` new tables offer, or None: the bet is off."""

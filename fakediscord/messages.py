@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import errors
+from .components_v2 import check_v2_message
 from .emojis import check_message_emojis
 from .limits import IS_COMPONENTS_V2, SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, validate_message
 from .models import FakeChannel, FakeUser, Place
@@ -117,12 +118,16 @@ def apply_edit(fake: FakeDiscord, message: FakeMessage, payload: dict[str, Any])
     components = payload.get("components", message.components)
     if is_empty(content, embeds, components):
         raise errors.empty_message()
+    flags = message.flags
+    if "flags" in payload and payload["flags"] is not None:
+        # IS_COMPONENTS_V2 can only be set: kept with the others but SUPPRESS_EMBEDS.
+        flags = (message.flags & ~SUPPRESS_EMBEDS) | (payload["flags"] & EDIT_FLAGS)
+    if flags & IS_COMPONENTS_V2:  # the content and embeds it had must be reset too
+        check_v2_message({"content": content, "embeds": embeds})
     message.content = content or ""
     message.embeds = [_rich(e) for e in embeds or []]
     message.components = list(components or [])
-    if "flags" in payload and payload["flags"] is not None:
-        keep = message.flags & ~SUPPRESS_EMBEDS
-        message.flags = keep | (payload["flags"] & EDIT_FLAGS)
+    message.flags = flags
     message.edited_timestamp = fake.clock.now()
     message.edits += 1
     check_message_emojis(fake, message)

@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from db import checks
 from db.errors import SettingsCrossed
-from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
+from db.models import CARD_STYLES, LAYOUTS, MAX_BALANCE, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
 from db.statements import Op, Query
 
@@ -21,6 +21,7 @@ _DAY: Final = 86_400
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "card_style": CARD_STYLES,
     "season_length": SEASON_LENGTHS,
+    "layout": LAYOUTS,
 }
 #: The longest table language setting: a Discord locale code or "server". Which languages
 #: exist is ``bot.i18n``'s to say (the admin command checks it); the store keeps the code.

@@ -35,6 +35,7 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "Who may play: everyone",
         "Play: on",
         "Table language: the server's language",
+        "Table layout: one embed",
     ]
 
 

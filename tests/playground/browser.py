@@ -120,6 +120,8 @@ LOADED = "return arguments[0].complete && arguments[0].naturalWidth > 0;"
 
 #: Real seconds the page gets for an answer to show (the bot answers in milliseconds).
 WAIT_S = 20
+#: What holds a table's text: the embed, or a Components V2 message's container.
+TABLE_BODY = ".embed, .container"
 
 
 class Page:
@@ -187,10 +189,11 @@ class Page:
         return self.find("#command-error").text
 
     def table(self) -> WebElement:
-        """The table message: the bot's message with an embed, not an ephemeral one."""
+        """The table message: the bot's message with an embed (or a Components V2 message's
+        container), not an ephemeral one."""
         for message in self.messages():
             classes = message.get_attribute("class") or ""
-            if "ephemeral" not in classes and message.find_elements(By.CSS_SELECTOR, ".embed"):
+            if "ephemeral" not in classes and message.find_elements(By.CSS_SELECTOR, TABLE_BODY):
                 return message
         raise AssertionError(f"no table message among {self.texts()}")
 
@@ -198,7 +201,7 @@ class Page:
         """The table's embed as a player reads it, each card picture as its card: ``[7S]``."""
 
         def read() -> str:
-            embed = self.table().find_element(By.CSS_SELECTOR, ".embed")
+            embed = self.table().find_element(By.CSS_SELECTOR, TABLE_BODY)
             return str(self.driver.execute_script(READ_CARDS, embed))
 
         return str(self.wait_until(read))

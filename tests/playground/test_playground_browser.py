@@ -131,6 +131,42 @@ def test_two_players_play_a_round_in_the_browser(
         driver.save_screenshot(str(shots / "balances.png"))
 
 
+def test_a_round_in_the_components_layout_in_the_browser(
+    served: tuple[ServedPlayground, str], shots: Path
+) -> None:
+    playground, _ = served
+    with chromium() as driver:
+        page = Page(driver, playground.url)
+        page.play_as("Croupier")
+        assert "Table layout: components" in page.command(
+            "/blackjack-admin config layout:components"
+        )
+        page.play_as("Alice")
+        page.command("/blackjack start")
+        table = page.table()
+        assert table.find_elements(By.CSS_SELECTOR, ".container .text-display")
+        assert not table.find_elements(By.CSS_SELECTOR, ".embed")
+        assert "Place your bets" in page.table_text()
+        page.play_as("Bob")
+        page.press("Join", lambda text: "Bob" in text)
+        page.command("/bet 100")
+        page.play_as("Alice")
+        page.type_command("/bet 100")
+        page.wait_until(lambda: "Your move" in page.table_text(), "the cards dealt")
+        dealt = page.table_text()
+        assert "Dealer [7S][back] · shows 7" in dealt
+        assert "▶ [10S][9H] · 19 · 100" in dealt
+        assert page.table().find_elements(By.CSS_SELECTOR, ".container .separator.divider")
+        assert page.buttons()["Stand"] is True
+        driver.save_screenshot(str(shots / "components-round-in-progress.png"))
+        page.press("Stand", lambda text: "Alice" in text)
+        page.play_as("Bob")
+        page.press("Hit", lambda text: "Place your bets" in text)
+        assert "Dealer: [7S] [10H] (17)" in page.table_text()
+        driver.save_screenshot(str(shots / "components-round-settled.png"))
+        assert "You have 900 chips." in page.command("/balance")
+
+
 def bot_posts(served: ServedPlayground, channel_id: int, message: dict[str, Any]) -> None:
     """POST a message to the local Discord as the bot does (its REST route, its token)."""
     fake = served.playground.fake

@@ -216,16 +216,19 @@ class World:
 def embed_text(message: FakeMessage) -> str:
     """The table embed as plain text, the way a reader sees it top to bottom."""
     embed = message.embed
-    if embed is None:
+    if message.components_v2:  # the text displays, as the embed would read
+        lines = [message.text_displays()]
+    elif embed is None:
         return message.content
-    lines = [f"# {embed.get('title', '')}"]
-    if embed.get("description"):
-        lines.append(embed["description"])
-    for fld in embed.get("fields", []):
-        lines.append(f"## {fld['name']}")
-        lines.append(fld["value"])
-    if embed.get("footer"):
-        lines.append(f"-- {embed['footer']['text']}")
+    else:
+        lines = [f"# {embed.get('title', '')}"]
+        if embed.get("description"):
+            lines.append(embed["description"])
+        for fld in embed.get("fields", []):
+            lines.append(f"## {fld['name']}")
+            lines.append(fld["value"])
+        if embed.get("footer"):
+            lines.append(f"-- {embed['footer']['text']}")
     buttons = [
         f"[{b['label']}]" if not b.get("disabled") else f"({b['label']})" for b in message.buttons()
     ]

@@ -38,3 +38,8 @@ class ShoeQueue:
         if self.queue:
             return self.queue.popleft()
         return Shoe(rules.decks, rules.penetration, bytes([self.made]) * 32)
+
+
+# Alice 8 8 (splits, doubles the first hand), Bob 10 6 (surrenders), Carol A K (blackjack);
+# the dealer shows an ace (insurance offered, everyone declines), holds a 5 and draws a 2: 18.
+THREE_PLAYER_ROUND = "8s Th Ac Ad 8h 6h Kc 5d 3s Td Kh " + SPARE
