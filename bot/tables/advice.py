@@ -20,11 +20,11 @@ chart, in milliseconds, and says so.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, ParamSpec, TypeVar
 
 from bot.clock import Clock, SystemClock
 from bot.engine import Action, Card, Hand, Rules
@@ -33,6 +33,9 @@ from bot.i18n import Figure, Text, _, joined
 from bot.strategy_cache import StrategyCache, chart_and_edge, rules_key
 from bot.strategy_process import legal_values, warm_values
 from bot.tables.errors import Restarting
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 #: What a Hint says while the table's own figures are still being worked out.
 #: What a Hint says to the insurance question: basic strategy never insures.
@@ -141,6 +144,13 @@ class Advice:
         if self._lost(job):
             return _from_infinite_chart(rules, cards, up, legal)
         return exact_hint(job.result(), cards, up)
+
+    def run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> asyncio.Future[T]:
+        """``fn(*args)`` in the worker, after the jobs queued before it (the coach's
+        grading); Restarting once closed."""
+        if self._closed:
+            raise Restarting()
+        return asyncio.wrap_future(self._worker.submit(fn, *args, **kwargs))
 
     def _lost(self, job: asyncio.Future[Any]) -> bool:
         """Whether the worker ended before it finished ``job``: Restarting when the bot

@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import db
 from bot.clock import Clock
+from bot.coach_grading import TIMEOUT
 from bot.engine import Shoe
 from bot.i18n import _
 from bot.tables import chip_limit
 from bot.tables.achievements import announcements, round_awards
 from bot.tables.errors import BetRefused
-from bot.tables.journal import TIMEOUT, apply_decision, decision, side_stakes
+from bot.tables.journal import apply_decision, decision, side_stakes
 from bot.tables.journal import names as seat_names
 from bot.tables.modes import Purse
 from bot.tables.players import Player
@@ -151,6 +152,7 @@ class CashMode:
             round_awards(table.guild_id, round_),
             side_bet_results(settled_now),
         )
+        flow.settled(table.round_id)
         table.round_id = None
         # Shown in the Latest line while the next round is bet (saved with its document).
         table.events = announcements(awarded, seat_names(table))

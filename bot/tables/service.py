@@ -18,6 +18,7 @@ from bot.shown_names import shown_name
 from bot.tables.advice import Advice
 from bot.tables.betting import Betting
 from bot.tables.changes import Publish, TableChanges, TimerGate, every_timer_acts
+from bot.tables.coach import Coach
 from bot.tables.errors import NotAllowed, NothingToDo, StaleButton, TablePaused
 from bot.tables.fairness import Fairness
 from bot.tables.flow import RoundFlow, ShoeFactory
@@ -63,6 +64,9 @@ class TableService:
         self.resumer = Resumer(store, self.registry, self.flow, self.changes)
         self.opening = Opening(store, clock, self.registry, self.flow, self.changes, self.resumer)
         self.advice = advice or Advice()  # charts, edges and Hint figures off the event loop
+        #: Every settled round's decisions graded in the advice's worker, after the round.
+        self.coach = Coach(store, self.advice)
+        self.flow.on_settled.append(self.coach.round_settled)
 
     @property
     def shard_count(self) -> int:
