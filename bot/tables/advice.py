@@ -43,7 +43,7 @@ NO_INSURANCE: Final = _(
     "Basic strategy: no insurance (it costs more than it saves in the long run)."
 )
 #: Each choice as a Hint names it.
-_ACTIONS: Final[dict[Action, Text]] = {
+ACTIONS: Final[dict[Action, Text]] = {
     Action.HIT: _("hit"),
     Action.STAND: _("stand"),
     Action.DOUBLE: _("double"),
@@ -170,7 +170,7 @@ class Advice:
 
 
 #: A figure as the Hint writes it: a sign always, the minus sign a true minus.
-_PERCENT: Final = "+0.0;\u22120.0"
+PERCENT: Final = "+0.0;\u22120.0"
 
 
 def exact_hint(values: dict[Action, float], cards: Sequence[Card], up: Card) -> Text:
@@ -181,8 +181,8 @@ def exact_hint(values: dict[Action, float], cards: Sequence[Card], up: Card) -> 
         [
             _(
                 "{action} {percent}%",
-                action=_ACTIONS[action],
-                percent=Figure(values[action] * 100, _PERCENT),
+                action=ACTIONS[action],
+                percent=Figure(values[action] * 100, PERCENT),
             )
             for action in ranked
         ]
@@ -210,7 +210,7 @@ def _choice(action: Action, cards: Sequence[Card], up: Card) -> Text:
     """A choice as both Hints word it: "stand (hard 16 against a 10)"."""
     return _(
         "{action} ({hand} against {up})",
-        action=_ACTIONS[action],
+        action=ACTIONS[action],
         hand=hand_name(cards),
         up=card_name(up),
     )

@@ -22,6 +22,7 @@ from bot.tables.registry import CLOSED
 from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
+from cogs.table.coach import COACH_MODES, coach_answer
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.display import DiscordDisplay
 from cogs.table.hint_text import hint_text
@@ -356,6 +357,15 @@ class TableCog(commands.Cog, name="Table"):
         if text is None:
             text = fairness_text(self.bot.tables.fairness(channel_id))
         await tell(interaction, text)
+
+    @blackjack.command(name="coach", description="Your last round, each decision graded exactly")
+    @app_commands.describe(mode="teach: a private note after each round on a costly decision")
+    @app_commands.choices(mode=COACH_MODES)
+    async def coach(
+        self, interaction: discord.Interaction[Any], mode: app_commands.Choice[str] | None = None
+    ) -> None:
+        """The player's last graded round, privately (cogs/table/coach.py)."""
+        await coach_answer(self.bot, interaction, None if mode is None else mode.value)
 
 
 def table_cog(bot: commands.Bot) -> TableCog | None:
