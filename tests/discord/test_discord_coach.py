@@ -4,20 +4,29 @@ choice and its cost; the table message never shows anyone's grades."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from discord_world import SPARE, ShoeQueue, World, embed_text
 
 from bot.app import BlackjackBot
+from cogs.coach_figures import SHARPEST_MINIMUM
+from fakediscord.records import FakeMessage
 
 # Alice plays three spots against the dealer's 10 (a 9 in the hole): 10 6 (hits a 4, then
 # stands on 20), 5 6 (doubles: a king), 8 8 (splits: 8 10 and 8 9, both stand).
-THREE_DECISIONS = "Ts 5h 8s Td 6c 6d 8h 9c 4h Kc Ts 9d " + SPARE
+ROUND = "Ts 5h 8s Td 6c 6d 8h 9c 4h Kc Ts 9d "
+THREE_DECISIONS = ROUND + SPARE
 
 
-async def play_three_decisions(world: World) -> None:
-    table = await world.start(world.alice)
+async def play_three_decisions(world: World, table: FakeMessage | None = None) -> FakeMessage:
+    """Alice's round at her table (opened first when ``table`` is None): the table."""
+    if table is None:
+        table = await world.start(world.alice)
     await world.bet(world.alice, "100", hands=3)
     for label in ("Hit", "Stand", "Double", "Split", "Stand", "Stand"):
         await world.click(world.alice, table, label)
+    return table
 
 
 async def test_the_coach_grades_each_decision_of_the_last_round_privately(
@@ -57,3 +66,42 @@ async def test_the_coach_grades_each_decision_of_the_last_round_privately(
     # Nobody else sees it, and the table message says nothing of it.
     for message in world.fake.messages_in(world.channel):
         assert "given away" not in embed_text(message) + (message.content or "")
+
+
+async def test_stats_and_the_sharpest_board_show_the_coachs_figures(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(ROUND + ROUND + SPARE)
+    table = await play_three_decisions(world)
+    await bot.tables.coach.settle()
+    board = await world.slash(world.bob, "leaderboard", board="sharpest")
+    assert board.embed is not None
+    assert board.embed["description"].startswith(f"Nobody has {SHARPEST_MINIMUM} graded")
+    await play_three_decisions(world, table)
+    await bot.tables.coach.settle()
+
+    figures = await world.store.coach.figures(world.guild.id, world.alice.user.id)
+    assert (figures.decisions, figures.best) == (12, 10)
+    given = f"{figures.given_away:,.2f} chips"
+    reply = await world.slash(world.bob, "stats", member=world.alice)
+    assert reply.embed is not None
+    fields = {f["name"]: f["value"] for f in reply.embed["fields"]}
+    assert fields["Decisions graded"] == fields["Decisions this season"] == "12"
+    assert fields["Best decisions"] == fields["Best this season"] == "10"
+    assert fields["Chips given away (expected)"] == fields["Given away this season"] == given
+    mine = await world.slash(world.bob, "stats")
+    assert mine.embed is not None
+    assert "Decisions graded" not in {f["name"] for f in mine.embed["fields"]}
+
+    board = await world.slash(world.bob, "leaderboard", board="sharpest")
+    assert board.ephemeral
+    assert board.embed is not None
+    listed = re.fullmatch(
+        rf"`#1` <@{world.alice.user.id}> · (\d+\.\d\d) chips given away per 100 decisions "
+        r"\(12 decisions\)",
+        board.embed["description"],
+    )
+    assert listed is not None
+    assert float(listed[1]) == pytest.approx(
+        100 * figures.given_away / 12, abs=0.0051
+    )  # written to the cent
