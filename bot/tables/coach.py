@@ -104,7 +104,7 @@ class Coach:
         except Exception as error:  # the worker stopped or died: graded at the next start
             log.info("round %s not graded now: %r", ungraded.round_id, error)
             return False
-        records = [_record(decision) for decision in decisions]
+        records = [record_of(decision) for decision in decisions]
         try:
             stored = await self._store.coach.record(ungraded, records)
         except db.StoreError as error:
@@ -119,7 +119,8 @@ class Coach:
         return True
 
 
-def _record(decision: GradedDecision) -> db.DecisionRecord:
+def record_of(decision: GradedDecision) -> db.DecisionRecord:
+    """A graded decision as the store keeps it (its cost in millionths of the stake)."""
     return db.DecisionRecord(
         user_id=decision.user_id,
         detail=decision.detail(),

@@ -99,3 +99,15 @@ def round_review(records: Sequence[db.DecisionRecord]) -> Text:
     )
     lines = [decision_line(record) for record in records]
     return _("{summary}\n{lines}", summary=summary, lines=joined(lines, "\n"))
+
+
+def teach_note(records: Sequence[db.DecisionRecord]) -> Text:
+    """Teach mode's note after a round: each decision that cost more than 2% of the bet."""
+    lines = [decision_line(record) for record in records]
+    return n_(
+        "The coach, on your last round: {count} decision cost more than 2% of the bet.\n{lines}",
+        "The coach, on your last round: {count} decisions cost more than 2% of the bet.\n{lines}",
+        len(records),
+        count=len(records),
+        lines=joined(lines, "\n"),
+    )

@@ -22,7 +22,7 @@ from bot.tables.registry import CLOSED
 from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
-from cogs.table.coach import COACH_MODES, coach_answer
+from cogs.table.coach import COACH_MODES, TeachNotes, coach_answer
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
 from cogs.table.display import DiscordDisplay
 from cogs.table.hint_text import hint_text
@@ -84,6 +84,8 @@ class TableCog(commands.Cog, name="Table"):
             bot, lambda guild_id: bot.store.get_guild_settings(guild_id)
         )
         self.messages.use_language(self.languages.of)
+        #: Teach mode's notes, told of each round the coach grades while loaded.
+        self.teach_notes = TeachNotes(bot, self.languages)
         self._display = DiscordDisplay(bot, self.messages, self.card_emojis)
         #: Bet receipts, deleted a few seconds after they are sent.
         self.receipts = Receipts(bot.clock)
@@ -95,6 +97,7 @@ class TableCog(commands.Cog, name="Table"):
         tables.gate_timers(self.messages.timer_may_act)
         self.card_emojis.start(self.bot, self.bot.store.get_guild_settings)
         self.bot.display = self._display
+        tables.coach.listeners.append(self.teach_notes.graded)
 
     async def cog_unload(self) -> None:
         """The bot shows no table any more; a card upload still running stops."""
@@ -103,6 +106,7 @@ class TableCog(commands.Cog, name="Table"):
             self.bot.tables.gate_timers(None)
         await self.card_emojis.stop()
         self.receipts.stop()
+        self.bot.tables.coach.listeners.remove(self.teach_notes.graded)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -105,3 +105,32 @@ async def test_stats_and_the_sharpest_board_show_the_coachs_figures(
     assert float(listed[1]) == pytest.approx(
         100 * figures.given_away / 12, abs=0.0051
     )  # written to the cent
+
+
+async def test_teach_mode_sends_a_private_note_on_each_costly_decision(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    shoes.add(ROUND + ROUND + ROUND + SPARE)
+    table = await play_three_decisions(world)  # teach mode is off by default
+    await bot.tables.coach.settle()
+    fake = world.fake
+    assert not [dm for dm in fake.private_channels.values() if world.alice.user in dm.recipients]
+
+    turned_on = await world.say(world.alice, "blackjack coach", mode="teach")
+    assert turned_on.startswith("Teach mode is on: after each round, a private message")
+    await play_three_decisions(world, table)
+    await bot.tables.coach.settle()
+    [dm] = [dm for dm in fake.private_channels.values() if world.alice.user in dm.recipients]
+    assert dm.recipients == [world.alice.user, fake.bot_user]
+    [note] = fake.messages_in(dm)
+    lines = note.content.splitlines()
+    # Only the hit on hard 16 (3.6% of the bet given away): the other choices were the best.
+    assert lines[0] == "The coach, on your last round: 1 decision cost more than 2% of the bet."
+    assert lines[1].startswith("Hit hard 16 (10♠ 6♣) against a 10: ")
+    assert lines[1].endswith("% of the bet given away.")
+    assert len(lines) == 3
+
+    await world.say(world.alice, "blackjack coach", mode="quiet")
+    await play_three_decisions(world, table)
+    await bot.tables.coach.settle()
+    assert len(fake.messages_in(dm)) == 1
