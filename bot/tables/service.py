@@ -25,6 +25,7 @@ from bot.tables.flow import RoundFlow, ShoeFactory
 from bot.tables.opening import Opening
 from bot.tables.play import Playing
 from bot.tables.players import Player
+from bot.tables.practice import NOT_PRACTICE, count_text, table_count
 from bot.tables.refusals import player_in_round
 from bot.tables.registry import TableRegistry
 from bot.tables.resume import Resumer, ResumeReport
@@ -127,8 +128,10 @@ class TableService:
         preset: str | None = None,
         min_bet: int | None = None,
         max_bet: int | None = None,
+        practice: bool = False,
     ) -> Reply:
-        """Open a table in the channel with the host seated, and open betting at once."""
+        """Open a table in the channel with the host seated, and open betting at once;
+        ``practice``: a counting trainer's table (its Count button, a quiz at the reshuffle)."""
         return await self.opening.start(
             guild_id,
             channel_id,
@@ -137,6 +140,7 @@ class TableService:
             min_bet=min_bet,
             max_bet=max_bet,
             warm=self.advice.warm,
+            practice=practice,
         )
 
     async def attach_message(self, table_id: str, message_id: int) -> None:
@@ -207,6 +211,17 @@ class TableService:
             snapshot = table.snapshot
             assert snapshot is not None
         return Reply(snapshot, await self.advice.hint(table.rules, cards, up, legal))
+
+    async def count(self, table_id: str, player: Player) -> Reply:
+        """A practice table's Hi-Lo count, for anyone who asks (the note)."""
+        table = self.registry.table(table_id)
+        async with table.lock:
+            self.changes.check_open(table)
+            if not table.practice:
+                raise NotAllowed(NOT_PRACTICE)
+            snapshot = table.snapshot
+            assert snapshot is not None
+            return Reply(snapshot, count_text(table_count(table)))
 
     # ----------------------------------------------------------- closing
 

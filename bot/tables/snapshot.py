@@ -133,6 +133,8 @@ class TableSnapshot:
     #: round (a tournament's hand, stacks and next elimination).
     mode: str = "cash"
     panel: tuple[str, ...] = ()
+    #: A practice table: its Count button shows the Hi-Lo count (bot/tables/practice.py).
+    practice: bool = False
 
 
 class Reply(NamedTuple):

@@ -236,4 +236,5 @@ def build_snapshot(
         ),
         mode=table.mode,
         panel=panel,
+        practice=table.practice,
     )

@@ -106,6 +106,8 @@ class Table:
     #: tournament's stacks), kept in the table's document.
     mode: str = "cash"
     mode_state: Any = None
+    #: A practice table (a counting trainer): the Count button, and a quiz at the reshuffle.
+    practice: bool = False
 
     @property
     def closed(self) -> bool:

@@ -32,6 +32,7 @@ BUTTON_ACTIONS: Final = (
     "rebet",
     "rebet2",
     "bet",
+    "count",
 )
 #: ``bj:{table_id}:{round_no}:{action}``: clicks route by this after a restart too.
 CUSTOM_ID_TEMPLATE: Final = (
@@ -55,6 +56,7 @@ LABELS: Final[dict[str, Text]] = {
     "rebet": _("Bet again"),
     "rebet2": _("Bet 2×"),
     "bet": _("Bet"),
+    "count": _("Count"),
 }
 _STYLES: Final[dict[str, discord.ButtonStyle]] = {
     "hit": discord.ButtonStyle.primary,
@@ -70,6 +72,7 @@ _STYLES: Final[dict[str, discord.ButtonStyle]] = {
     "rebet": discord.ButtonStyle.primary,
     "rebet2": discord.ButtonStyle.primary,
     "bet": discord.ButtonStyle.primary,
+    "count": discord.ButtonStyle.secondary,
 }
 _PLAY_ACTIONS: Final[dict[str, Action]] = {
     "hit": Action.HIT,
@@ -172,6 +175,7 @@ def table_buttons(snapshot: TableSnapshot, language: str = ENGLISH) -> tuple[But
         language,
         snapshot.rebets,
         snapshot.mode,
+        snapshot.practice,
     )
 
 
@@ -185,13 +189,15 @@ def _buttons(
     language: str,
     rebets: tuple[bool, bool] = (False, False),
     mode: str = "cash",
+    practice: bool = False,
 ) -> tuple[ButtonSpec, ...]:
     """The buttons of a table in ``phase`` where some player may do ``legal``: made once a
     round and phase (the same tuple then, which a sent view is compared with). Bet again
     and Bet 2× are left out while no bet could be repeated (``rebets``): before anyone's
     first bet, and Bet 2× where the table's maximum takes no bet twice (reno-1972's 2–2).
     A tournament's table (``mode``) has its own seats: no Join or Leave; its bets are
-    sealed with the Bet form, from its first hand on."""
+    sealed with the Bet form, from its first hand on. A practice table adds its Count
+    button to the last row."""
     layout: list[list[tuple[str, bool]]]
     if mode != "cash":
         if phase is TablePhase.BETTING:
@@ -222,6 +228,8 @@ def _buttons(
             [(name, _PLAY_ACTIONS[name] in legal) for name in _ROW_PLAY],
             [("hint", bool(legal)), ("join", True), ("leave", seated)],
         ]
+    if practice and layout:
+        layout[-1] = [*layout[-1], ("count", True)]
     specs: list[ButtonSpec] = []
     for row, names in enumerate(layout):
         for action, enabled in names:

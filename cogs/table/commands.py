@@ -183,6 +183,9 @@ class TableCog(commands.Cog, name="Table"):
             TimelyResponse(interaction, self.bot.clock) as answer,
             messages.holding(ref.table_id),
         ):
+            if ref.action == "count":  # a practice table's Hi-Lo count, privately
+                await answer.text((await tables.count(ref.table_id, player)).note)
+                return
             if ref.action == "hint":
                 reply = await tables.hint(ref.table_id, ref.round_no, player)
                 faces = await self.card_emojis.faces_for(reply.snapshot.guild_id)
@@ -234,6 +237,7 @@ class TableCog(commands.Cog, name="Table"):
         preset="The rules (default: this server's)",
         min_bet="Smallest bet a hand (default: this server's)",
         max_bet="Largest bet a hand (default: this server's)",
+        practice="A counting trainer: a Count button, and a quiz at the reshuffle",
     )
     @app_commands.choices(preset=PRESET_CHOICES)
     async def start(
@@ -242,6 +246,7 @@ class TableCog(commands.Cog, name="Table"):
         preset: str | None = None,
         min_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
         max_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
+        practice: bool = False,
     ) -> None:
         """Post the table message (the public response) and tell the service its id."""
         assert interaction.channel_id is not None
@@ -270,6 +275,7 @@ class TableCog(commands.Cog, name="Table"):
             preset=preset,
             min_bet=min_bet,
             max_bet=max_bet,
+            practice=practice,
         )
         if is_pocket_table(snapshot):
             self.messages.opened_pocket(snapshot.table_id, interaction.locale)
