@@ -57,7 +57,13 @@ def figure_rows(lifetime: CoachFigures, season: CoachFigures | None) -> list[tup
 async def add_coach_figures(
     store: Store, embed: discord.Embed, scope: int, user_id: int, locale: object
 ) -> None:
-    """The player's coach figures on their ``/stats`` embed."""
+    """The player's coach figures on their ``/stats`` embed; apart from them, their answers
+    to practice tables' count quizzes."""
+    quiz = await store.coach.quiz_figures(scope, user_id)
+    if quiz.answered:
+        with speaking(locale):
+            embed.add_field(name=speak("Count quizzes"), value=chips(quiz.answered), inline=True)
+            embed.add_field(name=speak("Count quizzes right"), value=chips(quiz.right), inline=True)
     lifetime = await store.coach.figures(scope, user_id)
     if not lifetime.decisions:
         return

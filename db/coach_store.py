@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from db import checks
 from db.ops import coach
-from db.ops.coach import CoachFigures, DecisionRecord, SharpEntry, UngradedRound
+from db.ops.coach import CoachFigures, DecisionRecord, QuizFigures, SharpEntry, UngradedRound
 from db.statements import Run
 
 #: Rounds graded in one catch-up read at most.
@@ -14,7 +14,8 @@ CATCH_UP_BATCH = 100
 
 
 class CoachStore:
-    """Graded rounds, their decisions, the figures and the players' teach mode.
+    """Graded rounds, their decisions, the figures, the players' teach mode, and the count
+    quiz answers of practice tables.
 
     Each method checks its arguments (ValueError, nothing touched), then runs one
     operation of ``db.ops.coach`` through ``run``, the store's transaction runner.
@@ -68,3 +69,18 @@ class CoachStore:
         """Turn the player's teach mode on or off."""
         g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
         await self._run(lambda: coach.set_teaching(g, u, teach), write=True)
+
+    async def record_quiz(
+        self, guild_id: int, user_id: int, shoe: str, answer: int, running: int
+    ) -> bool:
+        """Keep the player's count quiz answer for the finished ``shoe`` (its commitment);
+        False, nothing kept, when they answered that quiz before."""
+        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
+        s, now = checks.text("shoe", shoe, limit=128), self._now()
+        a, r = int(answer), int(running)
+        return await self._run(lambda: coach.record_quiz(g, u, s, a, r, now), write=True)
+
+    async def quiz_figures(self, guild_id: int, user_id: int) -> QuizFigures:
+        """The player's count quiz answers in the server: answered, right."""
+        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
+        return await self._run(lambda: coach.quiz_figures(g, u), write=False)

@@ -19,6 +19,7 @@ from bot.tables.journal import apply_decision, decision, side_stakes
 from bot.tables.journal import names as seat_names
 from bot.tables.modes import Purse
 from bot.tables.players import Player
+from bot.tables.practice import QUIZ_ASKED, quiz_of
 from bot.tables.purses import EconomyPurse
 from bot.tables.registry import TableRegistry
 from bot.tables.results import hand_results, payouts_of, result_lines, shuffle_notice
@@ -219,3 +220,6 @@ class CashMode:
         await self._store.open_shoe(table.guild_id, table.channel_id, table.shoe.commitment)
         staying = [seat for seat in table.seats if not seat.leaving]
         table.shuffle_notice = shuffle_notice(staying, table.shoe.commitment)
+        if table.practice:  # the counting trainer asks for the finished shoe's count
+            table.quiz = quiz_of(old)
+            table.shuffle_notice = (*table.shuffle_notice, QUIZ_ASKED)

@@ -25,7 +25,15 @@ from bot.tables.flow import RoundFlow, ShoeFactory
 from bot.tables.opening import Opening
 from bot.tables.play import Playing
 from bot.tables.players import Player
-from bot.tables.practice import NOT_PRACTICE, count_text, table_count
+from bot.tables.practice import (
+    NO_QUIZ,
+    NOT_A_COUNT,
+    NOT_PRACTICE,
+    count_text,
+    quiz_verdict,
+    read_count,
+    table_count,
+)
 from bot.tables.refusals import player_in_round
 from bot.tables.registry import TableRegistry
 from bot.tables.resume import Resumer, ResumeReport
@@ -222,6 +230,26 @@ class TableService:
             snapshot = table.snapshot
             assert snapshot is not None
             return Reply(snapshot, count_text(table_count(table)))
+
+    async def answer_quiz(self, table_id: str, player: Player, text: str) -> Reply:
+        """A player's answer to a practice table's count quiz, kept once; the verdict."""
+        table = self.registry.table(table_id)
+        async with table.lock:
+            self.changes.check_open(table)
+            if table.quiz is None:
+                raise NothingToDo(NO_QUIZ)
+            answer = read_count(text)
+            if answer is None:
+                raise NotAllowed(NOT_A_COUNT)
+            shoe, running = table.quiz
+            snapshot = table.snapshot
+            assert snapshot is not None
+        kept = await self._store.coach.record_quiz(
+            table.guild_id, player.user_id, shoe, answer, running
+        )
+        if not kept:
+            raise NothingToDo(_("You have answered this count quiz already."))
+        return Reply(snapshot, quiz_verdict(answer, running))
 
     # ----------------------------------------------------------- closing
 

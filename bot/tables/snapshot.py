@@ -135,6 +135,8 @@ class TableSnapshot:
     panel: tuple[str, ...] = ()
     #: A practice table: its Count button shows the Hi-Lo count (bot/tables/practice.py).
     practice: bool = False
+    #: A count quiz is open at the practice table (its Quiz button).
+    quiz_open: bool = False
 
 
 class Reply(NamedTuple):

@@ -237,4 +237,5 @@ def build_snapshot(
         mode=table.mode,
         panel=panel,
         practice=table.practice,
+        quiz_open=table.quiz is not None,
     )

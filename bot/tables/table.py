@@ -108,6 +108,9 @@ class Table:
     mode_state: Any = None
     #: A practice table (a counting trainer): the Count button, and a quiz at the reshuffle.
     practice: bool = False
+    #: A practice table's open count quiz: the finished shoe's commitment and its final
+    #: Hi-Lo running count (None before the first reshuffle).
+    quiz: tuple[str, int] | None = None
 
     @property
     def closed(self) -> bool:

@@ -33,6 +33,7 @@ BUTTON_ACTIONS: Final = (
     "rebet2",
     "bet",
     "count",
+    "quiz",
 )
 #: ``bj:{table_id}:{round_no}:{action}``: clicks route by this after a restart too.
 CUSTOM_ID_TEMPLATE: Final = (
@@ -57,6 +58,7 @@ LABELS: Final[dict[str, Text]] = {
     "rebet2": _("Bet 2×"),
     "bet": _("Bet"),
     "count": _("Count"),
+    "quiz": _("Quiz"),
 }
 _STYLES: Final[dict[str, discord.ButtonStyle]] = {
     "hit": discord.ButtonStyle.primary,
@@ -73,6 +75,7 @@ _STYLES: Final[dict[str, discord.ButtonStyle]] = {
     "rebet2": discord.ButtonStyle.primary,
     "bet": discord.ButtonStyle.primary,
     "count": discord.ButtonStyle.secondary,
+    "quiz": discord.ButtonStyle.success,
 }
 _PLAY_ACTIONS: Final[dict[str, Action]] = {
     "hit": Action.HIT,
@@ -175,7 +178,7 @@ def table_buttons(snapshot: TableSnapshot, language: str = ENGLISH) -> tuple[But
         language,
         snapshot.rebets,
         snapshot.mode,
-        snapshot.practice,
+        (snapshot.practice, snapshot.quiz_open),
     )
 
 
@@ -189,15 +192,15 @@ def _buttons(
     language: str,
     rebets: tuple[bool, bool] = (False, False),
     mode: str = "cash",
-    practice: bool = False,
+    practice: tuple[bool, bool] = (False, False),
 ) -> tuple[ButtonSpec, ...]:
     """The buttons of a table in ``phase`` where some player may do ``legal``: made once a
     round and phase (the same tuple then, which a sent view is compared with). Bet again
     and Bet 2× are left out while no bet could be repeated (``rebets``): before anyone's
     first bet, and Bet 2× where the table's maximum takes no bet twice (reno-1972's 2–2).
     A tournament's table (``mode``) has its own seats: no Join or Leave; its bets are
-    sealed with the Bet form, from its first hand on. A practice table adds its Count
-    button to the last row."""
+    sealed with the Bet form, from its first hand on. A practice table (``practice``: it is
+    one, a count quiz is open) has a row of its own: Count, and Quiz while a quiz is open."""
     layout: list[list[tuple[str, bool]]]
     if mode != "cash":
         if phase is TablePhase.BETTING:
@@ -228,8 +231,8 @@ def _buttons(
             [(name, _PLAY_ACTIONS[name] in legal) for name in _ROW_PLAY],
             [("hint", bool(legal)), ("join", True), ("leave", seated)],
         ]
-    if practice and layout:
-        layout[-1] = [*layout[-1], ("count", True)]
+    if practice[0]:
+        layout.append([("count", True), *([("quiz", True)] if practice[1] else [])])
     specs: list[ButtonSpec] = []
     for row, names in enumerate(layout):
         for action, enabled in names:

@@ -36,6 +36,7 @@ from cogs.table.pocket import (
     TABLE_TIMED_OUT,
     is_pocket_table,
 )
+from cogs.table.practice_form import CountQuizForm
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
 from cogs.table.response_window import BUSY, TimelyResponse
@@ -166,6 +167,10 @@ class TableCog(commands.Cog, name="Table"):
                 await interaction.response.edit_message(embed=rendered.embed, view=None)
                 messages.shown(closed)
             await tell(interaction, TABLE_TIMED_OUT)
+            return
+        if ref.action == "quiz":  # a practice table's count quiz: its form
+            form = CountQuizForm(self.bot, messages, ref.table_id, player, interaction.locale)
+            await interaction.response.send_modal(form)
             return
         betting = self.bot.get_cog("Betting")
         if tables.get(ref.table_id).mode != "cash" and isinstance(betting, BetForms):

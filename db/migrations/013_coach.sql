@@ -39,3 +39,15 @@ CREATE TABLE coach_settings (
     teach INTEGER NOT NULL DEFAULT 0 CHECK (teach IN (0, 1)),
     PRIMARY KEY (guild_id, user_id)
 );
+
+-- A practice table's count quiz: each player's answer once per finished shoe (its
+-- commitment), with the shoe's true final Hi-Lo running count. Kept apart from play.
+CREATE TABLE count_quiz_answers (
+    guild_id BIGINT NOT NULL,
+    user_id BIGINT NOT NULL,
+    shoe TEXT NOT NULL,
+    answer BIGINT NOT NULL,
+    running_count BIGINT NOT NULL,
+    answered_at BIGINT NOT NULL,
+    PRIMARY KEY (guild_id, user_id, shoe)
+);

@@ -181,3 +181,34 @@ def set_teaching(guild_id: int, user_id: int, teach: bool) -> Op[None]:
         " ON CONFLICT (guild_id, user_id) DO UPDATE SET teach = excluded.teach",
         (guild_id, user_id, 1 if teach else 0),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class QuizFigures:
+    """A player's count quiz answers: how many, and how many were right."""
+
+    answered: int = 0
+    right: int = 0
+
+
+def record_quiz(
+    guild_id: int, user_id: int, shoe: str, answer: int, running: int, now: int
+) -> Op[bool]:
+    """Keep the player's answer to the quiz on ``shoe``; False when they answered it before."""
+    added = yield Query(
+        "INSERT INTO count_quiz_answers (guild_id, user_id, shoe, answer, running_count,"
+        " answered_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING user_id",
+        (guild_id, user_id, shoe, answer, running, now),
+    )
+    return bool(added)
+
+
+def quiz_figures(guild_id: int, user_id: int) -> Op[QuizFigures]:
+    """The player's count quiz answers in the server."""
+    rows = yield Query(
+        "SELECT COUNT(*), SUM(CASE WHEN answer = running_count THEN 1 ELSE 0 END)"
+        " FROM count_quiz_answers WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    answered, right = rows[0]
+    return QuizFigures(int(answered), int(right or 0))
