@@ -1,6 +1,8 @@
 """The coach through Discord: after a round with a hit on hard 16 against a 10, a double on
 11 and a split of 8s, ``/blackjack coach`` shows each decision privately with its best
-choice and its cost; the table message never shows anyone's grades."""
+choice and its cost; the table message never shows anyone's grades. ``/stats`` and the
+sharpest board show the figures, teach mode sends its note, and a pocket table's round
+(in a group DM) and a tournament's hand are graded too."""
 
 from __future__ import annotations
 
@@ -8,9 +10,12 @@ import re
 
 import pytest
 from discord_world import SPARE, ShoeQueue, World, embed_text
+from test_discord_tournament import settled, stacked, the_board
+from test_discord_user_install import play_a_group_dm_round
 
 from bot.app import BlackjackBot
 from cogs.coach_figures import SHARPEST_MINIMUM
+from fakediscord.models import GROUP_DM
 from fakediscord.records import FakeMessage
 
 # Alice plays three spots against the dealer's 10 (a 9 in the hole): 10 6 (hits a 4, then
@@ -134,3 +139,45 @@ async def test_teach_mode_sends_a_private_note_on_each_costly_decision(
     await play_three_decisions(world, table)
     await bot.tables.coach.settle()
     assert len(fake.messages_in(dm)) == 1
+
+
+async def test_the_coach_grades_a_pocket_tables_round_in_a_group_dm(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    await play_a_group_dm_round(world, shoes)  # Alice stands on 19, Bob on 16, against a 7
+    await bot.tables.coach.settle()
+    fake = world.fake
+    [group] = [place for place in fake.private_channels.values() if place.type == GROUP_DM]
+    asked = await fake.slash(world.bob.user, "blackjack coach", group)
+    assert asked.ephemeral
+    lines = (asked.content or "").splitlines()
+    assert lines[0].startswith("Your last round: 0 of 1 decision the best, ")
+    assert lines[1].startswith("Stand hard 16 (9♥ 7♥) against a 7: \u2212")
+    assert "% for hit, " in lines[1]
+    # The server's coach knows nothing of it: the pocket scope is apart.
+    assert (await world.say(world.bob, "blackjack coach")).startswith("The coach has no graded")
+
+
+async def test_the_coach_grades_a_tournament_hand(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue
+) -> None:
+    stacked(world, shoes)
+    shoes.add("Th Td Kc 8h 8d 9s " + SPARE)  # Alice and Bob stand on 18 against the 19
+    await world.slash(world.mod, "tournament create", None, fee=100, hands=2)
+    await settled(world)
+    for member in (world.alice, world.bob):
+        await world.say(member, "tournament join")
+        await settled(world)
+    await world.say(world.mod, "tournament start")
+    await settled(world)
+    for member in (world.alice, world.bob):
+        await world.say(member, "tournament bet", amount="10")
+        await settled(world)
+    board = the_board(world)
+    for member in (world.alice, world.bob):
+        await world.click(member, board, "Stand")
+    await settled(world)
+    await bot.tables.coach.settle()
+    review = await world.say(world.alice, "blackjack coach")
+    assert review.splitlines()[0].startswith("Your last round: 1 of 1 decision the best, 0.00")
+    assert review.splitlines()[1].startswith("Stand hard 18 (10♥ 8♥) against a 10: ")
