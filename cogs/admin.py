@@ -110,6 +110,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         play_role="The role that may play (the everyone role: anyone may)",
         stop_all="Stop all play now (tables, tournaments end; all refunded), or start it again",
         language="The language of table messages (default: the server's language)",
+        practice_tables="Open every new table as a practice table (a counting trainer)",
     )
     @app_commands.choices(
         default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS],
@@ -135,6 +136,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         play_role: discord.Role | None = None,
         stop_all: bool | None = None,
         language: str | None = None,
+        practice_tables: bool | None = None,
     ) -> None:
         """With no options, show the settings; otherwise change the given ones (all or none)."""
         assert interaction.guild_id is not None
@@ -156,6 +158,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             else (0 if play_role.is_default() else play_role.id),
             "play_stopped": None if stop_all is None else int(stop_all),
             "language": language,
+            "practice_tables": None if practice_tables is None else int(practice_tables),
         }
         changes: dict[str, object] = {
             name: value for name, value in given.items() if value is not None

@@ -17,9 +17,9 @@ SEASONS_SHOWN: dict[str, Text] = {
 
 
 def settings_text(settings: GuildSettings) -> Text:
-    """The server's settings, one per line."""
+    """The server's settings, one per line (practice tables' line only when they are on)."""
     language: str = NATIVE_NAMES.get(settings.language) or _("the server's language")
-    return _(
+    text = _(
         "Default rules: {preset}\n"
         "Bets: {low} to {high} a hand\n"
         "Timers: betting {bet_timer} s, acting {action_timer} s, "
@@ -44,3 +44,10 @@ def settings_text(settings: GuildSettings) -> Text:
         gates=gates_text(settings),
         language=language,
     )
+    if settings.practice_tables:
+        return _("{settings}\n{practice}", settings=text, practice=PRACTICE_TABLES)
+    return text
+
+
+#: The practice tables setting's line, when it is on.
+PRACTICE_TABLES: Text = _("New tables are practice tables (a counting trainer).")

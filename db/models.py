@@ -100,6 +100,8 @@ class GuildSettings:
     play_stopped: int = 0
     #: The language of the server's table messages (TABLE_LANGUAGES).
     language: str = "server"
+    #: 1: every table opened in the server is a practice table (a counting trainer).
+    practice_tables: int = 0
 
     def side_pay_table(self, bet: str) -> str | None:
         """The pay table of ``bet`` new tables offer, or None: the bet is off."""

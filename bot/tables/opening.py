@@ -113,7 +113,7 @@ class Opening:
                 idle_since=self._clock.now(),
             )
             table.side_bets = side_bet_rules(settings, rules)
-            table.practice = practice
+            table.practice = practice or bool(settings.practice_tables)
             table.seats.append(SeatState(host))
             warm(rules)
             async with table.lock:

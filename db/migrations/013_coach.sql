@@ -51,3 +51,7 @@ CREATE TABLE count_quiz_answers (
     answered_at BIGINT NOT NULL,
     PRIMARY KEY (guild_id, user_id, shoe)
 );
+
+-- 1: every table opened in the server is a practice table (a counting trainer); NULL or 0:
+-- only those opened with practice:True.
+ALTER TABLE guild_settings ADD COLUMN practice_tables BIGINT;

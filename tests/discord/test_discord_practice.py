@@ -84,3 +84,16 @@ async def test_a_practice_table_quizzes_the_count_when_it_replaces_its_shoe(
         "1",
         "0",
     )
+
+
+async def test_an_admin_makes_every_new_table_a_practice_table(
+    bot: BlackjackBot, world: World
+) -> None:
+    said = await world.say(world.admin, "blackjack-admin config", practice_tables=True)
+    assert said.startswith("Settings changed.\n")
+    assert "\nNew tables are practice tables (a counting trainer).\n" in said
+    table = await world.start(world.alice)
+    assert "Count" in labels_enabled(table)
+    await world.say(world.admin, "blackjack-admin config", practice_tables=False)
+    other = await world.start(world.bob, world.other_channel)
+    assert "Count" not in {button["label"] for button in other.buttons()}
