@@ -145,6 +145,11 @@ class Advice:
             return _from_infinite_chart(rules, cards, up, legal)
         return exact_hint(job.result(), cards, up)
 
+    @property
+    def closed(self) -> bool:
+        """Whether the worker was stopped (``close``)."""
+        return self._closed
+
     def run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> asyncio.Future[T]:
         """``fn(*args)`` in the worker, after the jobs queued before it (the coach's
         grading); Restarting once closed."""

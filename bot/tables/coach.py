@@ -18,12 +18,14 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from typing import Final
 
 import db
 from bot.coach_grading import GradedDecision, grade_round
 from bot.engine import Rules
 from bot.tables.advice import Advice
+from bot.tables.errors import Restarting
 from db.ops.coach import PPM
 
 log = logging.getLogger(__name__)
@@ -40,7 +42,8 @@ class Coach:
     def __init__(self, store: db.Store, advice: Advice) -> None:
         self._store = store
         self._advice = advice
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Future[None]] = set()
+        self._catching_up: asyncio.Future[None] | None = None
         #: Told of each round graded now (the teach notes).
         self.listeners: list[Listener] = []
 
@@ -49,13 +52,16 @@ class Coach:
         self._start(self._grade_one(round_id))
 
     def catch_up_soon(self) -> None:
-        """Grade, in the background, every settled round left ungraded by an earlier run."""
-        self._start(self.catch_up())
+        """Grade, in the background, every settled round left ungraded by an earlier run
+        (once at a time: each shard's resume asks)."""
+        if self._catching_up is None or self._catching_up.done():
+            self._catching_up = self._start(self.catch_up())
 
-    def _start(self, work: Awaitable[None]) -> None:
+    def _start(self, work: Awaitable[None]) -> asyncio.Future[None]:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def settle(self) -> None:
         """Until the grading started so far is over (tests, a graceful stop)."""
@@ -99,11 +105,13 @@ class Coach:
             if rows:
                 rules = Rules.from_dict(json.loads(ungraded.rules_json))
                 decisions = await self._advice.run(grade_round, rules, rows)
-        except (ValueError, KeyError, TypeError) as error:  # a journal the engine cannot replay
-            log.warning("round %s cannot be graded: %s", ungraded.round_id, error)
-        except Exception as error:  # the worker stopped or died: graded at the next start
-            log.info("round %s not graded now: %r", ungraded.round_id, error)
-            return False
+        except Exception as error:
+            if isinstance(error, BrokenProcessPool | Restarting) or self._advice.closed:
+                log.info("round %s not graded now: %r", ungraded.round_id, error)
+                return False  # the worker stopped or died: graded at the next start
+            # A journal the engine cannot replay or grade: marked graded with no decision,
+            # so that it neither comes back at every start nor holds up the rounds after it.
+            log.exception("round %s cannot be graded", ungraded.round_id)
         records = [record_of(decision) for decision in decisions]
         try:
             stored = await self._store.coach.record(ungraded, records)

@@ -5,6 +5,8 @@ bot stopped between the settlement and the grades."""
 from __future__ import annotations
 
 import json
+import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -90,4 +92,30 @@ async def test_a_round_settled_before_a_stop_is_graded_at_the_next_start_once(
     await restarted.catch_up()
     service.coach.round_settled(round_id)
     await service.coach.settle()
+    assert (await store.coach.figures(GUILD, ALICE.user_id)).decisions == 6
+
+
+async def test_a_journal_that_cannot_be_graded_is_marked_and_holds_up_no_other_round(
+    service: TableService, store: db.Store, shoes: ShoeQueue, store_url: str
+) -> None:
+    service.flow.on_settled.clear()  # two rounds settled, neither graded yet
+    shoes.add(THREE_DECISIONS.replace(SPARE, "") + THREE_DECISIONS)
+    await play_three_decisions(service, shoes)
+    table = service.registry.in_channel(CHANNEL)
+    snap, _ = await service.bet(CHANNEL, ALICE, "100", spots=3)
+    for action in (Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.STAND):
+        snap = (await service.act(table.table_id, snap.round_no, ALICE, action)).snapshot
+    await service.act(table.table_id, snap.round_no, ALICE, Action.STAND)
+    first, second = await store.coach.ungraded()
+    assert second.round_id > first.round_id
+    # The first round's deal row no longer makes a shoe (a row this code cannot read).
+    with closing(sqlite3.connect(db.sqlite_path(store_url))) as conn, conn:
+        conn.execute(
+            "UPDATE table_actions SET detail = ? WHERE round_id = ? AND action = 'deal'",
+            ('{"shoe": {"kind": "unknown"}, "bets": []}', first.round_id),
+        )
+
+    await Coach(store, service.advice).catch_up()
+    assert await store.coach.ungraded() == []  # both marked: the first with no decision
+    assert len(await store.coach.last_round(GUILD, ALICE.user_id)) == 6  # the second's
     assert (await store.coach.figures(GUILD, ALICE.user_id)).decisions == 6
