@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/load.py [--tables 200] [--rounds 6] [--paced-rounds 2]
         [--paced-rate N] [--overload-rounds 2] [--database-url URL] [--processes N]
-        [--in-process] [--profile FILE] [--profile-floor FILE]
+        [--in-process] [--profile FILE] [--profile-floor FILE] [--coach]
 
 The fake Discord (aiohttp server and gateway) and the driver run in this process; the
 bot under test runs in a process of its own (``bench/load_bot.py``), so the throughput
@@ -149,8 +149,10 @@ async def play(
     member: FakeMember,
     message: FakeMessage,
     rounds: range,
+    coach: bool = False,
 ) -> None:
-    """One player: bet on each of ``rounds`` as the message opens it, act whenever they may."""
+    """One player: bet on each of ``rounds`` as the message opens it, act whenever they may;
+    with ``coach``, ask ``/blackjack coach`` once a round, after the bet."""
     bet_on = rounds.start - 1  # the round this player last bet on
     name = member.nick or member.user.global_name or member.user.username
     refused: tuple[str, set[Action]] = ("", set())
@@ -168,6 +170,11 @@ async def play(
                 await reply.wait_until_loaded(max_wait=MAX_WAIT)
             if (reply.content or "").startswith(("Bet ", "You already bet")):
                 bet_on = shown_round
+                if coach:
+                    asked = fake.slash(
+                        member, "blackjack coach", message.channel, max_wait=MAX_WAIT
+                    )
+                    await tally.send("coach", asked)
             else:
                 tally.kinds[f"refused: {reply.content}"] += 1
                 if "busy" in (reply.content or ""):
@@ -592,7 +599,7 @@ async def blackjack_run(
 
             def players(tally: Tally, played: range) -> list[Awaitable[None]]:
                 return [
-                    play(fake, tally, member, message, played)
+                    play(fake, tally, member, message, played, args.coach)
                     for (_, members), message in zip(seats, messages, strict=True)
                     for member in members
                 ]
@@ -854,6 +861,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--profile-floor", metavar="FILE", help="cProfile the floor (in-process)")
     parser.add_argument("--top", type=int, default=30, help="functions listed with --profile")
+    parser.add_argument(
+        "--coach", action="store_true", help="every player asks /blackjack coach once a round"
+    )
     args = parser.parse_args(argv)
     if (args.profile or args.profile_floor) and not args.in_process:
         parser.error("--profile needs --in-process (the profiler runs in this process)")

@@ -269,6 +269,7 @@ class BlackjackBot(commands.Bot):
         await self.tournaments.resume(guild_ids)  # their tables' game mode asks them
         report = await self.tables.resume(guild_ids)
         await self.tournaments.settle_resumed()
+        self.tables.coach.catch_up_soon()  # rounds settled but not graded when it stopped
         log.info(
             "%d table(s) resumed, %d round(s) refunded", len(report.resumed), len(report.voided)
         )
@@ -336,6 +337,7 @@ class BlackjackBot(commands.Bot):
         """
         if self._tables is not None:
             self._tables.advice.close()
+            self._tables.coach.close()  # ungraded rounds are graded at the next start
         await self._finish_in_flight()
         await self.display.stopping()
         if self._tables is not None:

@@ -111,6 +111,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         stop_all="Stop all play now (tables, tournaments end; all refunded), or start it again",
         language="The language of table messages (default: the server's language)",
         layout="Table messages as one embed, or as components (from each table's next round)",
+        practice_tables="Open every new table as a practice table (a counting trainer)",
     )
     @app_commands.choices(
         default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS],
@@ -138,6 +139,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         stop_all: bool | None = None,
         language: str | None = None,
         layout: str | None = None,
+        practice_tables: bool | None = None,
     ) -> None:
         """With no options, show the settings; otherwise change the given ones (all or none)."""
         assert interaction.guild_id is not None
@@ -160,6 +162,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             "play_stopped": None if stop_all is None else int(stop_all),
             "language": language,
             "layout": layout,
+            "practice_tables": None if practice_tables is None else int(practice_tables),
             "table_channels": table_channels,
         }
         changes: dict[str, object] = {k: v for k, v in given.items() if v is not None}

@@ -26,9 +26,16 @@ LAYOUTS_SHOWN: dict[str, Text] = {
 
 
 def settings_text(settings: GuildSettings) -> Text:
-    """The server's settings, one per line."""
+    """The server's settings, one per line (practice tables' line only when they are on)."""
     layout = LAYOUTS_SHOWN.get(settings.layout, settings.layout)
-    return joined([_general_text(settings), layout], "\n")
+    lines = [_general_text(settings), layout]
+    if settings.practice_tables:
+        lines.append(PRACTICE_TABLES)
+    return joined(lines, "\n")
+
+
+#: The practice tables setting's line, when it is on.
+PRACTICE_TABLES: Text = _("New tables are practice tables (a counting trainer).")
 
 
 def _general_text(settings: GuildSettings) -> Text:

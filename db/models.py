@@ -104,6 +104,8 @@ class GuildSettings:
     language: str = "server"
     #: How table messages are laid out (LAYOUTS); a change shows from the next round.
     layout: str = "embed"
+    #: 1: every table opened in the server is a practice table (a counting trainer).
+    practice_tables: int = 0
 
     def side_pay_table(self, bet: str) -> str | None:
         """The pay table of ``bet`` new tables offer, or None: the bet is off."""

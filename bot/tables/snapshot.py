@@ -171,6 +171,10 @@ class TableSnapshot:
     #: round (a tournament's hand, stacks and next elimination).
     mode: str = "cash"
     panel: TournamentPanel | None = None
+    #: A practice table: its Count button shows the Hi-Lo count (bot/tables/practice.py).
+    practice: bool = False
+    #: A count quiz is open at the practice table (its Quiz button).
+    quiz_open: bool = False
 
 
 class Reply(NamedTuple):

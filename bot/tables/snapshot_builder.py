@@ -251,4 +251,6 @@ def build_snapshot(
         ),
         mode=table.mode,
         panel=panel,
+        practice=table.practice,
+        quiz_open=table.quiz is not None,
     )

@@ -44,6 +44,8 @@ class ButtonState:
     seated: bool
     #: Whether Bet again and Bet 2× could repeat someone's bet.
     rebets: tuple[bool, bool]
+    #: A practice table, and whether its count quiz is open.
+    practice: tuple[bool, bool] = (False, False)
 
 
 def _always(state: ButtonState) -> bool:
@@ -82,6 +84,12 @@ def _play(action: str, label: Text, style: discord.ButtonStyle, play: Action) ->
 
 
 _INSURANCE: Final[Rows] = {("cash", TablePhase.INSURANCE): 0}
+#: A practice table's own row, below the others.
+_PRACTICE: Final[Rows] = {
+    ("cash", TablePhase.BETTING): 1,
+    ("cash", TablePhase.INSURANCE): 2,
+    ("cash", TablePhase.PLAYING): 2,
+}
 
 #: Every table button, in the order a row shows them.
 BUTTONS: Final[tuple[TableButton, ...]] = (
@@ -140,6 +148,21 @@ BUTTONS: Final[tuple[TableButton, ...]] = (
         discord.ButtonStyle.primary,
         {("mode", TablePhase.BETTING): 0},
         shown=lambda state: state.round_no > 0,
+    ),
+    # A practice table's row of its own (cash): Count, and Quiz while a count quiz is open.
+    TableButton(
+        "count",
+        _("Count"),
+        discord.ButtonStyle.secondary,
+        _PRACTICE,
+        shown=lambda state: state.practice[0],
+    ),
+    TableButton(
+        "quiz",
+        _("Quiz"),
+        discord.ButtonStyle.success,
+        _PRACTICE,
+        shown=lambda state: state.practice[0] and state.practice[1],
     ),
 )
 #: Each button by its action.
@@ -239,7 +262,13 @@ def table_buttons(snapshot: TableSnapshot, language: str = ENGLISH) -> tuple[But
     for seat in snapshot.seats:
         if seat.legal:
             legal = legal | seat.legal
-    state = ButtonState(snapshot.round_no, legal, bool(snapshot.seats), snapshot.rebets)
+    state = ButtonState(
+        snapshot.round_no,
+        legal,
+        bool(snapshot.seats),
+        snapshot.rebets,
+        (snapshot.practice, snapshot.quiz_open),
+    )
     kind = "cash" if snapshot.mode == "cash" else "mode"
     return _buttons(snapshot.table_id, kind, snapshot.phase, state, language)
 

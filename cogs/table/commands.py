@@ -20,6 +20,7 @@ from bot.tables import NoTableHere, TableError, TablePhase, TableSnapshot
 from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
+from cogs.table.coach import COACH_MODES, TeachNotes, coach_answer
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED
 from cogs.table.display import DiscordDisplay
 from cogs.table.language import TableLanguages
@@ -71,6 +72,8 @@ class TableCog(commands.Cog, name="Table"):
         #: Each server's table layout (the embed, or Components V2).
         self.layouts = TableLayouts(bot.settings.of)
         self.messages.renderer.use_layout(self.layouts.of)
+        #: Teach mode's notes, told of each round the coach grades while loaded.
+        self.teach_notes = TeachNotes(bot, self.languages)
         self._display = DiscordDisplay(bot, self.messages, self.card_emojis)
         #: Bet receipts, deleted a few seconds after they are sent.
         self.receipts = Receipts(bot.clock)
@@ -82,6 +85,7 @@ class TableCog(commands.Cog, name="Table"):
         tables.gate_timers(self.messages.timer_may_act)
         self.card_emojis.start(self.bot, self.bot.settings.of)
         self.bot.display = self._display
+        tables.coach.listeners.append(self.teach_notes.graded)
 
     async def cog_unload(self) -> None:
         """The bot shows no table any more; a card upload still running stops."""
@@ -90,6 +94,7 @@ class TableCog(commands.Cog, name="Table"):
             self.bot.tables.gate_timers(None)
         await self.card_emojis.stop()
         self.receipts.stop()
+        self.bot.tables.coach.listeners.remove(self.teach_notes.graded)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -133,6 +138,7 @@ class TableCog(commands.Cog, name="Table"):
         preset="The rules (default: this server's)",
         min_bet="Smallest bet a hand (default: this server's)",
         max_bet="Largest bet a hand (default: this server's)",
+        practice="A counting trainer: a Count button, and a quiz at the reshuffle",
     )
     @app_commands.choices(preset=PRESET_CHOICES)
     async def start(
@@ -141,6 +147,7 @@ class TableCog(commands.Cog, name="Table"):
         preset: str | None = None,
         min_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
         max_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
+        practice: bool = False,
     ) -> None:
         """Post the table message (the public response) and tell the service its id."""
         assert interaction.channel_id is not None
@@ -169,6 +176,7 @@ class TableCog(commands.Cog, name="Table"):
             preset=preset,
             min_bet=min_bet,
             max_bet=max_bet,
+            practice=practice,
         )
         if is_pocket_table(snapshot):
             self.messages.renderer.opened_pocket(snapshot.table_id, interaction.locale)
@@ -268,6 +276,15 @@ class TableCog(commands.Cog, name="Table"):
         if text is None:
             text = fairness_text(self.bot.tables.fairness(channel_id))
         await tell(interaction, text)
+
+    @blackjack.command(name="coach", description="Your last round, each decision graded exactly")
+    @app_commands.describe(mode="teach: a private note after each round on a costly decision")
+    @app_commands.choices(mode=COACH_MODES)
+    async def coach(
+        self, interaction: discord.Interaction[Any], mode: app_commands.Choice[str] | None = None
+    ) -> None:
+        """The player's last graded round, privately (cogs/table/coach.py)."""
+        await coach_answer(self.bot, interaction, None if mode is None else mode.value)
 
 
 def table_cog(bot: commands.Bot) -> TableCog | None:

@@ -27,6 +27,7 @@ from cogs.table.discord_codes import OLD_MESSAGE_EDITS
 from cogs.table.hint_text import hint_text
 from cogs.table.peers import BetForms
 from cogs.table.pocket import POCKET_TABLE_MOVED, TABLE_TIMED_OUT, is_pocket_table
+from cogs.table.practice_form import CountQuizForm
 from cogs.table.response_window import BUSY, TimelyResponse
 
 if TYPE_CHECKING:
@@ -62,7 +63,12 @@ async def _hint(tables: TableService, ref: ButtonRef, player: Player) -> Reply:
     return await tables.hint(ref.table_id, ref.round_no, player)
 
 
-#: Each button's handler ("bet", a game mode's form, is answered before any handler).
+async def _count(tables: TableService, ref: ButtonRef, player: Player) -> Reply:
+    return await tables.count(ref.table_id, player)
+
+
+#: Each button's handler ("bet", a game mode's form, and "quiz", a practice table's count
+#: quiz, are answered with their forms before any handler).
 HANDLERS: Final[dict[str, Press]] = {
     **{button.action: _play for button in BY_ACTION.values() if button.play is not None},
     "hint": _hint,
@@ -70,9 +76,10 @@ HANDLERS: Final[dict[str, Press]] = {
     "rebet2": _rebet,
     "join": _join,
     "leave": _leave,
+    "count": _count,
 }
 #: Buttons answered with words only the presser sees, not with the table.
-PRIVATE: Final = frozenset({"hint"})
+PRIVATE: Final = frozenset({"hint", "count"})
 
 
 def player_of(interaction: discord.Interaction[Any]) -> Player:
@@ -91,17 +98,24 @@ async def press(cog: TableCog, interaction: discord.Interaction[Any], ref: Butto
     if await _elsewhere(cog, interaction, ref) or not await _admitted(cog, interaction, ref):
         return
     player = player_of(interaction)
+    if ref.action == "quiz":  # a practice table's count quiz: its form
+        form = CountQuizForm(cog.bot, messages, ref.table_id, player, interaction.locale)
+        await interaction.response.send_modal(form)
+        return
     async with (
         TimelyResponse(interaction, cog.bot.clock) as answer,
         messages.holding(ref.table_id),
     ):
         reply = await HANDLERS[ref.action](cog.bot.tables, ref, player)
-        if ref.action in PRIVATE:
+        if ref.action == "hint":
             faces = await cog.card_emojis.faces_for(reply.snapshot.guild_id)
             language = language_of(interaction.locale)
             await answer.text(
                 hint_text(reply.snapshot, player.user_id, reply.note, faces, language)
             )
+            return
+        if ref.action in PRIVATE:
+            await answer.text(reply.note)
             return
         if not await _answer_with_table(cog, interaction, answer, ref, reply):
             return

@@ -43,6 +43,7 @@ LIMITS: Final[dict[str, tuple[int, int]]] = {
     "min_account_age_days": (0, 3650),
     "play_role_id": (0, checks.MAX_ID),
     "play_stopped": (0, 1),
+    "practice_tables": (0, 1),
 }
 #: Most channels a server may list for its tables.
 MAX_TABLE_CHANNELS: Final = 25
