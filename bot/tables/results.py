@@ -65,87 +65,86 @@ def hand_results(settlement: Settlement, bets: dict[str, int]) -> list[db.HandRe
     return records
 
 
-def result_lines(
-    settlement: Settlement,
-    names: dict[str, str],
-    unpaid: Mapping[str, int] | None = None,
-    *,
-    detailed: bool = True,
-    side_lines: Sequence[str] = (),
-) -> tuple[str, ...]:
-    """The dealer's hand, each hand's outcome and payout, each insurance bet, net per player.
-
-    ``unpaid``: chips a player was not paid because of the chip limit (see chip_limit).
-    Not ``detailed``: the dealer's hand and one net line per player, for a table too
-    full to show every hand. ``side_lines``: the side bets' results, shown after the
-    hands (the net is the main game's).
-    """
+def dealer_result(settlement: Settlement) -> Text:
+    """The dealer's hand as the round ended: ``Dealer busts: 9♦ 7♣ K♦ (26)``."""
     cards = " ".join(str(card) for card in settlement.dealer_cards)
     total = settlement.dealer_total
     if settlement.dealer_blackjack:
-        dealer = _("Dealer has blackjack: {cards}", cards=cards)
-    elif settlement.dealer_bust:
-        dealer = _("Dealer busts: {cards} ({total})", cards=cards, total=total)
-    else:
-        dealer = _("Dealer: {cards} ({total})", cards=cards, total=total)
-    lines: list[str] = [dealer]
-    for player in settlement.players:
-        name = names.get(player.player_id, player.player_id)
-        hands = settlement.hands_of(player.player_id)
-        net = signed(player.net)
-        if not detailed:
-            if len(hands) > 1:
-                lines.append(
-                    _(
-                        "{player}: net {net} on {count} hands",
-                        player=name,
-                        net=net,
-                        count=len(hands),
-                    )
-                )
-            else:
-                lines.append(_("{player}: net {net}", player=name, net=net))
-            hands = ()
-        for hand in hands:
-            who = (
-                _("{player} (hand {hand})", player=name, hand=hand.hand_index + 1)
-                if len(hands) > 1
-                else name
+        return _("Dealer has blackjack: {cards}", cards=cards)
+    if settlement.dealer_bust:
+        return _("Dealer busts: {cards} ({total})", cards=cards, total=total)
+    return _("Dealer: {cards} ({total})", cards=cards, total=total)
+
+
+def player_account(
+    settlement: Settlement, player_id: str, name: str, unpaid: Mapping[str, int] | None = None
+) -> list[Text]:
+    """A player's part of the account: each hand's outcome and payout, the insurance bet,
+    the main game's net, and chips the chip limit did not pay."""
+    hands = settlement.hands_of(player_id)
+    lines: list[Text] = []
+    for hand in hands:
+        who = (
+            _("{player} (hand {hand})", player=name, hand=hand.hand_index + 1)
+            if len(hands) > 1
+            else name
+        )
+        cards = " ".join(str(card) for card in hand.cards)
+        lines.append(
+            _(
+                "{player}: {cards} — {result}",
+                player=who,
+                cards=cards,
+                result=hand_result(hand, settlement),
             )
-            cards = " ".join(str(card) for card in hand.cards)
+        )
+    for insurance in settlement.insurance:
+        if insurance.player_id != player_id:
+            continue
+        if insurance.won:
             lines.append(
                 _(
-                    "{player}: {cards} — {result}",
-                    player=who,
-                    cards=cards,
-                    result=hand_result(hand, settlement),
+                    "{player}: insurance of {stake} wins {amount}",
+                    player=name,
+                    stake=insurance.stake,
+                    amount=insurance.payout - insurance.stake,
                 )
             )
-        for insurance in settlement.insurance:
-            if detailed and insurance.player_id == player.player_id:
-                winnings = insurance_payout(insurance.stake, True) - insurance.stake
-                if insurance.won:
-                    lines.append(
-                        _(
-                            "{player}: insurance of {stake} wins {amount}",
-                            player=name,
-                            stake=insurance.stake,
-                            amount=winnings,
-                        )
-                    )
-                else:
-                    lines.append(
-                        _(
-                            "{player}: insurance of {stake} loses",
-                            player=name,
-                            stake=insurance.stake,
-                        )
-                    )
-        if detailed:
-            lines.append(_("{player}: net {net}", player=name, net=net))
-        if unpaid and unpaid.get(player.player_id):
-            lines.append(unpaid_line(name, unpaid[player.player_id]))
-    return tuple([*lines, *side_lines])
+        else:
+            lines.append(
+                _("{player}: insurance of {stake} loses", player=name, stake=insurance.stake)
+            )
+    lines.append(
+        _("{player}: net {net}", player=name, net=signed(settlement.player(player_id).net))
+    )
+    if unpaid and unpaid.get(player_id):
+        lines.append(unpaid_line(name, unpaid[player_id]))
+    return lines
+
+
+def result_account(
+    settlement: Settlement,
+    names: Mapping[str, str],
+    unpaid: Mapping[str, int] | None = None,
+    side_lines: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[tuple[str, str], ...]:
+    """The round's full account as (whose line, line): the dealer's ("" for whose), then
+    each player's lines (``player_account``) followed by their side bets' (``side_lines``
+    by player id), so that a player's lines can be shown together, and theirs first."""
+    account: list[tuple[str, str]] = [("", dealer_result(settlement))]
+    for player in settlement.players:
+        pid = player.player_id
+        lines: list[str] = [*player_account(settlement, pid, names.get(pid, pid), unpaid)]
+        lines += (side_lines or {}).get(pid, ())
+        account += [(pid, line) for line in lines]
+    return tuple(account)
+
+
+def result_lines(
+    settlement: Settlement, names: Mapping[str, str], unpaid: Mapping[str, int] | None = None
+) -> tuple[str, ...]:
+    """The round's full account, line by line (``result_account`` without whose lines)."""
+    return tuple(line for _, line in result_account(settlement, names, unpaid))
 
 
 def unpaid_line(name: str, amount: int) -> Text:
@@ -197,29 +196,6 @@ def hand_result(hand: HandResult, settlement: Settlement) -> Text:
             "{total} ties {dealer}: push, {payout} back", total=total, dealer=dealer, payout=payout
         )
     return _("{total} loses to {dealer}: loses {stake}", total=total, dealer=dealer, stake=stake)
-
-
-#: The last line of a player's result (``result_lines``): the net, and in the summary
-#: the number of hands. Matched at the end, where a player's name cannot reach.
-_NET_LINE: Final = re.compile(r": net (?:[+-][\d,]+|±0)(?: on [\d,]+ hands)?$")
-#: The end of the line that may follow a player's net: chips the chip limit kept back.
-_NOT_PAID_END: Final = f"it would pass the chip limit of {db.MAX_BALANCE:,}"
-
-
-def result_blocks(lines: Sequence[str]) -> list[list[str]]:
-    """``result_lines`` grouped for showing: the dealer's line, then each player's lines
-    (hands, insurance, net, chips not paid) together, so that no player's hands are
-    shown apart. (Read in English, which a catalog message is as a ``str``.)"""
-    blocks: list[list[str]] = []
-    open_block = False
-    for index, line in enumerate(lines):
-        not_paid = line.endswith(_NOT_PAID_END)
-        if blocks and (open_block or not_paid):
-            blocks[-1].append(line)
-        else:
-            blocks.append([line])
-        open_block = index > 0 and not not_paid and not _NET_LINE.search(line)
-    return blocks
 
 
 def shuffle_notice(seats: Iterable[SeatState], commitment: str) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ import discord
 from bot.engine import Action
 from bot.i18n import ENGLISH, Text, _
 from bot.tables.snapshot import TablePhase, TableSnapshot
+from cogs.table import round_details
 
 #: Every action a table button can carry in its custom id.
 BUTTON_ACTIONS: Final = (
@@ -32,6 +33,7 @@ BUTTON_ACTIONS: Final = (
     "rebet",
     "rebet2",
     "bet",
+    round_details.ACTION,
 )
 #: ``bj:{table_id}:{round_no}:{action}``: clicks route by this after a restart too.
 CUSTOM_ID_TEMPLATE: Final = (
@@ -55,6 +57,7 @@ LABELS: Final[dict[str, Text]] = {
     "rebet": _("Bet again"),
     "rebet2": _("Bet 2×"),
     "bet": _("Bet"),
+    round_details.ACTION: round_details.LABEL,
 }
 _STYLES: Final[dict[str, discord.ButtonStyle]] = {
     "hit": discord.ButtonStyle.primary,
@@ -70,6 +73,7 @@ _STYLES: Final[dict[str, discord.ButtonStyle]] = {
     "rebet": discord.ButtonStyle.primary,
     "rebet2": discord.ButtonStyle.primary,
     "bet": discord.ButtonStyle.primary,
+    round_details.ACTION: round_details.STYLE,
 }
 _PLAY_ACTIONS: Final[dict[str, Action]] = {
     "hit": Action.HIT,
@@ -172,6 +176,7 @@ def table_buttons(snapshot: TableSnapshot, language: str = ENGLISH) -> tuple[But
         language,
         snapshot.rebets,
         snapshot.mode,
+        round_details.shows_details(snapshot),
     )
 
 
@@ -185,17 +190,20 @@ def _buttons(
     language: str,
     rebets: tuple[bool, bool] = (False, False),
     mode: str = "cash",
+    details: bool = False,
 ) -> tuple[ButtonSpec, ...]:
     """The buttons of a table in ``phase`` where some player may do ``legal``: made once a
     round and phase (the same tuple then, which a sent view is compared with). Bet again
     and Bet 2× are left out while no bet could be repeated (``rebets``): before anyone's
     first bet, and Bet 2× where the table's maximum takes no bet twice (reno-1972's 2–2).
     A tournament's table (``mode``) has its own seats: no Join or Leave; its bets are
-    sealed with the Bet form, from its first hand on."""
+    sealed with the Bet form, from its first hand on. Round details (``details``) follows
+    the betting buttons after a settled round."""
     layout: list[list[tuple[str, bool]]]
+    more = [(round_details.ACTION, True)] if details else []
     if mode != "cash":
         if phase is TablePhase.BETTING:
-            layout = [[("bet", True)]] if round_no else []
+            layout = [[("bet", True), *more]] if round_no else []
         else:
             plays = [(name, _PLAY_ACTIONS[name] in legal) for name in _ROW_PLAY]
             layout = [[*plays[:4], ("hint", bool(legal))]]
@@ -207,6 +215,7 @@ def _buttons(
                 *([("rebet2", True)] if twice else []),
                 ("join", True),
                 ("leave", seated),
+                *more,
             ]
         ]
     elif phase is TablePhase.INSURANCE:

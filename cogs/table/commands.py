@@ -20,6 +20,7 @@ from bot.table_display import TableDisplay
 from bot.tables import NoTableHere, Player, Reply, TableError, TablePhase
 from bot.tables.registry import CLOSED
 from cogs.responsible import asker_of
+from cogs.table import round_details
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
@@ -147,6 +148,11 @@ class TableCog(commands.Cog, name="Table"):
         moved = messages.moved_from(ref.table_id, message_id)
         if moved is not None:  # a button of a message the table has left
             await tell(interaction, moved)
+            return
+        if ref.action == round_details.ACTION:  # private, changes nothing: no gate, no lock
+            await round_details.answer_details(
+                interaction, tables.get(ref.table_id), interaction.locale
+            )
             return
         worn = messages.pocket_worn(ref.table_id)
         if worn is not None:  # a pocket table's message near Discord's edit cap: a new one

@@ -370,8 +370,8 @@ def _compose(
     extras: list[tuple[str, Sequence[str]]] = []
     if snapshot.shuffle_notice:
         extras.append((SHUFFLED, snapshot.shuffle_notice))
-    if snapshot.last_results:
-        extras.append((LAST_ROUND, snapshot.last_results))
+    if snapshot.last_summary:
+        extras.append((LAST_ROUND, snapshot.last_summary))
     if snapshot.events and snapshot.phase is not TablePhase.CLOSED:
         extras.append((LATEST, snapshot.events[-EVENT_LINES:]))
     for heading, lines in extras:

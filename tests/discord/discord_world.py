@@ -240,6 +240,16 @@ class World:
         return [(row.kind, row.delta) for row in reversed(rows)]
 
 
+def shown_net(text: str, player: str) -> str:
+    """The balance change the table's Last round shows for ``player`` (its line
+    ``player: ... · balance change +70``), or "" when it shows no line of theirs."""
+    for line in text.split("\n"):
+        head, _, net = line.rpartition(" · balance change ")
+        if head.startswith(f"{player}: ") and net:
+            return net
+    return ""
+
+
 def embed_text(message: FakeMessage) -> str:
     """The table embed as plain text, the way a reader sees it top to bottom."""
     embed = message.embed

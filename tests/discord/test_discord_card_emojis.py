@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from discord_world import SPARE, ShoeQueue, World, embed_text
+from discord_world import SPARE, ShoeQueue, World, embed_text, shown_net
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
@@ -137,7 +137,7 @@ async def test_a_failed_upload_deals_text_cards_logs_once_and_retries_at_the_nex
             assert "**Dealer** 9♥ ?? · shows 9" in embed_text(table)
             stand = await world.click(world.alice, table, "Stand")
             assert stand.response_type == 7
-            assert "Alice: net -100" in embed_text(table)
+            assert shown_net(embed_text(table), "Alice") == "-100"
             assert "<:" not in embed_text(table)
     warnings = [r for r in caplog.records if r.name == "cogs.table.card_emojis"]
     assert len(warnings) == 1

@@ -96,7 +96,7 @@ async def test_a_table_stopped_after_the_deal_keeps_its_side_bets_and_refunds_th
         world.alice, "bet", amount="100", perfect_pairs=10, buster=10, **{"21plus3": 10}
     )
     assert "Alice: 21+3: straight flush, wins 90" in embed_text(table)
-    assert "Alice: Perfect Pairs: no pair, loses 10" in embed_text(table)
+    assert "Alice: side bets lost 10" in embed_text(table)  # the losses summed
     assert await world.balance(world.alice) == START_CHIPS - 130 + 100
     # Only Buster is still live on the seat.
     assert "Buster Blackjack: 10 a hand" in embed_text(table)

@@ -123,7 +123,10 @@ async def test_seven_hostile_names_on_seven_hands_each_render_harmless_with_ever
     names = (LAST_ROUND, CONTINUED)
     last_round = "\n".join(f.value or "" for f in embed.fields if f.name in names)
     for player in PLAYERS:
-        assert f"{shown_name(player.name)}: net +70" in last_round
+        line = next(
+            x for x in last_round.split("\n") if x.startswith(f"{shown_name(player.name)}: ")
+        )
+        assert line.endswith(" · balance change +70")
     closed = render_table(published.last).embed
     assert f"Stopped by {shown_name(PLAYERS[3].name)}." in (closed.description or "")
 
