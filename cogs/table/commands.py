@@ -36,7 +36,6 @@ from cogs.table.pocket import (
     TABLE_TIMED_OUT,
     is_pocket_table,
 )
-from cogs.table.receipts import Receipts
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
 from cogs.table.response_window import BUSY, TimelyResponse
 from cogs.table.rules_text import fairness_text, rules_text
@@ -85,8 +84,6 @@ class TableCog(commands.Cog, name="Table"):
         )
         self.messages.use_language(self.languages.of)
         self._display = DiscordDisplay(bot, self.messages, self.card_emojis)
-        #: Bet receipts, deleted a few seconds after they are sent.
-        self.receipts = Receipts(bot.clock)
 
     async def cog_load(self) -> None:
         """Wire the messages to the table service, start the card upload, show the tables."""
@@ -102,7 +99,6 @@ class TableCog(commands.Cog, name="Table"):
             self.bot.display = TableDisplay()
             self.bot.tables.gate_timers(None)
         await self.card_emojis.stop()
-        self.receipts.stop()
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -210,11 +206,10 @@ class TableCog(commands.Cog, name="Table"):
                 return
             messages.shown(reply.snapshot)
             messages.answered_with_table(reply.snapshot, interaction)
-        if reply.note:
-            bet = ref.action in ("rebet", "rebet2")  # the Bet buttons: a receipt, deleted
-            receipt = await tell(interaction, reply.note, wait=bet)
-            if bet:
-                self.receipts.expire(interaction, receipt)
+        # A Bet button's receipt is the table the click answered with, which shows the bet:
+        # no followup to send and then delete. Other notes are said privately.
+        if reply.note and ref.action not in ("rebet", "rebet2"):
+            await tell(interaction, reply.note)
 
     async def _apply(self, ref: ButtonRef, player: Player) -> Reply:
         tables = self.bot.tables

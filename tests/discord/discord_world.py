@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,13 +44,8 @@ class ShoeQueue:
         return Shoe(rules.decks, rules.penetration, bytes([self.made]) * 32)
 
 
-async def quiet(
-    clock: ManualClock, max_wait: float = 5.0, receipts: Callable[[], int] = lambda: 0
-) -> None:
+async def quiet(clock: ManualClock, max_wait: float = 5.0) -> None:
     """Return once every table timer is asleep on the clock or finished.
-
-    ``receipts``: how many calls on the clock are no table timer's (bet receipts waiting
-    to be deleted), so not counted as timers asleep.
 
     A woken timer works through the database (a thread for SQLite), so it needs
     more than a few turns of the loop. Wait, event-driven, until a busy timer
@@ -65,7 +59,7 @@ async def quiet(
             t for t in asyncio.all_tasks() if t.get_name().startswith("table ") and not t.done()
         ]
         sleeping = clock.sleepers
-        if len(timers) <= sleeping - receipts():
+        if len(timers) <= sleeping:
             await settle()
             return
         remaining = give_up - loop.time()
@@ -197,9 +191,8 @@ class World:
 
     async def settle(self) -> None:
         """Wait until the table timers are asleep and every table message edit is done."""
-        receipts = table_cog(self.running).receipts
         for _ in range(3):
-            await quiet(self.fake.clock, receipts=lambda: receipts.waiting)
+            await quiet(self.fake.clock)
             await table_cog(self.running).messages.idle()
             await asyncio.sleep(0)
 
