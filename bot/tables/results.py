@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 import db
-from bot.engine import Event, EventKind, HandResult, Outcome, Settlement, insurance_payout
-from bot.i18n import Text, _
+from bot.engine import (
+    Event,
+    EventKind,
+    Hand,
+    HandResult,
+    Note,
+    Outcome,
+    Settlement,
+    insurance_payout,
+    split_hands,
+)
+from bot.i18n import Text, _, joined
 from bot.i18n import signed as signed
 from bot.shown_names import shown_name
 from bot.tables.table import SeatState
@@ -219,29 +228,31 @@ def event_lines(events: Sequence[Event], names: dict[str, str]) -> list[str]:
     """The round's event sentences, with players' shown names instead of their ids.
 
     A sentence that starts with a name keeps the name as written ("alice hits"); the
-    dealer's and the shoe's sentences start with a capital.
+    dealer's and the shoe's sentences start with a capital. The hands' and insurance's
+    results, the round's last events, are left out: the table says them from the
+    settlement (the Last round and Round details).
     """
-    return [event_line(event, names, event.who != event.player) for event in events]
+    return [
+        event_line(event, names, event.who != event.player)
+        for event in events
+        if event.kind not in _RESULTS
+    ]
 
 
-#: The reason the engine gives for a stand it made itself.
-_STAND_WHY: Final = {"timed out": _("timed out")}
-_SOFT: Final = re.compile(r"\(soft (\d+)\)")
+_RESULTS: Final = frozenset({EventKind.RESULT, EventKind.INSURANCE_RESULT})
 
 
-def _hands_text(note: str) -> Text:
-    """A split's two hands (``A♠ 6♥ (soft 17) | 6♦ 2♣ (8)``) with "soft" in the
-    reader's words."""
-    parts = _SOFT.split(note)  # text, total, text, total, ..., text
-    pattern = "".join(
-        part.replace("{", "{{").replace("}", "}}") if index % 2 == 0 else f"({{soft{index}}})"
-        for index, part in enumerate(parts)
-    )
-    params = {
-        f"soft{index}": _("soft {total}", total=int(parts[index]))
-        for index in range(1, len(parts), 2)
-    }
-    return Text(pattern, None, 1, params)
+def _hands_text(event: Event) -> Text:
+    """A split's two hands (``A♠ 6♥ (soft 17) | 6♦ 2♣ (8)``) in the reader's words."""
+    return joined([_hand_words(hand) for hand in split_hands(event.cards)], " | ")
+
+
+def _hand_words(hand: Hand) -> Text:
+    """``A♠ 6♥ (soft 17)``, ``6♦ 2♣ (8)``."""
+    cards = " ".join(str(card) for card in hand.cards)
+    soft = hand.is_soft and hand.total < 21
+    total: object = _("soft {total}", total=hand.total) if soft else hand.total
+    return _("{cards} ({total})", cards=cards, total=total)
 
 
 #: Each kind of event as a sentence, by (kind, whether the hand went bust); filled in with
@@ -293,22 +304,20 @@ def event_line(event: Event, names: dict[str, str], several: bool = False) -> Te
     if template is not None:
         return template.filled(player=who, cards=cards, total=total, amount=amount)
     if kind is EventKind.INSURE:
-        if note == "even money":
+        if note == Note.EVEN_MONEY:
             return _("{player} takes even money for {amount}", player=name, amount=amount)
         return _("{player} takes insurance for {amount}", player=name, amount=amount)
     if kind is EventKind.STAND:
-        if note:
-            why = _STAND_WHY.get(note, note)
+        if note == Note.TIMED_OUT:
+            why = _("timed out")
             return _("{player} stands on {total} ({why})", player=who, total=total, why=why)
         return _("{player} stands on {total}", player=who, total=total)
     if kind is EventKind.SPLIT:
-        return _("{player} splits: {hands}", player=who, hands=_hands_text(note))
+        return _("{player} splits: {hands}", player=who, hands=_hands_text(event))
     if kind is EventKind.CONTINUATION:
         return _(
             "The shoe ran out: dealing on from continuation shoe {shoe} "
             "(its seed is derived from this shoe's seed)",
             shoe=str(amount),
         )
-    if kind is EventKind.RESULT:
-        return _("{player}: {result}", player=who, result=note)
-    return _("{player}: insurance {result}", player=who, result=note)  # INSURANCE_RESULT
+    raise ValueError(f"a {kind} event is said from the settlement, not as an event")
