@@ -243,6 +243,14 @@ def shown_net(text: str, player: str) -> str:
     return ""
 
 
+async def round_details(world: World, member: FakeMember, table: FakeMessage) -> str:
+    """The Round details button's private answer to ``member``: the account's lines."""
+    answer = await world.click(member, table, "Round details")
+    assert answer.response_type == 4
+    assert answer.ephemeral
+    return str((answer.embed or {}).get("description", ""))
+
+
 def embed_text(message: FakeMessage) -> str:
     """The table embed as plain text, the way a reader sees it top to bottom."""
     embed = message.embed

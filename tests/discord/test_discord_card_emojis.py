@@ -189,5 +189,5 @@ async def test_a_server_chooses_text_cards_and_back_to_pictures(
         assert "<:" not in embed_text(table)
         await world.say(world.admin, "blackjack-admin config", cards="pictures")
         await world.click(world.alice, table, "Stand")
-        assert f"Alice: {faces['10S']} {faces['6C']} {faces['2C']} — 18" in embed_text(table)
+        assert f"Alice: {faces['10S']} {faces['6C']} {faces['2C']} 18 " in embed_text(table)
     await check_invariants(database_url)

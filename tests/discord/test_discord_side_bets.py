@@ -3,7 +3,7 @@ several hands, shown on the table, settled, and listed by /blackjack rules and /
 
 from __future__ import annotations
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, round_details
 
 from bot.app import BlackjackBot
 from cogs.table.render import ROUND_REFUNDED_BUT_SIDE_BETS
@@ -61,9 +61,12 @@ async def test_three_side_bets_on_several_hands(
 
     text = embed_text(table)
     assert "Dealer busts: Q♠ 6♦ 10♣ (26)" in text
-    assert "Alice (hand 1): 21+3: straight flush, wins 90" in text
-    assert "Bob: Buster Blackjack: dealer busts with 3 cards, wins 10" in text
     assert "21+3: 10 a hand" not in text
+    # Each side bet's line is in the round's details, a click away.
+    details = await round_details(world, bob, table)
+    assert "Alice (hand 1): 21+3: straight flush, wins 90" in details
+    assert "Bob: Buster Blackjack: dealer busts with 3 cards, wins 10" in details
+    assert details.index("Bob: Buster") < details.index("Alice")  # the presser's own first
     assert await world.ledger(alice) == [
         ("grant", START_CHIPS),
         ("bet", -200),
@@ -127,7 +130,9 @@ async def test_a_buster_bet_makes_the_dealer_play_out_an_all_bust_round(
     await world.click(world.alice, table, "Hit")
     text = embed_text(table)
     assert "Dealer busts: 10♦ 2♣ 3♠ 9♠ (24)" in text
-    assert "Alice: Buster Blackjack: dealer busts with 4 cards, wins 20" in text
+    assert "Buster Blackjack dealer busts with 4 cards +20 · balance change -30" in text
+    details = await round_details(world, world.alice, table)
+    assert "Alice: Buster Blackjack: dealer busts with 4 cards, wins 20" in details
     assert await world.balance(world.alice) == START_CHIPS - 50 + 20
 
 
