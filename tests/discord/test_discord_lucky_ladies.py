@@ -12,7 +12,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
+from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, round_details
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
@@ -57,7 +57,9 @@ async def test_queens_of_hearts_with_a_dealer_blackjack_pay_1000_to_1(
     assert "Lucky Ladies: 10 a hand" in embed_text(table)
     await world.click(world.alice, table, "No insurance")
     text = embed_text(table)
-    assert "Alice: Lucky Ladies: queens of hearts with a dealer blackjack, wins 10,000" in text
+    assert "Lucky Ladies queens of hearts with a dealer blackjack +10,000 · " in text
+    details = await round_details(world, world.alice, table)
+    assert "Alice: Lucky Ladies: queens of hearts with a dealer blackjack, wins 10,000" in details
     assert await world.ledger(world.alice) == [
         ("grant", START_CHIPS),
         ("bet", -100),
@@ -99,7 +101,9 @@ async def test_a_lucky_ladies_bet_is_replayed_and_paid_once_after_a_restart(
         assert BACK in embed_text(table)
         await world.click(world.alice, table, "Stand")
         text = embed_text(table)
-        assert "Alice: Lucky Ladies: queens of hearts, wins 1,250" in text
+        assert "Lucky Ladies queens of hearts +1,250 · balance change +1,350" in text
+        details = await round_details(world, world.alice, table)
+        assert "Alice: Lucky Ladies: queens of hearts, wins 1,250" in details
         assert await world.ledger(world.alice) == [
             ("grant", START_CHIPS),
             ("bet", -100),
