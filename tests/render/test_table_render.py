@@ -24,6 +24,7 @@ from cogs.table.embed_limits import (
 from cogs.table.render import COLOURS, RenderedTable, render_table
 from cogs.table.render_results import CONTINUED, LAST_ROUND
 from cogs.table.restart_text import voided_embed
+from cogs.table.round_details import details_embed
 from db.models import VoidResult
 from fakediscord.limits import validate_message
 
@@ -363,3 +364,28 @@ def test_bet_buttons_are_left_out_while_no_bet_could_be_repeated() -> None:
     # reno-1972's 2–2: a last bet can be repeated but never doubled.
     reno = table(TablePhase.BETTING, seat(1, "alice"), dealer=None, rebets=(True, False))
     assert enabled(render_table(reno)) == {"Bet again", "Join", "Leave"}
+
+
+def test_round_details_put_the_pressers_lines_first_and_count_what_does_not_fit() -> None:
+    names = [f"player{n}" for n in range(7)]
+    account = [("", "Dealer: 9♦ 7♣ 2♦ (18)")] + [
+        (str(n), f"{name} (hand {h}): {'2♠ ' * 30}— 23 busts: loses 1,000")
+        for n, name in enumerate(names)
+        for h in range(1, 20)
+    ]
+    snapshot = table(
+        TablePhase.BETTING,
+        *(seat(n, name) for n, name in enumerate(names)),
+        last_results=tuple(line for _, line in account),
+        last_owners=tuple(owner for owner, _ in account),
+    )
+    embed = details_embed(snapshot, 5)
+    validate_message({"embeds": [embed.to_dict()], "flags": 64}, allowed_flags=64)
+    lines = (embed.description or "").split("\n")
+    assert lines[0] == "Dealer: 9♦ 7♣ 2♦ (18)"
+    assert all(line.startswith("player5 (hand") for line in lines[1:20])
+    shown = len(lines) - 2  # the dealer's line and the count
+    assert lines[-1] == f"…and {len(account) - 1 - shown} more lines"
+    # A stored table from before whose lines were kept: the account as written.
+    old = replace(snapshot, last_owners=())
+    assert (details_embed(old, 5).description or "").split("\n")[1].startswith("player0")
