@@ -32,7 +32,7 @@ from bot.engine.errors import (
     RoundNotSettled,
     RoundOver,
 )
-from bot.engine.events import Event, EventKind
+from bot.engine.events import Event, EventKind, Note, split_hands
 from bot.engine.hand import Hand
 from bot.engine.legality import Refusal, Verdict
 from bot.engine.round import Round
@@ -108,6 +108,7 @@ __all__ = [
     "NoSuchHand",
     "NoSuchPlayer",
     "NotYourTurn",
+    "Note",
     "Outcome",
     "PayTable",
     "PayTableError",
@@ -137,5 +138,6 @@ __all__ = [
     "preset",
     "shoe_from_dict",
     "shuffled_order",
+    "split_hands",
     "twenty_one_plus_three",
 ]

@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from bot.engine.cards import Card
+from bot.engine.hand import Hand
 
 
 class EventKind(StrEnum):
@@ -38,8 +39,41 @@ class EventKind(StrEnum):
     INSURANCE_RESULT = "insurance_result"
 
 
+class Note(StrEnum):
+    """What an event adds to its kind and values, as a code a caller words in its own
+    language: how insurance was taken, why a hand stood. (A split's two hands are its
+    cards, the first two the hand's and the rest the new hand's.)"""
+
+    NONE = ""
+    EVEN_MONEY = "even_money"
+    INSURANCE = "insurance"
+    TIMED_OUT = "timed_out"
+
+
+#: The English words rounds stored before notes were codes, by the code they mean.
+_OLD_NOTES: dict[str, Note] = {
+    "even money": Note.EVEN_MONEY,
+    "insurance": Note.INSURANCE,
+    "timed out": Note.TIMED_OUT,
+}
+
+
+def stored_note(kind: EventKind, note: str) -> str:
+    """A stored event's note as the code this engine writes: a round stored with English
+    notes reads the same as one stored since (a split's hands, once written out as text,
+    are read from its cards)."""
+    if kind is EventKind.SPLIT:
+        return Note.NONE
+    return _OLD_NOTES.get(note, note)
+
+
 #: The stored form: (kind, player id or "", hand index, cards, total, amount, note).
 RawEvent = tuple[EventKind, str, int, tuple[Card, ...], int, int, str]
+
+
+def split_hands(cards: tuple[Card, ...]) -> tuple[Hand, Hand]:
+    """A split event's two hands, from its cards (two each, the split hand's first)."""
+    return Hand.of(list(cards[:2]), split=True), Hand.of(list(cards[2:]), split=True)
 
 
 def _cards(cards: tuple[Card, ...]) -> str:
@@ -82,7 +116,8 @@ class Event(NamedTuple):
         if kind is EventKind.INSURANCE_OFFERED:
             return "dealer shows an ace: insurance is offered (pays 2:1)"
         if kind is EventKind.INSURE:
-            return f"{who} takes {note or 'insurance'} for {amount:,}"
+            taken = "even money" if note == Note.EVEN_MONEY else "insurance"
+            return f"{who} takes {taken} for {amount:,}"
         if kind is EventKind.DECLINE_INSURANCE:
             return f"{who} declines insurance"
         if kind is EventKind.PEEK:
@@ -92,12 +127,13 @@ class Event(NamedTuple):
         if kind is EventKind.HIT:
             return f"{who} hits: {_cards(cards)} → {total}{bust}"
         if kind is EventKind.STAND:
-            suffix = f" ({note})" if note else ""
+            suffix = " (timed out)" if note == Note.TIMED_OUT else ""
             return f"{who} stands on {total}{suffix}"
         if kind is EventKind.DOUBLE:
             return f"{who} doubles: {_cards(cards)} → {total}{bust}"
         if kind is EventKind.SPLIT:
-            return f"{who} splits: {note}"
+            hand, twin = split_hands(cards)
+            return f"{who} splits: {hand.describe()} | {twin.describe()}"
         if kind is EventKind.SURRENDER:
             return f"{who} surrenders and gets back {amount:,}"
         if kind is EventKind.REVEAL:

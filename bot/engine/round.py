@@ -24,7 +24,7 @@ from typing import Final
 from bot.engine.actions import Action
 from bot.engine.cards import RANK_VALUES, Card
 from bot.engine.dealer_play import dealer_turn, settle
-from bot.engine.events import Event, EventKind
+from bot.engine.events import Event, EventKind, Note
 from bot.engine.hand import Hand
 from bot.engine.legality import (
     DECLINE_BIT,
@@ -60,6 +60,9 @@ _EV_DOUBLE: Final = EventKind.DOUBLE
 _EV_HIT: Final = EventKind.HIT
 _EV_INSURANCE_OFFERED: Final = EventKind.INSURANCE_OFFERED
 _EV_INSURE: Final = EventKind.INSURE
+_EVEN_MONEY: Final = Note.EVEN_MONEY
+_INSURED: Final = Note.INSURANCE
+_TIMED_OUT: Final = Note.TIMED_OUT
 _EV_NATURAL: Final = EventKind.NATURAL
 _EV_PEEK: Final = EventKind.PEEK
 _EV_SPLIT: Final = EventKind.SPLIT
@@ -321,9 +324,9 @@ class Round(RoundState):
         for split_hand in (hand, twin):
             split_hand.split_aces = aces
             split_hand.add(self._draw())
-        note = f"{hand.describe()} | {twin.describe()}"
+        # The two hands are the event's cards (``events.split_hands``).
         self._log.append((_EV_SPLIT, seat.player_id, index, (*hand.cards, *twin.cards),
-                          0, hand.stake, note))  # fmt: skip
+                          0, hand.stake, ""))  # fmt: skip
         for split_hand in (hand, twin):
             if split_hand.total == 21 or (
                 aces and not rules.hit_split_aces and not may_split(rules, seat, split_hand)
@@ -336,7 +339,7 @@ class Round(RoundState):
         if take:
             seat.insurance = insurance_cost(seat)
             even_money = all(hand.natural for hand in seat.hands)
-            note = "even money" if even_money else "insurance"
+            note = _EVEN_MONEY if even_money else _INSURED
             self._log.append((_EV_INSURE, seat.player_id, 0, _NO_CARDS, 0, seat.insurance, note))
         else:
             self._log.append((_EV_DECLINE_INSURANCE, seat.player_id, 0, _NO_CARDS, 0, 0, ""))
@@ -361,7 +364,7 @@ class Round(RoundState):
             if not hand.is_finished and self.phase is _PLAYING:
                 hand.is_finished = True
                 self._log.append((_EV_STAND, seat.player_id, index, _NO_CARDS,
-                                  hand.total, 0, "timed out"))  # fmt: skip
+                                  hand.total, 0, _TIMED_OUT))  # fmt: skip
                 self._finish()
 
     def _finish(self) -> None:

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import orjson
 
 from bot.engine.cards import DECK, Card
-from bot.engine.events import EventKind, RawEvent
+from bot.engine.events import EventKind, RawEvent, stored_note
 from bot.engine.hand import Hand
 from bot.engine.round_state import RoundPhase, RoundState
 from bot.engine.rules import Rules
@@ -131,6 +131,7 @@ def round_from_json(text: str, make: Callable[[Rules, Shoe], R]) -> R:
         round_._seat_of[seat.player_id] = seat
         live += sum(1 for hand in hands if not hand.is_finished)
     round_._live = live
+    # A round stored before notes were codes has English ones: read as their codes.
     events: list[RawEvent] = [
         (
             EventKind(kind),
@@ -139,7 +140,7 @@ def round_from_json(text: str, make: Callable[[Rules, Shoe], R]) -> R:
             tuple(_parse(cards)),
             int(total),
             int(amount),
-            str(note),
+            stored_note(EventKind(kind), str(note)),
         )
         for kind, player, hand, cards, total, amount, note in data["events"]
     ]

@@ -22,7 +22,8 @@ from bot.tables.players import Player
 from bot.tables.practice import QUIZ_ASKED, quiz_of
 from bot.tables.purses import EconomyPurse
 from bot.tables.registry import TableRegistry
-from bot.tables.results import hand_results, payouts_of, result_lines, shuffle_notice
+from bot.tables.results import hand_results, payouts_of, result_account, shuffle_notice
+from bot.tables.round_summary import balance_change, summary_lines
 from bot.tables.side_bets import (
     SETTLED_AT_DEAL,
     outcome_lines,
@@ -135,10 +136,13 @@ class CashMode:
         def settled(unpaid: dict[str, int]) -> db.TableWrite:
             names = seat_names(table)
             side_lines = outcome_lines(side, names, spots)
-            table.last_results = result_lines(settlement, names, unpaid, side_lines=side_lines)
-            table.last_summary = result_lines(
-                settlement, names, unpaid, detailed=False, side_lines=side_lines
-            )
+            account = result_account(settlement, names, unpaid, side_lines)
+            table.last_owners = tuple(owner for owner, _ in account)
+            table.last_results = tuple(line for _, line in account)
+            table.last_summary = summary_lines(settlement, names, side, unpaid)
+            for seat in table.seats:
+                if seat.spots:  # the seat's net: the round's change of the balance
+                    seat.last_net = balance_change(settlement, side, seat.pid, unpaid)
             return flow.write(table, between_rounds=True)
 
         awarded = await self._pay(

@@ -88,6 +88,7 @@ def table_document(table: Table, mode_state: Any = None) -> str:
             "events": _lines(table.events),
             "last_results": _lines(table.last_results),
             "last_summary": _lines(table.last_summary),
+            "last_owners": list(table.last_owners),
             "shuffle_notice": _lines(table.shuffle_notice),
             "last_bets": [[user, bet, spots] for user, (bet, spots) in table.last_bets.items()],
             "message_at": table.message_at,
@@ -175,6 +176,8 @@ def restore_table(
         table.events = [line_from(line) for line in data["events"]]
         table.last_results = tuple(line_from(line) for line in data["last_results"])
         table.last_summary = tuple(line_from(line) for line in data["last_summary"])
+        # A document from before whose lines were kept: the account is shown in its order.
+        table.last_owners = tuple(str(owner) for owner in data.get("last_owners", ()))
         table.shuffle_notice = tuple(line_from(line) for line in data["shuffle_notice"])
         table.last_bets = {int(u): (int(b), int(s)) for u, b, s in data["last_bets"]}
         table.side_bets = SideBetRules.from_dict(data.get("side_bets"))

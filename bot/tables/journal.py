@@ -28,7 +28,7 @@ from bot.engine import (
 )
 from bot.shown_names import shown_name
 from bot.tables.results import event_lines
-from bot.tables.side_bets import SideBetRules, outcome_lines, side_bet_outcomes
+from bot.tables.side_bets import SideBetRules, outcome_news, side_bet_outcomes
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
 
@@ -87,19 +87,19 @@ def begin_round(table: Table, round_: Round) -> None:
     """The table's side of a deal: the round is on, last round's results are cleared."""
     table.round = round_
     table.shuffle_notice = ()
-    table.last_results = table.last_summary = ()
+    table.last_results = table.last_summary = table.last_owners = ()
     for seat in table.seats:
         seat.last_net = None
     table.insurance_offered = round_.phase is RoundPhase.INSURANCE
     events = round_.events
     table.events = event_lines(events, names(table))
     # The bets the deal decides (21+3, Perfect Pairs): their results show right after the
-    # dealer's up card, before insurance or the peek.
+    # dealer's up card, before insurance or the peek (the wins; the losses summed).
     early = side_bet_outcomes(round_, table.side_bets, side_stakes(table), settled=False)
     if early:
         up = 1 + next(i for i, event in enumerate(events) if event.kind == DEALER_UP)
         spots = {seat.pid: seat.spots for seat in table.seats}
-        table.events[up:up] = outcome_lines(early, names(table), spots)
+        table.events[up:up] = outcome_news(early, names(table), spots)
 
 
 def set_deadlines(table: Table, acted: set[str], now: float) -> None:

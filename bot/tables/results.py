@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 import db
-from bot.engine import Event, EventKind, HandResult, Outcome, Settlement, insurance_payout
-from bot.i18n import Text, _
+from bot.engine import (
+    Event,
+    EventKind,
+    Hand,
+    HandResult,
+    Note,
+    Outcome,
+    Settlement,
+    insurance_payout,
+    split_hands,
+)
+from bot.i18n import Text, _, joined
 from bot.i18n import signed as signed
 from bot.shown_names import shown_name
 from bot.tables.table import SeatState
@@ -65,87 +74,86 @@ def hand_results(settlement: Settlement, bets: dict[str, int]) -> list[db.HandRe
     return records
 
 
-def result_lines(
-    settlement: Settlement,
-    names: dict[str, str],
-    unpaid: Mapping[str, int] | None = None,
-    *,
-    detailed: bool = True,
-    side_lines: Sequence[str] = (),
-) -> tuple[str, ...]:
-    """The dealer's hand, each hand's outcome and payout, each insurance bet, net per player.
-
-    ``unpaid``: chips a player was not paid because of the chip limit (see chip_limit).
-    Not ``detailed``: the dealer's hand and one net line per player, for a table too
-    full to show every hand. ``side_lines``: the side bets' results, shown after the
-    hands (the net is the main game's).
-    """
+def dealer_result(settlement: Settlement) -> Text:
+    """The dealer's hand as the round ended: ``Dealer busts: 9♦ 7♣ K♦ (26)``."""
     cards = " ".join(str(card) for card in settlement.dealer_cards)
     total = settlement.dealer_total
     if settlement.dealer_blackjack:
-        dealer = _("Dealer has blackjack: {cards}", cards=cards)
-    elif settlement.dealer_bust:
-        dealer = _("Dealer busts: {cards} ({total})", cards=cards, total=total)
-    else:
-        dealer = _("Dealer: {cards} ({total})", cards=cards, total=total)
-    lines: list[str] = [dealer]
-    for player in settlement.players:
-        name = names.get(player.player_id, player.player_id)
-        hands = settlement.hands_of(player.player_id)
-        net = signed(player.net)
-        if not detailed:
-            if len(hands) > 1:
-                lines.append(
-                    _(
-                        "{player}: net {net} on {count} hands",
-                        player=name,
-                        net=net,
-                        count=len(hands),
-                    )
-                )
-            else:
-                lines.append(_("{player}: net {net}", player=name, net=net))
-            hands = ()
-        for hand in hands:
-            who = (
-                _("{player} (hand {hand})", player=name, hand=hand.hand_index + 1)
-                if len(hands) > 1
-                else name
+        return _("Dealer has blackjack: {cards}", cards=cards)
+    if settlement.dealer_bust:
+        return _("Dealer busts: {cards} ({total})", cards=cards, total=total)
+    return _("Dealer: {cards} ({total})", cards=cards, total=total)
+
+
+def player_account(
+    settlement: Settlement, player_id: str, name: str, unpaid: Mapping[str, int] | None = None
+) -> list[Text]:
+    """A player's part of the account: each hand's outcome and payout, the insurance bet,
+    the main game's net, and chips the chip limit did not pay."""
+    hands = settlement.hands_of(player_id)
+    lines: list[Text] = []
+    for hand in hands:
+        who = (
+            _("{player} (hand {hand})", player=name, hand=hand.hand_index + 1)
+            if len(hands) > 1
+            else name
+        )
+        cards = " ".join(str(card) for card in hand.cards)
+        lines.append(
+            _(
+                "{player}: {cards} — {result}",
+                player=who,
+                cards=cards,
+                result=hand_result(hand, settlement),
             )
-            cards = " ".join(str(card) for card in hand.cards)
+        )
+    for insurance in settlement.insurance:
+        if insurance.player_id != player_id:
+            continue
+        if insurance.won:
             lines.append(
                 _(
-                    "{player}: {cards} — {result}",
-                    player=who,
-                    cards=cards,
-                    result=hand_result(hand, settlement),
+                    "{player}: insurance of {stake} wins {amount}",
+                    player=name,
+                    stake=insurance.stake,
+                    amount=insurance.payout - insurance.stake,
                 )
             )
-        for insurance in settlement.insurance:
-            if detailed and insurance.player_id == player.player_id:
-                winnings = insurance_payout(insurance.stake, True) - insurance.stake
-                if insurance.won:
-                    lines.append(
-                        _(
-                            "{player}: insurance of {stake} wins {amount}",
-                            player=name,
-                            stake=insurance.stake,
-                            amount=winnings,
-                        )
-                    )
-                else:
-                    lines.append(
-                        _(
-                            "{player}: insurance of {stake} loses",
-                            player=name,
-                            stake=insurance.stake,
-                        )
-                    )
-        if detailed:
-            lines.append(_("{player}: net {net}", player=name, net=net))
-        if unpaid and unpaid.get(player.player_id):
-            lines.append(unpaid_line(name, unpaid[player.player_id]))
-    return tuple([*lines, *side_lines])
+        else:
+            lines.append(
+                _("{player}: insurance of {stake} loses", player=name, stake=insurance.stake)
+            )
+    lines.append(
+        _("{player}: net {net}", player=name, net=signed(settlement.player(player_id).net))
+    )
+    if unpaid and unpaid.get(player_id):
+        lines.append(unpaid_line(name, unpaid[player_id]))
+    return lines
+
+
+def result_account(
+    settlement: Settlement,
+    names: Mapping[str, str],
+    unpaid: Mapping[str, int] | None = None,
+    side_lines: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[tuple[str, str], ...]:
+    """The round's full account as (whose line, line): the dealer's ("" for whose), then
+    each player's lines (``player_account``) followed by their side bets' (``side_lines``
+    by player id), so that a player's lines can be shown together, and theirs first."""
+    account: list[tuple[str, str]] = [("", dealer_result(settlement))]
+    for player in settlement.players:
+        pid = player.player_id
+        lines: list[str] = [*player_account(settlement, pid, names.get(pid, pid), unpaid)]
+        lines += (side_lines or {}).get(pid, ())
+        account += [(pid, line) for line in lines]
+    return tuple(account)
+
+
+def result_lines(
+    settlement: Settlement, names: Mapping[str, str], unpaid: Mapping[str, int] | None = None
+) -> tuple[str, ...]:
+    """The round's full account, line by line (``result_account`` without whose lines)."""
+    return tuple(line for _, line in result_account(settlement, names, unpaid))
 
 
 def unpaid_line(name: str, amount: int) -> Text:
@@ -199,29 +207,6 @@ def hand_result(hand: HandResult, settlement: Settlement) -> Text:
     return _("{total} loses to {dealer}: loses {stake}", total=total, dealer=dealer, stake=stake)
 
 
-#: The last line of a player's result (``result_lines``): the net, and in the summary
-#: the number of hands. Matched at the end, where a player's name cannot reach.
-_NET_LINE: Final = re.compile(r": net (?:[+-][\d,]+|±0)(?: on [\d,]+ hands)?$")
-#: The end of the line that may follow a player's net: chips the chip limit kept back.
-_NOT_PAID_END: Final = f"it would pass the chip limit of {db.MAX_BALANCE:,}"
-
-
-def result_blocks(lines: Sequence[str]) -> list[list[str]]:
-    """``result_lines`` grouped for showing: the dealer's line, then each player's lines
-    (hands, insurance, net, chips not paid) together, so that no player's hands are
-    shown apart. (Read in English, which a catalog message is as a ``str``.)"""
-    blocks: list[list[str]] = []
-    open_block = False
-    for index, line in enumerate(lines):
-        not_paid = line.endswith(_NOT_PAID_END)
-        if blocks and (open_block or not_paid):
-            blocks[-1].append(line)
-        else:
-            blocks.append([line])
-        open_block = index > 0 and not not_paid and not _NET_LINE.search(line)
-    return blocks
-
-
 def shuffle_notice(seats: Iterable[SeatState], commitment: str) -> tuple[str, ...]:
     """The reshuffle announcement: each seated player's action and standing since sitting down."""
     lines = [_("Shuffle: a new shoe (commitment {commitment}…).", commitment=commitment[:16])]
@@ -243,29 +228,31 @@ def event_lines(events: Sequence[Event], names: dict[str, str]) -> list[str]:
     """The round's event sentences, with players' shown names instead of their ids.
 
     A sentence that starts with a name keeps the name as written ("alice hits"); the
-    dealer's and the shoe's sentences start with a capital.
+    dealer's and the shoe's sentences start with a capital. The hands' and insurance's
+    results, the round's last events, are left out: the table says them from the
+    settlement (the Last round and Round details).
     """
-    return [event_line(event, names, event.who != event.player) for event in events]
+    return [
+        event_line(event, names, event.who != event.player)
+        for event in events
+        if event.kind not in _RESULTS
+    ]
 
 
-#: The reason the engine gives for a stand it made itself.
-_STAND_WHY: Final = {"timed out": _("timed out")}
-_SOFT: Final = re.compile(r"\(soft (\d+)\)")
+_RESULTS: Final = frozenset({EventKind.RESULT, EventKind.INSURANCE_RESULT})
 
 
-def _hands_text(note: str) -> Text:
-    """A split's two hands (``A♠ 6♥ (soft 17) | 6♦ 2♣ (8)``) with "soft" in the
-    reader's words."""
-    parts = _SOFT.split(note)  # text, total, text, total, ..., text
-    pattern = "".join(
-        part.replace("{", "{{").replace("}", "}}") if index % 2 == 0 else f"({{soft{index}}})"
-        for index, part in enumerate(parts)
-    )
-    params = {
-        f"soft{index}": _("soft {total}", total=int(parts[index]))
-        for index in range(1, len(parts), 2)
-    }
-    return Text(pattern, None, 1, params)
+def _hands_text(event: Event) -> Text:
+    """A split's two hands (``A♠ 6♥ (soft 17) | 6♦ 2♣ (8)``) in the reader's words."""
+    return joined([_hand_words(hand) for hand in split_hands(event.cards)], " | ")
+
+
+def _hand_words(hand: Hand) -> Text:
+    """``A♠ 6♥ (soft 17)``, ``6♦ 2♣ (8)``."""
+    cards = " ".join(str(card) for card in hand.cards)
+    soft = hand.is_soft and hand.total < 21
+    total: object = _("soft {total}", total=hand.total) if soft else hand.total
+    return _("{cards} ({total})", cards=cards, total=total)
 
 
 #: Each kind of event as a sentence, by (kind, whether the hand went bust); filled in with
@@ -317,22 +304,20 @@ def event_line(event: Event, names: dict[str, str], several: bool = False) -> Te
     if template is not None:
         return template.filled(player=who, cards=cards, total=total, amount=amount)
     if kind is EventKind.INSURE:
-        if note == "even money":
+        if note == Note.EVEN_MONEY:
             return _("{player} takes even money for {amount}", player=name, amount=amount)
         return _("{player} takes insurance for {amount}", player=name, amount=amount)
     if kind is EventKind.STAND:
-        if note:
-            why = _STAND_WHY.get(note, note)
+        if note == Note.TIMED_OUT:
+            why = _("timed out")
             return _("{player} stands on {total} ({why})", player=who, total=total, why=why)
         return _("{player} stands on {total}", player=who, total=total)
     if kind is EventKind.SPLIT:
-        return _("{player} splits: {hands}", player=who, hands=_hands_text(note))
+        return _("{player} splits: {hands}", player=who, hands=_hands_text(event))
     if kind is EventKind.CONTINUATION:
         return _(
             "The shoe ran out: dealing on from continuation shoe {shoe} "
             "(its seed is derived from this shoe's seed)",
             shoe=str(amount),
         )
-    if kind is EventKind.RESULT:
-        return _("{player}: {result}", player=who, result=note)
-    return _("{player}: insurance {result}", player=who, result=note)  # INSURANCE_RESULT
+    raise ValueError(f"a {kind} event is said from the settlement, not as an event")

@@ -276,26 +276,47 @@ def side_bet_results(outcomes: Sequence[SideBetOutcome]) -> list[db.SideBetResul
     ]
 
 
+def outcome_line(outcome: SideBetOutcome, name: str, spots: Mapping[str, int]) -> Text:
+    """``"alice: 21+3: straight, wins 90"`` (``"alice (hand 2): ..."`` when the player plays
+    more than one spot)."""
+    if spots.get(outcome.player_id, 1) > 1:
+        return _(
+            "{player} (hand {hand}): {outcome}",
+            player=name,
+            hand=outcome.spot + 1,
+            outcome=outcome.text(),
+        )
+    return _("{player}: {outcome}", player=name, outcome=outcome.text())
+
+
 def outcome_lines(
     outcomes: Sequence[SideBetOutcome], names: Mapping[str, str], spots: Mapping[str, int]
-) -> list[Text]:
-    """One line per side bet: ``"alice: 21+3: straight, wins 90"`` (``"alice (hand 2): ..."``
-    when the player plays more than one spot)."""
-    lines = []
+) -> dict[str, list[Text]]:
+    """One line per side bet (``outcome_line``), by player id."""
+    lines: dict[str, list[Text]] = {}
     for outcome in outcomes:
         name = names.get(outcome.player_id, outcome.player_id)
-        if spots.get(outcome.player_id, 1) > 1:
-            lines.append(
-                _(
-                    "{player} (hand {hand}): {outcome}",
-                    player=name,
-                    hand=outcome.spot + 1,
-                    outcome=outcome.text(),
-                )
-            )
-        else:
-            lines.append(_("{player}: {outcome}", player=name, outcome=outcome.text()))
+        lines.setdefault(outcome.player_id, []).append(outcome_line(outcome, name, spots))
     return lines
+
+
+def outcome_news(
+    outcomes: Sequence[SideBetOutcome], names: Mapping[str, str], spots: Mapping[str, int]
+) -> list[Text]:
+    """The side bets as the table's news: each win on its line, each player's losses
+    summed on one (``"alice: side bets lost 20"``), not one line per losing bet."""
+    news: list[Text] = []
+    lost: dict[str, int] = {}
+    for outcome in outcomes:
+        if outcome.category is None:
+            lost[outcome.player_id] = lost.get(outcome.player_id, 0) + outcome.stake
+            continue
+        name = names.get(outcome.player_id, outcome.player_id)
+        news.append(outcome_line(outcome, name, spots))
+    for player_id, amount in lost.items():
+        name = names.get(player_id, player_id)
+        news.append(_("{player}: side bets lost {amount}", player=name, amount=amount))
+    return news
 
 
 def rules_lines(offered: SideBetRules, rules: Rules) -> list[str]:

@@ -150,10 +150,14 @@ class TableSnapshot:
     deadline: float | None
     #: Lines describing what happened most recently ("alice doubles: 7♣ → 18").
     events: tuple[str, ...] = ()
-    #: Results of the round that just ended, shown while the next betting is open.
+    #: The full account of the round that just ended, line by line (Round details).
     last_results: tuple[str, ...] = ()
-    #: The same, one line per player: shown when every hand does not fit the message.
+    #: The same round at a glance, one line per player: the table shows it while the next
+    #: betting is open.
     last_summary: tuple[str, ...] = ()
+    #: Whose each line of ``last_results`` is: a player's id as a string ("" for the
+    #: dealer's, and for lines of no one player); empty when not known.
+    last_owners: tuple[str, ...] = ()
     #: Set when the shoe was just reshuffled: the announcement (action and standing).
     shuffle_notice: tuple[str, ...] = ()
     #: SHA-256 of the current shoe's seed.

@@ -238,6 +238,7 @@ def build_snapshot(
         events=tuple(events),
         last_results=table.last_results,
         last_summary=table.last_summary,
+        last_owners=table.last_owners,
         shuffle_notice=table.shuffle_notice,
         commitment=table.shoe.commitment,
         closed_reason=table.closed_reason,

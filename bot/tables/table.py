@@ -80,7 +80,11 @@ class Table:
     #: When the table message was posted (Discord caps edits to messages over an hour old).
     message_at: float | None = None
     events: list[str] = field(default_factory=list)
+    #: The last round's full account, line by line (Round details), and whose each line
+    #: is (a player id; "" for the dealer's and where nobody's).
     last_results: tuple[str, ...] = ()
+    last_owners: tuple[str, ...] = ()
+    #: The last round at a glance (the table shows it): one line per player.
     last_summary: tuple[str, ...] = ()
     shuffle_notice: tuple[str, ...] = ()
     insurance_offered: bool = False

@@ -18,4 +18,4 @@ async def setup(bot: BlackjackBot) -> None:
     """discord.py extension entry point: the table commands, its buttons, its messages
     (the bot's table display while loaded) and /bet."""
     table = await add_table_cog(bot)
-    await bot.add_cog(BettingCog(bot, table, table.receipts))
+    await bot.add_cog(BettingCog(bot, table))

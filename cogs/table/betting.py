@@ -20,7 +20,6 @@ from cogs.responsible import asker_of, first_bet_notice
 from cogs.table.bet_form import BetForm
 from cogs.table.commands import TableCog
 from cogs.table.presses import player_of
-from cogs.table.receipts import Receipts
 from cogs.table.refusals import refuse_command_error
 from cogs.table.response_window import BUSY, TimelyResponse
 from cogs.table.side_bet_options import side_bet_options, side_stakes
@@ -42,11 +41,10 @@ ON_BREAK: Final = _(
 class BettingCog(commands.Cog, name="Betting"):
     """Bets by slash command; the Bet buttons on the table message live in the table cog."""
 
-    def __init__(self, bot: BlackjackBot, table: TableCog, receipts: Receipts) -> None:
+    def __init__(self, bot: BlackjackBot, table: TableCog) -> None:
         self.bot = bot
         self.table = table
         self.messages = table.messages
-        self.receipts = receipts
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -124,8 +122,9 @@ class BettingCog(commands.Cog, name="Betting"):
                 secret=secret,
                 language=language,
             )
-            receipt = await answer.text(reply.note, wait=True)
-        self.receipts.expire(interaction, receipt)
+            # The receipt is the command's one answer: private, and left for the player to
+            # dismiss (deleting it would be a second request; the table shows the bet).
+            await answer.text(reply.note)
         await messages.renew_pocket(reply.snapshot.table_id, interaction)
         await first_bet_notice(self.bot, interaction)
 

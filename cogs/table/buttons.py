@@ -19,6 +19,7 @@ from bot.engine import Action
 from bot.i18n import ENGLISH, Text, _
 from bot.play_gate import Action as GateAction
 from bot.tables.snapshot import TablePhase, TableSnapshot
+from cogs.table import round_details
 
 #: A game mode's plays: one row, without Surrender (and with Hint), from insurance on.
 _MODE_PLAYS: Final = {("mode", TablePhase.INSURANCE): 0, ("mode", TablePhase.PLAYING): 0}
@@ -46,6 +47,8 @@ class ButtonState:
     rebets: tuple[bool, bool]
     #: A practice table, and whether its count quiz is open.
     practice: tuple[bool, bool] = (False, False)
+    #: Whether the last round's account can be shown (Round details).
+    details: bool = False
 
 
 def _always(state: ButtonState) -> bool:
@@ -164,6 +167,14 @@ BUTTONS: Final[tuple[TableButton, ...]] = (
         _PRACTICE,
         shown=lambda state: state.practice[0] and state.practice[1],
     ),
+    # After a settled round, while bets are taken: the last round's full account, privately.
+    TableButton(
+        round_details.ACTION,
+        round_details.LABEL,
+        round_details.STYLE,
+        {("cash", TablePhase.BETTING): 0, ("mode", TablePhase.BETTING): 0},
+        shown=lambda state: state.details,
+    ),
 )
 #: Each button by its action.
 BY_ACTION: Final[dict[str, TableButton]] = {button.action: button for button in BUTTONS}
@@ -268,6 +279,7 @@ def table_buttons(snapshot: TableSnapshot, language: str = ENGLISH) -> tuple[But
         bool(snapshot.seats),
         snapshot.rebets,
         (snapshot.practice, snapshot.quiz_open),
+        round_details.shows_details(snapshot),
     )
     kind = "cash" if snapshot.mode == "cash" else "mode"
     return _buttons(snapshot.table_id, kind, snapshot.phase, state, language)

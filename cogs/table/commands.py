@@ -34,7 +34,6 @@ from cogs.table.pocket import (
     is_pocket_table,
 )
 from cogs.table.presses import player_of, press
-from cogs.table.receipts import Receipts
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
 from cogs.table.rules_text import fairness_text, rules_text
 
@@ -75,8 +74,6 @@ class TableCog(commands.Cog, name="Table"):
         #: Teach mode's notes, told of each round the coach grades while loaded.
         self.teach_notes = TeachNotes(bot, self.languages)
         self._display = DiscordDisplay(bot, self.messages, self.card_emojis)
-        #: Bet receipts, deleted a few seconds after they are sent.
-        self.receipts = Receipts(bot.clock)
 
     async def cog_load(self) -> None:
         """Wire the messages to the table service, start the card upload, show the tables."""
@@ -93,7 +90,6 @@ class TableCog(commands.Cog, name="Table"):
             self.bot.display = TableDisplay()
             self.bot.tables.gate_timers(None)
         await self.card_emojis.stop()
-        self.receipts.stop()
         self.bot.tables.coach.listeners.remove(self.teach_notes.graded)
 
     async def cog_app_command_error(

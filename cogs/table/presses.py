@@ -22,6 +22,7 @@ from bot.shown_names import shows_blank
 from bot.tables import Player, Reply, TableService
 from bot.tables.registry import CLOSED
 from cogs.responsible import asker_of
+from cogs.table import round_details
 from cogs.table.buttons import BY_ACTION, ButtonRef
 from cogs.table.discord_codes import OLD_MESSAGE_EDITS
 from cogs.table.hint_text import hint_text
@@ -68,7 +69,8 @@ async def _count(tables: TableService, ref: ButtonRef, player: Player) -> Reply:
 
 
 #: Each button's handler ("bet", a game mode's form, and "quiz", a practice table's count
-#: quiz, are answered with their forms before any handler).
+#: quiz, are answered with their forms before any handler, and Round details with the last
+#: round's account, which changes nothing).
 HANDLERS: Final[dict[str, Press]] = {
     **{button.action: _play for button in BY_ACTION.values() if button.play is not None},
     "hint": _hint,
@@ -95,7 +97,13 @@ async def press(cog: TableCog, interaction: discord.Interaction[Any], ref: Butto
     if messages.overloaded(ref.table_id):
         await tell(interaction, BUSY)
         return
-    if await _elsewhere(cog, interaction, ref) or not await _admitted(cog, interaction, ref):
+    if await _elsewhere(cog, interaction, ref):
+        return
+    if ref.action == round_details.ACTION:  # private, changes nothing: no gate, no lock
+        table = cog.bot.tables.get(ref.table_id)
+        await round_details.answer_details(interaction, table, interaction.locale)
+        return
+    if not await _admitted(cog, interaction, ref):
         return
     player = player_of(interaction)
     if ref.action == "quiz":  # a practice table's count quiz: its form
@@ -119,11 +127,10 @@ async def press(cog: TableCog, interaction: discord.Interaction[Any], ref: Butto
             return
         if not await _answer_with_table(cog, interaction, answer, ref, reply):
             return
-    if reply.note:
-        bet = BY_ACTION[ref.action].gate is GateAction.BET  # the Bet buttons: a receipt, deleted
-        receipt = await tell(interaction, reply.note, wait=bet)
-        if bet:
-            cog.receipts.expire(interaction, receipt)
+    # A Bet button's receipt is the table the click answered with, which shows the bet: no
+    # followup to send and then delete. Other notes are said privately.
+    if reply.note and BY_ACTION[ref.action].gate is not GateAction.BET:
+        await tell(interaction, reply.note)
 
 
 async def _elsewhere(cog: TableCog, interaction: discord.Interaction[Any], ref: ButtonRef) -> bool:

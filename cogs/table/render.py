@@ -14,10 +14,10 @@ from typing import Final
 import discord
 
 from bot.bet_amount import stake_words
-from bot.i18n import ENGLISH, _, nspeak, number, speak, speaking, spoken, tr
+from bot.i18n import ENGLISH, _, nspeak, speak, speaking, spoken, tr
 from bot.shown_names import shown_name
 from bot.tables.results import signed
-from bot.tables.snapshot import DealerView, HandView, SeatView, TablePhase, TableSnapshot
+from bot.tables.snapshot import DealerView, SeatView, TablePhase, TableSnapshot
 from cogs.table.buttons import ButtonSpec, SentButtons, table_buttons
 from cogs.table.card_art import Faces, card_row, hidden_card, picture_count
 from cogs.table.embed_limits import (
@@ -33,6 +33,10 @@ from cogs.table.embed_limits import (
     embed_size,
     field_count,
 )
+from cogs.table.hand_text import CURRENT_MARK as CURRENT_MARK
+from cogs.table.hand_text import chips as chips
+from cogs.table.hand_text import hand_line, total_text
+from cogs.table.hand_text import timestamp as timestamp
 from cogs.table.render_panel import panel_lines
 from cogs.table.render_results import (
     LAST_ROUND,
@@ -48,7 +52,6 @@ COLOURS: Final[dict[TablePhase, int]] = {
     TablePhase.CLOSED: 0x95A5A6,  # grey: nothing more will happen
 }
 
-CURRENT_MARK: Final = "▶"
 #: Lines of recent events shown under the seats (the newest last).
 EVENT_LINES: Final = 4
 #: What a closed table says of the round it voided, and under each seat that had a stake.
@@ -86,75 +89,6 @@ class RenderedTable:
 
 
 # ---------------------------------------------------------------------------- text pieces
-
-
-def chips(amount: int) -> str:
-    """``1,250`` (``1.250`` where the language being spoken writes it so)."""
-    return number(amount)
-
-
-def timestamp(unix: float) -> str:
-    """A relative Discord timestamp that counts down on the reader's client."""
-    return f"<t:{int(unix)}:R>"
-
-
-def total_text(total: int, soft: bool, status: str) -> str:
-    """``21``, ``soft 17``, ``BJ``, ``bust 24``."""
-    if status == "blackjack":
-        return speak("BJ")
-    if total > 21:
-        return speak("bust {total}", total=total)
-    return speak("soft {total}", total=total) if soft and total < 21 else str(total)
-
-
-#: How a hand ended (the engine's ``Outcome``), as its seat shows it.
-_OUTCOMES: Final = {
-    "win": _("win"),
-    "lose": _("lose"),
-    "push": _("push"),
-    "blackjack": _("blackjack"),
-    "surrender": _("surrender"),
-    "bust": _("bust"),
-}
-#: A hand's status as its seat shows it ("" for none); a blackjack shows in its total.
-_STATUS_SHOWN: Final = {
-    "standing": _("stood"),
-    "doubled": _("doubled"),
-    "surrendered": _("surrendered"),
-}
-
-
-def hand_line(
-    hand: HandView,
-    deadline: float | None = None,
-    faces: Faces | None = None,
-    *,
-    hidden: bool = False,
-) -> str:
-    """One hand: marker, cards (text, or pictures with ``faces``), total, stake (``hidden``:
-    a secret bet's is not shown), then its status or its result."""
-    marker = CURRENT_MARK if hand.is_current else "•"
-    parts = [
-        f"{marker} {card_row(hand.cards, faces)}",
-        f"**{total_text(hand.total, hand.soft, hand.status)}**",
-        speak("secret bet") if hidden else chips(hand.stake),
-    ]
-    if hand.outcome and not hidden:
-        outcome = tr(_OUTCOMES.get(hand.outcome, hand.outcome))
-        if hand.rounded_down:
-            paid = speak(
-                "{outcome} → {payout} (½ rounded down)", outcome=outcome, payout=hand.payout
-            )
-        else:
-            paid = speak("{outcome} → {payout}", outcome=outcome, payout=hand.payout)
-        parts.append(paid)
-    else:
-        status = _STATUS_SHOWN.get(hand.status)
-        if status:
-            parts.append(tr(status))
-        if hand.is_current and deadline is not None:
-            parts.append(timestamp(deadline))
-    return " · ".join(parts)
 
 
 def seat_name(seat: SeatView) -> str:
@@ -335,31 +269,7 @@ def _compose(
     def faces_in(section: Section) -> Faces | None:
         return faces if section in pictures else None
 
-    title = speak("Blackjack · {preset}", preset=snapshot.preset)
-    panel = [] if snapshot.panel is None else panel_lines(snapshot.panel)
-    if panel:  # a tournament's own title and lines
-        title = panel.pop(0)
-    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=COLOURS[snapshot.phase])
-    description = phase_lines(snapshot) + panel
-    if snapshot.dealer is not None:
-        dealer = dealer_line(snapshot.dealer, faces_in(DEALER))
-        shown[DEALER] = picture_count(dealer)
-        description.append(dealer)
-    elif snapshot.phase is not TablePhase.CLOSED:
-        description.append(speak("**Dealer** waiting for bets"))
-    embed.description = clip_lines(description, DESCRIPTION_LIMIT)
-    if snapshot.commitment:
-        footer = speak(
-            "Table {table} · round {round} · shoe {shoe}",
-            table=snapshot.table_id,
-            round=str(snapshot.round_no),
-            shoe=snapshot.commitment[:12],
-        )
-    else:
-        footer = speak(
-            "Table {table} · round {round}", table=snapshot.table_id, round=str(snapshot.round_no)
-        )
-    embed.set_footer(text=clip(footer, FOOTER_LIMIT))
+    embed = _head(snapshot, faces_in(DEALER), shown)
     for index, seat in enumerate(snapshot.seats[: FIELD_LIMIT - 3]):
         name, value, shown[index] = seat_field(seat, snapshot.phase, faces_in(index))
         embed.add_field(name=name, value=value, inline=False)
@@ -367,18 +277,55 @@ def _compose(
         embed.add_field(
             name=speak("Seats"), value=speak("Empty: press Join or `/bet`."), inline=False
         )
-    # Extras in order of importance; each is added only if the whole embed still fits.
+    _add_extras(embed, snapshot, faces_in(RESULTS), shown)
+    return embed, {section: count for section, count in shown.items() if count}
+
+
+def _head(snapshot: TableSnapshot, faces: Faces | None, shown: dict[Section, int]) -> discord.Embed:
+    """The embed's title, description (phase, a mode's panel, the dealer) and footer."""
+    title = speak("Blackjack · {preset}", preset=snapshot.preset)
+    panel = [] if snapshot.panel is None else panel_lines(snapshot.panel)
+    if panel:  # a game mode's own title and lines (a tournament's)
+        title = panel.pop(0)
+    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=COLOURS[snapshot.phase])
+    description = phase_lines(snapshot) + panel
+    if snapshot.dealer is not None:
+        dealer = dealer_line(snapshot.dealer, faces)
+        shown[DEALER] = picture_count(dealer)
+        description.append(dealer)
+    elif snapshot.phase is not TablePhase.CLOSED:
+        description.append(speak("**Dealer** waiting for bets"))
+    embed.description = clip_lines(description, DESCRIPTION_LIMIT)
+    where = {"table": snapshot.table_id, "round": str(snapshot.round_no)}
+    if snapshot.commitment:
+        footer = speak(
+            "Table {table} · round {round} · shoe {shoe}", shoe=snapshot.commitment[:12], **where
+        )
+    else:
+        footer = speak("Table {table} · round {round}", **where)
+    embed.set_footer(text=clip(footer, FOOTER_LIMIT))
+    return embed
+
+
+def _add_extras(
+    embed: discord.Embed,
+    snapshot: TableSnapshot,
+    faces: Faces | None,
+    shown: dict[Section, int],
+) -> None:
+    """The shuffle notice, the last round (``faces``: its cards as pictures) and the latest
+    events, in order of importance, each only if the whole embed still fits."""
     extras: list[tuple[str, Sequence[str]]] = []
     if snapshot.shuffle_notice:
         extras.append((SHUFFLED, snapshot.shuffle_notice))
-    if snapshot.last_results:
-        extras.append((LAST_ROUND, snapshot.last_results))
+    if snapshot.last_summary:
+        extras.append((LAST_ROUND, snapshot.last_summary))
     if snapshot.events and snapshot.phase is not TablePhase.CLOSED:
         extras.append((LATEST, snapshot.events[-EVENT_LINES:]))
     for heading, lines in extras:
         name = tr(heading)
         if heading is LAST_ROUND:
-            added = add_last_round(embed, snapshot, faces if RESULTS in pictures else None)
+            added = add_last_round(embed, snapshot, faces)
             if added is not None:
                 shown[RESULTS] = added
                 continue
@@ -391,4 +338,3 @@ def _compose(
         value = newest_lines(texts, limit) if heading is LATEST else clip_lines(texts, limit)
         if value:
             embed.add_field(name=name, value=value, inline=False)
-    return embed, {section: count for section, count in shown.items() if count}

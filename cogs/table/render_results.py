@@ -9,7 +9,6 @@ from typing import Final
 import discord
 
 from bot.i18n import _, tr
-from bot.tables.results import result_blocks
 from bot.tables.snapshot import TableSnapshot
 from cogs.table.card_art import Faces, cards_in_line, picture_count
 from cogs.table.embed_limits import (
@@ -47,18 +46,18 @@ def newest_lines(lines: Sequence[str], limit: int) -> str:
 def add_last_round(
     embed: discord.Embed, snapshot: TableSnapshot, faces: Faces | None = None
 ) -> int | None:
-    """Every player's result: every hand over as many fields as it takes (with ``faces``,
-    its cards as pictures first, then as text), else one line each.
+    """The last round at a glance (the dealer's line, one line per player) over as many
+    fields as it takes: with ``faces``, its cards as pictures first, then as text.
 
     The number of pictures shown, or None if nothing fits (the caller then clips what it
     can into one field).
     """
-    results = result_blocks(snapshot.last_results)  # grouped by their English text
-    choices = [_shown(results), _shown(result_blocks(snapshot.last_summary))]
+    lines = [escape_line(tr(line)) for line in snapshot.last_summary]
+    choices = [lines]
     if faces is not None:
-        choices.insert(0, _shown(results, faces))
-    for blocks in choices:
-        chunks = field_chunks(blocks)
+        choices.insert(0, [cards_in_line(line, faces) for line in lines])
+    for shown in choices:
+        chunks = field_chunks([[line] for line in shown])
         names = [CONTINUED if index else tr(LAST_ROUND) for index in range(len(chunks))]
         size = sum(len(name) + len(chunk) for name, chunk in zip(names, chunks, strict=True))
         fits = field_count(embed) + len(chunks) < FIELD_LIMIT
@@ -67,15 +66,6 @@ def add_last_round(
                 embed.add_field(name=name, value=chunk, inline=False)
             return sum(picture_count(chunk) for chunk in chunks)
     return None
-
-
-def _shown(blocks: list[list[str]], faces: Faces | None = None) -> list[list[str]]:
-    """Result lines in the language being spoken, mentions escaped, cards as pictures
-    with ``faces``."""
-    shown = [[escape_line(tr(line)) for line in block] for block in blocks]
-    if faces is None:
-        return shown
-    return [[cards_in_line(line, faces) for line in block] for block in shown]
 
 
 def field_chunks(blocks: Sequence[Sequence[str]]) -> list[str]:

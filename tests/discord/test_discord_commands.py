@@ -179,7 +179,7 @@ async def test_a_table_stopped_mid_round_closes_after_paying_it_and_says_nothing
     await world.click(world.alice, table, "Stand")
     text = embed_text(table)
     assert "**Table closed** · Stopped by Moderator.\n## Alice\nNothing at stake\n" in text
-    assert "Alice: 10♠ 7♣ — 17 ties 17: push, 100 back" in text
+    assert "Alice: 10♠ 7♣ 17 push · balance change ±0" in text
     assert ROUND_REFUNDED not in text
     assert STAKE_REFUNDED not in text
     assert (await world.ledger(world.alice))[-2:] == [("bet", -100), ("payout", 100)]

@@ -18,7 +18,7 @@ from bot.bet_amount import stake_words
 from bot.shown_names import shown_name
 from fakediscord import FakeDiscord, FakeMember
 from fakediscord.interactions import InteractionRejected
-from tests.support.discord_world import World, embed_text
+from tests.support.discord_world import World, embed_text, shown_net
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 #: Display names (nicknames) members can set, each meant to break something.
@@ -76,7 +76,7 @@ async def test_seven_hostile_names_play_a_round_stop_it_and_look_themselves_up(
     await world.tick(30)  # every hand stands at the action timer; the dealer busts
     settled = embed_text(table)
     for member, count in zip(members, spots, strict=True):
-        assert f"{shown_name(member.nick or '')}: net +{10 * count}" in settled
+        assert shown_net(settled, shown_name(member.nick or "")) == f"+{10 * count}"
 
     refused = await world.say(members[3], "blackjack stop")
     assert refused == "Only the host or someone with Manage Channels can stop this table."
@@ -201,4 +201,4 @@ async def test_a_nick_of_zero_width_characters_shows_the_account_name(
     table = await world.start(ghost)
     await world.bet(ghost, "10")
     await world.click(ghost, table, "Stand")
-    assert "ghostly: net +10" in embed_text(table)
+    assert shown_net(embed_text(table), "ghostly") == "+10"

@@ -70,12 +70,18 @@ async def test_a_spanish_and_a_brazilian_player_share_a_table_in_the_servers_lan
     text = embed_text(table)
     assert "Última rodada" in text
     assert "Dealer: 9♥ 8♣ (17)" in text
-    assert "Alice: 10♠ 10♥ — 20 vence 17: ganha 100, recebe 200" in text
-    assert "Bob: 9♠ 7♦ 2♣ — 18 vence 17: ganha 100, recebe 200" in text
+    assert "Alice: 10♠ 10♥ 20 ganha · variação do saldo +100" in text
+    assert "Bob: 9♠ 7♦ 2♣ 18 ganha · variação do saldo +100" in text
     assert await world.say(alice, "balance") == "Tienes 1.100 fichas."
     assert await world.say(bob, "balance") == "Você tem 1.100 fichas."
     # Bets to repeat now: the Bet buttons, in the server's language.
-    assert labels_enabled(table) == {"Repetir aposta", "Apostar 2×", "Entrar", "Sair"}
+    assert labels_enabled(table) == {
+        "Repetir aposta",
+        "Apostar 2×",
+        "Entrar",
+        "Sair",
+        "Detalhes da rodada",
+    }
 
 
 async def test_an_admin_sets_the_table_language_and_english_stays_the_default(

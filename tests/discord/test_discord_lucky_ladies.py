@@ -18,7 +18,7 @@ from bot.tables.resume import BACK
 from db import sqlite_path
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
-from tests.support.discord_world import World, embed_text
+from tests.support.discord_world import World, embed_text, round_details
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 # Alice Q♥ Q♥ (20); the dealer shows 6♠, holds 10♠ and draws 2♣: 18.
@@ -57,7 +57,9 @@ async def test_queens_of_hearts_with_a_dealer_blackjack_pay_1000_to_1(
     assert "Lucky Ladies: 10 a hand" in embed_text(table)
     await world.click(world.alice, table, "No insurance")
     text = embed_text(table)
-    assert "Alice: Lucky Ladies: queens of hearts with a dealer blackjack, wins 10,000" in text
+    assert "Lucky Ladies queens of hearts with a dealer blackjack +10,000 · " in text
+    details = await round_details(world, world.alice, table)
+    assert "Alice: Lucky Ladies: queens of hearts with a dealer blackjack, wins 10,000" in details
     assert await world.ledger(world.alice) == [
         ("grant", START_CHIPS),
         ("bet", -100),
@@ -103,7 +105,9 @@ async def test_a_lucky_ladies_bet_is_replayed_and_paid_once_after_a_restart(
         assert BACK in embed_text(table)
         await world.click(world.alice, table, "Stand")
         text = embed_text(table)
-        assert "Alice: Lucky Ladies: queens of hearts, wins 1,250" in text
+        assert "Lucky Ladies queens of hearts +1,250 · balance change +1,350" in text
+        details = await round_details(world, world.alice, table)
+        assert "Alice: Lucky Ladies: queens of hearts, wins 1,250" in details
         assert await world.ledger(world.alice) == [
             ("grant", START_CHIPS),
             ("bet", -100),

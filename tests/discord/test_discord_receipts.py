@@ -1,11 +1,14 @@
-"""A bet's private receipt is deleted a few seconds after it is sent (the clock is the
-fake's: no real waiting), so receipts do not pile up under the table message."""
+"""A bet is answered by its one interaction response: the receipt of a ``/bet`` is that
+response, private, and nothing follows it or deletes it; a Bet button's answer is the table
+itself, which shows the bet. Only a player's first bet brings the no-value notice, once."""
 
 from __future__ import annotations
 
 from bot.app import BlackjackBot
 from bot.tables.play_words import FIRST_BET_NOTICE
-from cogs.table.receipts import RECEIPT_SHOWN_S
+from fakediscord.interactions import FakeInteraction
+from fakediscord.rest import RecordedRequest
+from fakediscord.server import FakeDiscord
 from tests.support.discord_world import World
 from tests.support.shoes import SPARE, ShoeQueue
 
@@ -13,35 +16,42 @@ from tests.support.shoes import SPARE, ShoeQueue
 BOTH_STAND = "Ts 9s 7c 8d 9h Tc " + SPARE
 
 
-async def test_a_bet_receipt_leaves_after_a_few_seconds_and_the_table_stays(
+def requests_of(fake: FakeDiscord, interaction: FakeInteraction) -> list[RecordedRequest]:
+    """Every request the bot made for an interaction: its response, followups, deletions."""
+    return [r for r in fake.requests if interaction.token in r.path]
+
+
+async def test_a_bet_is_answered_by_its_receipt_alone_and_the_receipt_stays(
     bot: BlackjackBot, world: World, shoes: ShoeQueue
 ) -> None:
-    shoes.add(BOTH_STAND)
-    fake, alice = world.fake, world.alice
+    shoes.add(BOTH_STAND + " " + BOTH_STAND)
+    fake, alice, bob = world.fake, world.alice, world.bob
     table = await world.start(alice)
-    await world.click(world.bob, table, "Join")
+    await world.click(bob, table, "Join")
 
-    bet = await world.slash(alice, "bet", amount="100")
-    receipt = bet.original
+    first = await world.slash(alice, "bet", amount="100")
+    receipt = first.original
     assert receipt is not None
     assert receipt.ephemeral
     assert receipt.content.startswith("Bet 100.")
-    (notice,) = await bet.wait_for_followups(1)  # the first bet's notice: it stays
+    (notice,) = await first.wait_for_followups(1)  # the first bet's notice, once a player
     assert notice.content == FIRST_BET_NOTICE
-    refused = (await world.slash(alice, "bet", amount="50")).original
-    assert refused is not None
-    assert refused.content.startswith("You have already bet")
-    assert receipt in fake.messages_in(world.channel, viewer=alice)
+    await world.bet(bob, "100")
+    await world.click(alice, table, "Stand")
+    await world.click(bob, table, "Stand")
 
-    await world.tick(RECEIPT_SHOWN_S - 1)
+    later = await world.slash(alice, "bet", amount="50")
+    assert later.original is not None
+    assert later.original.content.startswith("Bet 50.")
+    await world.tick(30)
+    # One request: the response. No followup, no deletion; the receipt stays to dismiss.
+    assert [r.method for r in requests_of(fake, later)] == ["POST"]
+    assert later.followups == []
+    assert not later.original.deleted
     assert not receipt.deleted
-    await world.tick(1)
-    await fake.wait_for(lambda: receipt.deleted)
-    # Only the receipt goes: the table, the notice and a refusal's reason stay.
-    assert fake.messages_in(world.channel, viewer=alice) == [table, notice, refused]
 
 
-async def test_a_bet_buttons_receipt_leaves_but_the_table_message_stays(
+async def test_a_bet_button_is_answered_by_the_table_alone(
     bot: BlackjackBot, world: World, shoes: ShoeQueue
 ) -> None:
     shoes.add(BOTH_STAND)
@@ -55,10 +65,11 @@ async def test_a_bet_buttons_receipt_leaves_but_the_table_message_stays(
     assert "Place your bets" in (table.embed or {}).get("description", "")
 
     again = await world.click(alice, table, "Bet again")
-    assert again.response_type == 7  # the table itself is the click's original response
-    (receipt,) = await again.wait_for_followups(1)
-    assert receipt.content.startswith("Bet 100.")
-    await world.tick(RECEIPT_SHOWN_S)
-    await fake.wait_for(lambda: receipt.deleted)
-    assert not table.deleted
+    assert again.response_type == 7  # the table itself is the click's answer
+    assert "Bet 100" in next(
+        f["value"] for f in (table.embed or {}).get("fields", []) if f["name"] == "Alice"
+    )
+    await world.tick(30)
+    assert [r.method for r in requests_of(fake, again)] == ["POST"]
+    assert again.followups == []
     assert fake.messages_in(world.channel) == [table]

@@ -152,5 +152,5 @@ async def test_a_click_on_a_table_with_too_many_waiting_is_told_busy_and_changes
         await reply.wait_for_response()
     await world.settle()
     # Bob stood on 10 7 (his first Stand); the Hit would have drawn a card.
-    assert "Bob: 10♥ 7♦ — 17" in embed_text(table)
+    assert "Bob: 10♥ 7♦ 17 loses · balance change -100" in embed_text(table)
     assert fake.unexpected_errors() == []

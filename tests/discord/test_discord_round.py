@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.app import BlackjackBot
-from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.discord_world import World, embed_text, labels_enabled, shown_net
 from tests.support.shoes import SPARE, START_CHIPS, THREE_PLAYER_ROUND, ShoeQueue
 
 
@@ -56,10 +56,25 @@ async def test_three_players_play_a_full_round_by_buttons(
     text = embed_text(table)
     assert "Place your bets" in text
     assert "Dealer: A♦ 5♦ 2♣ (18)" in text
-    assert "Alice (hand 1): 8♠ 3♠ K♥ — 21 beats 18: wins 200, 400 back" in text
-    assert "Bob: 10♥ 6♥ — surrendered: 50 back" in text
-    assert "Carol: A♣ K♣ — blackjack: wins 37, 62 back" in text
+    # At a glance: one line a player, the net being the balance's change.
+    assert "Alice: 8♠ 3♠ K♥ 21 wins · 18 push · balance change +200" in text
+    assert "Bob: 10♥ 6♥ surrendered · balance change -50" in text
+    assert "Carol: A♣ K♣ blackjack · balance change +37" in text
     assert "Net **+200**" in text
+    # The full account is one button away, privately, the presser's own lines first.
+    before = (table.embeds, table.components, table.edits)
+    details = await world.click(bob, table, "Round details")
+    assert details.response_type == 4
+    assert details.ephemeral
+    assert (table.embeds, table.components, table.edits) == before
+    account = (details.embed or {}).get("description", "").split("\n")
+    assert account[:3] == [
+        "Dealer: A♦ 5♦ 2♣ (18)",
+        "Bob: 10♥ 6♥ — surrendered: 50 back",
+        "Bob: net -50",
+    ]
+    assert "Alice (hand 1): 8♠ 3♠ K♥ — 21 beats 18: wins 200, 400 back" in account
+    assert "Carol: A♣ K♣ — blackjack: wins 37, 62 back" in "\n".join(account)
     assert await world.balance(alice) == START_CHIPS + 200
     assert await world.balance(bob) == START_CHIPS - 50
     assert await world.balance(carol) == START_CHIPS + 37
@@ -85,7 +100,8 @@ async def test_insurance_taken_against_a_dealer_blackjack_pays_two_to_one(
     text = embed_text(table)
     assert "Place your bets" in text
     assert "Dealer has blackjack: A♦ K♦" in text
-    assert "Alice: insurance of 50 wins 100" in text
+    # The hand lost 100, the insurance won 100: the balance is where it was.
+    assert "Alice: 10♠ 9♣ 19 loses · insurance +100 · balance change ±0" in text
     assert await world.balance(world.alice) == START_CHIPS
     assert await world.ledger(world.alice) == [
         ("grant", START_CHIPS),
@@ -104,8 +120,8 @@ async def test_hit_draws_a_card_and_a_bust_loses_the_stake(
     hit = await world.click(world.alice, table, "Hit")
     assert hit.response_type == 7
     text = embed_text(table)
-    assert "Alice: 10♠ 6♣ 9♠ — " in text
-    assert "Alice: net -100" in text
+    assert "Alice: 10♠ 6♣ 9♠ bust 25 · balance change -100" in text
+    assert shown_net(text, "Alice") == "-100"
     assert await world.balance(world.alice) == START_CHIPS - 100
 
 
@@ -134,5 +150,5 @@ async def test_every_amount_has_thousands_separators(
     assert "▶ 10♠ 7♣ · **17** · 1,000" in embed_text(table)
     await world.click(world.alice, table, "Stand")
     text = embed_text(table)
-    assert "Alice: 10♠ 7♣ — 17 loses to 19: loses 1,000" in text
+    assert "Alice: 10♠ 7♣ 17 loses · balance change -1,000" in text
     assert "Net **-1,000**" in text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.app import BlackjackBot
 from cogs.table.render import ROUND_REFUNDED_BUT_SIDE_BETS
-from tests.support.discord_world import World, embed_text
+from tests.support.discord_world import World, embed_text, round_details
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 # Alice's two hands: 10♠ J♠ and 5♥ 5♥; Bob 9♣ 8♣. The dealer shows Q♠ (a straight flush
@@ -61,9 +61,12 @@ async def test_three_side_bets_on_several_hands(
 
     text = embed_text(table)
     assert "Dealer busts: Q♠ 6♦ 10♣ (26)" in text
-    assert "Alice (hand 1): 21+3: straight flush, wins 90" in text
-    assert "Bob: Buster Blackjack: dealer busts with 3 cards, wins 10" in text
     assert "21+3: 10 a hand" not in text
+    # Each side bet's line is in the round's details, a click away.
+    details = await round_details(world, bob, table)
+    assert "Alice (hand 1): 21+3: straight flush, wins 90" in details
+    assert "Bob: Buster Blackjack: dealer busts with 3 cards, wins 10" in details
+    assert details.index("Bob: Buster") < details.index("Alice")  # the presser's own first
     assert await world.ledger(alice) == [
         ("grant", START_CHIPS),
         ("bet", -200),
@@ -96,7 +99,7 @@ async def test_a_table_stopped_after_the_deal_keeps_its_side_bets_and_refunds_th
         world.alice, "bet", amount="100", perfect_pairs=10, buster=10, **{"21plus3": 10}
     )
     assert "Alice: 21+3: straight flush, wins 90" in embed_text(table)
-    assert "Alice: Perfect Pairs: no pair, loses 10" in embed_text(table)
+    assert "Alice: side bets lost 10" in embed_text(table)  # the losses summed
     assert await world.balance(world.alice) == START_CHIPS - 130 + 100
     # Only Buster is still live on the seat.
     assert "Buster Blackjack: 10 a hand" in embed_text(table)
@@ -127,7 +130,9 @@ async def test_a_buster_bet_makes_the_dealer_play_out_an_all_bust_round(
     await world.click(world.alice, table, "Hit")
     text = embed_text(table)
     assert "Dealer busts: 10♦ 2♣ 3♠ 9♠ (24)" in text
-    assert "Alice: Buster Blackjack: dealer busts with 4 cards, wins 20" in text
+    assert "Buster Blackjack dealer busts with 4 cards +20 · balance change -30" in text
+    details = await round_details(world, world.alice, table)
+    assert "Alice: Buster Blackjack: dealer busts with 4 cards, wins 20" in details
     assert await world.balance(world.alice) == START_CHIPS - 50 + 20
 
 

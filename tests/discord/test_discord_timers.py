@@ -44,7 +44,7 @@ async def test_a_hand_left_idle_past_the_action_timer_stands(
     await world.tick(30)
     text = embed_text(table)
     assert world.table().phase is TablePhase.BETTING
-    assert "Alice: 10♠ 7♣ — 17 ties 17: push, 100 back" in text
+    assert "Alice: 10♠ 7♣ 17 push · balance change ±0" in text
     assert await world.balance(world.alice) == START_CHIPS
 
 

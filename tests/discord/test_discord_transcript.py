@@ -19,5 +19,5 @@ async def test_the_transcript_shows_the_table_after_every_click(tmp_path: Path) 
         "Bob pressed Surrender:",
         "Alice pressed Stand:",
     ]
-    assert "Carol: A♣ K♣ — blackjack: wins 37, 62 back" in steps[-1]
+    assert "Carol: A♣ K♣ blackjack · balance change +37" in steps[-1]
     assert "Dealer: A♦ 5♦ 2♣ (18)" in steps[-1]

@@ -24,8 +24,8 @@ async def test_two_tables_in_two_channels_play_at_once(
         world.bet(world.bob, "100", channel=world.other_channel),
     )
     await world.click(world.alice, first, "Stand")
-    assert "Alice: 10♠ 7♣ — 17 ties 17: push, 100 back" in embed_text(first)
-    assert "Bob: A♠ K♣ — blackjack: wins 150, 250 back" in embed_text(second)
+    assert "Alice: 10♠ 7♣ 17 push · balance change ±0" in embed_text(first)
+    assert "Bob: A♠ K♣ blackjack · balance change +150" in embed_text(second)
     assert "Bob" not in embed_text(first)
     assert await world.balance(world.alice) == START_CHIPS
     assert await world.balance(world.bob) == START_CHIPS + 150

@@ -250,7 +250,7 @@ async def test_a_server_with_external_apps_off_gets_a_private_table_that_plays(
     await world.settle()
     text = embed_text(table)
     assert "Place your bets" in text
-    assert "Reader: 10♠ 9♠ — 19 beats 17: wins 100, 200 back" in text
+    assert "Reader: 10♠ 9♠ 19 wins · balance change +100" in text
     balance = await fake.slash(reader, "balance", general)
     assert balance.ephemeral
     assert await world.store.balance(POCKET_SCOPE, reader.id) == START_CHIPS + 100
@@ -281,7 +281,7 @@ async def test_a_pocket_table_goes_on_after_a_restart_from_the_next_click(
         stood = await fake.click(alice, table, label="Stand")
         assert stood.response_type == 7
         await world.settle()
-        assert "Alice: 10♠ 9♠ — 19 beats 17: wins 100, 200 back" in embed_text(table)
+        assert "Alice: 10♠ 9♠ 19 wins · balance change +100" in embed_text(table)
         assert await world.store.balance(POCKET_SCOPE, alice.id) == START_CHIPS + 100
     no_channel_messages(fake)
     await check_invariants(config.database_url)

@@ -121,8 +121,8 @@ def test_two_players_play_a_round_in_the_browser(
         settled = page.table_text()
         driver.save_screenshot(str(shots / "round-settled.png"))
         assert "Dealer: [7S] [10H] (17)" in settled
-        assert "Alice: [10S] [9H] — 19 beats 17: wins 100, 200 back" in settled
-        assert "Bob: [10C] [6D] [KH] — busts with 26: loses 100" in settled
+        assert "Alice: [10S] [9H] 19 wins · balance change +100" in settled
+        assert "Bob: [10C] [6D] [KH] bust 26 · balance change -100" in settled
 
         # Both balances, as each player's /balance shows them on the page.
         assert "You have 900 chips." in page.command("/balance")

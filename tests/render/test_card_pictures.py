@@ -77,7 +77,7 @@ def test_the_last_round_shows_its_cards_as_pictures() -> None:
         "alice♠ (hand 1): 8♠ 3♥ 10♣ — 21 wins: 200",
         "alice♠: net +100",
     )
-    snapshot = table(TablePhase.BETTING, seat(1, "alice"), dealer=None, last_results=results)
+    snapshot = table(TablePhase.BETTING, seat(1, "alice"), dealer=None, last_summary=results)
     shown = field_named(render_table(snapshot, FACES).embed, "Last round").splitlines()
     assert shown == [
         f"Dealer busts: {FACES['10S']} {FACES['6H']} {FACES['9D']} (25)",

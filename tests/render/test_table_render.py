@@ -7,10 +7,8 @@ from dataclasses import replace
 import discord
 import pytest
 
-import db
 from bot.engine.actions import Action
 from bot.i18n import LANGUAGES, _
-from bot.tables.results import result_blocks
 from bot.tables.snapshot import DealerView, TablePhase
 from cogs.table.buttons import BUTTON_ACTIONS, ButtonRef, custom_id, parse_custom_id
 from cogs.table.embed_limits import (
@@ -25,6 +23,7 @@ from cogs.table.embed_limits import (
 from cogs.table.render import COLOURS, RenderedTable, render_table
 from cogs.table.render_results import CONTINUED, LAST_ROUND
 from cogs.table.restart_text import voided_embed
+from cogs.table.round_details import details_embed
 from db.models import VoidResult
 from fakediscord.limits import validate_message
 from tests.support.render_snapshots import NOW, cards, hand, seat, table, worst_case
@@ -126,7 +125,7 @@ def test_betting_shows_the_bet_buttons_limits_deadline_and_last_results() -> Non
         seat(2, "bob"),
         dealer=None,
         deadline=NOW + 30,
-        last_results=("alice: win +500", "bob: loss -100"),
+        last_summary=("alice: win +500", "bob: loss -100"),
         rebets=(True, True),
     )
     rendered = render_table(snapshot)
@@ -306,12 +305,15 @@ def test_a_voided_round_says_stakes_were_refunded_to_whom() -> None:
     assert embed.fields[0].value == "<@1> 500 back (balance 1,000)\n<@2> 100 back (balance 900)"
 
 
-def test_a_last_round_too_long_for_the_message_shows_each_players_net_instead() -> None:
+def test_the_table_shows_the_last_round_at_a_glance_and_keeps_the_account_for_details() -> None:
     names = [f"player{n}" for n in range(7)]
     details = tuple(
         f"{name} (hand {h}): {'2♠ ' * 40}— wins 10, 20 back" for name in names for h in range(7)
     )
-    summary = ("Dealer busts: 9♦ 7♣ K♦ (26)", *(f"{name}: net +70 on 7 hands" for name in names))
+    summary = (
+        "Dealer busts: 9♦ 7♣ K♦ (26)",
+        *(f"{name}: 20 wins ×7 · balance change +70" for name in names),
+    )
     seats = [seat(n, name, net=70) for n, name in enumerate(names)]
     snapshot = table(
         TablePhase.BETTING,
@@ -320,28 +322,29 @@ def test_a_last_round_too_long_for_the_message_shows_each_players_net_instead() 
         last_summary=summary,
         events=(),
     )
-    embed = render_table(snapshot).embed
+    rendered = render_table(snapshot)
+    embed = rendered.embed
     assert embed_size(embed) <= EMBED_TOTAL_LIMIT
     assert field_named(embed, "Last round") == "\n".join(summary)
+    assert not any("2♠" in (field.value or "") for field in embed.fields)
+    assert "Round details" in enabled(rendered)
     validate_message({"embeds": [embed.to_dict()]}, allowed_flags=64)
 
 
-def test_a_last_round_over_several_fields_keeps_each_players_hands_together() -> None:
+def test_a_last_round_over_several_fields_keeps_each_players_line_whole() -> None:
     names = [f"player{n}" for n in range(7)]
     dealer = "Dealer: 9♦ 7♣ 2♦ (18)"
-    blocks = {
-        name: [
-            *(f"{name} (hand {h}): 10♠ 8♣ 2♥ 3♦ — 23 busts: loses 1,000" for h in range(1, 5)),
-            f"{name}: insurance of 500 loses",
-            f"{name}: net -4,500",
-        ]
+    lines = {
+        name: f"{name}: "
+        + " · ".join(f"10♠ 8♣ 2♥ {h} bust 23" for h in range(12))
+        + " · balance change -4,500"
         for name in names
     }
-    last_results = (dealer, *(line for lines in blocks.values() for line in lines))
+    last_summary = (dealer, *lines.values())
     snapshot = table(
         TablePhase.BETTING,
         *(seat(n, name) for n, name in enumerate(names)),
-        last_results=last_results,
+        last_summary=last_summary,
         events=(),
     )
     embed = render_table(snapshot).embed
@@ -350,18 +353,8 @@ def test_a_last_round_over_several_fields_keeps_each_players_hands_together() ->
     # One heading; the fields that carry on have a blank name, not a new section's.
     assert [field.name for field in results] == [LAST_ROUND] + [CONTINUED] * (len(results) - 1)
     shown = [(field.value or "").split("\n") for field in results]
-    assert [line for lines in shown for line in lines] == list(last_results)
-    for lines in blocks.values():
-        assert any(lines == value[i : i + len(lines)] for value in shown for i in range(len(value)))
+    assert [line for value in shown for line in value] == list(last_summary)
     validate_message({"embeds": [embed.to_dict()]}, allowed_flags=64)
-
-
-def test_result_blocks_keep_the_chip_limit_line_with_its_player() -> None:
-    not_paid = f"bob: 5 not paid: it would pass the chip limit of {db.MAX_BALANCE:,}"
-    lines = ["Dealer: 10♦ 8♣ (18)", "alice: 10♠ 9♣ — 19 beats 18: wins 10, 20 back",
-             "alice: net +10", "bob: A♠ K♣ — blackjack: wins 15, 25 back", "bob: net +15",
-             not_paid, "carol: net ±0 on 2 hands"]  # fmt: skip
-    assert result_blocks(lines) == [lines[:1], lines[1:3], lines[3:6], lines[6:]]
 
 
 def test_bet_buttons_are_left_out_while_no_bet_could_be_repeated() -> None:
@@ -371,3 +364,28 @@ def test_bet_buttons_are_left_out_while_no_bet_could_be_repeated() -> None:
     # reno-1972's 2–2: a last bet can be repeated but never doubled.
     reno = table(TablePhase.BETTING, seat(1, "alice"), dealer=None, rebets=(True, False))
     assert enabled(render_table(reno)) == {"Bet again", "Join", "Leave"}
+
+
+def test_round_details_put_the_pressers_lines_first_and_count_what_does_not_fit() -> None:
+    names = [f"player{n}" for n in range(7)]
+    account = [("", "Dealer: 9♦ 7♣ 2♦ (18)")] + [
+        (str(n), f"{name} (hand {h}): {'2♠ ' * 30}— 23 busts: loses 1,000")
+        for n, name in enumerate(names)
+        for h in range(1, 20)
+    ]
+    snapshot = table(
+        TablePhase.BETTING,
+        *(seat(n, name) for n, name in enumerate(names)),
+        last_results=tuple(line for _, line in account),
+        last_owners=tuple(owner for owner, _ in account),
+    )
+    embed = details_embed(snapshot, 5)
+    validate_message({"embeds": [embed.to_dict()], "flags": 64}, allowed_flags=64)
+    lines = (embed.description or "").split("\n")
+    assert lines[0] == "Dealer: 9♦ 7♣ 2♦ (18)"
+    assert all(line.startswith("player5 (hand") for line in lines[1:20])
+    shown = len(lines) - 2  # the dealer's line and the count
+    assert lines[-1] == f"…and {len(account) - 1 - shown} more lines"
+    # A stored table from before whose lines were kept: the account as written.
+    old = replace(snapshot, last_owners=())
+    assert (details_embed(old, 5).description or "").split("\n")[1].startswith("player0")

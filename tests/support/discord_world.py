@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,13 +17,8 @@ from fakediscord.models import FakeChannel, FakeGuild, FakeMember
 from fakediscord.records import FakeMessage
 
 
-async def quiet(
-    clock: ManualClock, max_wait: float = 5.0, receipts: Callable[[], int] = lambda: 0
-) -> None:
+async def quiet(clock: ManualClock, max_wait: float = 5.0) -> None:
     """Return once every table timer is asleep on the clock or finished.
-
-    ``receipts``: how many calls on the clock are no table timer's (bet receipts waiting
-    to be deleted), so not counted as timers asleep.
 
     A woken timer works through the database (a thread for SQLite), so it needs
     more than a few turns of the loop. Wait, event-driven, until a busy timer
@@ -38,7 +32,7 @@ async def quiet(
             t for t in asyncio.all_tasks() if t.get_name().startswith("table ") and not t.done()
         ]
         sleeping = clock.sleepers
-        if len(timers) <= sleeping - receipts():
+        if len(timers) <= sleeping:
             await settle()
             return
         remaining = give_up - loop.time()
@@ -170,9 +164,8 @@ class World:
 
     async def settle(self) -> None:
         """Wait until the table timers are asleep and every table message edit is done."""
-        receipts = table_cog(self.running).receipts
         for _ in range(3):
-            await quiet(self.fake.clock, receipts=lambda: receipts.waiting)
+            await quiet(self.fake.clock)
             await table_cog(self.running).messages.idle()
             await asyncio.sleep(0)
 
@@ -211,6 +204,24 @@ class World:
         """(kind, delta) rows, oldest first."""
         rows = await self.store.ledger(self.guild.id, member.id, 1000)
         return [(row.kind, row.delta) for row in reversed(rows)]
+
+
+def shown_net(text: str, player: str) -> str:
+    """The balance change the table's Last round shows for ``player`` (its line
+    ``player: ... · balance change +70``), or "" when it shows no line of theirs."""
+    for line in text.split("\n"):
+        head, _, net = line.rpartition(" · balance change ")
+        if head.startswith(f"{player}: ") and net:
+            return net
+    return ""
+
+
+async def round_details(world: World, member: FakeMember, table: FakeMessage) -> str:
+    """The Round details button's private answer to ``member``: the account's lines."""
+    answer = await world.click(member, table, "Round details")
+    assert answer.response_type == 4
+    assert answer.ephemeral
+    return str((answer.embed or {}).get("description", ""))
 
 
 def embed_text(message: FakeMessage) -> str:

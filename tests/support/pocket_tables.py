@@ -47,8 +47,8 @@ async def play_a_group_dm_round(world: World, shoes: ShoeQueue) -> None:
 
     text = embed_text(table)
     assert "Place your bets" in text
-    assert "Alice: 10♠ 9♠ — 19 beats 17: wins 100, 200 back" in text
-    assert "Bob: 9♥ 7♥ — 16 loses to 17" in text
+    assert "Alice: 10♠ 9♠ 19 wins · balance change +100" in text
+    assert "Bob: 9♥ 7♥ 16 loses · balance change -100" in text
     balance = await fake.slash(alice, "balance", group)
     assert balance.content == f"You have {START_CHIPS + 100:,} chips."
     balance = await fake.slash(bob, "balance", group)

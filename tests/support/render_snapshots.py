@@ -114,6 +114,7 @@ def worst_case() -> TableSnapshot:
         deadline=NOW + 30,
         events=tuple(long_line for _ in range(20)),
         last_results=tuple(long_line for _ in range(20)),
+        last_summary=tuple(long_line for _ in range(20)),
         shuffle_notice=tuple(long_line for _ in range(20)),
         closed_reason="",
         preset="single-deck",

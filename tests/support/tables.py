@@ -99,3 +99,20 @@ async def chips_from_elsewhere(store: db.Store, user_id: int, target: int) -> No
     won = db.HandResult(user_id, "win", stake, 2 * stake)
     await store.settle_round(round_id, {user_id: 2 * stake}, [won], "{}")
     assert await store.balance(GUILD, user_id) == target
+
+
+#: Names as members could set them (a display name is at most 32 characters).
+HOSTILE_NAMES = (
+    "**bold** __under__",
+    "||spoiler|| `code` ~~gone~~",
+    "[click](https://evil.example/x)",
+    "<@800000000000000009> @everyone",
+    "\u202eevil\u202c <t:0:R> <#1>",
+    "# big\n> quoted\n- listed",
+    "עברית \\*) @here",
+)
+
+
+HOSTILE_PLAYERS = [
+    Player(810_000_000_000_000_000 + n, name) for n, name in enumerate(HOSTILE_NAMES)
+]

@@ -15,26 +15,15 @@ import pytest
 
 import db
 from bot.shown_names import NAME_LIMIT, NO_NAME, shown_name, shows_blank
-from bot.tables import Player, TablePhase, TableService, TableSnapshot
+from bot.tables import TablePhase, TableService, TableSnapshot
 from cogs.economy import leaderboard_embed, stats_embed
 from cogs.table.render import render_table
 from cogs.table.render_results import CONTINUED, LAST_ROUND
 from fakediscord.clock import ManualClock
 from fakediscord.limits import validate_message
 from tests.support.shoes import SPARE, ShoeQueue
-from tests.support.tables import CHANNEL, GUILD, Published, tick
+from tests.support.tables import CHANNEL, GUILD, HOSTILE_NAMES, HOSTILE_PLAYERS, Published, tick
 
-#: Names as members could set them (a display name is at most 32 characters).
-HOSTILE_NAMES = (
-    "**bold** __under__",
-    "||spoiler|| `code` ~~gone~~",
-    "[click](https://evil.example/x)",
-    "<@800000000000000009> @everyone",
-    "\u202eevil\u202c <t:0:R> <#1>",
-    "# big\n> quoted\n- listed",
-    "עברית \\*) @here",
-)
-PLAYERS = [Player(810_000_000_000_000_000 + n, name) for n, name in enumerate(HOSTILE_NAMES)]
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -84,7 +73,7 @@ def test_each_hostile_name_is_shown_as_written_on_one_line_and_harmless() -> Non
 
 def hostile_round_shoe() -> str:
     # 49 hands of 10-8 (18), the dealer 9-7 draws a king and busts: every hand wins.
-    spots = len(PLAYERS) * 7
+    spots = len(HOSTILE_PLAYERS) * 7
     return " ".join(["Ts"] * spots + ["9d"] + ["8c"] * spots + ["7c", "Kd"]) + " " + SPARE
 
 
@@ -97,15 +86,15 @@ async def test_seven_hostile_names_on_seven_hands_each_render_harmless_with_ever
 ) -> None:
     await store.set_guild_settings(GUILD, min_bet=1)
     shoes.add(hostile_round_shoe())
-    await service.start(GUILD, CHANNEL, PLAYERS[0])
-    for player in PLAYERS[1:]:
+    await service.start(GUILD, CHANNEL, HOSTILE_PLAYERS[0])
+    for player in HOSTILE_PLAYERS[1:]:
         await service.join(CHANNEL, player)
-    for player in PLAYERS:
+    for player in HOSTILE_PLAYERS:
         await service.bet(CHANNEL, player, "10", spots=7)
     await tick(clock, 30)  # every hand stands at the action timer; the dealer busts
     settled = published.last
     assert settled.phase is TablePhase.BETTING
-    await service.stop(CHANNEL, PLAYERS[3], may_manage_channel=True)
+    await service.stop(CHANNEL, HOSTILE_PLAYERS[3], may_manage_channel=True)
 
     snapshots: list[TableSnapshot] = published.snapshots
     assert {s.phase for s in snapshots} >= {
@@ -123,10 +112,13 @@ async def test_seven_hostile_names_on_seven_hands_each_render_harmless_with_ever
     embed = render_table(settled).embed
     names = (LAST_ROUND, CONTINUED)
     last_round = "\n".join(f.value or "" for f in embed.fields if f.name in names)
-    for player in PLAYERS:
-        assert f"{shown_name(player.name)}: net +70" in last_round
+    for player in HOSTILE_PLAYERS:
+        line = next(
+            x for x in last_round.split("\n") if x.startswith(f"{shown_name(player.name)}: ")
+        )
+        assert line.endswith(" · balance change +70")
     closed = render_table(published.last).embed
-    assert f"Stopped by {shown_name(PLAYERS[3].name)}." in (closed.description or "")
+    assert f"Stopped by {shown_name(HOSTILE_PLAYERS[3].name)}." in (closed.description or "")
 
 
 def test_stats_and_leaderboard_titles_show_names_harmless() -> None:

@@ -41,7 +41,9 @@ async def test_side_bets_on_two_spots_are_staked_decided_and_paid(
     assert snap.phase is TablePhase.PLAYING
     assert "Alice (hand 1): 21+3: straight flush, wins 90" in snap.events
     assert "Alice (hand 2): Perfect Pairs: perfect pair, wins 250" in snap.events
-    assert "Alice (hand 1): Perfect Pairs: no pair, loses 10" in snap.events
+    # The losing bets (Perfect Pairs on hand 1, 21+3 on hand 2) are summed, not listed.
+    assert "Alice: side bets lost 20" in snap.events
+    assert not [line for line in snap.events if "loses 10" in line]
     # Shown right after the dealer's up card, before anything else happens.
     up = next(i for i, line in enumerate(snap.events) if "Q♠" in line and "Dealer" in line)
     assert snap.events[up + 1].startswith("Alice (hand 1): 21+3")
@@ -52,6 +54,13 @@ async def test_side_bets_on_two_spots_are_staked_decided_and_paid(
     assert snap.phase is TablePhase.BETTING
     assert "Alice (hand 1): Buster Blackjack: dealer busts with 3 cards, wins 20" in (
         snap.last_results
+    )
+    # At a glance: one line, side bets' wins in short, losses summed, and the net is the
+    # balance's change (the ledger's rows below add up to it).
+    assert snap.last_summary[1] == (
+        "Alice: 10♠ J♠ 20 wins · 10 wins · 21+3 straight flush +90 · Buster Blackjack dealer "
+        "busts with 3 cards +20 ×2 · Perfect Pairs perfect pair +250 · side bets lost 20 · "
+        "balance change +560"
     )
     # Main game: two wins of 100. Side bets: 90 + 250 + 20 + 20 won, 20 lost.
     assert await ledger_kinds(store, ALICE) == [

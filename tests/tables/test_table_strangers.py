@@ -97,8 +97,15 @@ async def test_a_player_who_reached_the_limit_mid_round_does_not_void_the_others
     assert await store.balance(GUILD, BOB.user_id) == START_CHIPS + 100
     assert await store.balance(GUILD, ALICE.user_id) == db.MAX_BALANCE
     assert "Bob: net +100" in snap.last_results
-    assert "Alice: 150 not paid: it would pass the chip limit of 1,000,000,000,000,000" in (
-        snap.last_results
+    not_paid = "Alice: 150 not paid: it would pass the chip limit of 1,000,000,000,000,000"
+    assert not_paid in snap.last_results
+    # The line is Alice's: Round details shows it with her hands, not with Bob's.
+    assert snap.last_owners[snap.last_results.index(not_paid)] == str(ALICE.user_id)
+    # At a glance, her net is what her balance did: a bet of 100, 50 of its 200 paid.
+    assert snap.last_summary[1:] == (
+        "Alice: 10♠ 10♥ 20 wins · balance change -50",
+        not_paid,
+        "Bob: 10♣ 10♦ 20 wins · balance change +100",
     )
     rounds = await store.round_history(GUILD, channel_id=CHANNEL)
     assert "settled" in [r.status for r in rounds]
