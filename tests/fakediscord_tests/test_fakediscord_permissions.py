@@ -12,6 +12,7 @@ from fakediscord_world import Table
 
 from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot
+from fakediscord.harness import endpoints_applied
 
 
 def text_channel(bot: DemoBot, channel_id: int) -> discord.TextChannel:
@@ -115,7 +116,7 @@ async def test_posting_in_a_deleted_channel_gets_unknown_channel(
 
 async def test_unknown_route_is_404_and_fails_the_test() -> None:
     async with FakeDiscord() as fake:
-        with fake.endpoints_applied():
+        with endpoints_applied(fake):
             http = discord.http.HTTPClient(loop=asyncio.get_running_loop())
             await http.static_login(fake.token)
             with pytest.raises(discord.NotFound) as refused:
