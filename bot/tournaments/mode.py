@@ -222,7 +222,7 @@ class TournamentMode:
             )
             table.events.append(notice)
             stacks_of(table).notices.append(notice)
-        await self._store.append_actions(rows)
+        await self._store.tables.append_actions(rows)
 
     # ----------------------------------------------------------- settlement
 

@@ -195,7 +195,7 @@ async def test_an_account_younger_than_the_gate_cannot_claim_or_sit(
     table = await world.start(world.alice)
     assert await world.refused(newbie, table, "Join") == too_new
     assert await world.say(newbie, "bet", amount="10") == too_new
-    assert await world.store.ledger(world.guild.id, newbie.id) == []
+    assert await world.store.reports.ledger(world.guild.id, newbie.id) == []
     await world.say(world.admin, "blackjack-admin config", min_account_age=1)
     assert (await world.say(newbie, "daily")).startswith("You claimed 250 chips.")
 

@@ -102,5 +102,5 @@ async def test_a_player_who_reached_the_limit_mid_round_does_not_void_the_others
     assert "Alice: 150 not paid: it would pass the chip limit of 1,000,000,000,000,000" in (
         snap.last_results
     )
-    rounds = await store.round_history(GUILD, channel_id=CHANNEL)
+    rounds = await store.reports.round_history(GUILD, channel_id=CHANNEL)
     assert "settled" in [r.status for r in rounds]
