@@ -30,7 +30,8 @@ from bot.discord_reply import tell
 from bot.failures import answer_failure
 from bot.i18n import _
 from bot.log_context import bind
-from bot.metrics import BotMetrics, MetricsServer
+from bot.metrics import BotMetrics
+from bot.metrics_server import MetricsServer
 from bot.play_gate import PlayGate
 from bot.shards import owned_shards, shard_of, shard_options
 from bot.strategy_cache import cache_directory

@@ -11,7 +11,8 @@ from discord_world import World
 
 import db
 from bot.app import BlackjackBot
-from bot.metrics import BotMetrics, MetricsServer
+from bot.metrics import BotMetrics
+from bot.metrics_server import MetricsServer
 from fakediscord.models import Snowflakes
 from tests.bot_command import command_env
 from tests.discord.test_discord_metrics import bot, moved, scrape, value
