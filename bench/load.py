@@ -56,7 +56,7 @@ from load_kit import (  # noqa: E402
     profile_summary,
 )
 from load_phase import Run, consistency, measured  # noqa: E402
-from load_player import MAX_WAIT, PLAYERS, Tally, open_tables, play, seat_players  # noqa: E402
+from load_player import MAX_WAIT, PLAYERS, Player, Tally, open_tables, seat_players  # noqa: E402
 from load_process import BotUnderTest, bot_under_test, database, pin_harness  # noqa: E402
 from table_reading import RULES, without_pictures  # noqa: E402
 
@@ -139,7 +139,7 @@ async def _blackjack_phases(
 
     def players(tally: Tally, played: range) -> list[Awaitable[None]]:
         return [
-            play(fake, tally, member, message, played)
+            Player(fake, tally, member, message, played).run()
             for (_, members), message in zip(seats, messages, strict=True)
             for member in members
         ]

@@ -64,19 +64,9 @@ class Tally:
         return reply
 
 
-async def play(
-    fake: BenchDiscord,
-    tally: Tally,
-    member: FakeMember,
-    message: FakeMessage,
-    rounds: range,
-) -> None:
-    """One player: bet on each of ``rounds`` as the message opens it, act whenever they may."""
-    await Player(fake, tally, member, message, rounds).run()
-
-
 class Player:
-    """One player at one table message, for a range of rounds."""
+    """One player at one table message: bets on each of ``rounds`` as the message opens it,
+    acts whenever they may (``run``)."""
 
     def __init__(
         self,
