@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/load.py [--tables 200] [--rounds 6] [--paced-rounds 2]
         [--paced-rate N] [--overload-rounds 2] [--database-url URL] [--processes N]
-        [--in-process] [--profile FILE] [--profile-floor FILE]
+        [--in-process] [--profile FILE] [--profile-floor FILE] [--coach]
 
 The fake Discord (aiohttp server and gateway) and the driver run in this process; the
 bot under test runs in a process of its own (``bench/load_bot.py``), so the throughput
@@ -58,7 +58,7 @@ from load_kit import (  # noqa: E402
 from load_phase import Run, consistency, measured  # noqa: E402
 from load_player import MAX_WAIT, PLAYERS, Player, Tally, open_tables, seat_players  # noqa: E402
 from load_process import BotUnderTest, bot_under_test, database, pin_harness  # noqa: E402
-from table_reading import RULES, without_pictures  # noqa: E402
+from table_reading import RULES, shown_embed, without_pictures  # noqa: E402
 
 import db  # noqa: E402
 from bot.engine import Action, Card  # noqa: E402
@@ -94,7 +94,7 @@ async def blackjack_run(
             for n in range(processes)
         ]
         seats = seat_players(fake, guilds, "table", args.tables)
-        await _bench_settings(database_url, guilds)
+        await _bench_settings(database_url, guilds, args.layout)
         async with bot_under_test(
             fake,
             "blackjack",
@@ -112,11 +112,11 @@ async def blackjack_run(
     return runs
 
 
-async def _bench_settings(database_url: str, guilds: list[FakeGuild]) -> None:
+async def _bench_settings(database_url: str, guilds: list[FakeGuild], layout: str) -> None:
     store = await db.open_store(database_url)
     try:
         for guild in guilds:
-            await store.set_guild_settings(guild.id, **BENCH_SETTINGS)
+            await store.set_guild_settings(guild.id, **BENCH_SETTINGS, layout=layout)
     finally:
         await store.close()
 
@@ -139,7 +139,7 @@ async def _blackjack_phases(
 
     def players(tally: Tally, played: range) -> list[Awaitable[None]]:
         return [
-            Player(fake, tally, member, message, played).run()
+            Player(fake, tally, member, message, played, args.coach).run()
             for (_, members), message in zip(seats, messages, strict=True)
             for member in members
         ]
@@ -150,7 +150,7 @@ async def _blackjack_phases(
         f"blackjack bot{where}", fake, under_test, fast, players(fast, range(1, args.rounds + 1))
     )
     closed.memory = (memory["traced"], memory["rss"])
-    closed.sample = (without_pictures(messages[0].embed or {}), len(messages[0].buttons()))
+    closed.sample = (without_pictures(shown_embed(messages[0])), len(messages[0].buttons()))
     later = await _paced_phases(
         args, fake, under_test, messages, players, (paced_rate, closed.rate)
     )
@@ -331,6 +331,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="pace the floors too (and the paced phase, by default) at this rate",
     )
+    parser.add_argument(
+        "--layout",
+        choices=("embed", "components"),
+        default="embed",
+        help="the table messages' layout (components: Components V2)",
+    )
     parser.add_argument("--database-url", default=None, help="default: SQLite in a temp dir")
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL server")
     parser.add_argument(
@@ -355,6 +361,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--profile-floor", metavar="FILE", help="cProfile the floor (in-process)")
     parser.add_argument("--top", type=int, default=30, help="functions listed with --profile")
+    parser.add_argument(
+        "--coach", action="store_true", help="every player asks /blackjack coach once a round"
+    )
     args = parser.parse_args(argv)
     if (args.profile or args.profile_floor) and not args.in_process:
         parser.error("--profile needs --in-process (the profiler runs in this process)")

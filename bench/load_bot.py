@@ -63,6 +63,7 @@ from bot.config import load_config  # noqa: E402
 from bot.endpoints import apply_endpoints  # noqa: E402
 from bot.metrics import LAG_INTERVAL_S  # noqa: E402
 from cogs.table.commands import table_cog  # noqa: E402
+from cogs.table.layouts import TablePayload  # noqa: E402
 
 
 class BotControl:
@@ -269,10 +270,18 @@ class BotControl:
                     "channel_id": channel.id,
                     "version": snapshot.version,
                     "shown": table_cog(self.bot).messages.shown_version(snapshot.table_id),
-                    "embed": (await table_cog(self.bot).messages.render(snapshot)).embed.to_dict(),
+                    **shown_as(await table_cog(self.bot).messages.payload(snapshot)),
                 }
             )
         return out
+
+
+def shown_as(payload: TablePayload) -> dict[str, Any]:
+    """A table's payload as its message stores it: the embed (None in a V2 message), and
+    the components of a V2 message (where the text is)."""
+    embed = None if payload.embed is None else payload.embed.to_dict()
+    v2 = payload.embed is None
+    return {"embed": embed, "components": payload.view.to_components() if v2 else None}
 
 
 def thread_cpu() -> dict[str, float]:

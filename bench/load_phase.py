@@ -174,7 +174,12 @@ async def consistency(under_test: BotUnderTest, messages: list[FakeMessage]) -> 
     wrong = [
         t["channel_id"]
         for t in tables
-        if by_channel[t["channel_id"]].embed != t["embed"] or t["shown"] != t["version"]
+        if by_channel[t["channel_id"]].embed != t["embed"]
+        or (
+            t["components"] is not None
+            and by_channel[t["channel_id"]].components != t["components"]
+        )
+        or t["shown"] != t["version"]
     ]
     return (
         f"tables whose message shows their newest state: {len(tables) - len(wrong)} of "

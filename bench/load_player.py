@@ -66,7 +66,8 @@ class Tally:
 
 class Player:
     """One player at one table message: bets on each of ``rounds`` as the message opens it,
-    acts whenever they may (``run``)."""
+    acts whenever they may (``run``); with ``coach``, asks ``/blackjack coach`` once a round,
+    after the bet."""
 
     def __init__(
         self,
@@ -75,9 +76,12 @@ class Player:
         member: FakeMember,
         message: FakeMessage,
         rounds: range,
+        coach: bool = False,
     ) -> None:
         self.fake, self.tally, self.member, self.message = fake, tally, member, message
         self.rounds = rounds
+        #: Ask ``/blackjack coach`` once a round, after the bet.
+        self.coach = coach
         self.bet_on = rounds.start - 1  # the round this player last bet on
         self.name = member.nick or member.user.global_name or member.user.username
         #: The hand ("round:seat") and the actions refused on it.
@@ -110,6 +114,11 @@ class Player:
             await reply.wait_until_loaded(max_wait=MAX_WAIT)
         if (reply.content or "").startswith(("Bet ", "You already bet")):
             self.bet_on = shown_round
+            if self.coach:
+                asked = self.fake.slash(
+                    self.member, "blackjack coach", self.message.channel, max_wait=MAX_WAIT
+                )
+                await self.tally.send("coach", asked)
         else:
             self.tally.kinds[f"refused: {reply.content}"] += 1
             if "busy" in (reply.content or ""):

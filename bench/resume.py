@@ -67,7 +67,9 @@ async def run(tables: int, url: str) -> None:
                 seats.append(
                     (fake.add_text_channel(guild, f"t{t}"), fake.add_member(guild, f"p{t}"))
                 )
-        config = Config(token=fake.token, database_url=url, shard_count=2, shard_ids=(0,))
+        config = Config(
+            card_pictures=False, token=fake.token, database_url=url, shard_count=2, shard_ids=(0,)
+        )
         first = build_bot(config, clock=fake.clock)
         setup = time.perf_counter()
         async with running_bot(fake, first, max_wait=MAX_WAIT):

@@ -51,9 +51,9 @@ import db  # noqa: E402
 from bot.engine import KNOWN_PAY_TABLES, SPECS  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from tests.db.invariants import check_invariants  # noqa: E402
-from tests.discord.discord_world import embed_text  # noqa: E402
 from tests.outage import Outage, PostgresOutage, SQLiteOutage  # noqa: E402
 from tests.pgserver import PostgresServer, find_postgres_bin  # noqa: E402
+from tests.support.discord_world import embed_text  # noqa: E402
 
 #: The server's side-bet settings with --side-bets, and the /bet options players add.
 SIDE_BET_SETTINGS = {

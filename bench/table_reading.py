@@ -16,6 +16,7 @@ from bot.engine.analysis import advise
 from bot.shown_names import shown_name
 from cogs.table.buttons import parse_custom_id
 from cogs.table.render import CURRENT_MARK
+from fakediscord.components_v2 import TEXT_DISPLAY, walk
 from fakediscord.records import FakeMessage
 
 #: The tables' rules (every bench guild keeps the default preset and bet limits).
@@ -53,11 +54,24 @@ def without_pictures(embed: dict[str, Any]) -> dict[str, Any]:
 
 
 def seat_value(message: FakeMessage, name: str) -> str | None:
-    """The lines of the player's seat on the table message (its field is named with the
-    name as the bot shows it: Markdown escaped, so "P0-0" reads "P0\\-0")."""
-    embed = message.embed or {}
+    """The lines of the player's seat on the table message (its field, or in a V2 message
+    its text display, is headed with the name as the bot shows it: Markdown escaped, so
+    "P0-0" reads "P0\\-0")."""
     shown = shown_name(name)
+    if message.components_v2:
+        head = f"**{shown}**\n"
+        texts = [c["content"] for c in walk(message.components) if c["type"] == TEXT_DISPLAY]
+        return next((t.removeprefix(head) for t in texts if t.startswith(head)), None)
+    embed = message.embed or {}
     return next((f["value"] for f in embed.get("fields", ()) if f["name"] == shown), None)
+
+
+def shown_embed(message: FakeMessage) -> dict[str, Any]:
+    """The table message as an embed: its own, or a V2 message's text as a description of
+    the same size (what the rich floor sends)."""
+    if message.components_v2:
+        return {"description": message.text_displays()[:4096]}
+    return message.embed or {}
 
 
 def hand_decision(
@@ -97,7 +111,7 @@ def decide(message: FakeMessage, name: str, refused: Collection[Action]) -> Acti
         decided = any(line.startswith(("Insured", "No insurance")) for line in lines)
         return None if decided or not hands else Action.NO_INSURANCE
     current = next((line for line in hands if line.startswith(CURRENT_MARK)), None)
-    found = DEALER_UP.search(card_texts((message.embed or {}).get("description", "")))
+    found = DEALER_UP.search(card_texts(shown_embed(message).get("description", "")))
     if current is None or found is None:
         return None
     cards = [Card.parse(text) for text in current[1:].split(" · ", 1)[0].split()]

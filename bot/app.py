@@ -33,6 +33,7 @@ from bot.log_context import bind
 from bot.metrics import BotMetrics
 from bot.metrics_server import MetricsServer
 from bot.play_gate import PlayGate
+from bot.server_settings import ServerSettings
 from bot.shards import owned_shards, shard_of, shard_options
 from bot.strategy_cache import cache_directory
 from bot.strategy_process import StrategyPool
@@ -192,8 +193,10 @@ class BlackjackBot(commands.Bot):
             ),
         )
         self._tournaments = Tournaments(self._store, self.clock, self._tables)
+        #: Each server's settings: the one cache, written through by the admin's commands.
+        self.settings = ServerSettings(self._store)
         #: What every feature asks before it lets a member play (bot.play_gate).
-        self.play_gate = PlayGate(self._store, self.clock)
+        self.play_gate = PlayGate(self._store, self.clock, self.settings)
         self._tables.shard_count = self.config.shard_count or 1
         await self._tables.check_shard_count()
         await self.tree.set_translator(CatalogTranslator())  # the commands in each language
@@ -216,9 +219,6 @@ class BlackjackBot(commands.Bot):
         self._metrics_server = MetricsServer(self.metrics, self._read_metrics)
         await self._metrics_server.start(self.config.metrics_host, self.config.metrics_port)
         self.metrics.start_lag_monitor()
-        log.info(
-            "metrics on http://%s:%s/metrics", self.config.metrics_host, self._metrics_server.port
-        )
 
     @property
     def metrics_port(self) -> int | None:
@@ -267,6 +267,7 @@ class BlackjackBot(commands.Bot):
         await self.tournaments.resume(guild_ids)  # their tables' game mode asks them
         report = await self.tables.resume(guild_ids)
         await self.tournaments.settle_resumed()
+        self.tables.coach.catch_up_soon()  # rounds settled but not graded when it stopped
         log.info(
             "%d table(s) resumed, %d round(s) refunded", len(report.resumed), len(report.voided)
         )
@@ -334,6 +335,7 @@ class BlackjackBot(commands.Bot):
         """
         if self._tables is not None:
             self._tables.advice.close()
+            self._tables.coach.close()  # ungraded rounds are graded at the next start
         await self._finish_in_flight()
         await self.display.stopping()
         if self._tables is not None:

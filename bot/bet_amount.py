@@ -4,8 +4,9 @@
 A number is read with Babel, strictly, as the language writes it (``bot.amount_words``):
 ``2.5k`` is no Spanish number, and is refused with what it could be (``25k`` or ``2,5k``).
 A lone sign followed by exactly three digits, where that sign is the language's decimal
-sign (``1.000`` in English, ``1,000`` in Spanish), is as much a thousands group as a
-decimal: it is refused with both readings, never guessed."""
+sign (``1.000`` in English, ``1,000`` in Spanish and French) or, in a language that groups
+with a space, a point (``1.000`` in French), is as much a thousands group as a decimal: it
+is refused with both readings, never guessed."""
 
 from __future__ import annotations
 
@@ -214,15 +215,18 @@ def _refuse_two_readings(
 ) -> None:
     """Refuse a lone decimal sign followed by exactly three digits (``1.000`` in English,
     ``1,000`` in Spanish) after one to three digits: it reads as a decimal and as a group."""
-    whole, sign, thousandths = digits.partition(words.decimal)
-    if not (
-        sign
-        and whole.isdigit()
-        and thousandths.isdigit()
-        and len(thousandths) == 3
-        and 1 <= len(whole) <= 3
-        and not whole.startswith("0")
-    ):
+    for sign in _decimal_signs(words):
+        whole, found, thousandths = digits.partition(sign)
+        if (
+            found
+            and whole.isdigit()
+            and thousandths.isdigit()
+            and len(thousandths) == 3
+            and 1 <= len(whole) <= 3
+            and not whole.startswith("0")
+        ):
+            break
+    else:
         return
     as_decimal = Decimal(f"{whole}.{thousandths}") * multiplier
     as_group = int(whole + thousandths) * multiplier
@@ -236,6 +240,15 @@ def _refuse_two_readings(
             plain=f"{whole}{thousandths}{unit}",
         )
     )
+
+
+def _decimal_signs(words: AmountWords) -> tuple[str, ...]:
+    """The signs Babel reads as a decimal in the language: its own, and a point where the
+    language groups with a space (French), which players there also write as a group
+    (``1.000``)."""
+    if words.group.isspace() and words.decimal != ".":
+        return (words.decimal, ".")
+    return (words.decimal,)
 
 
 def _not_an_amount(shown: str, words: AmountWords) -> Text:

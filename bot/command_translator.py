@@ -8,7 +8,9 @@ in the player's language. The interactions still name the commands and options i
 
 Each entry's context (``msgctxt``) says what the text is: a ``name`` (a command's, a
 group's or an option's: lowercase, no spaces, at most 32 characters), a ``description``
-(at most 100 characters) or a ``choice`` (at most 100 characters).
+(at most 100 characters) or a ``choice`` (at most 100 characters). A language's name in
+itself (the admin's language choices) is said the same in every language: no catalog holds
+it, so registering a language adds nothing to the other languages' catalogs.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ from typing import Any, Final
 import discord
 from discord import app_commands
 
-from bot.i18n import COMMANDS, ENGLISH, LANGUAGES, translations
+from bot.i18n import COMMANDS, ENGLISH, LANGUAGES, NATIVE_NAMES, translations
 
 NAME: Final = "name"
 DESCRIPTION: Final = "description"
 CHOICE: Final = "choice"
+#: The choices no catalog translates: each language's name in itself.
+_NAMED_IN_ITSELF: Final = frozenset(NATIVE_NAMES.values())
 
 _KINDS: Final[dict[app_commands.TranslationContextLocation, str]] = {
     app_commands.TranslationContextLocation.command_name: NAME,
@@ -39,10 +43,15 @@ _KINDS: Final[dict[app_commands.TranslationContextLocation, str]] = {
 def translated(language: str, kind: str, text: str) -> str | None:
     """``text`` (a command's ``kind`` of text) in ``language``; None where the catalog has
     nothing else to say (Discord ignores a localization equal to the default)."""
-    if language == ENGLISH or language not in LANGUAGES:
+    if language == ENGLISH or language not in LANGUAGES or _in_itself(kind, text):
         return None
     said = translations(language, COMMANDS).pgettext(kind, text)
     return None if said == text else said
+
+
+def _in_itself(kind: str, text: str) -> bool:
+    """Whether ``text`` is a language's name in itself, offered as a choice."""
+    return kind == CHOICE and text in _NAMED_IN_ITSELF
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -69,4 +78,5 @@ def command_texts(commands: list[Mapping[str, Any]]) -> Iterator[tuple[str, str]
             yield DESCRIPTION, command["description"]
         yield from command_texts(command.get("options") or [])
         for choice in command.get("choices") or []:
-            yield CHOICE, choice["name"]
+            if not _in_itself(CHOICE, choice["name"]):
+                yield CHOICE, choice["name"]

@@ -7,6 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import dotenv
 import dotenv.main
@@ -31,6 +32,11 @@ class ConfigError(Exception):
     """A setting is missing or malformed; the message names the setting and the fix."""
 
 
+#: A table message older than this (seconds) is posted anew at a round boundary: Discord
+#: refuses edits to a message older than an hour (error 30046), so 50 minutes leaves room.
+TABLE_MESSAGE_MAX_AGE_S: Final = 3000
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     token: str
@@ -41,12 +47,11 @@ class Config:
     gateway_url: str | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
-    #: A table message older than this is replaced at a round boundary: Discord caps
-    #: edits to messages older than an hour (error 30046).
-    table_message_max_age_s: int = 3000
+    #: A table message older than this is posted anew at a round boundary (see the default).
+    table_message_max_age_s: int = TABLE_MESSAGE_MAX_AGE_S
     #: Upload the card pictures as application emojis and deal with them (``CARD_PICTURES``,
-    #: on unless ``off``). Off in a Config built in code: tests that pin the text look.
-    card_pictures: bool = False
+    #: on unless ``off``).
+    card_pictures: bool = True
     #: ``text`` (readable) or ``json`` (one object a line, for log collectors).
     log_format: str = "text"
     #: Serve Prometheus metrics on this port (None: no endpoint).
@@ -139,7 +144,7 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
         gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
         shard_count=shard_count,
         shard_ids=shard_ids,
-        table_message_max_age_s=3000 if max_age is None else max_age,
+        table_message_max_age_s=TABLE_MESSAGE_MAX_AGE_S if max_age is None else max_age,
         card_pictures=_switch(env, "CARD_PICTURES", default=True),
         log_format=log_format,
         metrics_port=metrics_port,

@@ -1,5 +1,5 @@
-"""Player-facing text in the reader's language: English (the source), Spanish (Spain) and
-Brazilian Portuguese.
+"""Player-facing text in the reader's language: English (the source) and each language
+registered in :data:`NATIVE_NAMES` (Spanish, Brazilian Portuguese, German, French).
 
 Every sentence a player sees is a gettext message whose id is the English sentence, with
 named ``str.format`` placeholders (``"{player} wins {amount}"``) so a translator may put
@@ -40,12 +40,15 @@ from babel.support import Translations
 
 #: The languages the bot speaks, by Discord's locale codes, each with its name in itself
 #: (for a language switch); English is the source. This is the one registration: every
-#: other list of languages (commands, admin choices, playground, tests) reads it.
+#: other list of languages (commands, admin choices and setting, playground, amount words,
+#: ``make catalogs``, tests) reads it. A language is this line and its two catalogs.
 ENGLISH: Final = "en-US"
 NATIVE_NAMES: Final[dict[str, str]] = {
     ENGLISH: "English",
     "es-ES": "Español (España)",
     "pt-BR": "Português (Brasil)",
+    "de": "Deutsch",
+    "fr": "Français",
 }
 LANGUAGES: Final = tuple(NATIVE_NAMES)
 #: Discord locales that read one of our languages (Latin American Spanish reads es-ES).

@@ -3,12 +3,15 @@ loop then fails the scrape, which is itself the alarm)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from bot.metrics import BotMetrics
+
+log = logging.getLogger(__name__)
 
 
 class MetricsServer:
@@ -31,6 +34,7 @@ class MetricsServer:
         # AppRunner.addresses: the (host, port, ...) each of its sites listens on.
         addresses = self._runner.addresses
         self.port = int(addresses[0][1]) if addresses else port
+        log.info("metrics on http://%s:%s/metrics", host, self.port)
 
     async def _scrape(self, request: web.Request) -> web.Response:
         self._refresh()

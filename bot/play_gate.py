@@ -13,12 +13,8 @@ they hold across tables and shards: inside the transaction that stakes it
 in the same words, the reality check with its Continue (bot.tables.betting). A bet thus
 costs no transaction of its own here.
 
-The server's settings are kept in the process once read, and replaced by
-:meth:`PlayGate.settings_changed` when this process writes them (``/blackjack-admin
-config``). That copy is never stale for a gate: Discord sends every interaction of a
-server to the one shard, and so the one process, that owns it, so the admin's change and
-the members' plays of a server meet in the same process, and a process that starts (or
-takes over a server) reads the settings afresh.
+The server's settings come from the process's one cache of them (bot.server_settings),
+which the admin's change writes through.
 """
 
 from __future__ import annotations
@@ -29,6 +25,7 @@ from typing import Final
 
 import db
 from bot.clock import Clock
+from bot.server_settings import ServerSettings
 from bot.tables.errors import PAUSED, PlayBlocked
 from bot.tables.play_words import (
     STOPPED,
@@ -81,24 +78,12 @@ def account_created(user_id: int) -> float:
 class PlayGate:
     """The one check before play. ``check`` returns the refusal, ``require`` raises it."""
 
-    def __init__(self, store: db.Store, clock: Clock) -> None:
+    def __init__(self, store: db.Store, clock: Clock, settings: ServerSettings) -> None:
         self._store = store
         self._clock = clock
+        self._settings = settings
         #: Players known to have seen the no-value notice: no write at each of their bets.
         self._noticed: set[int] = set()
-        #: Each server's settings as read or last written by this process (see the module).
-        self._settings: dict[int, db.GuildSettings] = {}
-
-    def settings_changed(self, guild_id: int, settings: db.GuildSettings) -> None:
-        """This process wrote the server's settings: its gates apply them from now on."""
-        self._settings[guild_id] = settings
-
-    async def _settings_of(self, guild_id: int) -> db.GuildSettings:
-        settings = self._settings.get(guild_id)
-        if settings is None:
-            settings = await self._store.get_guild_settings(guild_id)
-            self._settings[guild_id] = settings
-        return settings
 
     async def notice_due(self, user_id: int) -> bool:
         """Whether the no-value notice is to be shown now: the player's first time (stored)."""
@@ -126,7 +111,7 @@ class PlayGate:
         (see the module).
         """
         try:
-            settings = await self._settings_of(guild_id)
+            settings = await self._settings.of(guild_id)
             refusal = self._server_gates(settings, guild_id, asker, action, channel_id)
             if refusal is not None or action in _STAKE_CHECKED:
                 return refusal

@@ -27,12 +27,12 @@ from cogs.responsible_admin import (
     stop_all_play,
     stopped_text,
 )
-from cogs.settings_text import settings_text
+from cogs.settings_text import changed_text, settings_text
 from cogs.side_bet_config import BET_CHOICES, PAY_TABLE_DESCRIBE, side_bet_changes, side_bets_text
-from cogs.table.commands import table_cog
+from cogs.table.language import SERVER, language_setting
 from cogs.table.refusals import refusal_text
 from db.errors import BalanceLimitExceeded, InsufficientChips, SettingsCrossed
-from db.models import CARD_STYLES, MAX_BALANCE, GuildSettings
+from db.models import CARD_STYLES, LAYOUTS, MAX_BALANCE, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
 from db.ops.settings import LIMITS
 
@@ -51,9 +51,9 @@ SIDE_MAX_BET: Final = LIMITS["side_max_bet"]
 SIDE_MAX_EDGE: Final = LIMITS["side_max_edge_pct"]
 ACCOUNT_AGE: Final = LIMITS["min_account_age_days"]
 #: The table languages an admin may set, each named in itself (the setting's values are
-#: db.models.TABLE_LANGUAGES).
+#: cogs.table.language.SETTINGS, read from bot.i18n's registry).
 LANGUAGE_CHOICES = [
-    app_commands.Choice(name="Server language", value="server"),
+    app_commands.Choice(name="Server language", value=SERVER),
     *(app_commands.Choice(name=name, value=code) for code, name in NATIVE_NAMES.items()),
 ]
 
@@ -110,12 +110,15 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         play_role="The role that may play (the everyone role: anyone may)",
         stop_all="Stop all play now (tables, tournaments end; all refunded), or start it again",
         language="The language of table messages (default: the server's language)",
+        layout="Table messages as one embed, or as components (from each table's next round)",
+        practice_tables="Open every new table as a practice table (a counting trainer)",
     )
     @app_commands.choices(
         default_preset=[app_commands.Choice(name=name, value=name) for name in PRESETS],
         cards=[app_commands.Choice(name=style, value=style) for style in CARD_STYLES],
         season_length=[app_commands.Choice(name=length, value=length) for length in SEASON_LENGTHS],
         language=LANGUAGE_CHOICES,
+        layout=[app_commands.Choice(name=name, value=name) for name in LAYOUTS],
     )
     async def config(
         self,
@@ -135,6 +138,8 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         play_role: discord.Role | None = None,
         stop_all: bool | None = None,
         language: str | None = None,
+        layout: str | None = None,
+        practice_tables: bool | None = None,
     ) -> None:
         """With no options, show the settings; otherwise change the given ones (all or none)."""
         assert interaction.guild_id is not None
@@ -156,34 +161,15 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
             else (0 if play_role.is_default() else play_role.id),
             "play_stopped": None if stop_all is None else int(stop_all),
             "language": language,
+            "layout": layout,
+            "practice_tables": None if practice_tables is None else int(practice_tables),
+            "table_channels": table_channels,
         }
-        changes: dict[str, object] = {
-            name: value for name, value in given.items() if value is not None
-        }
-        if table_channels is not None:
-            changes["table_channels"] = table_channels
+        changes: dict[str, object] = {k: v for k, v in given.items() if v is not None}
         settings = await self._store(interaction, changes)
         if settings is None:
             return
-        table = table_cog(self.bot)
-        if table is not None:  # the card pictures are the table extension's
-            table.card_emojis.style_changed(interaction.guild_id, settings.card_style)
-            table.languages.changed(interaction.guild_id, settings.language)
-        shown = settings_text(settings)
-        if not changes:
-            text = _("Settings of this server:\n{settings}", settings=shown)
-        elif cards is not None or language is not None:
-            text = _(
-                "Settings changed.\n{settings}\nOpen tables keep their rules; new tables use "
-                "these.\nCards and language change on open tables too, at their next update.",
-                settings=shown,
-            )
-        else:
-            text = _(
-                "Settings changed.\n{settings}\n"
-                "Open tables keep their rules; new tables use these.",
-                settings=shown,
-            )
+        text = changed_text(changes, settings_text(settings))
         if stop_all:
             text = stopped_text(text, await stop_all_play(self.bot, interaction.guild_id))
         await tell(interaction, text)
@@ -229,11 +215,12 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
         try:
             if "table_channels" in changes:
                 changes["table_channels"] = channels_setting(str(changes["table_channels"]))
+            if "language" in changes:
+                changes["language"] = language_setting(str(changes["language"]))
             if side is not None:
-                current = await self.bot.store.get_guild_settings(interaction.guild_id)
+                current = await self.bot.settings.of(interaction.guild_id)
                 changes["side_bets"] = side_bet_changes(*side, current.default_preset)
-            settings = await self.bot.store.set_guild_settings(interaction.guild_id, **changes)
-            self.bot.play_gate.settings_changed(interaction.guild_id, settings)
+            settings = await self.bot.settings.write(interaction.guild_id, **changes)
         except SettingsCrossed as crossed:
             await tell(
                 interaction, CROSSED[crossed.setting].filled(low=crossed.low, high=crossed.high)

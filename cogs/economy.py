@@ -17,6 +17,7 @@ from bot.pocket import POCKET_SCOPE, anywhere, economy_scope
 from bot.shown_names import shown_name
 from bot.tables.chip_limit import at_the_limit
 from bot.tables.results import signed
+from cogs.coach_figures import BOARDS, add_coach_figures, show_sharpest
 from cogs.competition import add_achievements, season_choices, show_season
 from cogs.responsible import asker_of, tell_refusal
 from cogs.table.render import chips, timestamp
@@ -195,16 +196,22 @@ class EconomyCog(commands.Cog, name="Economy"):
         name="leaderboard", description="The richest players in this server, or a season's best"
     )
     @app_commands.describe(
-        season="A season's standings instead: current for this season, or a past one's name"
+        season="A season's standings instead: current for this season, or a past one's name",
+        board="sharpest: the least chips given away per 100 decisions, as the coach grades them",
     )
+    @app_commands.choices(board=BOARDS)
     @anywhere
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
         season: app_commands.Range[str, 1, 64] | None = None,
+        board: app_commands.Choice[str] | None = None,
     ) -> None:
         """Page one, 10 a page, with page buttons and your own place; or a season's standings
-        (seasons are a server's: outside servers there are none)."""
+        (seasons are a server's: outside servers there are none); or the sharpest board."""
+        if board is not None and board.value == "sharpest":
+            await show_sharpest(self.bot.store, interaction)
+            return
         if season is not None:
             if economy_scope(interaction) == POCKET_SCOPE:
                 await tell(interaction, NO_POCKET_SEASONS)
@@ -270,6 +277,7 @@ class EconomyCog(commands.Cog, name="Economy"):
         with speaking(interaction.locale):
             embed = stats_embed(who.display_name, stats)
             add_achievements(embed, achievements)
+        await add_coach_figures(self.bot.store, embed, scope, who.id, interaction.locale)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

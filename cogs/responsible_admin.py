@@ -21,7 +21,6 @@ import discord
 from bot.i18n import Text, _, joined, n_, tr
 from bot.shown_names import shown_name
 from cogs.responsible import limits_text
-from cogs.tournament import tournament_service
 from db.models import GuildSettings
 from db.ops.limit_values import PlayerLimits
 from db.ops.play_moderation import ModerationEntry
@@ -100,14 +99,12 @@ async def stop_all_play(bot: BlackjackBot, guild_id: int) -> StopReport:
             closed += 1
         else:
             failed += 1
-    service = tournament_service(bot)
     cancelled = 0
-    if service is not None:
-        try:
-            cancelled = len(await service.stop_in_guild(guild_id, TOURNAMENT_STOPPED_REASON))
-        except Exception:
-            log.exception("stopping all play: the tournaments did not stop")
-            failed += 1
+    try:
+        cancelled = len(await bot.tournaments.stop_in_guild(guild_id, TOURNAMENT_STOPPED_REASON))
+    except Exception:
+        log.exception("stopping all play: the tournaments did not stop")
+        failed += 1
     return StopReport(closed, cancelled, failed)
 
 

@@ -1,16 +1,12 @@
-"""``/tournament create | join | start | bet | standings | cancel``.
-
-Each channel of a tournament is a live table (bot.tournaments): the table cog shows it and
-takes its clicks and bets like any table's. This cog opens those tables, answers the
-tournament's commands through the table's one refusal path, and posts the result in each
-channel when a tournament ends.
-"""
+"""``/tournament create | join | start | bet | standings | cancel``, and each tournament's
+result. Its tables are live tables (bot.tournaments): the table cog shows them and takes
+their clicks and bets; refusals are answered by the table's one path."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -21,16 +17,15 @@ from bot.engine import commitment
 from bot.i18n import Text, _, joined, speak, speaking, tr
 from bot.play_gate import Action as PlayAction
 from bot.pocket import economy_scope
-from bot.tables import TableError, TableSnapshot
+from bot.tables import TableError
 from bot.tables.errors import TableAlreadyOpen
 from bot.tournaments import rules as R
-from bot.tournaments.service import Tournaments
-from bot.tournaments.state import Status, Tournament
-from bot.tournaments.tally import standings_lines
-from cogs.responsible import asker_of, tell_refusal
+from bot.tournaments.state import Status, Tournament, standings_lines
+from cogs.responsible import asker_of
 from cogs.table.betting import AMOUNT_MAX_LENGTH
-from cogs.table.commands import player_of, table_cog
+from cogs.table.commands import table_cog
 from cogs.table.peers import BetForms
+from cogs.table.presses import player_of
 from cogs.table.refusals import refuse_command_error
 
 if TYPE_CHECKING:
@@ -41,12 +36,6 @@ log = logging.getLogger(__name__)
 CASH_TABLE_HERE: Final = _(
     "This channel has a blackjack table open: a tournament needs a channel of its own."
 )
-
-
-def tournament_service(bot: commands.Bot) -> Tournaments | None:
-    """The bot's tournaments while the tournament cog is loaded; None otherwise."""
-    cog = bot.get_cog("Tournament")
-    return cast("TournamentCog", cog).service if cog is not None else None
 
 
 def may_manage(interaction: discord.Interaction[Any]) -> bool:
@@ -77,8 +66,6 @@ class TournamentCog(commands.Cog, name="Tournament"):
         self.bot = bot
         self.service = bot.tournaments
         self.service.ended = self._ended
-        #: The last tournament that ended in each channel (its standings, its seed).
-        self.last: dict[int, Tournament] = {}
         self._posting: set[asyncio.Task[None]] = set()
 
     async def cog_app_command_error(
@@ -92,8 +79,6 @@ class TournamentCog(commands.Cog, name="Tournament"):
     # -- the end -------------------------------------------------------------------------------
 
     def _ended(self, t: Tournament) -> None:
-        for channel_id in t.channels:
-            self.last[channel_id] = t
         task = asyncio.create_task(self._post_result(t), name=f"tournament {t.tournament_id}")
         self._posting.add(task)
         task.add_done_callback(self._posting.discard)
@@ -101,7 +86,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
     async def _post_result(self, t: Tournament) -> None:
         """The final standings (or why it ended) and the revealed seed, in each channel."""
         tables = table_cog(self.bot)
-        language = "en" if tables is None else await tables.messages.language(t.guild_id)
+        language = "en" if tables is None else await tables.messages.renderer.language(t.guild_id)
         with speaking(language):
             if t.status is Status.FINISHED:
                 heading = speak("Tournament #{id} is over.", id=str(t.tournament_id))
@@ -148,13 +133,10 @@ class TournamentCog(commands.Cog, name="Tournament"):
     ) -> None:
         """Create an elimination tournament in this channel (Manage Channels)."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            await tell(interaction, _("Tournaments are played in a server's channels."))
-            return
+            raise TableError(_("Tournaments are played in a server's channels."))
         if not may_manage(interaction):
-            await tell(interaction, _("Creating a tournament needs Manage Channels."))
-            return
-        if not await self._may_host(interaction):
-            return
+            raise TableError(_("Creating a tournament needs Manage Channels."))
+        await self._may_host(interaction)
         try:
             elim = (
                 R.parse_hands(eliminations)
@@ -164,9 +146,8 @@ class TournamentCog(commands.Cog, name="Tournament"):
             parts = R.parse_split(split) if split is not None else R.DEFAULT_SPLIT
             fmt = R.Format(stack, hands, min_bet, max_bet, elim, fee, parts).check()
         except R.FormatError as error:
-            await tell(interaction, error.args[0])
-            return
-        settings = await self.bot.store.get_guild_settings(interaction.guild_id)
+            raise TableError(error.args[0]) from None
+        settings = await self.bot.settings.of(interaction.guild_id)
         try:
             _t, snapshot = await self.service.create(
                 interaction.guild_id,
@@ -178,34 +159,19 @@ class TournamentCog(commands.Cog, name="Tournament"):
                 timers=(settings.bet_timer_s, settings.action_timer_s, settings.idle_close_s),
             )
         except TableAlreadyOpen:
-            await tell(interaction, CASH_TABLE_HERE)
-            return
-        await self._post_table(interaction, snapshot)
-
-    async def _post_table(
-        self, interaction: discord.Interaction[Any], snapshot: TableSnapshot
-    ) -> None:
-        """The new table's message, as /blackjack start posts a table's."""
+            raise TableError(CASH_TABLE_HERE) from None
         tables = table_cog(self.bot)
-        if tables is None:
-            return
-        rendered = await tables.messages.render(snapshot)
-        await interaction.response.send_message(embed=rendered.embed, view=rendered.view())
-        message = await interaction.original_response()
-        tables.messages.attach(snapshot, message.id)
-        await self.bot.tables.attach_message(snapshot.table_id, message.id)
+        if tables is not None:
+            await tables.post_table(interaction, snapshot)
 
     @tournament.command(name="join")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Enter this channel's tournament (its entry fee is taken now).
 
         The play gate is asked first: a break or the server's gates keep the player out."""
-        refused = await self.bot.play_gate.check(
+        await self.bot.play_gate.require(
             economy_scope(interaction), asker_of(interaction), PlayAction.TOURNAMENT
         )
-        if refused is not None:
-            await tell_refusal(interaction, refused)
-            return
         t, _reply = await self.service.join(interaction.channel_id or 0, player_of(interaction))
         if t.fmt.fee:
             text = _(
@@ -220,8 +186,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
     @tournament.command(name="start")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Close entries and deal the first hand (the host, or Manage Channels)."""
-        if not await self._may_host(interaction):
-            return
+        await self._may_host(interaction)
         t = await self.service.start(
             interaction.channel_id or 0, player_of(interaction), may_manage=may_manage(interaction)
         )
@@ -229,15 +194,12 @@ class TournamentCog(commands.Cog, name="Tournament"):
             interaction, _("Tournament #{id} has started. Good luck!", id=str(t.tournament_id))
         )
 
-    async def _may_host(self, interaction: discord.Interaction[Any]) -> bool:
-        """Whether the play gate lets a tournament be created or started here (not while an
-        admin has stopped all play); if not, the asker is told why."""
-        refusal = await self.bot.play_gate.check(
+    async def _may_host(self, interaction: discord.Interaction[Any]) -> None:
+        """The play gate's refusal to create or start a tournament here (while an admin has
+        stopped all play), raised."""
+        await self.bot.play_gate.require(
             economy_scope(interaction), asker_of(interaction), PlayAction.HOST
         )
-        if refusal is not None:
-            await tell_refusal(interaction, refusal)
-        return refusal is None
 
     @tournament.command(name="bet")
     @app_commands.describe(
@@ -267,7 +229,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
             lines = standings_lines(t, self.service.standings(t))
             await tell(interaction, joined([heading, *lines], "\n"))
             return
-        ended = self.last.get(channel_id)
+        ended = self.service.ended_in(channel_id)
         if ended is None:
             raise TableError(_("There is no tournament in this channel."))
         heading = _("Tournament #{id} has ended.", id=str(ended.tournament_id))
@@ -294,7 +256,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
                 id=str(t.tournament_id),
                 commitment=commitment(t.seed),
             )
-        ended = self.last.get(channel_id)
+        ended = self.service.ended_in(channel_id)
         return None if ended is None else verify_line(ended)
 
 

@@ -48,6 +48,7 @@ from db.models import (
     VoidResult,
 )
 from db.ops.achievements import AwardRecord, RoundAwards
+from db.ops.coach import CoachFigures, DecisionRecord, SharpEntry, UngradedRound
 from db.ops.seasons import Season, SeasonEntry, SeasonStandings
 from db.store import Clock, Store
 
@@ -58,7 +59,9 @@ __all__ = [
     "AwardRecord",
     "BalanceLimitExceeded",
     "Clock",
+    "CoachFigures",
     "DailyResult",
+    "DecisionRecord",
     "GuildSettings",
     "HandResult",
     "InsufficientChips",
@@ -76,6 +79,7 @@ __all__ = [
     "SeasonStandings",
     "SettingsCrossed",
     "SettleResult",
+    "SharpEntry",
     "ShoeRecord",
     "SideBetResult",
     "Store",
@@ -87,6 +91,7 @@ __all__ = [
     "StoredTable",
     "TableAction",
     "TableWrite",
+    "UngradedRound",
     "UnknownRound",
     "UnknownShoe",
     "VoidResult",

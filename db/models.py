@@ -33,9 +33,9 @@ OUTCOMES: Final[tuple[str, ...]] = ("win", "blackjack", "push", "loss", "surrend
 RoundStatus = Literal["open", "settled", "void"]
 #: How a server's tables show cards: the bot's card emojis, or text ("A♠ 10♥").
 CARD_STYLES: Final[tuple[str, ...]] = ("pictures", "text")
-#: The language of a server's table messages: the server's preferred locale ("server"), or
-#: one the bot speaks, by its Discord locale code (bot.i18n.LANGUAGES).
-TABLE_LANGUAGES: Final[tuple[str, ...]] = ("server", "en-US", "es-ES", "pt-BR")
+#: How a server's table messages are laid out: one embed (the default), or a Components V2
+#: message (a container with a text display per seat).
+LAYOUTS: Final[tuple[str, ...]] = ("embed", "components")
 
 _EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -98,8 +98,14 @@ class GuildSettings:
     play_role_id: int = 0
     #: 1 while an admin has stopped all play in the server.
     play_stopped: int = 0
-    #: The language of the server's table messages (TABLE_LANGUAGES).
+    #: The language of the server's table messages: "server" (the server's preferred
+    #: locale) or a Discord locale code the bot speaks (``bot.i18n.LANGUAGES``, checked by
+    #: the admin command: the store sits below ``bot`` and keeps the code as text).
     language: str = "server"
+    #: How table messages are laid out (LAYOUTS); a change shows from the next round.
+    layout: str = "embed"
+    #: 1: every table opened in the server is a practice table (a counting trainer).
+    practice_tables: int = 0
 
     def side_pay_table(self, bet: str) -> str | None:
         """The pay table of ``bet`` new tables offer, or None: the bet is off."""

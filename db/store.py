@@ -6,8 +6,8 @@ transaction with other tables' through ``db.group_commit``, each as if alone).
 Backends supply ``_transact`` and ``close``; the operations themselves live in
 ``db.ops`` and are shared. Chips, rounds and settings are the store's own methods; the
 rest are parts of it, each running its transactions through the store's ``_run``:
-``tables`` (durable tables), ``shoes``, ``reports``, ``tournaments``, ``competition``
-and ``play`` (a player's limits).
+``tables`` (durable tables), ``shoes``, ``reports``, ``tournaments``, ``competition``,
+``play`` (a player's limits) and ``coach``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from db import checks, migrate, writable
+from db.coach_store import CoachStore
 from db.competition import Competition
 from db.errors import StoreConfigError, StoreError, StoreUnavailable
 from db.group_commit import GroupCommit
@@ -76,6 +77,8 @@ class Store(ABC):
         self.shoes = ShoeStore(self._run, self._now)
         #: Rounds, leaderboards, a player's record and ledger, as reports read them.
         self.reports = ReportStore(self._run)
+        #: The coach: graded rounds and decisions, their figures, teach mode.
+        self.coach = CoachStore(self._run, self._now)
 
     # -- backend -------------------------------------------------------------
 

@@ -102,6 +102,11 @@ def unknown_guild() -> DiscordError:
     return DiscordError(404, 10004, "Unknown Guild")
 
 
+def unknown_user() -> DiscordError:
+    """404, 10013."""
+    return DiscordError(404, 10013, "Unknown User")
+
+
 def unknown_webhook() -> DiscordError:
     """404, 10015: also what an interaction token gives before the interaction is acknowledged."""
     return DiscordError(404, 10015, "Unknown Webhook")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .components_v2 import check_legacy_fields, check_v2
 from .errors import FormErrors, invalid_form_body
 
 CONTENT_MAX = 2000
@@ -157,11 +158,7 @@ def _check_button(
 def check_components(errors: FormErrors, components: Any, flags: int) -> None:
     """Action rows (5 max), buttons (5 per row), selects, custom_id length and uniqueness."""
     if flags & IS_COMPONENTS_V2:
-        errors.add(
-            ("flags",),
-            "FAKE_DISCORD_NOT_MODELLED",
-            "The fake does not model components v2 (IS_COMPONENTS_V2)",
-        )
+        check_v2(errors, components, check_action_row)
         return
     if not isinstance(components, list):
         errors.add(("components",), "BASE_TYPE_ARRAY", "Must be an array.")
@@ -170,41 +167,47 @@ def check_components(errors: FormErrors, components: Any, flags: int) -> None:
         errors.max_length(("components",), ACTION_ROWS_MAX)
     seen: set[str] = set()
     for i, row in enumerate(components):
-        at: tuple[str | int, ...] = ("components", i)
-        if not isinstance(row, dict) or row.get("type") != ACTION_ROW:
-            errors.add(
-                (*at, "type"),
-                "UNION_TYPE_CHOICES",
-                'Value of field "type" must be one of (1,).',
+        check_action_row(errors, ("components", i), row, seen)
+
+
+def check_action_row(
+    errors: FormErrors, at: tuple[str | int, ...], row: Any, seen: set[str]
+) -> None:
+    """One action row: buttons (5 at most) or one select, their custom ids unique in ``seen``."""
+    if not isinstance(row, dict) or row.get("type") != ACTION_ROW:
+        errors.add(
+            (*at, "type"),
+            "UNION_TYPE_CHOICES",
+            'Value of field "type" must be one of (1,).',
+        )
+        return
+    children = row.get("components") or []
+    if not children:
+        errors.add((*at, "components"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+    selects = [c for c in children if c.get("type") in SELECT_TYPES]
+    if selects and len(children) > 1:
+        errors.max_length((*at, "components"), 1)
+    elif len(children) > BUTTONS_PER_ROW_MAX:
+        errors.max_length((*at, "components"), BUTTONS_PER_ROW_MAX)
+    for j, child in enumerate(children):
+        cat = (*at, "components", j)
+        kind = child.get("type")
+        if kind == BUTTON:
+            _check_button(errors, cat, child, seen)
+        elif kind in SELECT_TYPES:
+            _check_custom_id(errors, cat, child.get("custom_id"), seen)
+            check_string(
+                errors, (*cat, "placeholder"), child.get("placeholder"), SELECT_PLACEHOLDER_MAX
             )
-            continue
-        children = row.get("components") or []
-        if not children:
-            errors.add((*at, "components"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
-        selects = [c for c in children if c.get("type") in SELECT_TYPES]
-        if selects and len(children) > 1:
-            errors.max_length((*at, "components"), 1)
-        elif len(children) > BUTTONS_PER_ROW_MAX:
-            errors.max_length((*at, "components"), BUTTONS_PER_ROW_MAX)
-        for j, child in enumerate(children):
-            cat = (*at, "components", j)
-            kind = child.get("type")
-            if kind == BUTTON:
-                _check_button(errors, cat, child, seen)
-            elif kind in SELECT_TYPES:
-                _check_custom_id(errors, cat, child.get("custom_id"), seen)
-                check_string(
-                    errors, (*cat, "placeholder"), child.get("placeholder"), SELECT_PLACEHOLDER_MAX
-                )
-                options = child.get("options") or []
-                if kind == STRING_SELECT and not 1 <= len(options) <= SELECT_OPTIONS_MAX:
-                    errors.bad_length((*cat, "options"), 1, SELECT_OPTIONS_MAX)
-            else:
-                errors.add(
-                    (*cat, "type"),
-                    "COMPONENT_TYPE_INVALID",
-                    f"Component type {kind} is not valid in an action row",
-                )
+            options = child.get("options") or []
+            if kind == STRING_SELECT and not 1 <= len(options) <= SELECT_OPTIONS_MAX:
+                errors.bad_length((*cat, "options"), 1, SELECT_OPTIONS_MAX)
+        else:
+            errors.add(
+                (*cat, "type"),
+                "COMPONENT_TYPE_INVALID",
+                f"Component type {kind} is not valid in an action row",
+            )
 
 
 def check_message(errors: FormErrors, payload: dict[str, Any], *, allowed_flags: int) -> None:
@@ -221,6 +224,8 @@ def check_message(errors: FormErrors, payload: dict[str, Any], *, allowed_flags:
     if not isinstance(flags, int) or flags & ~allowed_flags:
         errors.add(("flags",), "MESSAGE_FLAGS_INVALID", "Invalid message flags")
         flags = 0
+    if flags & IS_COMPONENTS_V2:
+        check_legacy_fields(errors, payload)
     if payload.get("components") is not None:
         check_components(errors, payload["components"], flags)
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import errors
+from .components_v2 import check_v2_message
 from .emojis import check_message_emojis
 from .limits import IS_COMPONENTS_V2, SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, validate_message
-from .models import FakeChannel, FakeUser, Place
+from .models import DM, FakeChannel, FakePrivateChannel, FakeUser, Place
 from .permissions import PERMISSIONS
 from .records import FakeMessage
 from .rest import Call, Reply, route, snowflake
@@ -117,12 +118,16 @@ def apply_edit(fake: FakeDiscord, message: FakeMessage, payload: dict[str, Any])
     components = payload.get("components", message.components)
     if is_empty(content, embeds, components):
         raise errors.empty_message()
+    flags = message.flags
+    if "flags" in payload and payload["flags"] is not None:
+        # IS_COMPONENTS_V2 can only be set: kept with the others but SUPPRESS_EMBEDS.
+        flags = (message.flags & ~SUPPRESS_EMBEDS) | (payload["flags"] & EDIT_FLAGS)
+    if flags & IS_COMPONENTS_V2:  # the content and embeds it had must be reset too
+        check_v2_message({"content": content, "embeds": embeds})
     message.content = content or ""
     message.embeds = [_rich(e) for e in embeds or []]
     message.components = list(components or [])
-    if "flags" in payload and payload["flags"] is not None:
-        keep = message.flags & ~SUPPRESS_EMBEDS
-        message.flags = keep | (payload["flags"] & EDIT_FLAGS)
+    message.flags = flags
     message.edited_timestamp = fake.clock.now()
     message.edits += 1
     check_message_emojis(fake, message)
@@ -196,9 +201,39 @@ async def list_messages(fake: FakeDiscord, call: Call) -> Reply:
     return Reply([m.to_dict() for m in found])
 
 
+@route("POST", "/users/@me/channels")
+async def open_dm(fake: FakeDiscord, call: Call) -> Reply:
+    """The bot's DM with ``recipient_id``: the one it has, or a new one (Discord's Create DM)."""
+    body = call.body if isinstance(call.body, dict) else {}
+    user = fake.users.get(snowflake(str(body.get("recipient_id")), "recipient_id"))
+    if user is None or user is fake.bot_user:
+        raise errors.unknown_user()
+    for channel in fake.private_channels.values():
+        if channel.type == DM and channel.recipients == [user, fake.bot_user]:
+            return Reply(channel.to_dict())
+    return Reply(fake.add_dm(user).to_dict())
+
+
+def bot_dm(fake: FakeDiscord, raw_id: str) -> FakePrivateChannel | None:
+    """The bot's own DM with this id (where it may post as in any channel), or None."""
+    channel = fake.private_channels.get(snowflake(raw_id, "channel_id"))
+    if channel is None or channel.type != DM or fake.bot_user not in channel.recipients:
+        return None
+    return channel
+
+
 @route("POST", "/channels/{channel_id}/messages")
 async def create_message(fake: FakeDiscord, call: Call) -> Reply:
-    """Post a message: needs Send Messages (Send Messages in Threads), embeds need Embed Links."""
+    """Post a message: needs Send Messages (Send Messages in Threads), embeds need Embed Links.
+    In the bot's own DM with a user, nothing is needed."""
+    dm = bot_dm(fake, call.params["channel_id"])
+    if dm is not None:
+        payload = validate_message(call.body, allowed_flags=CHANNEL_MESSAGE_FLAGS)
+        if is_empty(payload.get("content"), payload.get("embeds"), payload.get("components")):
+            raise errors.empty_message()
+        sent = new_message(fake, dm, payload, author=fake.bot_user, flags=payload.get("flags") or 0)
+        _tell_listeners(fake, "create", sent)
+        return Reply(sent.to_dict())
     channel, perms = visible_channel(fake, call.params["channel_id"])
     payload = validate_message(call.body, allowed_flags=CHANNEL_MESSAGE_FLAGS)
     if not perms & (SEND_IN_THREADS if channel.is_thread else SEND):

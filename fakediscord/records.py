@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .limits import EPHEMERAL, LOADING
+from .components_v2 import text_of, walk
+from .limits import EPHEMERAL, IS_COMPONENTS_V2, LOADING
 from .models import FakeMember, FakeUser, Place, iso
 
 
@@ -53,14 +54,18 @@ class FakeMessage:
         uid = user.id
         return not self.deleted and (self.visible_to is None or self.visible_to.id == uid)
 
+    @property
+    def components_v2(self) -> bool:
+        """A Components V2 message: components only, text in its text displays."""
+        return bool(self.flags & IS_COMPONENTS_V2)
+
     def buttons(self) -> list[dict[str, Any]]:
-        """Every button on the message, row by row."""
-        return [
-            child
-            for row in self.components
-            for child in row.get("components", [])
-            if child.get("type") == 2
-        ]
+        """Every button on the message, in order (in a V2 message: nested ones too)."""
+        return [child for child in walk(self.components) if child.get("type") == 2]
+
+    def text_displays(self) -> str:
+        """A V2 message's text, its text displays in order, a line between each."""
+        return text_of(self.components)
 
     def button(self, label: str) -> dict[str, Any]:
         """The button with this label (KeyError if none)."""

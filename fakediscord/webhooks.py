@@ -306,7 +306,8 @@ async def create_followup(fake: FakeDiscord, call: Call) -> Reply:
             and original.loading
             and not original.deleted
         ):
-            apply_edit(fake, original, {k: v for k, v in payload.items() if k != "flags"})
+            flags = (payload.get("flags") or 0) & IS_COMPONENTS_V2  # a V2 followup stays V2
+            apply_edit(fake, original, {**payload, "flags": flags})
             original.flags &= ~LOADING
             original.edited_timestamp = None
             announce_update(fake, original)

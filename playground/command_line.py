@@ -6,6 +6,11 @@ such as ``/bet amount:100 hands:2`` (or ``/bet 100``: a bare value fills the fir
 option not given yet); :func:`parse_line` finds the command and turns each value
 into the option's type. Range, choice and required checks are left to the fake
 Discord (:meth:`FakeDiscord.slash`), which rejects what a client would not send.
+
+As Discord's client does, the list shows each command, option and choice in the
+player's language (the ``*_localizations`` the bot synced, else the default), a
+line may name them so (``/miser montant:100``) or by their default names, and
+what is sent names them by their default names, as Discord sends an interaction.
 """
 
 from __future__ import annotations
@@ -30,44 +35,70 @@ class CommandLineError(ValueError):
     """The typed line names no synced command, or a value the client could not send."""
 
 
+def localized(node: Mapping[str, Any], key: str, locale: str | None) -> str:
+    """A command's, option's or choice's ``name`` or ``description`` as a client in
+    ``locale`` shows it: its localization for that locale, else the default."""
+    localizations = node.get(f"{key}_localizations") or {}
+    return str(localizations.get(locale) or node.get(key, ""))
+
+
 @dataclass(frozen=True, slots=True)
 class CommandEntry:
-    """One command a user can run: ``"blackjack start"`` and the options it declares."""
+    """One command a user can run: ``"blackjack start"`` and the options it declares.
+
+    ``path`` names it as Discord sends it; ``shown`` as the client lists it in the
+    user's language (``"blackjack ouvrir"``), as are ``description`` and the options'
+    and choices' names the page is given.
+    """
 
     path: str
     description: str
     options: tuple[Mapping[str, Any], ...]
+    shown: str = ""
+    locale: str | None = None
+
+    def option_names(self) -> dict[str, Mapping[str, Any]]:
+        """Each name a line may give an option (shown, then default) to the option."""
+        names = {str(o["name"]): o for o in self.options}
+        return {localized(o, "name", self.locale): o for o in self.options} | names
 
     def as_json(self) -> dict[str, Any]:
-        """What the page's command list needs."""
+        """What the page's command list needs, in the user's language."""
         return {
-            "path": self.path,
+            "path": self.shown or self.path,
             "description": self.description,
-            "options": [
-                {
-                    "name": o["name"],
-                    "type": o["type"],
-                    "description": o.get("description", ""),
-                    "required": bool(o.get("required")),
-                    "choices": list(o.get("choices") or []),
-                    **{key: o[key] for key in SHOWN_KEYS if key in o},
-                }
-                for o in self.options
+            "options": [self._option_json(o) for o in self.options],
+        }
+
+    def _option_json(self, option: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "name": localized(option, "name", self.locale),
+            "type": option["type"],
+            "description": localized(option, "description", self.locale),
+            "required": bool(option.get("required")),
+            "choices": [
+                {"name": localized(choice, "name", self.locale), "value": choice["value"]}
+                for choice in option.get("choices") or []
             ],
+            **{key: option[key] for key in SHOWN_KEYS if key in option},
         }
 
 
-def catalogue(commands: Iterable[FakeCommand], permissions: int) -> list[CommandEntry]:
-    """The chat-input commands and subcommands a member with ``permissions`` is offered.
+def catalogue(
+    commands: Iterable[FakeCommand], permissions: int, locale: str | None = None
+) -> list[CommandEntry]:
+    """The chat-input commands and subcommands a member with ``permissions`` is offered,
+    as a client in ``locale`` lists them.
 
-    Sorted by path, as the client lists them. A command whose
+    Sorted by the path shown, as the client lists them. A command whose
     ``default_member_permissions`` the member lacks is hidden, as Discord hides it.
     """
     entries: list[CommandEntry] = []
     for command in commands:
         if command.type == 1 and offered(command, permissions):
-            _walk(command.name, command.data, entries)
-    return sorted(entries, key=lambda e: e.path)
+            shown = localized(command.data, "name", locale)
+            _walk((command.name, shown), command.data, entries, locale)
+    return sorted(entries, key=lambda e: e.shown)
 
 
 def offered(command: FakeCommand, permissions: int) -> bool:
@@ -82,13 +113,21 @@ def offered(command: FakeCommand, permissions: int) -> bool:
     return bits != 0 and permissions & bits == bits
 
 
-def _walk(path: str, node: Mapping[str, Any], entries: list[CommandEntry]) -> None:
+def _walk(
+    path: tuple[str, str],
+    node: Mapping[str, Any],
+    entries: list[CommandEntry],
+    locale: str | None,
+) -> None:
+    """Add the command ``node`` (its default and shown path) or each of its subcommands."""
     options: list[Mapping[str, Any]] = list(node.get("options") or [])
     nested = [o for o in options if o.get("type") in (SUBCOMMAND, GROUP)]
     if not nested:
-        entries.append(CommandEntry(path, str(node.get("description", "")), tuple(options)))
+        description = localized(node, "description", locale)
+        entries.append(CommandEntry(path[0], description, tuple(options), path[1], locale))
     for child in nested:
-        _walk(f"{path} {child['name']}", child, entries)
+        child_path = (f"{path[0]} {child['name']}", f"{path[1]} {localized(child, 'name', locale)}")
+        _walk(child_path, child, entries, locale)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,21 +143,28 @@ def parse_line(text: str, entries: Sequence[CommandEntry], guild: FakeGuild) -> 
     words = text.strip().removeprefix("/").split()
     if not words:
         raise CommandLineError("Type a command, starting with /.")
-    entry = _longest_match(words, entries)
-    rest = " ".join(words[len(entry.path.split()) :])
-    declared = {str(o["name"]): o for o in entry.options}
+    entry, size = _longest_match(words, entries)
+    rest = " ".join(words[size:])
+    declared = entry.option_names()
     raw = _split_options(rest, declared, entry)
-    options = {name: _typed(declared[name], value, guild) for name, value in raw.items()}
+    by_name = {str(o["name"]): o for o in entry.options}
+    options = {
+        name: _typed(by_name[name], value, guild, entry.locale) for name, value in raw.items()
+    }
     return ParsedLine(entry.path, options)
 
 
-def _longest_match(words: list[str], entries: Sequence[CommandEntry]) -> CommandEntry:
+def _longest_match(words: list[str], entries: Sequence[CommandEntry]) -> tuple[CommandEntry, int]:
+    """The command the line names (as shown or by default), and how many words name it."""
     for size in range(min(3, len(words)), 0, -1):
         wanted = " ".join(words[:size]).lower()
         for entry in entries:
-            if entry.path == wanted:
-                return entry
-    starts = sorted({e.path for e in entries if e.path.startswith(words[0].lower())})
+            if wanted in (entry.shown, entry.path):
+                return entry, size
+    first = words[0].lower()
+    starts = sorted(
+        {e.shown for e in entries if e.shown.startswith(first) or e.path.startswith(first)}
+    )
     if starts:
         raise CommandLineError(f"/{words[0]} needs a subcommand: " + ", ".join(starts))
     raise CommandLineError(f"There is no command /{words[0]} here.")
@@ -127,33 +173,35 @@ def _longest_match(words: list[str], entries: Sequence[CommandEntry]) -> Command
 def _split_options(
     rest: str, declared: Mapping[str, Mapping[str, Any]], entry: CommandEntry
 ) -> dict[str, str]:
-    """``amount:100 hands:2`` -> ``{"amount": "100", "hands": "2"}``; a value may hold spaces.
+    """``amount:100 hands:2`` -> ``{"amount": "100", "hands": "2"}``, by the options'
+    default names whichever names the line gives; a value may hold spaces.
 
     A leading value without a name fills the first option not named in the line.
     """
     if not rest:
         return {}
-    names = "|".join(re.escape(name) for name in declared)
+    names = "|".join(re.escape(name) for name in sorted(declared, key=len, reverse=True))
     marker = re.compile(rf"(?:^|\s)({names}):") if names else None
     found = list(marker.finditer(rest)) if marker else []
     values: dict[str, str] = {}
     leading = rest[: found[0].start()] if found else rest
     for index, match in enumerate(found):
         end = found[index + 1].start() if index + 1 < len(found) else len(rest)
-        name = match.group(1)
+        name = str(declared[match.group(1)]["name"])
         if name in values:
-            raise CommandLineError(f"Option {name} is given twice.")
+            raise CommandLineError(f"Option {match.group(1)} is given twice.")
         values[name] = rest[match.end() : end].strip()
     if leading.strip():
-        free = [name for name in declared if name not in values]
+        free = [str(o["name"]) for o in entry.options if o["name"] not in values]
         if not free:
-            raise CommandLineError(f"/{entry.path} takes no more options: {leading.strip()!r}")
+            raise CommandLineError(f"/{entry.shown} takes no more options: {leading.strip()!r}")
         values = {free[0]: leading.strip(), **values}
     return values
 
 
-def _typed(option: Mapping[str, Any], text: str, guild: FakeGuild) -> Any:
-    """The value as the client sends it for the option's type.
+def _typed(option: Mapping[str, Any], text: str, guild: FakeGuild, locale: str | None) -> Any:
+    """The value as the client sends it for the option's type (a choice by its value,
+    typed as its name, shown or default, or its value).
 
     A value of the wrong shape is passed on as text, so the fake answers it as
     Discord's client would refuse it ("takes a number").
@@ -161,7 +209,8 @@ def _typed(option: Mapping[str, Any], text: str, guild: FakeGuild) -> Any:
     kind = option["type"]
     choices = option.get("choices") or []
     for choice in choices:
-        if text.lower() in (str(choice["name"]).lower(), str(choice["value"]).lower()):
+        names = (choice["name"], localized(choice, "name", locale), choice["value"])
+        if text.lower() in {str(name).lower() for name in names}:
             return choice["value"]
     if kind == INTEGER:
         return _number(text, int)

@@ -214,9 +214,10 @@ class Playground:
         raise LookupError(f"no channel {channel_id}")
 
     def commands(self, member: FakeMember) -> list[CommandEntry]:
-        """The commands the bot synced (globally and here) that ``member``'s client offers."""
+        """The commands the bot synced (globally and here) that ``member``'s client offers,
+        in its language."""
         synced = self.fake.commands.get(None, []) + self.fake.commands.get(self.guild.id, [])
-        return catalogue(synced, member.base_permissions())
+        return catalogue(synced, member.base_permissions(), member.user.locale)
 
     def messages(self, channel: FakeChannel, viewer: FakeMember) -> list[FakeMessage]:
         """The channel as ``viewer``'s client shows it (their own ephemeral replies included)."""

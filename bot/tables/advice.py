@@ -20,11 +20,11 @@ chart, in milliseconds, and says so.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, ParamSpec, TypeVar
 
 from bot.clock import Clock, SystemClock
 from bot.engine import Action, Card, Hand, Rules
@@ -34,13 +34,16 @@ from bot.strategy_cache import StrategyCache, chart_and_edge, rules_key
 from bot.strategy_process import legal_values, warm_values
 from bot.tables.errors import Restarting
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
 #: What a Hint says while the table's own figures are still being worked out.
 #: What a Hint says to the insurance question: basic strategy never insures.
 NO_INSURANCE: Final = _(
     "Basic strategy: no insurance (it costs more than it saves in the long run)."
 )
 #: Each choice as a Hint names it.
-_ACTIONS: Final[dict[Action, Text]] = {
+ACTIONS: Final[dict[Action, Text]] = {
     Action.HIT: _("hit"),
     Action.STAND: _("stand"),
     Action.DOUBLE: _("double"),
@@ -142,6 +145,18 @@ class Advice:
             return _from_infinite_chart(rules, cards, up, legal)
         return exact_hint(job.result(), cards, up)
 
+    @property
+    def closed(self) -> bool:
+        """Whether the worker was stopped (``close``)."""
+        return self._closed
+
+    def run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> asyncio.Future[T]:
+        """``fn(*args)`` in the worker, after the jobs queued before it (the coach's
+        grading); Restarting once closed."""
+        if self._closed:
+            raise Restarting()
+        return asyncio.wrap_future(self._worker.submit(fn, *args, **kwargs))
+
     def _lost(self, job: asyncio.Future[Any]) -> bool:
         """Whether the worker ended before it finished ``job``: Restarting when the bot
         stopped it; else it died, and the next one starts cold."""
@@ -160,7 +175,7 @@ class Advice:
 
 
 #: A figure as the Hint writes it: a sign always, the minus sign a true minus.
-_PERCENT: Final = "+0.0;\u22120.0"
+PERCENT: Final = "+0.0;\u22120.0"
 
 
 def exact_hint(values: dict[Action, float], cards: Sequence[Card], up: Card) -> Text:
@@ -171,8 +186,8 @@ def exact_hint(values: dict[Action, float], cards: Sequence[Card], up: Card) -> 
         [
             _(
                 "{action} {percent}%",
-                action=_ACTIONS[action],
-                percent=Figure(values[action] * 100, _PERCENT),
+                action=ACTIONS[action],
+                percent=Figure(values[action] * 100, PERCENT),
             )
             for action in ranked
         ]
@@ -200,7 +215,7 @@ def _choice(action: Action, cards: Sequence[Card], up: Card) -> Text:
     """A choice as both Hints word it: "stand (hard 16 against a 10)"."""
     return _(
         "{action} ({hand} against {up})",
-        action=_ACTIONS[action],
+        action=ACTIONS[action],
         hand=hand_name(cards),
         up=card_name(up),
     )

@@ -9,19 +9,24 @@ from collections.abc import Iterable, Mapping
 
 import db
 from bot.engine.analysis import infinite_lookup
+from bot.i18n import Text, _
 from bot.tables.journal import apply_decision, decision
+from bot.tables.journal import names as seat_names
 from bot.tables.table import Table
 
 
 def play_by_chart(
     table: Table, late: Iterable[str], free: Mapping[str, int], now: float
-) -> list[db.TableAction]:
+) -> tuple[list[db.TableAction], list[Text]]:
     """Play every hand of the ``late`` players (engine ids) by basic strategy, within the
-    chips each has ``free``; the journal rows, applied to the table's round already."""
+    chips each has ``free``: the journal rows, applied to the table's round already, and a
+    line for each player saying so (added to the table's events)."""
     round_ = table.round
     assert round_ is not None
     lookup = infinite_lookup(table.rules)
     rows: list[db.TableAction] = []
+    notices: list[Text] = []
+    names = seat_names(table)
     for pid in late:
         left = free[pid]
         while pid in round_.players_to_act():
@@ -34,4 +39,8 @@ def play_by_chart(
         for seat in table.seats:
             if seat.pid == pid:
                 seat.deadline = None
-    return rows
+        notices.append(
+            _("{player} did not act in time: basic strategy played their hand.", player=names[pid])
+        )
+    table.events.extend(notices)
+    return rows, notices

@@ -4,20 +4,22 @@ card, bets in the open, a late player's hands stood, and betting again after eac
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import db
 from bot.clock import Clock
+from bot.coach_grading import TIMEOUT
 from bot.engine import Shoe
 from bot.i18n import _
 from bot.tables import chip_limit
 from bot.tables.achievements import announcements, round_awards
 from bot.tables.errors import BetRefused
-from bot.tables.journal import TIMEOUT, apply_decision, decision, side_stakes
+from bot.tables.journal import apply_decision, decision, side_stakes
 from bot.tables.journal import names as seat_names
 from bot.tables.modes import Purse
 from bot.tables.players import Player
+from bot.tables.practice import QUIZ_ASKED, quiz_of
 from bot.tables.purses import EconomyPurse
 from bot.tables.registry import TableRegistry
 from bot.tables.results import hand_results, payouts_of, result_lines, shuffle_notice
@@ -85,11 +87,8 @@ class CashMode:
     def hidden_bets(self, table: Table) -> frozenset[int]:
         return frozenset()
 
-    def shown_events(self, table: Table) -> Sequence[str]:
-        return table.events
-
-    def panel(self, table: Table) -> tuple[str, ...]:
-        return ()
+    def panel(self, table: Table) -> None:
+        return None
 
     # ----------------------------------------------------------- timers
 
@@ -151,6 +150,7 @@ class CashMode:
             round_awards(table.guild_id, round_),
             side_bet_results(settled_now),
         )
+        flow.settled(table.round_id)
         table.round_id = None
         # Shown in the Latest line while the next round is bet (saved with its document).
         table.events = announcements(awarded, seat_names(table))
@@ -219,3 +219,6 @@ class CashMode:
         await self._store.shoes.open_shoe(table.guild_id, table.channel_id, table.shoe.commitment)
         staying = [seat for seat in table.seats if not seat.leaving]
         table.shuffle_notice = shuffle_notice(staying, table.shoe.commitment)
+        if table.practice:  # the counting trainer asks for the finished shoe's count
+            table.quiz = quiz_of(old)
+            table.shuffle_notice = (*table.shuffle_notice, QUIZ_ASKED)

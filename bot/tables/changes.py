@@ -127,7 +127,6 @@ class TableChanges:
             panel=mode.panel(table),
             hidden_bets=mode.hidden_bets(table),
             rebets=mode.rebets,
-            events=mode.shown_events(table),
             bet_limits=mode.bet_limits(table, None),
         )
 

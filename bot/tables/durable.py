@@ -96,6 +96,8 @@ def table_document(table: Table, mode_state: Any = None) -> str:
             "closing": line_data(table.closing),
             "mode": table.mode,
             "mode_state": mode_state,
+            "practice": table.practice,
+            "quiz": table.quiz,
         }
     ).decode()
 
@@ -178,6 +180,9 @@ def restore_table(
         table.side_bets = SideBetRules.from_dict(data.get("side_bets"))
         table.closing = line_from(data.get("closing", ""))
         table.mode = str(data.get("mode", "cash"))
+        table.practice = bool(data.get("practice", False))
+        quiz = data.get("quiz")
+        table.quiz = None if quiz is None else (str(quiz[0]), int(quiz[1]))
         table.mode_state = load_mode(table.mode, data.get("mode_state"))
         table.last_side_bets = {
             int(user): {str(bet): int(stake) for bet, stake in side.items()}

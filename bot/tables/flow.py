@@ -75,6 +75,8 @@ class RoundFlow:
         self.new_shoe_for: ShoeFactory = shoe_factory or fresh_shoe
         #: SHARD_COUNT of this process (1 unsharded), stored with each table.
         self.shard_count = 1
+        #: Told the id of each round once its settlement is committed (the coach).
+        self.on_settled: list[Callable[[int], None]] = []
         #: Each game mode's policy by its key (a table's document names its mode).
         self.modes: dict[str, GameMode] = {CashMode.key: CashMode(store, clock, registry)}
 
@@ -249,6 +251,11 @@ class RoundFlow:
             seat.deadline = None
         table.events = []
         table.round = None
+
+    def settled(self, round_id: int) -> None:
+        """A mode committed the settlement of ``round_id``: tell whoever listens."""
+        for listener in self.on_settled:
+            listener(round_id)
 
     async def next_round(self, table: Table) -> None:
         """After a settlement: what the table's mode does next (cash: bet again)."""

@@ -16,10 +16,10 @@ import json
 from typing import Any
 
 import db
+from bot.coach_grading import DEAL, TIMEOUT, time_out
 from bot.engine import (
     SPECS,
     Action,
-    Event,
     Round,
     RoundPhase,
     Verdict,
@@ -32,11 +32,8 @@ from bot.tables.side_bets import SideBetRules, outcome_lines, side_bet_outcomes
 from bot.tables.snapshot import TablePhase
 from bot.tables.table import Table
 
-DEAL = "deal"
 #: The engine's event of the dealer's up card (side-bet results follow it).
 DEALER_UP = "dealer_up"
-#: A player's timer ran out: insurance declined, or every hand stood.
-TIMEOUT = "timeout"
 
 
 class JournalError(ValueError):
@@ -124,18 +121,6 @@ def set_deadlines(table: Table, acted: set[str], now: float) -> None:
             seat.deadline = None
         elif phase_started or seat.pid in acted or seat.deadline is None:
             seat.deadline = now + table.timers.action_s
-
-
-def time_out(round_: Round, pid: str) -> list[Event]:
-    """A player's timer ran out: insurance declined, or every hand stood."""
-    if round_.is_finished:
-        return []
-    if round_.phase is RoundPhase.INSURANCE:
-        # Timing out of the insurance question declines it; play goes on as usual.
-        if Action.NO_INSURANCE in round_.legal_actions(pid):
-            return round_.act(pid, Action.NO_INSURANCE)
-        return []
-    return round_.stand_all(pid)
 
 
 # -- journal rows ------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from bot.engine import Shoe
 if TYPE_CHECKING:
     from bot.tables.flow import RoundFlow, ShoeFactory
     from bot.tables.players import Player
+    from bot.tables.snapshot import TournamentPanel
     from bot.tables.table import SeatState, Table
 
 
@@ -117,11 +118,7 @@ class GameMode(Protocol):
         """The players whose stakes the table hides now (sealed or secret bets)."""
         ...
 
-    def shown_events(self, table: Table) -> Sequence[str]:
-        """The table's event lines as everyone may read them (a secret stake left out)."""
-        ...
-
-    def panel(self, table: Table) -> tuple[str, ...]:
-        """Lines the table shows about the game beside the round (a tournament's hand and
-        stacks); none at a cash table."""
+    def panel(self, table: Table) -> TournamentPanel | None:
+        """What the table shows about the game beside the round (a tournament's hand and
+        stacks); None at a cash table."""
         ...

@@ -63,14 +63,16 @@ class Opening:
         min_bet: int | None = None,
         max_bet: int | None = None,
         warm: Callable[[Rules], None],
+        practice: bool = False,
     ) -> Reply:
         """Open a table in the channel with the host seated, and open betting at once.
 
-        ``warm`` is told the table's rules as it opens (the strategy worker starts on them).
+        ``warm`` is told the table's rules as it opens (the strategy worker starts on them);
+        ``practice``: a counting trainer's table.
         """
         try:
             snapshot = await self._open_table(
-                guild_id, channel_id, host, preset, min_bet, max_bet, warm
+                guild_id, channel_id, host, preset, min_bet, max_bet, warm, practice
             )
         except db.StoreUnavailable:
             raise TableError(NO_STORE) from None
@@ -86,6 +88,7 @@ class Opening:
         min_bet: int | None,
         max_bet: int | None,
         warm: Callable[[Rules], None],
+        practice: bool = False,
     ) -> TableSnapshot:
         async with self._opening:
             await self._check_channel_free(channel_id)
@@ -110,6 +113,7 @@ class Opening:
                 idle_since=self._clock.now(),
             )
             table.side_bets = side_bet_rules(settings, rules)
+            table.practice = practice or bool(settings.practice_tables)
             table.seats.append(SeatState(host))
             warm(rules)
             async with table.lock:

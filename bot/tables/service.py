@@ -7,6 +7,7 @@ table's lock; the new snapshot is published after the lock is released.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Mapping, Sequence
 
@@ -18,12 +19,22 @@ from bot.shown_names import shown_name
 from bot.tables.advice import Advice
 from bot.tables.betting import Betting
 from bot.tables.changes import Publish, TableChanges, TimerGate, every_timer_acts
+from bot.tables.coach import Coach
 from bot.tables.errors import NotAllowed, NothingToDo, StaleButton, TablePaused
 from bot.tables.fairness import Fairness
 from bot.tables.flow import RoundFlow, ShoeFactory
 from bot.tables.opening import Opening
 from bot.tables.play import Playing
 from bot.tables.players import Player
+from bot.tables.practice import (
+    NO_QUIZ,
+    NOT_A_COUNT,
+    NOT_PRACTICE,
+    count_text,
+    quiz_verdict,
+    read_count,
+    table_count,
+)
 from bot.tables.refusals import player_in_round
 from bot.tables.registry import TableRegistry
 from bot.tables.resume import Resumer, ResumeReport
@@ -63,6 +74,10 @@ class TableService:
         self.resumer = Resumer(store, self.registry, self.flow, self.changes)
         self.opening = Opening(store, clock, self.registry, self.flow, self.changes, self.resumer)
         self.advice = advice or Advice()  # charts, edges and Hint figures off the event loop
+        self._closing: set[asyncio.Task[None]] = set()
+        #: Every settled round's decisions graded in the advice's worker, after the round.
+        self.coach = Coach(store, self.advice)
+        self.flow.on_settled.append(self.coach.round_settled)
 
     @property
     def shard_count(self) -> int:
@@ -123,8 +138,10 @@ class TableService:
         preset: str | None = None,
         min_bet: int | None = None,
         max_bet: int | None = None,
+        practice: bool = False,
     ) -> Reply:
-        """Open a table in the channel with the host seated, and open betting at once."""
+        """Open a table in the channel with the host seated, and open betting at once;
+        ``practice``: a counting trainer's table (its Count button, a quiz at the reshuffle)."""
         return await self.opening.start(
             guild_id,
             channel_id,
@@ -133,6 +150,7 @@ class TableService:
             min_bet=min_bet,
             max_bet=max_bet,
             warm=self.advice.warm,
+            practice=practice,
         )
 
     async def attach_message(self, table_id: str, message_id: int) -> None:
@@ -204,6 +222,37 @@ class TableService:
             assert snapshot is not None
         return Reply(snapshot, await self.advice.hint(table.rules, cards, up, legal))
 
+    async def count(self, table_id: str, player: Player) -> Reply:
+        """A practice table's Hi-Lo count, for anyone who asks (the note)."""
+        table = self.registry.table(table_id)
+        async with table.lock:
+            self.changes.check_open(table)
+            if not table.practice:
+                raise NotAllowed(NOT_PRACTICE)
+            snapshot = table.snapshot
+            assert snapshot is not None
+            return Reply(snapshot, count_text(table_count(table)))
+
+    async def answer_quiz(self, table_id: str, player: Player, text: str) -> Reply:
+        """A player's answer to a practice table's count quiz, kept once; the verdict."""
+        table = self.registry.table(table_id)
+        async with table.lock:
+            self.changes.check_open(table)
+            if table.quiz is None:
+                raise NothingToDo(NO_QUIZ)
+            answer = read_count(text)
+            if answer is None:
+                raise NotAllowed(NOT_A_COUNT)
+            shoe, running = table.quiz
+            snapshot = table.snapshot
+            assert snapshot is not None
+        kept = await self._store.coach.record_quiz(
+            table.guild_id, player.user_id, shoe, answer, running
+        )
+        if not kept:
+            raise NothingToDo(_("You have answered this count quiz already."))
+        return Reply(snapshot, quiz_verdict(answer, running))
+
     # ----------------------------------------------------------- closing
 
     async def stop(self, channel_id: int, by: Player, *, may_manage_channel: bool) -> Reply:
@@ -244,6 +293,13 @@ class TableService:
         # found gone again after the store is back.
         with contextlib.suppress(StaleButton, TablePaused):
             await self.changes.mutate(table, lambda: self.flow.close(table, reason))
+
+    def close_soon(self, table_id: str, reason: str) -> None:
+        """``close`` the table without waiting for it: how a coordinator over several tables
+        (a tournament) ends the others from under the lock of one of them."""
+        task = asyncio.create_task(self.close(table_id, reason), name=f"table {table_id} end")
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     # ----------------------------------------------------------- start-up and stop
 

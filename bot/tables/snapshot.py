@@ -91,6 +91,44 @@ class DealerView:
 
 
 @dataclass(frozen=True, slots=True)
+class StackView:
+    """A player's tournament chips, as a tournament table's panel shows them."""
+
+    name: str
+    chips: int
+    #: The elimination hand they went out after, or None while still in.
+    out_after: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPanel:
+    """What a tournament table shows beside its round: its title, the format before the
+    start (with the shuffle's commitment), then hand n of m and the next elimination,
+    every stack, and the prize pool. Only the title once the tournament has ended.
+    ``hands`` to ``fee`` are the tournament's terms, named as its format's fields."""
+
+    tournament_id: int
+    #: A duplicate tournament's table number (1 first) and its tables; else 0 and 0.
+    table: int = 0
+    tables: int = 0
+    #: Entries are open: the format is shown instead of the hand.
+    registering: bool = False
+    hand: int = 0
+    #: The hands it lasts; 0 once it has ended (the table only closes).
+    hands: int = 0
+    stack: int = 0
+    min_bet: int = 0
+    max_bet: int = 0
+    eliminations: tuple[int, ...] = ()
+    commitment: str = ""
+    stacks: tuple[StackView, ...] = ()
+    pool: int = 0
+    #: The prize split in percent, first place first; the entry fee (0: none).
+    split: tuple[int, ...] = ()
+    fee: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class TableSnapshot:
     """Everything the table message shows, at one moment."""
 
@@ -132,7 +170,11 @@ class TableSnapshot:
     #: The table's game mode ("cash", "tournament"), and what that mode shows beside the
     #: round (a tournament's hand, stacks and next elimination).
     mode: str = "cash"
-    panel: tuple[str, ...] = ()
+    panel: TournamentPanel | None = None
+    #: A practice table: its Count button shows the Hi-Lo count (bot/tables/practice.py).
+    practice: bool = False
+    #: A count quiz is open at the practice table (its Quiz button).
+    quiz_open: bool = False
 
 
 class Reply(NamedTuple):

@@ -7,8 +7,18 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot.engine import DECK, Action, Card, Hand, Round, RoundPhase
+from bot.shown_names import shown_name
+from bot.tables.results import without_stakes
 from bot.tables.side_bets import SETTLED_AT_DEAL, SHOWN
-from bot.tables.snapshot import CardView, DealerView, HandView, SeatView, TablePhase, TableSnapshot
+from bot.tables.snapshot import (
+    CardView,
+    DealerView,
+    HandView,
+    SeatView,
+    TablePhase,
+    TableSnapshot,
+    TournamentPanel,
+)
 from bot.tables.table import SeatState, Table
 
 #: How many of the round's latest event lines a snapshot carries.
@@ -183,15 +193,14 @@ def build_snapshot(
     table: Table,
     version: int,
     *,
-    panel: tuple[str, ...] = (),
+    panel: TournamentPanel | None = None,
     hidden_bets: frozenset[int] = frozenset(),
     rebets: bool = True,
-    events: Sequence[str] | None = None,
     bet_limits: tuple[int, int] | None = None,
 ) -> TableSnapshot:
     """Everything the table message shows now; ``panel``, ``hidden_bets``, ``rebets`` and
-    ``bet_limits`` (else the rules') from the table's game mode (bot.tables.modes), and
-    ``events`` as it shows them."""
+    ``bet_limits`` (else the rules') from the table's game mode (bot.tables.modes). A
+    hidden stake is left out of the event lines too."""
     round_ = table.round
     playing = round_ is not None and table.phase in (TablePhase.INSURANCE, TablePhase.PLAYING)
     deadline = table.deadline
@@ -200,6 +209,12 @@ def build_snapshot(
         times = [seat.deadline for seat in table.seats if seat.deadline is not None]
         deadline = max(times) if times else None
     low, high = bet_limits or (table.rules.min_bet, table.rules.max_bet)
+    events: Sequence[str] = table.events[-RECENT_EVENTS:]
+    if hidden_bets:
+        hidden_names = {
+            shown_name(s.player.name) for s in table.seats if s.player.user_id in hidden_bets
+        }
+        events = without_stakes(events, hidden_names)
     return TableSnapshot(
         table_id=table.table_id,
         guild_id=table.guild_id,
@@ -220,7 +235,7 @@ def build_snapshot(
         ),
         dealer=dealer_view(round_) if playing and round_ is not None else None,
         deadline=None if table.closed else deadline,
-        events=tuple((table.events if events is None else events)[-RECENT_EVENTS:]),
+        events=tuple(events),
         last_results=table.last_results,
         last_summary=table.last_summary,
         shuffle_notice=table.shuffle_notice,
@@ -236,4 +251,6 @@ def build_snapshot(
         ),
         mode=table.mode,
         panel=panel,
+        practice=table.practice,
+        quiz_open=table.quiz is not None,
     )

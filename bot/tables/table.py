@@ -106,6 +106,11 @@ class Table:
     #: tournament's stacks), kept in the table's document.
     mode: str = "cash"
     mode_state: Any = None
+    #: A practice table (a counting trainer): the Count button, and a quiz at the reshuffle.
+    practice: bool = False
+    #: A practice table's open count quiz: the finished shoe's commitment and its final
+    #: Hi-Lo running count (None before the first reshuffle).
+    quiz: tuple[str, int] | None = None
 
     @property
     def closed(self) -> bool:

@@ -1,2 +1,2 @@
-"""Elimination tournaments at the table: the rules (``rules``), the live tournaments
-(``service``) and their stored form (``document``). No discord here: the cog shows them."""
+"""Elimination tournaments: the rules (``rules``), the coordinator (``service``) and its
+state (``state``), and the game mode its tables play (``mode``). No discord here."""

@@ -1,24 +1,23 @@
 """A tournament table's game mode: the policy its round flow asks (bot.tables.modes).
 
-Hand n's shoe is ``continuation_seed(seed, n)`` of the tournament's committed seed (every
-table of a duplicate tournament deals the same cards to the same seats). Bets are sealed
-until the deal, one may be secret until it is paid, and a bet is of the player's stack
-(kept in the table's document: a DocumentPurse). A late bettor bets the minimum; a late
-player's hand is played by basic strategy. After each hand the stacks change by its
-result, the fewest chips may go out, and the coordinator says what comes next.
+Hand n's shoe is ``continuation_seed(seed, n)`` of the tournament's committed seed, so every
+table of a duplicate tournament deals the same cards to the same seats. Bets are sealed until
+the deal, one may be secret until it is paid, and each is of the player's stack (a
+DocumentPurse). A late bettor bets the minimum; a late hand is played by basic strategy.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, astuple, dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import db
 from bot.clock import Clock
-from bot.engine import Shoe, continuation_seed
+from bot.engine import Shoe, commitment, continuation_seed
 from bot.i18n import _, signed
-from bot.shown_names import shown_name
 from bot.tables import achievements
 from bot.tables.autoplay import play_by_chart
 from bot.tables.errors import BetRefused, TableError
@@ -26,10 +25,11 @@ from bot.tables.journal import names as seat_names
 from bot.tables.modes import Purse
 from bot.tables.players import Player
 from bot.tables.purses import DocumentPurse
-from bot.tables.results import result_lines, without_stakes
+from bot.tables.results import result_lines
+from bot.tables.snapshot import StackView, TournamentPanel
 from bot.tables.table import SeatState, Table, Timers
 from bot.tournaments import rules as R
-from bot.tournaments.state import BASE_PRESET, Tournament, document
+from bot.tournaments.state import BASE_PRESET, Status, Tournament, document, tournament_rules
 from db.tournament_store import EliminationRow
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def stacks_of(table: Table) -> TableStacks:
 
 def entries_table(t: Tournament, channel_id: int, now: float) -> Table:
     """A new table of ``t`` in this channel, taking entries (no seat yet, no hand dealt)."""
-    rules = t.rules
+    rules = tournament_rules(t.fmt)
     return Table(
         table_id="",
         guild_id=t.guild_id,
@@ -122,23 +122,17 @@ class TournamentMode:
         )
 
     def load_state(self, data: Any) -> TableStacks:
-        stacks = {
-            int(u): Stack(int(c), int(b), o, bool(x), bool(s)) for u, c, b, o, x, s in data[2]
-        }
+        stacks = {int(row[0]): Stack(*row[1:]) for row in data[2]}
         return TableStacks(int(data[0]), int(data[1]), stacks)
 
     def dump_state(self, state: Any) -> Any:
         assert isinstance(state, TableStacks)
-        rows = [
-            [u, s.chips, s.chips_before, s.out_after, s.secret_used, s.secret]
-            for u, s in state.stacks.items()
-        ]
+        rows = [[user, *astuple(stack)] for user, stack in state.stacks.items()]
         return [state.tournament_id, state.index, rows]
 
     def round_shoe(self, table: Table, factory: ShoeFactory) -> Shoe | None:
-        return self.hand_shoe(
-            table, continuation_seed(self._tournaments.of(table).seed, table.round_no)
-        )
+        seed = self._tournaments.of(table).seed
+        return self.hand_shoe(table, continuation_seed(seed, table.round_no))
 
     def check_seating(self, table: Table, player: Player, *, betting: bool) -> None:
         stack = stacks_of(table).stacks.get(player.user_id)
@@ -155,36 +149,43 @@ class TournamentMode:
         t = self._tournaments.find(table)
         if t is None:  # it ended before a restart: the table only closes now
             return table.rules.min_bet, table.rules.max_bet
-        fmt = t.fmt
         if seat is None:  # the format's (the rules' minimum is 1: a short stack bets all)
-            return fmt.min_bet, fmt.max_bet
+            return t.fmt.min_bet, t.fmt.max_bet
         chips = stacks_of(table).stacks[seat.player.user_id].chips
-        return min(fmt.min_bet, chips), min(fmt.max_bet, chips)
+        return min(t.fmt.min_bet, chips), min(t.fmt.max_bet, chips)
 
     def note_secret(self, table: Table, user_id: int, secret: bool) -> Callable[[], None]:
-        stack = stacks_of(table).stacks[user_id]
+        stacks = stacks_of(table).stacks
+        stack = stacks[user_id]
         if secret and stack.secret_used:
             raise BetRefused(_("You have already used your one secret bet."))
-        before = (stack.secret, stack.secret_used)
-
-        def undo() -> None:
-            stack.secret, stack.secret_used = before
-
-        stack.secret, stack.secret_used = secret, stack.secret_used or secret
-        return undo
+        stacks[user_id] = replace(stack, secret=secret, secret_used=stack.secret_used or secret)
+        return partial(operator.setitem, stacks, user_id, stack)
 
     def hidden_bets(self, table: Table) -> frozenset[int]:
         if table.round is None:  # sealed until the deal
             return frozenset(seat.player.user_id for seat in table.seats)
         return frozenset(u for u, stack in stacks_of(table).stacks.items() if stack.secret)
 
-    def shown_events(self, table: Table) -> Sequence[str]:
-        hidden = self.hidden_bets(table)
-        secret = {shown_name(s.player.name) for s in table.seats if s.player.user_id in hidden}
-        return without_stakes(table.events, secret) if secret else table.events
-
-    def panel(self, table: Table) -> tuple[str, ...]:
-        return self._tournaments.panel(table)
+    def panel(self, table: Table) -> TournamentPanel:
+        state, t = stacks_of(table), self._tournaments.find(table)
+        if t is None:  # it ended before a restart: the table only closes now
+            return TournamentPanel(state.tournament_id)
+        at = t.at(state.index)
+        stacks = (state.stacks[e.user_id] for e in at)
+        return TournamentPanel(
+            t.tournament_id,
+            table=state.index + 1 if t.duplicate else 0,
+            tables=len(t.channels) if t.duplicate else 0,
+            registering=t.status is Status.REGISTERING,
+            hand=table.round_no,
+            commitment=commitment(t.seed),
+            stacks=tuple(
+                StackView(e.name, s.chips, s.out_after) for e, s in zip(at, stacks, strict=True)
+            ),
+            pool=t.pool,
+            **asdict(t.fmt),  # the format's terms, by the names of its fields
+        )
 
     # ----------------------------------------------------------- timers
 
@@ -198,14 +199,12 @@ class TournamentMode:
         state.notices.clear()
         for seat in (seat for seat in table.seats if not seat.spots):
             seat.bet, seat.spots = min(low, state.stacks[seat.player.user_id].chips), 1
-            name = shown_name(seat.player.name)
-            state.notices.append(
-                _(
-                    "{player} did not bet in time and bets the minimum, {amount} chips.",
-                    player=name,
-                    amount=seat.bet,
-                )
+            notice = _(
+                "{player} did not bet in time and bets the minimum, {amount} chips.",
+                player=seat_names(table)[seat.pid],
+                amount=seat.bet,
             )
+            state.notices.append(notice)
         await flow.save(table)
         await flow.deal(table)
         if table.round is not None:  # (a hand the deal finished shows them with its results)
@@ -214,14 +213,8 @@ class TournamentMode:
     async def decisions_due(self, flow: RoundFlow, table: Table, late: list[str]) -> None:
         """Basic strategy plays each late player's hand, each decision journaled."""
         free = {pid: await self.purse.balance(table, int(pid)) for pid in late}
-        rows = play_by_chart(table, late, free, self._clock.now())
-        names = seat_names(table)
-        for pid in late:
-            notice = _(
-                "{player} did not act in time: basic strategy played their hand.", player=names[pid]
-            )
-            table.events.append(notice)
-            stacks_of(table).notices.append(notice)
+        rows, notices = play_by_chart(table, late, free, self._clock.now())
+        stacks_of(table).notices.extend(notices)
         await self._store.tables.append_actions(rows)
 
     # ----------------------------------------------------------- settlement
@@ -229,12 +222,7 @@ class TournamentMode:
     async def settle(self, flow: RoundFlow, table: Table) -> None:
         """Pay the hand in tournament chips, reveal secret bets, eliminate: one transaction
         with the table's document; then the coordinator's next step."""
-        round_, round_id, state, hand = (
-            table.round,
-            table.round_id,
-            stacks_of(table),
-            table.round_no,
-        )
+        round_, round_id, state = table.round, table.round_id, stacks_of(table)
         assert round_ is not None
         assert round_id is not None
         t, settlement, names = self._tournaments.of(table), round_.settlement(), seat_names(table)
@@ -252,11 +240,10 @@ class TournamentMode:
             else:
                 text = _("{player}: {net} chips, {chips} now.", **who)
             lines.append(text)
+            stack.secret = False
         earned = achievements.earned(round_, achievements.TOURNAMENT_HAND_CHECKS)
         flow.round_over(table, settlement)
-        rows = _eliminate(t.fmt, table, hand, lines, names)
-        for stack in state.stacks.values():
-            stack.secret = False
+        rows = _eliminate(t.fmt, table, lines, names)
         state.notices.clear()
         table.last_results = table.last_summary = tuple(lines)
         done = self._tournaments.table_done(table)
@@ -271,6 +258,7 @@ class TournamentMode:
             earned=earned,
             state_json=document(t) if done else None,
         )
+        flow.settled(round_id)
         table.round_id = None
         table.events = achievements.announcements(awarded, names)
         # With the results too: a table that has played its last hand shows them there.
@@ -282,20 +270,17 @@ class TournamentMode:
 
 
 def _eliminate(
-    fmt: R.Format, table: Table, hand: int, lines: list[str], names: dict[str, str]
+    fmt: R.Format, table: Table, lines: list[str], names: dict[str, str]
 ) -> list[EliminationRow]:
     """After an elimination hand the fewest chips go out: the line, and the rows to record."""
+    hand = table.round_no
     if not fmt.is_elimination(hand):
         return []
-    stacks, order = stacks_of(table).stacks, [seat.player.user_id for seat in table.seats]
-    still = [
-        R.Stack(user, seat, stacks[user].chips, stacks[user].chips_before)
-        for seat, user in enumerate(order)
-        if stacks[user].out_after is None
-    ]
+    state, order = stacks_of(table), [seat.player.user_id for seat in table.seats]
+    still = [entry for entry in state.entries(order) if entry.out_after is None]
     out = R.eliminated(still, hand, len(order))
     if out is not None:
-        stacks[out.user_id].out_after = hand
+        state.stacks[out.user_id].out_after = hand
         player = names.get(str(out.user_id), str(out.user_id))
         lines.append(
             _(

@@ -101,14 +101,19 @@ def parse_split(text: str) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class Stack:
-    """One player's place in a ranking: their seat, chips now and at the start of the hand."""
+class Entry:
+    """A player's place so far: seat (0 first), chips now and at the start of the hand, and
+    the hand they went out after; ranked for an elimination and for the standings."""
 
     user_id: int
-    #: Seat number at their table, 0 first.
     seat: int
     chips: int
     chips_before: int
+    #: None while still in.
+    out_after: int | None = None
+    #: Several tables of one duplicate tournament rank together: the table's number breaks
+    #: a tie nothing else breaks.
+    table: int = 0
 
 
 def first_bettor(hand_no: int, seats: int) -> int:
@@ -116,7 +121,7 @@ def first_bettor(hand_no: int, seats: int) -> int:
     return (hand_no - 1) % seats if seats else 0
 
 
-def ranked(stacks: Iterable[Stack], hand_no: int, seats: int) -> list[Stack]:
+def ranked(stacks: Iterable[Entry], hand_no: int, seats: int) -> list[Entry]:
     """Best first: more chips, then more chips at the start of the hand, then the seat
     nearer the hand's first bettor."""
     first = first_bettor(hand_no, seats)
@@ -126,27 +131,12 @@ def ranked(stacks: Iterable[Stack], hand_no: int, seats: int) -> list[Stack]:
     )
 
 
-def eliminated(stacks: Sequence[Stack], hand_no: int, seats: int) -> Stack | None:
+def eliminated(stacks: Sequence[Entry], hand_no: int, seats: int) -> Entry | None:
     """Who goes out after elimination hand ``hand_no``: the last of ``ranked`` (None when
     one player or nobody is left, since a tournament always keeps its winner)."""
     if len(stacks) < 2:
         return None
     return ranked(stacks, hand_no, seats)[-1]
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A player's result so far, for the standings."""
-
-    user_id: int
-    seat: int
-    chips: int
-    chips_before: int
-    #: The elimination hand they went out after, or None while still in.
-    out_after: int | None = None
-    #: Several tables of one duplicate tournament rank together: the table's number breaks
-    #: a tie nothing else breaks.
-    table: int = 0
 
 
 def standings(entries: Iterable[Entry], hand_no: int, seats: int) -> list[Entry]:

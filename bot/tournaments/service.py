@@ -1,31 +1,25 @@
-"""Tournaments: a coordinator over live tables that play its hands.
+"""Tournaments: a coordinator over live tables that play its hands (bot.tournaments.mode).
 
-Each channel of a tournament is an ordinary live table whose game mode is the tournament's
-(bot.tournaments.mode): the table's round flow deals, plays and pays its hands under the
-table's lock, with its timers, journal, document and pause. The coordinator does what spans
-the tournament: entries and their fees (each committed with the table's new seat), the
-start, each table's end, the prizes or the refunds, and the seed's reveal. Economy chips
-move only through the prize pool (db.ops.tournaments).
-
-Hand n is dealt from ``continuation_seed(seed, n)`` of one seed committed (its SHA-256 in
-the shoes table) when the tournament is created and revealed when it ends: anyone can check
-every hand with ``python -m bot verify``.
+It does what spans a tournament: entries and their fees (each committed with the table's new
+seat), the start, each table's end, the prizes or the refunds, and the seed's reveal. Hand n
+is dealt from ``continuation_seed(seed, n)`` of one seed, committed (its SHA-256) when the
+tournament is created: ``python -m bot verify`` checks every hand once it is revealed.
+Economy chips move only through the prize pool (db.ops.tournaments).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Final
 
 import db
 from bot.clock import Clock
 from bot.engine import commitment
-from bot.i18n import _
+from bot.i18n import Text, _
 from bot.shown_names import shown_name
 from bot.tables import TableService
 from bot.tables.achievements import TOURNAMENT_WINNER, announcements
@@ -45,8 +39,8 @@ from bot.tournaments.state import (
     document,
     format_json,
     restore,
+    standings_lines,
 )
-from bot.tournaments.tally import panel_lines, standings_lines
 from db.tournament_store import Place, TournamentClosed
 
 log = logging.getLogger(__name__)
@@ -72,7 +66,6 @@ class Tournaments:
         self.new_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32)
         self.mode = TournamentMode(store, clock, self)
         tables.flow.modes[KEY] = self.mode
-        self._closing: set[asyncio.Task[None]] = set()
 
     # ----------------------------------------------------------------- reading
 
@@ -92,22 +85,26 @@ class Tournaments:
         """The open tournament with a table in this channel, or None."""
         return next((t for t in self.live.values() if channel_id in t.channels), None)
 
+    def ended_in(self, channel_id: int) -> Tournament | None:
+        """The last tournament that ended in this channel (while it is kept), or None."""
+        ended = reversed(self.ended_by_id.values())
+        return next((t for t in ended if channel_id in t.channels), None)
+
     def _here(self, channel_id: int) -> tuple[Tournament, Table]:
         t = self.in_channel(channel_id)
-        table = None if t is None else self._table(t, t.channels.index(channel_id))
+        table = None if t is None else self._tables_of(t)[t.channels.index(channel_id)]
         if t is None or table is None:
             raise TableError(NO_TOURNAMENT)
         return t, table
 
-    def _table(self, t: Tournament, index: int) -> Table | None:
-        ids = t.table_ids
-        return self._tables.registry.tables.get(ids[index]) if index < len(ids) else None
+    def _tables_of(self, t: Tournament) -> list[Table | None]:
+        """Each table of ``t`` by its index; None where it is not live (closed, not resumed)."""
+        return [self._tables.registry.tables.get(table_id) for table_id in t.table_ids]
 
     def standings(self, t: Tournament) -> list[R.Entry]:
         """Every player, best first (all tables of a duplicate tournament together)."""
         entries, hand = [], 0
-        for index in range(len(t.channels)):
-            table = self._table(t, index)
+        for index, table in enumerate(self._tables_of(t)):
             if index in t.results:
                 entries.extend(t.results[index])
                 hand = max(hand, t.fmt.hands)
@@ -116,11 +113,6 @@ class Tournaments:
                 hand = max(hand, table.round_no)
         seats = max((len(t.at(i)) for i in range(len(t.channels))), default=0)
         return R.standings(entries, hand, seats)
-
-    def panel(self, table: Table) -> tuple[str, ...]:
-        t = self.find(table)
-        key = str(stacks_of(table).tournament_id)
-        return panel_lines(t, table) if t else (_("Tournament #{id}", id=key),)
 
     # ----------------------------------------------------------------- entering
 
@@ -236,7 +228,7 @@ class Tournaments:
         except BaseException:
             t.status = Status.REGISTERING
             raise
-        for table in filter(None, (self._table(t, i) for i in range(len(t.channels)))):
+        for table in filter(None, self._tables_of(t)):
             with contextlib.suppress(TableError):  # paused: it deals once the store is back
                 await self._tables.changes.mutate(table, partial(self.after_hand, table))
         return t
@@ -283,18 +275,11 @@ class Tournaments:
         """Rank everyone, pay the prizes (up to the chip ceiling), reveal the seed, close."""
         ranking = self.standings(t)
         paid = R.prizes(t.pool, t.fmt.split, len(ranking))
+        prizes = paid + [0] * (len(ranking) - len(paid))
         places = [
-            Place(
-                e.user_id,
-                t.channels[e.table],
-                n,
-                e.chips,
-                e.out_after,
-                paid[n - 1] if n <= len(paid) else 0,
-            )
-            for n, e in enumerate(ranking, start=1)
+            Place(e.user_id, t.channels[e.table], n, e.chips, e.out_after, prize)
+            for n, (e, prize) in enumerate(zip(ranking, prizes, strict=True), start=1)
         ]
-        names = {e.user_id: shown_name(e.name) for e in t.entrants}
         t.status, t.final = Status.FINISHED, standings_lines(t, ranking, paid)
         try:
             done = await self._store.tournaments.finish(
@@ -310,8 +295,8 @@ class Tournaments:
             raise
         # The last hand's achievements, the winner's, and what the chip ceiling kept.
         t.final.extend(table.events)
-        t.final.extend(announcements(done.awarded, {str(u): n for u, n in names.items()}))
-        t.final.extend(unpaid_line(names.get(u, str(u)), n) for u, n in done.unpaid.items())
+        names = {str(e.user_id): shown_name(e.name) for e in t.entrants}
+        t.final.extend([*announcements(done.awarded, names), *_unpaid_lines(t, done.unpaid)])
         self._forget(t)
         await self._tables.flow.close(table, TABLE_DONE)
 
@@ -341,20 +326,16 @@ class Tournaments:
             voided = await self._store.tournaments.cancel(
                 t.tournament_id, reason, (commitment(t.seed), t.seed.hex()), document(t)
             )
-            names = {e.user_id: shown_name(e.name) for e in t.entrants}
-            t.final.extend(unpaid_line(names.get(u, str(u)), n) for u, n in voided.unpaid.items())
+            t.final.extend(_unpaid_lines(t, voided.unpaid))
         except TournamentClosed:
             pass  # it ended meanwhile (another table's timer, another command)
         except BaseException:
             t.status, t.final = status, final
             raise
         self._forget(t)
-        for table in (self._table(t, i) for i in range(len(t.channels))):
+        for table in self._tables_of(t):
             if table is not None and table is not locked:
-                close = self._tables.close(table.table_id, reason)
-                task = asyncio.create_task(close, name=f"table {table.table_id} end")
-                self._closing.add(task)
-                task.add_done_callback(self._closing.discard)
+                self._tables.close_soon(table.table_id, reason)
         if locked is not None:
             await self._tables.flow.close(locked, reason)
 
@@ -390,8 +371,14 @@ class Tournaments:
             if table.mode == KEY and stacks_of(table).tournament_id not in self.live:
                 await self._tables.close(table.table_id, TABLE_DONE)
         for t in list(self.live.values()):
-            tables = [x for i in range(len(t.channels)) if (x := self._table(t, i))]
+            tables = [x for x in self._tables_of(t) if x is not None]
             if not tables:
                 await self._end(t, _("Its tables could not resume: every fee was refunded."))
             elif t.status is Status.PLAYING and len(t.results) == len(t.channels):
                 await self._tables.changes.mutate(tables[0], partial(self._finish, t, tables[0]))
+
+
+def _unpaid_lines(t: Tournament, unpaid: Mapping[int, int]) -> list[Text]:
+    """What the chip ceiling kept from each player of ``t`` (by user id), as lines."""
+    names = {e.user_id: shown_name(e.name) for e in t.entrants}
+    return [unpaid_line(names.get(user, str(user)), over) for user, over in unpaid.items()]

@@ -1,19 +1,18 @@
-"""A tournament as its coordinator keeps it: format, seed, entrants, its tables, the pool.
-
-The hands are not here: each channel of a tournament is a live table (its stacks are in
-the table's document, bot.tournaments.mode). This document changes when entries, the
-start and the end change it, and when a table plays its last hand (its final stacks).
-"""
+"""A tournament as its coordinator keeps it: format, seed, entrants, its tables, the pool;
+and its standings as catalog lines. The hands are not here: each table's stacks are in its
+own document (bot.tournaments.mode)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import asdict, astuple, dataclass, field
 from enum import Enum
 from typing import Final
 
 from bot.engine import Rules, preset
-from bot.i18n import line_data, line_from
+from bot.i18n import _, line_data, line_from
+from bot.shown_names import shown_name
 from bot.tournaments.rules import Entry, Format
 
 #: The document's format; another cannot be resumed (the tournament is refunded).
@@ -63,10 +62,6 @@ class Tournament:
     final: list[str] = field(default_factory=list)
 
     @property
-    def rules(self) -> Rules:
-        return tournament_rules(self.fmt)
-
-    @property
     def open(self) -> bool:
         return self.status in (Status.REGISTERING, Status.PLAYING)
 
@@ -102,7 +97,7 @@ def document(t: Tournament) -> str:
             "pool": t.pool,
             "channels": t.channels,
             "tables": t.table_ids,
-            "entrants": [[e.user_id, e.name, e.table, e.seat] for e in t.entrants],
+            "entrants": [astuple(e) for e in t.entrants],
             "results": {str(i): [asdict(e) for e in es] for i, es in t.results.items()},
             "final": [line_data(line) for line in t.final],
         }
@@ -123,7 +118,7 @@ def restore(
             raise UnreadableTournament("its saved state is from another version of the bot")
         fmt = data["fmt"]
         fmt = Format(**fmt | {k: tuple(fmt[k]) for k in ("eliminations", "split")})
-        bet_s, action_s, idle_s = (int(s) for s in data["timers"])
+        bet_s, action_s, idle_s = data["timers"]
         return Tournament(
             tournament_id=tournament_id,
             guild_id=guild_id,
@@ -132,14 +127,43 @@ def restore(
             pool_round_id=pool_round_id,
             duplicate=bool(data["duplicate"]),
             seed=bytes.fromhex(data["seed"]),
-            timers=(bet_s, action_s, idle_s),
+            timers=(int(bet_s), int(action_s), int(idle_s)),
             status=Status(data["status"]),
             pool=int(data["pool"]),
             channels=[int(c) for c in data["channels"]],
             table_ids=[str(t) for t in data["tables"]],
-            entrants=[Entrant(int(u), str(n), int(t), int(s)) for u, n, t, s in data["entrants"]],
+            entrants=[Entrant(*e) for e in data["entrants"]],
             results={int(i): [Entry(**e) for e in es] for i, es in data["results"].items()},
             final=[line_from(line) for line in data["final"]],
         )
     except (KeyError, TypeError, ValueError) as error:
         raise UnreadableTournament(f"its saved state could not be read ({error})") from None
+
+
+def standings_lines(
+    t: Tournament, ranking: Sequence[Entry], prizes: Sequence[int] | None = None
+) -> list[str]:
+    """Every player, best first; once it has ended, with each place's prize (``prizes``)."""
+    lines: list[str] = []
+    for place, entry in enumerate(ranking, start=1):
+        e = t.entrant(entry.user_id)
+        who = {"place": place, "player": shown_name(e.name if e else ""), "chips": entry.chips}
+        prize = prizes[place - 1] if prizes is not None and place <= len(prizes) else 0
+        if prize:
+            line = _(
+                "{place}. {player}: {chips} tournament chips, wins {prize} chips",
+                prize=prize,
+                **who,
+            )
+        elif prizes is not None:
+            line = _("{place}. {player}: {chips} tournament chips", **who)
+        elif entry.out_after is None:
+            line = _("{place}. {player}: {chips} chips (still in)", **who)
+        else:
+            line = _(
+                "{place}. {player}: {chips} chips (out after hand {hand})",
+                hand=entry.out_after,
+                **who,
+            )
+        lines.append(line)
+    return lines

@@ -8,23 +8,26 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
+from bot.amount_words import folded, listed
 from bot.failures import answer_failure
-from bot.i18n import _, speak, speaking, tr
+from bot.i18n import ENGLISH, _, speak, speaking
 from bot.tables.errors import TableError
 from cogs.table.refusals import refuse
 
 if TYPE_CHECKING:
     from cogs.table.betting import BettingCog
 
-#: The answer to the secret-bet question that means yes (its first letter counts too).
-YES: Final = _("yes")
+#: The answers to the secret-bet question that mean yes, in each language (English's too).
+# TRANSLATORS: the words a player may type to answer yes, separated by commas; the first is
+# the one the bot shows.
+YES: Final = _("yes, y")
 
 
 class BetForm(discord.ui.Modal):
     """The form a Bet button opens."""
 
     def __init__(self, betting: BettingCog, locale: object) -> None:
-        with speaking(locale):
+        with speaking(locale) as language:
             super().__init__(title=speak("Your sealed bet"))
             self.amount: discord.ui.TextInput[BetForm] = discord.ui.TextInput(
                 label=speak("Chips"), max_length=32
@@ -32,14 +35,13 @@ class BetForm(discord.ui.Modal):
             self.secret: discord.ui.TextInput[BetForm] = discord.ui.TextInput(
                 label=speak("Your one secret bet? (yes or no)"), default=speak("no"), max_length=8
             )
-            yes = tr(YES).casefold()
-        self._yes = {yes, yes[:1], "yes", "y"}
+        self._yes = {*listed(YES, ENGLISH), *listed(YES, language)}
         self.add_item(self.amount)
         self.add_item(self.secret)
         self._betting = betting
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        secret = str(self.secret.value).strip().casefold() in self._yes
+        secret = folded(str(self.secret.value)) in self._yes
         try:
             await self._betting.place(interaction, str(self.amount.value).strip(), secret=secret)
         except TableError as error:

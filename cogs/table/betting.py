@@ -18,7 +18,8 @@ from bot.pocket import anywhere, economy_scope
 from bot.tables import TableSnapshot
 from cogs.responsible import asker_of, first_bet_notice
 from cogs.table.bet_form import BetForm
-from cogs.table.commands import TableCog, player_of
+from cogs.table.commands import TableCog
+from cogs.table.presses import player_of
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import refuse_command_error
 from cogs.table.response_window import BUSY, TimelyResponse
@@ -137,5 +138,5 @@ class BettingCog(commands.Cog, name="Betting"):
         if language is not None:
             return language
         if table is None:
-            return await self.messages.language(interaction.guild_id or 0)
-        return await self.messages.table_language(table)
+            return await self.messages.renderer.language(interaction.guild_id or 0)
+        return await self.messages.renderer.table_language(table)

@@ -1,12 +1,14 @@
-"""The buttons under the table message, and their custom ids ``bj:{table_id}:{round_no}:{action}``.
+"""The buttons under the table message, one table of specs (:data:`BUTTONS`) that both
+layouts and every game mode read, and their custom ids ``bj:{table_id}:{round_no}:{action}``.
 
-Pure data, sent as :class:`SentButtons`; the table cog routes a click by its custom id,
-so clicks route after a restart too.
+Pure data, sent as :class:`SentButtons` (or as a V2 message's action rows); the table cog
+routes a click by its custom id, so clicks route after a restart too.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
@@ -15,71 +17,166 @@ import discord
 
 from bot.engine import Action
 from bot.i18n import ENGLISH, Text, _
+from bot.play_gate import Action as GateAction
 from bot.tables.snapshot import TablePhase, TableSnapshot
 
-#: Every action a table button can carry in its custom id.
-BUTTON_ACTIONS: Final = (
-    "hit",
-    "stand",
-    "double",
-    "split",
-    "surrender",
-    "insurance",
-    "no_insurance",
-    "hint",
-    "join",
-    "leave",
-    "rebet",
-    "rebet2",
-    "bet",
+#: A game mode's plays: one row, without Surrender (and with Hint), from insurance on.
+_MODE_PLAYS: Final = {("mode", TablePhase.INSURANCE): 0, ("mode", TablePhase.PLAYING): 0}
+#: Where a button shows: by kind of table ("cash", or "mode" for a game mode's own seats, a
+#: tournament's) and phase, the row it takes.
+Rows = Mapping[tuple[str, TablePhase], int]
+_PLAYING: Final[Rows] = {("cash", TablePhase.PLAYING): 0, **_MODE_PLAYS}
+_AT_THE_TABLE: Final[Rows] = {
+    ("cash", TablePhase.BETTING): 0,
+    ("cash", TablePhase.INSURANCE): 1,
+    ("cash", TablePhase.PLAYING): 1,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonState:
+    """What decides which buttons a table shows and enables."""
+
+    round_no: int
+    #: The actions some player may take now.
+    legal: frozenset[Action]
+    #: Whether anyone is seated.
+    seated: bool
+    #: Whether Bet again and Bet 2× could repeat someone's bet.
+    rebets: tuple[bool, bool]
+    #: A practice table, and whether its count quiz is open.
+    practice: tuple[bool, bool] = (False, False)
+
+
+def _always(state: ButtonState) -> bool:
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class TableButton:
+    """One button of the table message. Adding a button is one entry in :data:`BUTTONS`
+    (its row order is the table's order) and its handler in ``cogs.table.presses``."""
+
+    #: Its name in custom ids, ``bj:{table_id}:{round_no}:{action}``.
+    action: str
+    label: Text
+    style: discord.ButtonStyle
+    rows: Rows
+    #: The engine action it plays: enabled while some player may take it.
+    play: Action | None = None
+    #: Enabled when (by default: its play is legal for someone; else always).
+    enabled: Callable[[ButtonState], bool] | None = None
+    #: Shown at all when (where its rows place it).
+    shown: Callable[[ButtonState], bool] = _always
+    #: Who may press it beyond a seat: what the play gate is asked first (at a cash table).
+    gate: GateAction | None = None
+
+    def is_enabled(self, state: ButtonState) -> bool:
+        """Whether a press may do something now (one message serves every player)."""
+        if self.enabled is not None:
+            return self.enabled(state)
+        return self.play is None or self.play in state.legal
+
+
+def _play(action: str, label: Text, style: discord.ButtonStyle, play: Action) -> TableButton:
+    rows = _PLAYING if play is not Action.SURRENDER else {("cash", TablePhase.PLAYING): 0}
+    return TableButton(action, label, style, rows, play=play)
+
+
+_INSURANCE: Final[Rows] = {("cash", TablePhase.INSURANCE): 0}
+#: A practice table's own row, below the others.
+_PRACTICE: Final[Rows] = {
+    ("cash", TablePhase.BETTING): 1,
+    ("cash", TablePhase.INSURANCE): 2,
+    ("cash", TablePhase.PLAYING): 2,
+}
+
+#: Every table button, in the order a row shows them.
+BUTTONS: Final[tuple[TableButton, ...]] = (
+    _play("hit", _("Hit"), discord.ButtonStyle.primary, Action.HIT),
+    _play("stand", _("Stand"), discord.ButtonStyle.secondary, Action.STAND),
+    _play("double", _("Double"), discord.ButtonStyle.secondary, Action.DOUBLE),
+    _play("split", _("Split"), discord.ButtonStyle.secondary, Action.SPLIT),
+    _play("surrender", _("Surrender"), discord.ButtonStyle.danger, Action.SURRENDER),
+    TableButton(
+        "insurance", _("Insurance"), discord.ButtonStyle.primary, _INSURANCE, Action.INSURANCE
+    ),
+    TableButton(
+        "no_insurance",
+        _("No insurance"),
+        discord.ButtonStyle.secondary,
+        _INSURANCE,
+        Action.NO_INSURANCE,
+    ),
+    TableButton(
+        "hint",
+        _("Hint"),
+        discord.ButtonStyle.secondary,
+        {("cash", TablePhase.PLAYING): 1, **_MODE_PLAYS},
+        enabled=lambda state: bool(state.legal),
+    ),
+    TableButton(
+        "rebet",
+        _("Bet again"),
+        discord.ButtonStyle.primary,
+        {("cash", TablePhase.BETTING): 0},
+        shown=lambda state: state.rebets[0],
+        gate=GateAction.BET,
+    ),
+    TableButton(
+        "rebet2",
+        _("Bet 2×"),
+        discord.ButtonStyle.primary,
+        {("cash", TablePhase.BETTING): 0},
+        shown=lambda state: state.rebets[1],
+        gate=GateAction.BET,
+    ),
+    TableButton(
+        "join", _("Join"), discord.ButtonStyle.success, _AT_THE_TABLE, gate=GateAction.JOIN
+    ),
+    TableButton(
+        "leave",
+        _("Leave"),
+        discord.ButtonStyle.secondary,
+        _AT_THE_TABLE,
+        enabled=lambda state: state.seated,
+    ),
+    # A game mode's sealed bets, with the Bet form, from its first hand on.
+    TableButton(
+        "bet",
+        _("Bet"),
+        discord.ButtonStyle.primary,
+        {("mode", TablePhase.BETTING): 0},
+        shown=lambda state: state.round_no > 0,
+    ),
+    # A practice table's row of its own (cash): Count, and Quiz while a count quiz is open.
+    TableButton(
+        "count",
+        _("Count"),
+        discord.ButtonStyle.secondary,
+        _PRACTICE,
+        shown=lambda state: state.practice[0],
+    ),
+    TableButton(
+        "quiz",
+        _("Quiz"),
+        discord.ButtonStyle.success,
+        _PRACTICE,
+        shown=lambda state: state.practice[0] and state.practice[1],
+    ),
 )
+#: Each button by its action.
+BY_ACTION: Final[dict[str, TableButton]] = {button.action: button for button in BUTTONS}
+#: Every action a table button can carry in its custom id.
+BUTTON_ACTIONS: Final = tuple(BY_ACTION)
 #: ``bj:{table_id}:{round_no}:{action}``: clicks route by this after a restart too.
 CUSTOM_ID_TEMPLATE: Final = (
     r"bj:(?P<table_id>[0-9A-Za-z]{1,40}):(?P<round_no>[0-9]{1,15}):"
     r"(?P<action>" + "|".join(BUTTON_ACTIONS) + r")"
 )
 _CUSTOM_ID = re.compile(CUSTOM_ID_TEMPLATE)
-
-# Button labels, also what tests click by.
-LABELS: Final[dict[str, Text]] = {
-    "hit": _("Hit"),
-    "stand": _("Stand"),
-    "double": _("Double"),
-    "split": _("Split"),
-    "surrender": _("Surrender"),
-    "insurance": _("Insurance"),
-    "no_insurance": _("No insurance"),
-    "hint": _("Hint"),
-    "join": _("Join"),
-    "leave": _("Leave"),
-    "rebet": _("Bet again"),
-    "rebet2": _("Bet 2×"),
-    "bet": _("Bet"),
-}
-_STYLES: Final[dict[str, discord.ButtonStyle]] = {
-    "hit": discord.ButtonStyle.primary,
-    "stand": discord.ButtonStyle.secondary,
-    "double": discord.ButtonStyle.secondary,
-    "split": discord.ButtonStyle.secondary,
-    "surrender": discord.ButtonStyle.danger,
-    "insurance": discord.ButtonStyle.primary,
-    "no_insurance": discord.ButtonStyle.secondary,
-    "hint": discord.ButtonStyle.secondary,
-    "join": discord.ButtonStyle.success,
-    "leave": discord.ButtonStyle.secondary,
-    "rebet": discord.ButtonStyle.primary,
-    "rebet2": discord.ButtonStyle.primary,
-    "bet": discord.ButtonStyle.primary,
-}
-_PLAY_ACTIONS: Final[dict[str, Action]] = {
-    "hit": Action.HIT,
-    "stand": Action.STAND,
-    "double": Action.DOUBLE,
-    "split": Action.SPLIT,
-    "surrender": Action.SURRENDER,
-    "insurance": Action.INSURANCE,
-    "no_insurance": Action.NO_INSURANCE,
-}
+#: Button labels, also what tests click by.
+LABELS: Final[dict[str, Text]] = {button.action: button.label for button in BUTTONS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +190,7 @@ class ButtonRef:
     play: Action | None = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "play", _PLAY_ACTIONS.get(self.action))
+        object.__setattr__(self, "play", BY_ACTION[self.action].play)
 
 
 def custom_id(table_id: str, round_no: int, action: str) -> str:
@@ -137,16 +234,19 @@ class SentButtons(discord.ui.View):
     def __init__(self, specs: tuple[ButtonSpec, ...]) -> None:
         super().__init__(timeout=None)
         for spec in specs:
-            self.add_item(
-                discord.ui.Button(
-                    label=spec.label,
-                    custom_id=spec.custom_id,
-                    style=spec.style,
-                    disabled=spec.disabled,
-                    row=spec.row,
-                )
-            )
+            self.add_item(ui_button(spec, row=spec.row))
         self.stop()
+
+
+def ui_button(spec: ButtonSpec, row: int | None = None) -> discord.ui.Button[discord.ui.View]:
+    """The discord.py button for ``spec`` (in a V2 message its action row places it)."""
+    return discord.ui.Button(
+        label=spec.label,
+        custom_id=spec.custom_id,
+        style=spec.style,
+        disabled=spec.disabled,
+        row=row,
+    )
 
 
 def table_buttons(snapshot: TableSnapshot, language: str = ENGLISH) -> tuple[ButtonSpec, ...]:
@@ -162,80 +262,38 @@ def table_buttons(snapshot: TableSnapshot, language: str = ENGLISH) -> tuple[But
     for seat in snapshot.seats:
         if seat.legal:
             legal = legal | seat.legal
-    seated = bool(snapshot.seats)
-    return _buttons(
-        snapshot.table_id,
+    state = ButtonState(
         snapshot.round_no,
-        snapshot.phase,
         legal,
-        seated,
-        language,
+        bool(snapshot.seats),
         snapshot.rebets,
-        snapshot.mode,
+        (snapshot.practice, snapshot.quiz_open),
     )
+    kind = "cash" if snapshot.mode == "cash" else "mode"
+    return _buttons(snapshot.table_id, kind, snapshot.phase, state, language)
 
 
 @lru_cache(maxsize=1024)
 def _buttons(
-    table_id: str,
-    round_no: int,
-    phase: TablePhase,
-    legal: frozenset[Action],
-    seated: bool,
-    language: str,
-    rebets: tuple[bool, bool] = (False, False),
-    mode: str = "cash",
+    table_id: str, kind: str, phase: TablePhase, state: ButtonState, language: str
 ) -> tuple[ButtonSpec, ...]:
-    """The buttons of a table in ``phase`` where some player may do ``legal``: made once a
-    round and phase (the same tuple then, which a sent view is compared with). Bet again
-    and Bet 2× are left out while no bet could be repeated (``rebets``): before anyone's
-    first bet, and Bet 2× where the table's maximum takes no bet twice (reno-1972's 2–2).
-    A tournament's table (``mode``) has its own seats: no Join or Leave; its bets are
-    sealed with the Bet form, from its first hand on."""
-    layout: list[list[tuple[str, bool]]]
-    if mode != "cash":
-        if phase is TablePhase.BETTING:
-            layout = [[("bet", True)]] if round_no else []
-        else:
-            plays = [(name, _PLAY_ACTIONS[name] in legal) for name in _ROW_PLAY]
-            layout = [[*plays[:4], ("hint", bool(legal))]]
-    elif phase is TablePhase.BETTING:
-        again, twice = rebets
-        layout = [
-            [
-                *([("rebet", True)] if again else []),
-                *([("rebet2", True)] if twice else []),
-                ("join", True),
-                ("leave", seated),
-            ]
-        ]
-    elif phase is TablePhase.INSURANCE:
-        layout = [
-            [
-                ("insurance", Action.INSURANCE in legal),
-                ("no_insurance", Action.NO_INSURANCE in legal),
-            ],
-            [("join", True), ("leave", seated)],
-        ]
-    else:
-        layout = [
-            [(name, _PLAY_ACTIONS[name] in legal) for name in _ROW_PLAY],
-            [("hint", bool(legal)), ("join", True), ("leave", seated)],
-        ]
-    specs: list[ButtonSpec] = []
-    for row, names in enumerate(layout):
-        for action, enabled in names:
-            specs.append(
-                ButtonSpec(
-                    action=action,
-                    label=LABELS[action].in_language(language),
-                    custom_id=custom_id(table_id, round_no, action),
-                    style=_STYLES[action],
-                    disabled=not enabled,
-                    row=row,
-                )
-            )
-    return tuple(specs)
-
-
-_ROW_PLAY: Final = ("hit", "stand", "double", "split", "surrender")
+    """The buttons of a table in ``phase``: made once a round and phase (the same tuple
+    then, which a sent view is compared with). Bet again and Bet 2× are left out while no
+    bet could be repeated (``rebets``): before anyone's first bet, and Bet 2× where the
+    table's maximum takes no bet twice (reno-1972's 2–2)."""
+    placed = [
+        (button.rows[kind, phase], index, button)
+        for index, button in enumerate(BUTTONS)
+        if (kind, phase) in button.rows and button.shown(state)
+    ]
+    return tuple(
+        ButtonSpec(
+            action=button.action,
+            label=button.label.in_language(language),
+            custom_id=custom_id(table_id, state.round_no, button.action),
+            style=button.style,
+            disabled=not button.is_enabled(state),
+            row=row,
+        )
+        for row, _index, button in sorted(placed, key=lambda placing: placing[:2])
+    )

@@ -94,7 +94,6 @@ class CardEmojis:
         self.uploaded = 0
         #: Set when the start-up upload has finished, whatever its outcome.
         self.ready = asyncio.Event()
-        self._styles: dict[int, str] = {}
         self._settings_of: SettingsOf | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -131,20 +130,15 @@ class CardEmojis:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
 
-    def style_changed(self, guild_id: int, style: str) -> None:
-        """A server chose pictures or text: its next table render uses it."""
-        self._styles[guild_id] = style
-
     async def faces_for(self, guild_id: int) -> Faces | None:
         """The faces map for a server that wants pictures; None for text cards."""
         if self.faces is None:
             return None
-        style = self._styles.get(guild_id)
-        if style is None and self._settings_of is not None:
-            try:
-                style = (await self._settings_of(guild_id)).card_style
-            except Exception:  # the table must still be shown: in text, asked again next time
-                log.exception("could not read the card style of guild %s", guild_id)
-                return None
-            self._styles[guild_id] = style
+        if self._settings_of is None:
+            return self.faces
+        try:
+            style = (await self._settings_of(guild_id)).card_style
+        except Exception:  # the table must still be shown: in text, asked again next time
+            log.exception("could not read the card style of guild %s", guild_id)
+            return None
         return self.faces if style != TEXT else None

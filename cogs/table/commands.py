@@ -12,32 +12,30 @@ from discord.ext import commands
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
 from bot.failures import answer_failure, store_outage
-from bot.i18n import _, language_of
+from bot.i18n import _
 from bot.play_gate import Action
 from bot.pocket import anywhere, economy_scope, is_pocket
-from bot.shown_names import shows_blank
 from bot.table_display import TableDisplay
-from bot.tables import NoTableHere, Player, Reply, TableError, TablePhase
-from bot.tables.registry import CLOSED
+from bot.tables import NoTableHere, TableError, TablePhase, TableSnapshot
 from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
-from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED, OLD_MESSAGE_EDITS
+from cogs.table.coach import COACH_MODES, TeachNotes, coach_answer
+from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED
 from cogs.table.display import DiscordDisplay
-from cogs.table.hint_text import hint_text
 from cogs.table.language import TableLanguages
+from cogs.table.layout_setting import TableLayouts
 from cogs.table.messages import TableMessages
 from cogs.table.notices import missing_permissions, permission_list
-from cogs.table.peers import BetForms, FairnessTexts
+from cogs.table.peers import FairnessTexts
 from cogs.table.pocket import (
     EARLIER_TABLE_TIMED_OUT,
-    POCKET_TABLE_MOVED,
     TABLE_TIMED_OUT,
     is_pocket_table,
 )
+from cogs.table.presses import player_of, press
 from cogs.table.receipts import Receipts
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
-from cogs.table.response_window import BUSY, TimelyResponse
 from cogs.table.rules_text import fairness_text, rules_text
 
 if TYPE_CHECKING:
@@ -45,16 +43,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-
-def player_of(interaction: discord.Interaction[Any]) -> Player:
-    """The person behind an interaction, as the table knows them: by their display name,
-    or their account's name where the display name would show as blank."""
-    user = interaction.user
-    return Player(user.id, user.name if shows_blank(user.display_name) else user.display_name)
-
-
-#: The buttons that let a member play, and what the play gate is asked for them.
-_GATED = {"join": Action.JOIN, "rebet": Action.BET, "rebet2": Action.BET}
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESETS]
 
@@ -77,12 +65,15 @@ class TableCog(commands.Cog, name="Table"):
         )
         #: The card pictures (application emojis), uploaded in the background once loaded.
         self.card_emojis = CardEmojis(enabled=bot.config.card_pictures)
-        self.messages.use_faces(self.card_emojis.faces_for)
+        self.messages.renderer.use_faces(self.card_emojis.faces_for)
         #: Each server's table language (the setting, or the server's preferred locale).
-        self.languages = TableLanguages(
-            bot, lambda guild_id: bot.store.get_guild_settings(guild_id)
-        )
-        self.messages.use_language(self.languages.of)
+        self.languages = TableLanguages(bot, bot.settings.of)
+        self.messages.renderer.use_language(self.languages.of)
+        #: Each server's table layout (the embed, or Components V2).
+        self.layouts = TableLayouts(bot.settings.of)
+        self.messages.renderer.use_layout(self.layouts.of)
+        #: Teach mode's notes, told of each round the coach grades while loaded.
+        self.teach_notes = TeachNotes(bot, self.languages)
         self._display = DiscordDisplay(bot, self.messages, self.card_emojis)
         #: Bet receipts, deleted a few seconds after they are sent.
         self.receipts = Receipts(bot.clock)
@@ -92,8 +83,9 @@ class TableCog(commands.Cog, name="Table"):
         tables = self.bot.tables
         self.messages.bind(tables.close, tables.attach_message)
         tables.gate_timers(self.messages.timer_may_act)
-        self.card_emojis.start(self.bot, self.bot.store.get_guild_settings)
+        self.card_emojis.start(self.bot, self.bot.settings.of)
         self.bot.display = self._display
+        tables.coach.listeners.append(self.teach_notes.graded)
 
     async def cog_unload(self) -> None:
         """The bot shows no table any more; a card upload still running stops."""
@@ -102,6 +94,7 @@ class TableCog(commands.Cog, name="Table"):
             self.bot.tables.gate_timers(None)
         await self.card_emojis.stop()
         self.receipts.stop()
+        self.bot.tables.coach.listeners.remove(self.teach_notes.graded)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -135,92 +128,8 @@ class TableCog(commands.Cog, name="Table"):
                 await apologise_for_click(interaction)
 
     async def press(self, interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
-        """One response per press: the new table (type 7; or type 6, then an edit through the
-        webhook, when the table takes long), or (raised) a TableError; "busy" at once when
-        overloaded."""
-        tables, messages = self.bot.tables, self.messages
-        if messages.overloaded(ref.table_id):
-            await tell(interaction, BUSY)
-            return
-        player = player_of(interaction)
-        message_id = interaction.message.id if interaction.message is not None else None
-        moved = messages.moved_from(ref.table_id, message_id)
-        if moved is not None:  # a button of a message the table has left
-            await tell(interaction, moved)
-            return
-        worn = messages.pocket_worn(ref.table_id)
-        if worn is not None:  # a pocket table's message near Discord's edit cap: a new one
-            async with messages.holding(ref.table_id):
-                await messages.move_pocket(worn, interaction)
-            await tell(interaction, POCKET_TABLE_MOVED)
-            return
-        closed = await messages.end_expired(ref.table_id)
-        if closed is not None:  # a pocket table past its last token: shown closed
-            rendered = await messages.render(closed)
-            async with messages.holding(ref.table_id):
-                await interaction.response.edit_message(embed=rendered.embed, view=None)
-                messages.shown(closed)
-            await tell(interaction, TABLE_TIMED_OUT)
-            return
-        betting = self.bot.get_cog("Betting")
-        if tables.get(ref.table_id).mode != "cash" and isinstance(betting, BetForms):
-            # A game mode's seat (a tournament's): only a break holds its player back.
-            if not await betting.seat_gate(interaction, tables.get(ref.table_id)):
-                return
-            if ref.action == "bet":  # the sealed-bet form: its submission is a bet like /bet
-                await interaction.response.send_modal(betting.form(interaction.locale))
-                return
-        elif ref.action in _GATED:  # the play gate first
-            await self.bot.play_gate.require(
-                economy_scope(interaction), asker_of(interaction), _GATED[ref.action]
-            )
-        async with (
-            TimelyResponse(interaction, self.bot.clock) as answer,
-            messages.holding(ref.table_id),
-        ):
-            if ref.action == "hint":
-                reply = await tables.hint(ref.table_id, ref.round_no, player)
-                faces = await self.card_emojis.faces_for(reply.snapshot.guild_id)
-                language = language_of(interaction.locale)
-                await answer.text(
-                    hint_text(reply.snapshot, player.user_id, reply.note, faces, language)
-                )
-                return
-            reply = await self._apply(ref, player)
-            rendered = await messages.render(reply.snapshot)
-            view = messages.view_for(ref.table_id, rendered)
-            try:
-                async with messages.answering(reply.snapshot):
-                    await answer.table(rendered.embed, view)
-            except discord.HTTPException as error:
-                if error.code != OLD_MESSAGE_EDITS:
-                    raise
-                # Too many edits of an old message: the round goes on in a fresh one.
-                if is_pocket_table(reply.snapshot):  # posted as this click's answer
-                    await messages.move_pocket(reply.snapshot, interaction)
-                    return
-                where = await messages.move_now(ref.table_id, reply.snapshot)
-                await answer.text(where or CLOSED)
-                return
-            messages.shown(reply.snapshot)
-            messages.answered_with_table(reply.snapshot, interaction)
-        if reply.note:
-            bet = ref.action in ("rebet", "rebet2")  # the Bet buttons: a receipt, deleted
-            receipt = await tell(interaction, reply.note, wait=bet)
-            if bet:
-                self.receipts.expire(interaction, receipt)
-
-    async def _apply(self, ref: ButtonRef, player: Player) -> Reply:
-        tables = self.bot.tables
-        if ref.play is not None:
-            return await tables.act(ref.table_id, ref.round_no, player, ref.play)
-        if ref.action in ("rebet", "rebet2"):
-            factor = 2 if ref.action == "rebet2" else 1
-            return await tables.rebet(ref.table_id, ref.round_no, player, factor)
-        # Join and Leave belong to the table, not a round: only the table must still be open.
-        if ref.action == "join":
-            return await tables.join_table(ref.table_id, player)
-        return await tables.leave_table(ref.table_id, player)
+        """One response per press (``cogs.table.presses``)."""
+        await press(self, interaction, ref)
 
     # -- commands ------------------------------------------------------------------------------
 
@@ -229,6 +138,7 @@ class TableCog(commands.Cog, name="Table"):
         preset="The rules (default: this server's)",
         min_bet="Smallest bet a hand (default: this server's)",
         max_bet="Largest bet a hand (default: this server's)",
+        practice="A counting trainer: a Count button, and a quiz at the reshuffle",
     )
     @app_commands.choices(preset=PRESET_CHOICES)
     async def start(
@@ -237,6 +147,7 @@ class TableCog(commands.Cog, name="Table"):
         preset: str | None = None,
         min_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
         max_bet: app_commands.Range[int, 1, MAX_BET_CEILING] | None = None,
+        practice: bool = False,
     ) -> None:
         """Post the table message (the public response) and tell the service its id."""
         assert interaction.channel_id is not None
@@ -265,24 +176,33 @@ class TableCog(commands.Cog, name="Table"):
             preset=preset,
             min_bet=min_bet,
             max_bet=max_bet,
+            practice=practice,
         )
         if is_pocket_table(snapshot):
-            self.messages.opened_pocket(snapshot.table_id, interaction.locale)
-        rendered = await self.messages.render(snapshot)
+            self.messages.renderer.opened_pocket(snapshot.table_id, interaction.locale)
+        if await self.post_table(interaction, snapshot) and ended:
+            await tell(interaction, EARLIER_TABLE_TIMED_OUT)
+
+    async def post_table(
+        self, interaction: discord.Interaction[Any], snapshot: TableSnapshot
+    ) -> bool:
+        """Post a new table's message as the interaction's response (``/blackjack start``,
+        a tournament's table) and tell the service its id. False if Discord refused it: the
+        table is closed, anything staked at it refunded."""
+        payload = await self.messages.payload(snapshot)
         try:
-            await interaction.response.send_message(embed=rendered.embed, view=rendered.view())
+            await interaction.response.send_message(**payload.fields())
             message = await interaction.original_response()
         except discord.HTTPException:
             log.warning("could not post table %s", snapshot.table_id, exc_info=True)
             await self.bot.tables.close(
                 snapshot.table_id, _("the table message could not be posted")
             )
-            return
+            return False
         self.messages.answered_with_table(snapshot, interaction)
-        self.messages.attach(snapshot, message.id)
+        self.messages.attach(snapshot, message.id, payload.layout)
         await self.bot.tables.attach_message(snapshot.table_id, message.id)
-        if ended:
-            await tell(interaction, EARLIER_TABLE_TIMED_OUT)
+        return True
 
     @blackjack.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
@@ -356,6 +276,15 @@ class TableCog(commands.Cog, name="Table"):
         if text is None:
             text = fairness_text(self.bot.tables.fairness(channel_id))
         await tell(interaction, text)
+
+    @blackjack.command(name="coach", description="Your last round, each decision graded exactly")
+    @app_commands.describe(mode="teach: a private note after each round on a costly decision")
+    @app_commands.choices(mode=COACH_MODES)
+    async def coach(
+        self, interaction: discord.Interaction[Any], mode: app_commands.Choice[str] | None = None
+    ) -> None:
+        """The player's last graded round, privately (cogs/table/coach.py)."""
+        await coach_answer(self.bot, interaction, None if mode is None else mode.value)
 
 
 def table_cog(bot: commands.Bot) -> TableCog | None:

@@ -36,7 +36,7 @@ class DiscordDisplay(TableDisplay):
         and each refunded round's message to say what happened."""
         for table in report.resumed:
             self._messages.adopt(table.snapshot, table.message_id, table.message_at)
-        await announce_voided(self._client, report.voided, self._messages.language)
+        await announce_voided(self._client, report.voided, self._messages.renderer.language)
 
     async def stopping(self) -> None:
         """Cancel a card upload still running."""

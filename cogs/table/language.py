@@ -8,41 +8,45 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.i18n import LANGUAGES, language_of
+from bot.i18n import LANGUAGES, _, joined, language_of
 from db.models import GuildSettings
 
 log = logging.getLogger(__name__)
 
 #: The setting that follows the server's preferred locale.
 SERVER: str = "server"
+#: Every value of the setting: the server's locale, or a language the bot speaks.
+SETTINGS: tuple[str, ...] = (SERVER, *LANGUAGES)
+
+
+def language_setting(value: str) -> str:
+    """``value`` if it is a table language setting (:data:`SETTINGS`), else ValueError with
+    the reason for the admin: Discord offers only these, so only a client that ignores the
+    offered choices sends another."""
+    if value not in SETTINGS:
+        raise ValueError(
+            _("the table language must be one of {settings}", settings=joined(SETTINGS))
+        )
+    return value
 
 
 class TableLanguages:
-    """Each server's table language, its setting read once and then kept (an admin's
-    change is told by :meth:`changed`)."""
+    """Each server's table language, from its settings (``settings_of``: the bot's one
+    cache of them, bot.server_settings)."""
 
     def __init__(
         self, client: discord.Client, settings_of: Callable[[int], Awaitable[GuildSettings]]
     ) -> None:
         self._client = client
         self._settings_of = settings_of
-        self._chosen: dict[int, str] = {}
-
-    def changed(self, guild_id: int, setting: str) -> None:
-        """An admin set the server's table language (or ``server``)."""
-        self._chosen[guild_id] = setting
 
     async def of(self, guild_id: int) -> str:
         """The language of the server's tables (a code of ``bot.i18n.LANGUAGES``)."""
-        setting = self._chosen.get(guild_id)
-        if setting is None:
-            try:
-                setting = (await self._settings_of(guild_id)).language
-            except Exception:  # the table must still be shown: asked again next time
-                log.exception("could not read the table language of guild %s", guild_id)
-                setting = SERVER
-            else:
-                self._chosen[guild_id] = setting
+        try:
+            setting = (await self._settings_of(guild_id)).language
+        except Exception:  # the table must still be shown: asked again next time
+            log.exception("could not read the table language of guild %s", guild_id)
+            setting = SERVER
         if setting in LANGUAGES:
             return setting
         guild = self._client.get_guild(guild_id)

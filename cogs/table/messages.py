@@ -12,7 +12,7 @@ answer window). When two answers, or an answer and an edit, are in flight at onc
 Discord may apply them in either order, and an answer sent after a newer table went out
 puts an older table back: the message is then *uncertain* and the newest snapshot is
 sent once more. Answers whose requests do not overlap, in version order, need no extra
-edit. Discord caps edits of messages older than an hour (30046): see ``_move``.
+edit. Discord caps edits of messages older than an hour (30046): see ``Reposts.move``.
 
 A pocket table (a DM, a group DM, a server without the bot) has another upkeep: its message
 is an interaction's answer, edited only through interaction tokens (``PocketAnchors``): no
@@ -25,78 +25,48 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.clock import Clock, SystemClock
-from bot.i18n import ENGLISH, _, language_of
-from bot.tables.errors import TableError
+from bot.config import TABLE_MESSAGE_MAX_AGE_S
+from bot.i18n import _
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table import discord_codes as codes
-from cogs.table.buttons import ButtonSpec
-from cogs.table.card_art import Faces
+from cogs.table.layouts import TablePayload
+from cogs.table.message_state import TableMessage
 from cogs.table.notices import tell_host
 from cogs.table.pocket import TIMED_OUT_REASON, PocketAnchors, is_pocket_table
-from cogs.table.render import RenderedTable, render_table
+from cogs.table.renderer import TableRenderer
+from cogs.table.reposts import Attach, Reposts
 from cogs.table.response_window import overloaded
 from cogs.table.restart_text import jump_link, moved_text
 
 log = logging.getLogger(__name__)
 
 Close = Callable[[str, str], Awaitable[None]]
-#: The service's ``attach_message(table_id, message_id)``: where a re-posted table now is.
-Attach = Callable[[str, int], Awaitable[None]]
-#: A server's card faces (card emojis) if it shows pictures, None for text cards.
-FacesFor = Callable[[int], Awaitable[Faces | None]]
-#: The language a server's tables speak (a Discord locale code, ``bot.i18n.LANGUAGES``).
-LanguageFor = Callable[[int], Awaitable[str]]
-
-
-@dataclass
-class _Table:
-    channel_id: int
-    host_id: int
-    guild_id: int = 0
-    message_id: int | None = None
-    #: When the message was posted (the bot's clock); None if unknown.
-    posted_at: float | None = None
-    latest: TableSnapshot | None = None
-    shown: int = -1
-    holds: int = 0
-    task: asyncio.Task[None] | None = None
-    lost: bool = False
-    #: The last view sent, and the buttons it was made from: reused while they stay the same.
-    view_of: tuple[tuple[ButtonSpec, ...], discord.ui.View] | None = None
-    #: A click was answered while an edit was in flight: which one Discord applied
-    #: last is unknown, so the newest snapshot must be sent again.
-    uncertain: bool = False
-    #: Answers (type 7 with the table) whose requests are in flight.
-    answering: int = 0
-    #: The newest version any answer or edit has sent.
-    sent: int = -1
-    #: Its table's id; and whether it is a pocket table (kept up through interaction tokens).
-    table_id: str = ""
-    pocket: bool = False
 
 
 class TableMessages:
     """Where each table's message is, and the edits that keep it up to date."""
 
     def __init__(
-        self, client: discord.Client, *, clock: Clock | None = None, max_age_s: float = 3000.0
+        self,
+        client: discord.Client,
+        *,
+        clock: Clock | None = None,
+        max_age_s: float = TABLE_MESSAGE_MAX_AGE_S,
     ) -> None:
         self._client = client
         self._clock = clock or SystemClock()
         self._max_age_s = max_age_s
-        self._tables: dict[str, _Table] = {}
+        self._tables: dict[str, TableMessage] = {}
         self._close: Close | None = None
-        self._faces_for: FacesFor | None = None
-        self._language_for: LanguageFor | None = None
-        #: Each pocket table's language: its host's client's (a pocket table has no server).
-        self._pocket_languages: dict[str, str] = {}
-        self._attach: Attach | None = None
+        #: Each table's faces, language and layout, and its payloads.
+        self.renderer = TableRenderer()
+        #: Posting a table as a new message.
+        self.reposts = Reposts(client, self._clock, self.renderer)
         #: The interaction tokens that keep the pocket tables' messages current.
         self.pocket = PocketAnchors(self._clock)
 
@@ -105,12 +75,12 @@ class TableMessages:
         ``attach_message``, called when the table gets a new message (a deleted one posted
         again, or a fresh one before the old is an hour old)."""
         self._close = close
-        self._attach = attach
+        self.reposts.attach = attach
 
-    def _entry(self, snapshot: TableSnapshot) -> _Table:
+    def _entry(self, snapshot: TableSnapshot) -> TableMessage:
         table = self._tables.get(snapshot.table_id)
         if table is None:
-            table = self._tables[snapshot.table_id] = _Table(
+            table = self._tables[snapshot.table_id] = TableMessage(
                 snapshot.channel_id,
                 snapshot.host_id,
                 snapshot.guild_id,
@@ -119,38 +89,19 @@ class TableMessages:
             )
         return table
 
-    def use_faces(self, faces_for: FacesFor) -> None:
-        """Where each server's card faces come from (text cards until this is called)."""
-        self._faces_for = faces_for
-
-    def use_language(self, language_for: LanguageFor) -> None:
-        """Where each server's table language comes from (English until this is called)."""
-        self._language_for = language_for
-
-    async def language(self, guild_id: int) -> str:
-        """The language of the server's tables."""
-        return ENGLISH if self._language_for is None else await self._language_for(guild_id)
-
-    def opened_pocket(self, table_id: str, host_locale: object) -> None:
-        """A pocket table opened by a host whose client speaks ``host_locale``: its message
-        speaks that language (English after a restart)."""
-        self._pocket_languages[table_id] = language_of(host_locale)
-
-    async def render(self, snapshot: TableSnapshot, *, faces: bool = True) -> RenderedTable:
-        """The table message for ``snapshot`` in its server's language (a pocket table: its
-        host's), with cards as its server shows them (as text without ``faces``)."""
-        shown = None
-        if faces and self._faces_for is not None:
-            shown = await self._faces_for(snapshot.guild_id)
-        return render_table(snapshot, shown, await self.table_language(snapshot))
-
-    async def table_language(self, snapshot: TableSnapshot) -> str:
-        """The language ``snapshot``'s message speaks: its server's (a pocket table: its
-        host's)."""
-        language = (
-            self._pocket_languages.get(snapshot.table_id) if is_pocket_table(snapshot) else None
-        )
-        return language if language is not None else await self.language(snapshot.guild_id)
+    async def payload(self, snapshot: TableSnapshot, *, faces: bool = True) -> TablePayload:
+        """The table message for ``snapshot`` in the layout of the message it goes on (for a
+        table with no message yet: the layout its server wants)."""
+        table = self._tables.get(snapshot.table_id)
+        if table is None or table.message_id is None:
+            layout = await self.renderer.layout(snapshot)
+            if table is not None:
+                table.layout = layout
+            return await self.renderer.payload(snapshot, layout, faces=faces)
+        if table.layout is None:  # a resumed table's message: as an earlier run posted it
+            found = await self.reposts.layout_of(table)
+            table.layout = found or await self.renderer.layout(snapshot)
+        return await self.renderer.payload(snapshot, table.layout, faces=faces)
 
     # -- what the service and the cogs tell us ---------------------------------------------
 
@@ -169,10 +120,11 @@ class TableMessages:
         if is_pocket_table(snapshot):
             self.pocket.anchor(snapshot.table_id, interaction)
 
-    def attach(self, snapshot: TableSnapshot, message_id: int) -> None:
-        """The table message was posted showing ``snapshot``."""
+    def attach(self, snapshot: TableSnapshot, message_id: int, layout: str) -> None:
+        """The table message was posted showing ``snapshot``, in ``layout``."""
         table = self._entry(snapshot)
         table.message_id, table.posted_at = message_id, self._clock.now()
+        table.layout = layout
         self.shown(snapshot)
         # A change published before the message existed (a join right after /blackjack start).
         self._kick(snapshot.table_id, table)
@@ -192,21 +144,10 @@ class TableMessages:
             return
         if not table.uncertain:
             table.shown = max(table.shown, snapshot.version)
+        if snapshot.version >= table.sent:
+            table.between_rounds = snapshot.phase is TablePhase.BETTING
         if table.latest is None or snapshot.version > table.latest.version:
             table.latest = snapshot
-
-    def view_for(self, table_id: str, rendered: RenderedTable) -> discord.ui.View:
-        """The view for a rendered table: the last one sent if its buttons are unchanged.
-
-        Within a phase the buttons rarely change, and the same view is then sent again.
-        """
-        table = self._tables.get(table_id)
-        if table is not None and table.view_of is not None and table.view_of[0] == rendered.buttons:
-            return table.view_of[1]
-        view = rendered.view()
-        if table is not None:
-            table.view_of = (rendered.buttons, view)
-        return view
 
     def timer_may_act(self, table_id: str) -> bool:
         """The table service's timer gate: a pocket table's timer acts only while its anchor's
@@ -251,7 +192,7 @@ class TableMessages:
         if table is None or table.message_id is None:
             return None
         old = table.message_id
-        await self._move(table_id, table, snapshot)
+        await self.reposts.move(table, snapshot)
         return self.moved_from(table_id, old)
 
     def pocket_worn(self, table_id: str) -> TableSnapshot | None:
@@ -268,28 +209,9 @@ class TableMessages:
     async def move_pocket(
         self, snapshot: TableSnapshot, interaction: discord.Interaction[Any]
     ) -> None:
-        """A pocket table's message took its last edit (30046, an hour old): the click
-        answers with the table as a new message, which its token owns from now on (a click
-        on the old one is told where the table went)."""
-        table = self._entry(snapshot)
-        rendered = await self.render(snapshot)
-        view = self.view_for(snapshot.table_id, rendered)
-        followup_id = None
-        if interaction.response.is_done():  # deferred: the table comes as a followup
-            followup = await interaction.followup.send(embed=rendered.embed, view=view, wait=True)
-            new_id = followup_id = followup.id
-        else:
-            await interaction.response.send_message(embed=rendered.embed, view=view)
-            new_id = (await interaction.original_response()).id
-        log.info(
-            "pocket table %s moved from message %s to %s", table.table_id, table.message_id, new_id
-        )
-        table.message_id, table.posted_at = new_id, self._clock.now()
-        table.shown = table.sent = max(table.shown, snapshot.version)
-        self.pocket.anchor(snapshot.table_id, interaction, followup_id)
-        if self._attach is not None:
-            with contextlib.suppress(TableError):  # closed meanwhile: nothing to remember
-                await self._attach(snapshot.table_id, new_id)
+        """A pocket table's message took its last edit: the click answers with the table as
+        a new message (``Reposts.move_pocket``)."""
+        await self.reposts.move_pocket(self._entry(snapshot), snapshot, interaction, self.pocket)
 
     async def renew_pocket(self, table_id: str, interaction: discord.Interaction[Any]) -> None:
         """A /bet at a pocket table (answered already): if the table's token is near its end,
@@ -370,7 +292,7 @@ class TableMessages:
 
     # -- the edits ---------------------------------------------------------------------------
 
-    def _due(self, table: _Table) -> bool:
+    def _due(self, table: TableMessage) -> bool:
         return (
             not table.lost
             and table.holds == 0
@@ -383,10 +305,10 @@ class TableMessages:
 
     def _forget(self, table_id: str) -> None:
         self._tables.pop(table_id, None)
-        self._pocket_languages.pop(table_id, None)
+        self.renderer.forget(table_id)
         self.pocket.forget(table_id)
 
-    def _kick(self, table_id: str, table: _Table) -> None:
+    def _kick(self, table_id: str, table: TableMessage) -> None:
         if table.task is not None and not table.task.done():
             return  # the running edit loop picks up the newest snapshot when it finishes
         if self._due(table):
@@ -398,7 +320,7 @@ class TableMessages:
         ):
             self._forget(table_id)
 
-    async def _edit_loop(self, table_id: str, table: _Table) -> None:
+    async def _edit_loop(self, table_id: str, table: TableMessage) -> None:
         while self._due(table):
             snapshot = table.latest
             assert snapshot is not None
@@ -408,7 +330,7 @@ class TableMessages:
             try:
                 await self._show(table_id, table, snapshot)
             except (discord.NotFound, discord.Forbidden) as error:
-                if error.code == codes.UNKNOWN_MESSAGE and await self._post_again(table_id, table):
+                if error.code == codes.UNKNOWN_MESSAGE and await self.reposts.post_again(table):
                     continue
                 await self._lost(table_id, table, error)
                 break
@@ -422,6 +344,7 @@ class TableMessages:
                 log.warning("could not edit table %s's message", table_id, exc_info=True)
                 break
             table.shown = max(table.shown, snapshot.version)
+            table.between_rounds = snapshot.phase is TablePhase.BETTING
         if (
             table.latest is not None
             and table.latest.phase is TablePhase.CLOSED
@@ -429,95 +352,43 @@ class TableMessages:
         ):
             self._forget(table_id)
 
-    def _too_old(self, table: _Table, snapshot: TableSnapshot) -> bool:
-        """At a round boundary (betting open), whether the message is due for replacing."""
-        return (
-            not table.pocket  # an answer to an interaction: it cannot be posted afresh
-            and snapshot.phase is TablePhase.BETTING
-            and table.posted_at is not None
-            and self._clock.now() - table.posted_at >= self._max_age_s
-        )
+    async def _due_for_new_message(self, table: TableMessage, snapshot: TableSnapshot) -> bool:
+        """Whether the message is due for replacing: at a round boundary (betting open) when
+        it is nearly an hour old; when its server changed layout, at betting open or at the
+        first edit after it (a lone player's bet deals at once: the message never shows
+        that betting is open)."""
+        if table.pocket:  # its message answers an interaction: never posted afresh
+            return False
+        betting = snapshot.phase is TablePhase.BETTING
+        old = table.posted_at is not None and self._clock.now() - table.posted_at >= self._max_age_s
+        if betting and old:
+            return True
+        if not (betting or table.between_rounds) or table.layout is None:
+            return False
+        return table.layout != await self.renderer.layout(snapshot)
 
-    async def _show(self, table_id: str, table: _Table, snapshot: TableSnapshot) -> None:
+    async def _show(self, table_id: str, table: TableMessage, snapshot: TableSnapshot) -> None:
         """Edit the message to ``snapshot``, or move the table to a fresh one when due."""
         assert table.message_id is not None
         if table.pocket:
-            rendered = await self.render(snapshot)
-            await self.pocket.edit(table_id, rendered.embed, self.view_for(table_id, rendered))
+            await self.pocket.edit(table_id, await self.payload(snapshot))
             return
-        if self._too_old(table, snapshot):
-            await self._move(table_id, table, snapshot)
+        if await self._due_for_new_message(table, snapshot):
+            await self.reposts.move(table, snapshot)
             return
         try:
             await self._edit(table.channel_id, table.message_id, snapshot)
         except discord.HTTPException as error:
             if error.code != codes.OLD_MESSAGE_EDITS:
                 raise
-            await self._move(table_id, table, snapshot)
-
-    async def _move(self, table_id: str, table: _Table, snapshot: TableSnapshot) -> None:
-        """Post the table afresh (at a round boundary past ``max_age_s``, or at once on a
-        30046), remember the new message durably, and point the old one to it; if the old
-        one refuses that edit too, a click on it is answered with the link (``moved_from``).
-        """
-        old = table.message_id
-        assert old is not None
-        channel = self._client.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        rendered = await self.render(snapshot, faces=False)
-        new = await channel.send(embed=rendered.embed, view=self.view_for(table_id, rendered))
-        table.message_id, table.posted_at = new.id, self._clock.now()
-        table.shown = max(table.shown, snapshot.version)
-        log.info("table %s moved from message %s to %s", table_id, old, new.id)
-        if self._attach is not None:
-            with contextlib.suppress(TableError):  # closed meanwhile: nothing to remember
-                await self._attach(table_id, new.id)
-        link = jump_link(table.guild_id, table.channel_id, new.id)
-        try:
-            await channel.get_partial_message(old).edit(
-                content=moved_text(link).in_language(await self.language(table.guild_id)),
-                embed=None,
-                view=None,
-            )
-        except discord.HTTPException as error:
-            log.info("table %s: its old message keeps its buttons (%s)", table_id, error)
+            await self.reposts.move(table, snapshot)
 
     async def _edit(self, channel_id: int, message_id: int, snapshot: TableSnapshot) -> None:
-        rendered = await self.render(snapshot)
-        view = self.view_for(snapshot.table_id, rendered)
+        payload = await self.payload(snapshot)
         message = self._client.get_partial_messageable(channel_id).get_partial_message(message_id)
-        await message.edit(embed=rendered.embed, view=view)
+        await message.edit(**payload.fields())
 
-    async def _post_again(self, table_id: str, table: _Table) -> bool:
-        """Someone deleted the message of an open table: post the table again, below.
-
-        The players' bets and hands stay as they are (a bet just taken is not refunded
-        by a table closing under it). False if the table is closing or cannot be posted.
-        """
-        snapshot = table.latest
-        if (
-            snapshot is None
-            or snapshot.phase is TablePhase.CLOSED
-            or self._attach is None
-            or table.pocket  # no channel message may be posted
-        ):
-            return False
-        rendered = await self.render(snapshot, faces=False)
-        channel = self._client.get_partial_messageable(table.channel_id)
-        try:
-            message = await channel.send(
-                embed=rendered.embed, view=self.view_for(table_id, rendered)
-            )
-        except discord.HTTPException:
-            log.info("could not post table %s again", table_id, exc_info=True)
-            return False
-        log.info("table %s's message was deleted: posted it again", table_id)
-        table.message_id, table.posted_at = message.id, self._clock.now()
-        table.shown = table.sent = max(table.shown, snapshot.version)
-        with contextlib.suppress(TableError):  # closed meanwhile: its last edit follows
-            await self._attach(table_id, message.id)
-        return True
-
-    async def _lost(self, table_id: str, table: _Table, error: discord.HTTPException) -> None:
+    async def _lost(self, table_id: str, table: TableMessage, error: discord.HTTPException) -> None:
         """The message was deleted or the bot lost access: close the table, tell the host."""
         table.lost = True
         if error.code == codes.UNKNOWN_MESSAGE:
@@ -530,5 +401,5 @@ class TableMessages:
         if self._close is not None:
             await self._close(table_id, reason)
         if error.code in (codes.MISSING_ACCESS, codes.MISSING_PERMISSIONS) and not table.pocket:
-            language = await self.language(table.guild_id)
+            language = await self.renderer.language(table.guild_id)
             await tell_host(self._client, table.channel_id, table.host_id, language)

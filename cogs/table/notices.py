@@ -10,6 +10,7 @@ import discord
 
 import db
 from bot.i18n import Text, _, joined, speak, speaking
+from cogs.table.layouts import embed_fields
 from cogs.table.restart_text import voided_embed
 
 log = logging.getLogger(__name__)
@@ -47,9 +48,11 @@ async def announce_voided(
         channel = client.get_partial_messageable(result.channel_id, guild_id=result.guild_id)
         language = await language_of(result.guild_id)
         try:
-            await channel.get_partial_message(result.message_id).edit(
-                embed=voided_embed(result, language), view=None
-            )
+            message = await channel.fetch_message(result.message_id)
+            embed = voided_embed(result, language)
+            # A V2 message (the components layout) takes components only.
+            fields = embed_fields(embed, v2=message.flags.components_v2)
+            await message.edit(**fields)
         except discord.HTTPException as error:
             # Deleted message, deleted channel, lost access: nothing left to tell there.
             log.info("round %s: its message could not be edited (%s)", result.round_id, error)

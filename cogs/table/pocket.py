@@ -27,6 +27,7 @@ from bot.clock import Clock
 from bot.i18n import _
 from bot.pocket import POCKET_SCOPE
 from bot.tables.snapshot import TableSnapshot
+from cogs.table.layouts import TablePayload
 
 log = logging.getLogger(__name__)
 
@@ -120,15 +121,13 @@ class PocketAnchors:
         self.valid(table_id)
         return table_id in self._expired
 
-    async def edit(self, table_id: str, embed: discord.Embed, view: discord.ui.View) -> None:
+    async def edit(self, table_id: str, payload: TablePayload) -> None:
         """Edit the table message through its anchor's token (the caller checked ``valid``)."""
         anchor = self._anchors[table_id]
         if anchor.followup_id is None:
-            await anchor.interaction.edit_original_response(embed=embed, view=view)
+            await anchor.interaction.edit_original_response(**payload.fields())
         else:
-            await anchor.interaction.followup.edit_message(
-                anchor.followup_id, embed=embed, view=view
-            )
+            await anchor.interaction.followup.edit_message(anchor.followup_id, **payload.fields())
 
     def forget(self, table_id: str) -> None:
         """The table closed and is shown closed: drop its anchor."""

@@ -33,6 +33,7 @@ from cogs.table.embed_limits import (
     embed_size,
     field_count,
 )
+from cogs.table.render_panel import panel_lines
 from cogs.table.render_results import (
     LAST_ROUND,
     add_last_round,
@@ -335,8 +336,8 @@ def _compose(
         return faces if section in pictures else None
 
     title = speak("Blackjack · {preset}", preset=snapshot.preset)
-    panel = [tr(line) for line in snapshot.panel]
-    if panel:  # a game mode's own title and lines (a tournament's)
+    panel = [] if snapshot.panel is None else panel_lines(snapshot.panel)
+    if panel:  # a tournament's own title and lines
         title = panel.pop(0)
     embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=COLOURS[snapshot.phase])
     description = phase_lines(snapshot) + panel

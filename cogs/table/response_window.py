@@ -29,6 +29,7 @@ import discord
 from bot.clock import Cancellable, Clock
 from bot.discord_reply import tell
 from bot.i18n import _
+from cogs.table.layouts import TablePayload
 
 #: Seconds after an interaction reached the bot at which it is acknowledged with a deferral
 #: if not answered yet: 1 s of margin to Discord's 3 s for the request itself.
@@ -101,12 +102,12 @@ class TimelyResponse:
             await guard  # a failed deferral fails the answer too
         return self._deferring
 
-    async def table(self, embed: discord.Embed, view: discord.ui.View) -> None:
+    async def table(self, payload: TablePayload) -> None:
         """Answer a click with the new table: type 7, or an edit of the deferred message."""
         if await self._settle():
-            await self._interaction.edit_original_response(embed=embed, view=view)
+            await self._interaction.edit_original_response(**payload.fields())
         else:
-            await self._interaction.response.edit_message(embed=embed, view=view)
+            await self._interaction.response.edit_message(**payload.fields())
 
     async def text(self, text: str, *, wait: bool = False) -> discord.WebhookMessage | None:
         """Answer with a sentence only the user sees (after a deferral, as a followup: after

@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from db import checks
 from db.errors import SettingsCrossed
-from db.models import CARD_STYLES, MAX_BALANCE, TABLE_LANGUAGES, GuildSettings
+from db.models import CARD_STYLES, LAYOUTS, MAX_BALANCE, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
 from db.statements import Op, Query
 
@@ -21,8 +21,11 @@ _DAY: Final = 86_400
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "card_style": CARD_STYLES,
     "season_length": SEASON_LENGTHS,
-    "language": TABLE_LANGUAGES,
+    "layout": LAYOUTS,
 }
+#: The longest table language setting: a Discord locale code or "server". Which languages
+#: exist is ``bot.i18n``'s to say (the admin command checks it); the store keeps the code.
+LANGUAGE_MAX: Final = 16
 
 #: (lowest, highest) for each whole-number setting.
 LIMITS: Final[dict[str, tuple[int, int]]] = {
@@ -40,6 +43,7 @@ LIMITS: Final[dict[str, tuple[int, int]]] = {
     "min_account_age_days": (0, 3650),
     "play_role_id": (0, checks.MAX_ID),
     "play_stopped": (0, 1),
+    "practice_tables": (0, 1),
 }
 #: Most channels a server may list for its tables.
 MAX_TABLE_CHANNELS: Final = 25
@@ -56,6 +60,9 @@ def check_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError(f"there is no setting {name!r}; settings are {', '.join(FIELDS)}")
         if name == "default_preset":
             checked[name] = checks.text(name, value, limit=64)
+            continue
+        if name == "language":
+            checked[name] = checks.text(name, value, limit=LANGUAGE_MAX)
             continue
         if name == "table_channels":
             checked[name] = channel_list(value)

@@ -207,6 +207,30 @@ def _close(tournament_id: int, status: str, state_json: str, now: int) -> Op[int
     return int(rows[0][0])
 
 
+def _record_places(
+    tournament_id: int, guild_id: int, places: Sequence[Place], now: int
+) -> Op[None]:
+    """Record every player's final place (once: finish closes the tournament first)."""
+    yield Many(
+        "INSERT INTO tournament_places (tournament_id, guild_id, user_id, channel_id, place,"
+        " chips, out_after, prize, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                tournament_id,
+                guild_id,
+                p.user_id,
+                p.channel_id,
+                p.place,
+                p.chips,
+                p.out_after,
+                p.prize,
+                now,
+            )
+            for p in places
+        ],
+    )
+
+
 def finish(
     tournament_id: int,
     guild_id: int,
@@ -245,24 +269,7 @@ def finish(
         " WHERE id = ?",
         (paid, kept, now, pool),
     )
-    yield Many(
-        "INSERT INTO tournament_places (tournament_id, guild_id, user_id, channel_id, place,"
-        " chips, out_after, prize, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                tournament_id,
-                guild_id,
-                p.user_id,
-                p.channel_id,
-                p.place,
-                p.chips,
-                p.out_after,
-                p.prize,
-                now,
-            )
-            for p in places
-        ],
-    )
+    yield from _record_places(tournament_id, guild_id, places, now)
     if reveal is not None:
         yield from reveal_seed(reveal[0], reveal[1], now)
     winner = "SELECT user_id FROM tournament_places WHERE tournament_id = ? AND place = 1"

@@ -183,8 +183,12 @@ function messageElement(m) {
     if (m.edited_timestamp) content.append(el("span", "edited", "(edited)"));
     body.append(content);
   }
-  for (const embed of m.embeds || []) body.append(embedElement(embed));
-  for (const row of m.components || []) body.append(rowElement(m, row));
+  if (m.flags & IS_COMPONENTS_V2) {
+    for (const component of m.components || []) body.append(componentElement(m, component));
+  } else {
+    for (const embed of m.embeds || []) body.append(embedElement(embed));
+    for (const row of m.components || []) body.append(rowElement(m, row));
+  }
   const note = state.notes.get(m.id);
   if (note) body.append(Object.assign(el("div", "failed"), { textContent: note }));
   if (m.ephemeral) body.append(onlyYou(m));
@@ -265,17 +269,21 @@ function rowElement(message, row) {
   const node = el("div", "row");
   for (const part of row.components || []) {
     if (part.type !== 2) continue; // only buttons are drawn (the bot sends no select menus)
-    const button = el("button", `button style-${part.style}`);
-    button.type = "button";
-    button.disabled = Boolean(part.disabled);
-    if (part.custom_id) button.dataset.customId = part.custom_id;
-    if (part.emoji) button.innerHTML = buttonEmoji(part.emoji);
-    if (part.label) button.append(document.createTextNode(part.label));
-    if (part.style === 5 && part.url) button.onclick = () => window.open(part.url, "_blank");
-    else button.onclick = () => press(message, part.custom_id);
-    node.append(button);
+    node.append(buttonElement(message, part));
   }
   return node;
+}
+
+function buttonElement(message, part) {
+  const button = el("button", `button style-${part.style}`);
+  button.type = "button";
+  button.disabled = Boolean(part.disabled);
+  if (part.custom_id) button.dataset.customId = part.custom_id;
+  if (part.emoji) button.innerHTML = buttonEmoji(part.emoji);
+  if (part.label) button.append(document.createTextNode(part.label));
+  if (part.style === 5 && part.url) button.onclick = () => window.open(part.url, "_blank");
+  else button.onclick = () => press(message, part.custom_id);
+  return button;
 }
 
 function buttonEmoji(emoji) {

@@ -11,7 +11,9 @@ from bot.amount_words import ALL, HALF, MAX, amount_words
 from bot.bet_amount import AmbiguousAmount, BetAmountError, balance_word, parse_bet
 from bot.i18n import ENGLISH, LANGUAGES, known_language, number
 
-SPANISH, PORTUGUESE = "es-ES", "pt-BR"
+SPANISH, PORTUGUESE, GERMAN, FRENCH = "es-ES", "pt-BR", "de", "fr"
+#: How French groups thousands (CLDR): a narrow no-break space.
+NARROW = "\N{NARROW NO-BREAK SPACE}"
 #: More than any amount shown, so only the reading is tested.
 CEILING = 10**15
 
@@ -45,8 +47,25 @@ def refusal(text: str, language: str) -> str:
         ("1,000", ENGLISH, 1_000),
         ("1,000.0", ENGLISH, 1_000),
         ("2 thousand", ENGLISH, 2_000),
+        ("2,5k", GERMAN, 2_500),
+        ("1.000", GERMAN, 1_000),
+        ("2 Tsd", GERMAN, 2_000),
+        ("1,5 Mio", GERMAN, 1_500_000),
+        ("3 Millionen", GERMAN, 3_000_000),
         ("500", SPANISH, 500),
         ("1000", SPANISH, 1_000),
+        # French groups with a narrow no-break space; players type any space, or none.
+        (f"1{NARROW}000", FRENCH, 1_000),
+        ("1 000", FRENCH, 1_000),
+        ("1\N{NO-BREAK SPACE}000", FRENCH, 1_000),
+        ("1000", FRENCH, 1_000),
+        ("1 000 000", FRENCH, 1_000_000),
+        ("2,5k", FRENCH, 2_500),
+        ("2,5 mille", FRENCH, 2_500),
+        ("3 millions", FRENCH, 3_000_000),
+        ("1,5 M", FRENCH, 1_500_000),
+        ("1 000,0", FRENCH, 1_000),
+        ("2.5k", FRENCH, 2_500),  # a point is no French sign but a decimal's, as Babel reads it
     ],
 )
 def test_a_number_is_read_as_its_language_writes_it(text: str, language: str, amount: int) -> None:
@@ -62,9 +81,17 @@ def test_a_number_is_read_as_its_language_writes_it(text: str, language: str, am
         ("metade", PORTUGUESE, HALF),
         ("MÁX", PORTUGUESE, MAX),
         ("tudo", PORTUGUESE, ALL),
+        ("halb", GERMAN, HALF),
+        ("die Hälfte", GERMAN, HALF),
+        ("alles", GERMAN, ALL),
+        ("maximal", GERMAN, MAX),
         ("half", SPANISH, HALF),  # English's words are read in every language
         ("all-in", PORTUGUESE, ALL),
         ("max", ENGLISH, MAX),
+        ("moitié", FRENCH, HALF),
+        ("MAX", FRENCH, MAX),
+        ("tout", FRENCH, ALL),
+        ("tapis", FRENCH, ALL),
     ],
 )
 def test_the_amount_words_of_each_language_need_the_balance(
@@ -104,9 +131,27 @@ def test_another_languages_word_is_not_an_amount() -> None:
             "'1,000' puede ser 1 o 1.000, así que no se ha apostado nada: escribe 1000 para 1.000.",
         ),
         (
+            "1,000",
+            GERMAN,
+            "'1,000' kann 1 oder 1.000 heißen, also wurde nichts gesetzt: tippe 1000 für 1.000.",
+        ),
+        (
             "7,500",
             PORTUGUESE,
             "'7,500' pode ser 7,5 ou 7.500, então nada foi apostado: digite 7500 para 7.500.",
+        ),
+        (
+            "1,000",
+            FRENCH,
+            f"'1,000' peut vouloir dire 1 ou 1{NARROW}000, donc rien n'a été misé : tape 1000"
+            f" pour 1{NARROW}000.",
+        ),
+        # A point is read as a decimal in French, and French players also group with it.
+        (
+            "2.500",
+            FRENCH,
+            f"'2.500' peut vouloir dire 2,5 ou 2{NARROW}500, donc rien n'a été misé : tape 2500"
+            f" pour 2{NARROW}500.",
         ),
     ],
 )
@@ -145,6 +190,14 @@ def test_the_help_shows_each_languages_own_examples() -> None:
     assert refusal(" ", PORTUGUESE) == (
         "Digite uma quantidade de fichas: um número como 500, 2,5k ou 1m, ou metade, máx ou tudo."
     )
+    assert refusal("abc", FRENCH) == (
+        "'abc' n'est pas un montant de jetons. Utilise un nombre comme 500, 2,5k ou 1m, ou moitié,"
+        " max ou tout."
+    )
+    assert refusal("abc", GERMAN) == (
+        "'abc' ist keine Anzahl Chips. Nutze eine Zahl wie 500, 2,5k oder 1m, oder halb, max"
+        " oder alles."
+    )
 
 
 @pytest.mark.parametrize(
@@ -153,6 +206,8 @@ def test_the_help_shows_each_languages_own_examples() -> None:
         ("es-ES", SPANISH),
         ("es-419", SPANISH),
         ("pt-BR", PORTUGUESE),
+        ("fr", FRENCH),
+        ("de", GERMAN),
         ("en-US", ENGLISH),
         ("en-GB", ENGLISH),
         ("ja", None),

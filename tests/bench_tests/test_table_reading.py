@@ -11,7 +11,7 @@ from bot.tables.snapshot import TablePhase
 from cogs.table.render import render_table
 from fakediscord.models import FakeChannel, FakeGuild, FakeUser
 from fakediscord.records import FakeMessage
-from tests.render.render_snapshots import hand, seat, table
+from tests.support.render_snapshots import hand, seat, table
 
 ELEVEN = [Card.parse("6s"), Card.parse("5h")]
 SIX = Card.parse("6c")

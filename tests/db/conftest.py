@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import db
-from tests.db.fake_clock import FakeClock
 from tests.db.invariants import check_invariants
 from tests.pgserver import PostgresServer
+from tests.support.clocks import FakeClock
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import db
-from tests.db.fake_clock import FakeClock
+from tests.support.clocks import FakeClock
 
 G, ALICE, BOB, ADMIN, CHANNEL = 10, 21, 22, 99, 30
 BIG = 2**63 - 1  # the largest snowflake a signed BIGINT holds

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import db
-from tests.db.fake_clock import FakeClock
 from tests.db.invariants import check_invariants
+from tests.support.clocks import FakeClock
 
 G, ALICE, BOB, CHANNEL = 10, 21, 22, 30
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,10 +15,10 @@ from db.group_commit import GroupCommit, Write
 from db.ops import rounds as ops_rounds
 from db.postgres import PostgresStore
 from db.statements import Op
-from tests.db.fake_clock import FakeClock
 from tests.db.invariants import check_invariants
-from tests.db.test_store_journal import Transactions, row
 from tests.pgserver import PostgresServer
+from tests.support.clocks import FakeClock
+from tests.support.journal_rows import Transactions, row
 
 G, CHANNEL = 10, 30
 PLAYERS = [101 + n for n in range(6)]

@@ -10,8 +10,8 @@ import pytest
 
 import db
 from db.migrate import load_migrations, split_statements
-from tests.db.fake_clock import FakeClock
 from tests.pgserver import PostgresServer
+from tests.support.clocks import FakeClock
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,9 @@ import asyncpg
 import pytest
 
 import db
-from tests.db.fake_clock import FakeClock
 from tests.outage import PostgresOutage, SQLiteOutage
 from tests.pgserver import start_for_tests
+from tests.support.clocks import FakeClock
 
 G, CHANNEL, PLAYER = 10, 30, 20
 

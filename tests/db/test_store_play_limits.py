@@ -8,7 +8,7 @@ import pytest
 
 import db
 from db.models import HandResult
-from tests.db.fake_clock import FakeClock
+from tests.support.clocks import FakeClock
 
 G, ALICE, BOB, CAROL, MOD, CHANNEL = 10, 21, 22, 23, 99, 30
 

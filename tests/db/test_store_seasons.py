@@ -11,7 +11,7 @@ from db import HandResult
 from db.ops.achievements import RoundAwards
 from db.ops.seasons import calendar_span
 from db.tournament_store import Place
-from tests.db.fake_clock import START, FakeClock
+from tests.support.clocks import START, FakeClock
 
 G, CHANNEL, ADMIN = 10, 30, 99
 ALICE, BOB, CAROL = 21, 22, 23

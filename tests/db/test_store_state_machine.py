@@ -25,8 +25,8 @@ from hypothesis.stateful import (
 
 import db
 from db import HandResult
-from tests.db.fake_clock import FakeClock
 from tests.db.invariants import check_invariants
+from tests.support.clocks import FakeClock
 
 T = TypeVar("T")
 USERS = st.sampled_from([1, 2, 3, 4])

@@ -27,7 +27,7 @@ from fakediscord.harness import BotProcess
 from fakediscord.interactions import FakeInteraction, NoResponse
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember
 from fakediscord.records import FakeMessage
-from tests.discord.discord_world import labels_enabled
+from tests.support.discord_world import labels_enabled
 
 #: Settings a developer's .env might hold that would point the bot elsewhere.
 NO_DOTENV = {"DEV_GUILD_ID": "", "SHARD_COUNT": "", "SHARD_IDS": "", "LOG_LEVEL": "WARNING"}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import select
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.test_cli_play import play
+from tests.support.cli import SEED, closed_port, play
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = bytes(range(32)).hex()
 
 
 def bot_process(
@@ -62,14 +60,6 @@ def ctrl_c(process: subprocess.Popen[bytes]) -> tuple[int, str, str]:
         process.communicate()
         raise
     return process.returncode, out.decode(), err.decode()
-
-
-def closed_port() -> int:
-    """A local port nothing listens on (bound, then released)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 # -------------------------------------------------------------------- item 8: no network

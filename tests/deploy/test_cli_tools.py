@@ -21,8 +21,7 @@ import pytest
 
 from bot.cli.copy_db import counted
 from tests.bot_command import bot_command
-from tests.deploy.test_cli_strangers import SEED, closed_port
-from tests.deploy.test_readme_commands import ROOT, cli
+from tests.support.cli import ROOT, SEED, cli, closed_port
 
 
 @pytest.mark.parametrize(

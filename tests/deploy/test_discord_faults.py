@@ -15,7 +15,8 @@ from bot.config import Config
 from fakediscord import FakeDiscord, FakeMessage
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
-from tests.discord.discord_world import SPARE, ShoeQueue, World, embed_text, labels_enabled
+from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.shoes import SPARE, ShoeQueue
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
@@ -34,7 +35,9 @@ async def alice_at_a_table(
     shoes.add(DOUBLE_WINS)
     url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
     bot = build_bot(
-        Config(token=fake.token, database_url=url), clock=fake.clock, shoe_factory=shoes
+        Config(card_pictures=False, token=fake.token, database_url=url),
+        clock=fake.clock,
+        shoe_factory=shoes,
     )
     async with running_bot(fake, bot):
         world.bot = bot

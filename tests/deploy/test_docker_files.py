@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from tests.bot_command import ROOT
-from tests.deploy.test_compose import compose, container_env, interpolate
+from tests.support.compose import compose, container_env, interpolate
 
 ENV_EXAMPLE = (ROOT / ".env.example").read_text()
 

@@ -15,7 +15,8 @@ from bot.config import Config
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
-from tests.discord.discord_world import SPARE, ShoeQueue, World, embed_text
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, ShoeQueue
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 #: The issue's bound on a graceful stop (Docker's default grace period is 10 s).
@@ -80,7 +81,9 @@ async def test_a_click_during_a_graceful_stop_is_told_the_bot_is_restarting(
     shoes.add("Ts 9h 6c 8d " + SPARE)  # Alice 10 6 against the dealer's 9: her move
     url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
     bot = build_bot(
-        Config(token=fake.token, database_url=url), clock=fake.clock, shoe_factory=shoes
+        Config(card_pictures=False, token=fake.token, database_url=url),
+        clock=fake.clock,
+        shoe_factory=shoes,
     )
     async with running_bot(fake, bot):
         world.bot = bot

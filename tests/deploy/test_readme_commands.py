@@ -5,26 +5,13 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.cli import ROOT, VENV_PYTHON, cli
+
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-VENV_PYTHON = ".venv/bin/python"
-
-
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
 
 
 def readme_examples() -> list[str]:

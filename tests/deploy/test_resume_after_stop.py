@@ -23,8 +23,8 @@ from fakediscord import FakeDiscord
 from fakediscord.harness import BotProcess
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
-from tests.discord.discord_world import embed_text, labels_enabled
 from tests.pgserver import PostgresServer
+from tests.support.discord_world import embed_text, labels_enabled
 
 Stop = Literal["SIGKILL", "SIGTERM"]
 

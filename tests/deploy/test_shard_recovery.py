@@ -21,7 +21,8 @@ from bot.shards import owned_shards
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
-from tests.discord.discord_world import SPARE, ShoeQueue, embed_text, labels_enabled
+from tests.support.discord_world import embed_text, labels_enabled
+from tests.support.shoes import SPARE, ShoeQueue
 
 
 async def test_shard_count_alone_runs_every_shard_in_one_process() -> None:
@@ -60,7 +61,9 @@ async def test_a_shard_process_refunds_only_its_guilds_and_a_new_session_refunds
 
         shoes = ShoeQueue()
         shoes.add("Ts 9h 6c 8d " + SPARE)  # Alice 10 6 against the dealer's 9 8
-        config = Config(token=fake.token, database_url=url, shard_count=2, shard_ids=(0,))
+        config = Config(
+            card_pictures=False, token=fake.token, database_url=url, shard_count=2, shard_ids=(0,)
+        )
         bot = build_bot(config, clock=fake.clock, shoe_factory=shoes)
         async with running_bot(fake, bot):
             # A command waits for its shard's recovery: the stake is back.
@@ -128,7 +131,13 @@ async def test_a_command_before_its_shard_has_refunded_is_asked_to_wait(tmp_path
 
         taking = asyncio.ensure_future(take_the_database())
         try:
-            config = Config(token=fake.token, database_url=url, shard_count=2, shard_ids=(0,))
+            config = Config(
+                card_pictures=False,
+                token=fake.token,
+                database_url=url,
+                shard_count=2,
+                shard_ids=(0,),
+            )
             async with running_bot(fake, build_bot(config, clock=fake.clock)):
                 await taking
                 early = await fake.slash(alice, "balance", channel)

@@ -22,7 +22,7 @@ from bot.tables.resume import BACK
 from fakediscord import FakeDiscord
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
-from tests.discord.discord_world import embed_text, labels_enabled
+from tests.support.discord_world import embed_text, labels_enabled
 
 SIDE_BETS = {"perfect_pairs": 5, "21plus3": 5, "buster": 5}
 

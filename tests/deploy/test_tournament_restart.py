@@ -13,7 +13,7 @@ from fakediscord import FakeDiscord
 from fakediscord.models import FakeChannel, FakeMember
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
-from tests.discord.discord_world import embed_text, labels_enabled
+from tests.support.discord_world import embed_text, labels_enabled
 
 
 def board_in(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:

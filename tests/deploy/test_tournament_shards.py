@@ -27,8 +27,8 @@ from fakediscord import FakeDiscord
 from fakediscord.harness import BotProcess
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
-from tests.discord.discord_world import embed_text, labels_enabled
 from tests.pgserver import PostgresServer
+from tests.support.discord_world import embed_text, labels_enabled
 
 #: Real seconds a step may take: a decision timer (5 s), or a process's start.
 STEP_WAIT = 30.0

@@ -26,8 +26,8 @@ from bot.tables.resume import BACK
 from fakediscord import FakeDiscord
 from fakediscord.models import FakeMember
 from tests.db.invariants import check_invariants
-from tests.discord.discord_world import embed_text
 from tests.pgserver import PostgresServer
+from tests.support.discord_world import embed_text
 
 
 async def open_round_of(url: str, casino: Casino) -> db.RoundRecord:

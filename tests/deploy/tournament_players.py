@@ -27,7 +27,7 @@ from fakediscord import FakeDiscord
 from fakediscord.interactions import FakeInteraction, NoResponse
 from fakediscord.models import FakeMember
 from fakediscord.records import FakeMessage
-from tests.discord.discord_world import embed_text, labels_enabled
+from tests.support.discord_world import embed_text, labels_enabled
 
 #: Each tournament: 5 hands, the fewest chips out after hands 2 and 4 (of 3 players, the
 #: last two left play hand 5, or one is left and wins at hand 4).

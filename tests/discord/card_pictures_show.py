@@ -22,9 +22,6 @@ for path in (HERE, HERE.parent / "render", HERE.parents[1]):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from discord_world import SPARE, ShoeQueue, World  # noqa: E402
-from render_snapshots import busiest_table, picture_faces, worst_case  # noqa: E402
-
 from bot.app import build_bot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.tables import TablePhase  # noqa: E402
@@ -33,6 +30,9 @@ from cogs.table.embed_limits import embed_size  # noqa: E402
 from cogs.table.render import render_table  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402
+from tests.support.discord_world import World  # noqa: E402
+from tests.support.render_snapshots import busiest_table, picture_faces, worst_case  # noqa: E402
+from tests.support.shoes import SPARE, ShoeQueue  # noqa: E402
 
 # Alice 8♠ 8♥ (splits: 3♠ and 10♠), Bob K♦ 7♣, the dealer 9♥ with 6♣ in the hole.
 SPLIT_ROUND = "8s Kd 9h 8h 7c 6c 3s Ts 2d " + SPARE

@@ -8,13 +8,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from discord_world import ShoeQueue, World
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World
+from tests.support.shoes import ShoeQueue
 
 
 @pytest.fixture
@@ -36,11 +37,23 @@ def world(fake_discord: FakeDiscord) -> World:
 
 
 @pytest.fixture
+def bot_settings() -> dict[str, object]:
+    """Settings of ``Config`` a test module gives its bot (a module overrides this fixture)."""
+    return {}
+
+
+@pytest.fixture
 async def bot(
-    fake_discord: FakeDiscord, world: World, database_url: str, shoes: ShoeQueue
+    fake_discord: FakeDiscord,
+    world: World,
+    database_url: str,
+    shoes: ShoeQueue,
+    bot_settings: dict[str, object],
 ) -> AsyncIterator[BlackjackBot]:
     """The real bot, connected to the fake; closed (open rounds refunded) after the test."""
-    config = Config(token=fake_discord.token, database_url=database_url)
+    config = Config(
+        card_pictures=False, token=fake_discord.token, database_url=database_url, **bot_settings
+    )
     running = build_bot(config, clock=fake_discord.clock, shoe_factory=shoes)
     async with running_bot(fake_discord, running) as connected:
         world.bot = connected

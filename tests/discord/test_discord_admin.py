@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
 from db.ops.settings import LIMITS
 from fakediscord.interactions import InteractionRejected
+from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 #: A role id in a reason: shown as text, never as a mention.
 ROLE = 123456789012345678
@@ -34,6 +35,7 @@ async def test_config_without_options_shows_the_settings(bot: BlackjackBot, worl
         "Who may play: everyone",
         "Play: on",
         "Table language: the server's language",
+        "Table layout: one embed",
     ]
 
 

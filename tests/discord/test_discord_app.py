@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from discord_world import World, embed_text, quiet
-
 from bot.app import BlackjackBot, ShardedBlackjackBot, build_bot, intents
 from bot.config import Config, load_config
 from bot.table_display import TableDisplay
@@ -13,6 +11,7 @@ from bot.tables import Player
 from cogs.table.commands import table_cog
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
+from tests.support.discord_world import World, embed_text, quiet
 
 
 def test_the_bot_asks_only_for_guild_events_and_never_message_content() -> None:
@@ -39,6 +38,7 @@ async def test_dev_guild_gets_the_commands_at_once_and_nothing_is_synced_globall
 ) -> None:
     world = World.build(fake_discord)
     config = Config(
+        card_pictures=False,
         token=fake_discord.token,
         database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
         dev_guild_id=world.guild.id,
@@ -59,6 +59,7 @@ async def test_one_process_runs_two_shards_and_deals_on_each(tmp_path: Path) -> 
         tables = [fake.add_text_channel(guild, "blackjack") for guild in casinos]
         players = [fake.add_member(guild, "alice") for guild in casinos]
         config = Config(
+            card_pictures=False,
             token=fake.token,
             database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
             shard_count=2,

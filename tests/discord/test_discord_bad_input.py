@@ -6,10 +6,11 @@ import asyncio
 import copy
 
 import pytest
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
 from cogs.table.commands import table_cog
+from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 # Alice 10 6 against a dealer 9 (hole 8): hard 16, every action open to her.
 ALICE_SIXTEEN = "Ts 9h 6c 8d " + SPARE

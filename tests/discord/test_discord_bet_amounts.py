@@ -7,16 +7,19 @@ from __future__ import annotations
 from typing import cast
 
 import pytest
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World
 
 from bot.app import BlackjackBot
 from cogs.tournament import TournamentCog
 from fakediscord import FakeMember
+from tests.support.discord_world import World
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 # A hard 17 against the dealer's 9 (8 in the hole): no blackjack, the round waits.
 SEVENTEEN = "Ts 9h 7d 8c " + SPARE
 #: Chips an admin grants each player, so bets of thousands are covered.
 GRANT = 5_000
+#: How French groups thousands (CLDR).
+NARROW = "\N{NARROW NO-BREAK SPACE}"
 
 
 async def bets_staked(world: World, member: FakeMember) -> list[int]:
@@ -43,6 +46,16 @@ async def bets_staked(world: World, member: FakeMember) -> list[int]:
             "2,5 mil",
             "1.000",
             ("Aposta: 2.500. Saldo: 3.500.", "Aposta: 1.000. Saldo: 2.500."),
+        ),
+        # French groups with a narrow no-break space; a player types a plain one.
+        (
+            "fr",
+            "2,5k",
+            "1 000",
+            (
+                f"Mise : 2{NARROW}500. Solde : 3{NARROW}500.",
+                f"Mise : 1{NARROW}000. Solde : 2{NARROW}500.",
+            ),
         ),
     ],
 )
@@ -87,6 +100,12 @@ async def test_a_bet_is_read_as_the_players_client_writes_numbers(
             "'2,500' pode ser 2,5 ou 2.500, então nada foi apostado: digite 2500 para 2.500.",
         ),
         ("es-ES", "2.5k", "'2.5k' no es una cantidad de fichas: ¿querías decir 25k o 2,5k?"),
+        (
+            "fr",
+            "1.000",
+            f"'1.000' peut vouloir dire 1 ou 1{NARROW}000, donc rien n'a été misé : tape 1000 pour"
+            f" 1{NARROW}000.",
+        ),
     ],
 )
 async def test_an_amount_that_reads_two_ways_is_refused_with_both_and_stakes_nothing(

@@ -13,7 +13,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from discord_world import SPARE, ShoeQueue, World, embed_text
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
@@ -23,6 +22,8 @@ from fakediscord import FakeDiscord
 from fakediscord.emojis import APPLICATION_EMOJIS_MAX, FakeEmoji
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, ShoeQueue
 
 CREATE = "POST /applications/{application_id}/emojis"
 LIST = "GET /applications/{application_id}/emojis"

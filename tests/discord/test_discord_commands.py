@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
-
 from bot.app import BlackjackBot
 from bot.tables import TablePhase
 from cogs.table.render import ROUND_REFUNDED, STAKE_REFUNDED
+from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 DAY = 86_400
 
@@ -299,6 +299,7 @@ async def test_commands_are_synced_globally_without_a_dev_guild(
         "start",
     ]
     assert sorted(o["name"] for o in synced["blackjack"]["options"]) == [
+        "coach",
         "fairness",
         "join",
         "leave",

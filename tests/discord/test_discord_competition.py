@@ -3,9 +3,9 @@ Latest line and in /stats, and /leaderboard season before and after the season e
 
 from __future__ import annotations
 
-from discord_world import SPARE, ShoeQueue, World, embed_text
-
 from bot.app import BlackjackBot
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, ShoeQueue
 
 
 def fields(embed: dict[str, object] | None) -> dict[str, str]:

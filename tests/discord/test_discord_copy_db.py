@@ -6,7 +6,6 @@ import sqlite3
 from pathlib import Path
 
 import asyncpg
-from discord_world import SPARE, ShoeQueue, World, embed_text
 
 import db
 from bot.app import build_bot
@@ -16,13 +15,15 @@ from fakediscord.harness import running_bot
 from tests.bot_command import bot_command
 from tests.db.invariants import check_invariants
 from tests.pgserver import PostgresServer
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, ShoeQueue
 
 
 async def play_two_rounds(world: World, url: str, shoes: ShoeQueue) -> None:
     """A settled round, an admin grant, then a round voided by the bot's graceful stop."""
     shoes.add("Ts 9h 8c 6d 9s 9d Kh " + SPARE)  # Alice 10 6 hits a K: bust; Bob 18 beats 17
     fake = world.fake
-    config = Config(token=fake.token, database_url=url)
+    config = Config(card_pictures=False, token=fake.token, database_url=url)
     async with running_bot(fake, build_bot(config, clock=fake.clock, shoe_factory=shoes)) as bot:
         world.bot = bot
         table = await world.start(world.alice)

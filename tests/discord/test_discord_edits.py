@@ -8,7 +8,6 @@ from pathlib import Path
 
 import discord
 import pytest
-from discord_world import World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
@@ -17,6 +16,7 @@ from cogs.table.commands import table_cog
 from cogs.table.refusals import CLICK_FAILED
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text, labels_enabled
 
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 
@@ -64,7 +64,7 @@ async def test_a_graceful_stop_leaves_the_table_as_it_was_and_the_next_start_res
 ) -> None:
     fake = world.fake
     url = f"sqlite:///{tmp_path}/chips.sqlite3"
-    config = Config(token=fake.token, database_url=url)
+    config = Config(card_pictures=False, token=fake.token, database_url=url)
     async with running_bot(fake, build_bot(config, clock=fake.clock)) as bot:
         world.bot = bot
         table = await world.start(world.alice)

@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 import re
 
-from discord_world import SPARE, ShoeQueue, World
-
 from bot.app import RESTARTING, BlackjackBot
 from bot.tables.advice import HINT_WAIT_S
 from fakediscord.clock import ManualClock
+from tests.support.discord_world import World
+from tests.support.shoes import SPARE, ShoeQueue
 
 #: The Hint's words (bot/tables/advice.py) while its exact figures are being worked out,
 #: and before its figures.

@@ -11,7 +11,6 @@ import json
 import re
 
 import pytest
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
 import db
 from bot.app import BlackjackBot
@@ -19,6 +18,8 @@ from bot.bet_amount import stake_words
 from bot.shown_names import shown_name
 from fakediscord import FakeDiscord, FakeMember
 from fakediscord.interactions import InteractionRejected
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 #: Display names (nicknames) members can set, each meant to break something.
 HOSTILE_NICKS = (

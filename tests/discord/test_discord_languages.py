@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 from babel.messages.pofile import read_po
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
 
 from bot.app import BlackjackBot
 from bot.command_translator import command_texts
 from bot.i18n import COMMANDS, LANGUAGES, LOCALES_DIR
 from fakediscord import FakeDiscord
+from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 # Alice Ts Th (20) and Bob 9s 7d (16, hits a 2: 18) against the dealer's 9h 8c (17).
 ROUND = "Ts 9s 9h Th 7d 8c 2c " + SPARE
@@ -203,14 +204,27 @@ async def test_synced_commands_carry_spanish_and_portuguese_names_and_descriptio
 ) -> None:
     synced = [command.data for command in world.fake.commands[None]]
     bet = next(command for command in synced if command["name"] == "bet")
-    assert bet["name_localizations"] == {"es-ES": "apostar", "pt-BR": "apostar"}
+    assert set(bet["name_localizations"]) == set(LANGUAGES[1:])  # each registered language's
+    assert bet["name_localizations"]["es-ES"] == bet["name_localizations"]["pt-BR"] == "apostar"
     assert bet["description_localizations"]["pt-BR"] == "Aposte nesta rodada na mesa do canal"
     amount = bet["options"][0]
-    assert amount["name_localizations"] == {"es-ES": "cantidad", "pt-BR": "quantia"}
+    assert amount["name_localizations"]["es-ES"] == "cantidad"
+    assert amount["name_localizations"]["pt-BR"] == "quantia"
+    assert bet["name_localizations"]["fr"] == "miser"
+    assert amount["name_localizations"]["fr"] == "montant"
     # Every name, description and choice the bot syncs is in the commands catalog.
     with (LOCALES_DIR / f"{COMMANDS}.pot").open("rb") as pot:
         template = {(message.context, message.id) for message in read_po(pot) if message.id}
     assert set(command_texts(synced)) == template, "run `make catalogs`"
+    # A language's name in itself is said the same everywhere: no catalog holds it.
+    admin = next(command for command in synced if command["name"] == "blackjack-admin")
+    config = next(option for option in admin["options"] if option["name"] == "config")
+    language = next(option for option in config["options"] if option["name"] == "language")
+    choices = {choice["value"]: choice for choice in language["choices"]}
+    assert set(choices) == {"server", *LANGUAGES}
+    assert choices["es-ES"]["name"] == "Español (España)"
+    assert not any(choices[code].get("name_localizations") for code in LANGUAGES)
+    assert choices["server"]["name_localizations"]["es-ES"] == "Idioma del servidor"
     # And each description is translated into every language (names may stay English).
     for language in LANGUAGES[1:]:
         for command in synced:

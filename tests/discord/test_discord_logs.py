@@ -12,11 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from discord_world import World
-
 from bot.app import BlackjackBot
 from bot.log_context import bind
 from bot.log_setup import JsonFormatter
+from tests.support.discord_world import World
 
 
 @contextlib.contextmanager

@@ -12,14 +12,14 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
-
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
 from bot.tables.resume import BACK
 from db import sqlite_path
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 # Alice Q♥ Q♥ (20); the dealer shows 6♠, holds 10♠ and draws 2♣: 18.
 QUEENS = "Qh 6s Qh Ts " + SPARE
@@ -78,7 +78,11 @@ async def test_a_bet_of_a_lucky_ladies_table_that_is_off_is_refused(
 async def test_a_lucky_ladies_bet_is_replayed_and_paid_once_after_a_restart(
     world: World, tmp_path: Path
 ) -> None:
-    config = Config(token=world.fake.token, database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}")
+    config = Config(
+        card_pictures=False,
+        token=world.fake.token,
+        database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
+    )
     shoes = ShoeQueue()
     shoes.add(QUEENS)
     async with running_bot(

@@ -12,8 +12,6 @@ import copy
 import itertools
 from pathlib import Path
 
-from discord_world import SPARE, ShoeQueue, World, embed_text, labels_enabled
-
 from bot.app import build_bot
 from bot.config import Config
 from bot.tables.resume import BACK
@@ -23,6 +21,8 @@ from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.shoes import SPARE, ShoeQueue
 
 HOUR = 3600.0
 
@@ -42,7 +42,11 @@ async def test_a_table_played_for_three_hours_moves_to_a_fresh_message_before_ea
 ) -> None:
     fake = fake_discord
     world = World.build(fake)
-    config = Config(token=fake.token, database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}")
+    config = Config(
+        card_pictures=False,
+        token=fake.token,
+        database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
+    )
     bot = build_bot(config, clock=fake.clock, shoe_factory=ShoeQueue())
     async with running_bot(fake, bot):
         world.bot = bot
@@ -88,6 +92,7 @@ async def test_a_30046_mid_round_moves_the_table_at_once_and_the_round_goes_on(
     shoes = ShoeQueue()
     shoes.add("Ts 9h 6c 8d 2c 3c " + SPARE)  # Alice 10 6 against the dealer's 9: her move
     config = Config(
+        card_pictures=False,
         token=fake.token,
         database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
         table_message_max_age_s=4 * 3600,  # never moved at a boundary: only 30046 moves it

@@ -3,64 +3,21 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import aiohttp
 import pytest
-from discord_world import SPARE, ShoeQueue, World, embed_text
-from prometheus_client.parser import text_string_to_metric_families
 
-from bot.app import BlackjackBot, build_bot
-from bot.config import Config
+from bot.app import BlackjackBot
 from bot.tables.play_words import FIRST_BET_NOTICE
-from fakediscord import FakeDiscord
-from fakediscord.harness import running_bot
-from tests.db.invariants import check_invariants
-
-Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
-CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+from tests.support.discord_world import World, embed_text
+from tests.support.metrics import CALLBACK, moved, scrape, value
+from tests.support.shoes import SPARE, ShoeQueue
 
 
 @pytest.fixture
-async def bot(
-    fake_discord: FakeDiscord, world: World, tmp_path: Path, shoes: ShoeQueue
-) -> AsyncIterator[BlackjackBot]:
+def bot_settings() -> dict[str, object]:
     """The bot with METRICS_PORT=0 (any free port on 127.0.0.1)."""
-    url = f"sqlite:///{tmp_path / 'chips.sqlite3'}"
-    config = Config(token=fake_discord.token, database_url=url, metrics_port=0)
-    running = build_bot(config, clock=fake_discord.clock, shoe_factory=shoes)
-    async with running_bot(fake_discord, running) as connected:
-        world.bot = connected
-        yield connected
-    await check_invariants(url)
-
-
-async def scrape(bot: BlackjackBot) -> Samples:
-    """Every sample of the endpoint, by name and labels."""
-    assert bot.metrics_port is not None
-    async with (
-        aiohttp.ClientSession() as session,
-        session.get(f"http://127.0.0.1:{bot.metrics_port}/metrics") as response,
-    ):
-        assert response.status == 200
-        assert response.headers["Content-Type"].startswith("text/plain; version=")
-        text = await response.text()
-    return {
-        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-    }
-
-
-def value(samples: Samples, name: str, **labels: str) -> float:
-    """The sum of the samples of ``name`` whose labels include ``labels``."""
-    wanted = set(labels.items())
-    return sum(v for (n, have), v in samples.items() if n == name and wanted <= set(have))
-
-
-def moved(before: Samples, after: Samples, name: str, **labels: str) -> float:
-    return value(after, name, **labels) - value(before, name, **labels)
+    return {"metrics_port": 0}
 
 
 async def test_a_round_moves_the_metrics_as_it_is_played(

@@ -7,7 +7,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from discord_world import World
+import pytest
 
 import db
 from bot.app import BlackjackBot
@@ -15,9 +15,14 @@ from bot.metrics import BotMetrics
 from bot.metrics_server import MetricsServer
 from fakediscord.models import Snowflakes
 from tests.bot_command import command_env
-from tests.discord.test_discord_metrics import bot, moved, scrape, value
+from tests.support.discord_world import World
+from tests.support.metrics import moved, scrape, value
 
-__all__ = ["bot"]  # the fixture, shared with the round's metrics test
+
+@pytest.fixture
+def bot_settings() -> dict[str, object]:
+    """The bot with METRICS_PORT=0 (any free port on 127.0.0.1)."""
+    return {"metrics_port": 0}
 
 
 async def test_the_page_has_process_metrics_and_no_created_series(

@@ -12,34 +12,27 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 from discord import app_commands
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
 
-from bot.app import BlackjackBot, build_bot
-from bot.config import Config
 from bot.tables.errors import PAUSED
 from bot.tables.opening import NO_STORE, PAUSED_THERE
 from bot.tables.resume import BACK
 from fakediscord.harness import running_bot
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
-from tests.outage import Outage, PostgresOutage, SQLiteOutage
+from tests.outage import PostgresOutage, SQLiteOutage
 from tests.pgserver import start_for_tests
+from tests.support.discord_world import World, embed_text
+from tests.support.outages import Store, bot_on
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 #: Alice 10 9 (19) against the dealer's T 7 (17): she stands and wins.
 ROUND = "Ts Td 9s 7d " + SPARE
-
-
-@dataclass(frozen=True)
-class Store:
-    url: str
-    outage: Outage
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -58,11 +51,6 @@ def store(
         yield Store(server.create_database("outage"), PostgresOutage(server))
     finally:
         server.stop()
-
-
-def bot_on(world: World, store: Store, shoes: ShoeQueue | None = None) -> BlackjackBot:
-    config = Config(token=world.fake.token, database_url=store.url)
-    return build_bot(config, clock=world.fake.clock, shoe_factory=shoes)
 
 
 @pytest.fixture

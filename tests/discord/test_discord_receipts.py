@@ -3,11 +3,11 @@ fake's: no real waiting), so receipts do not pile up under the table message."""
 
 from __future__ import annotations
 
-from discord_world import SPARE, ShoeQueue, World
-
 from bot.app import BlackjackBot
 from bot.tables.play_words import FIRST_BET_NOTICE
 from cogs.table.receipts import RECEIPT_SHOWN_S
+from tests.support.discord_world import World
+from tests.support.shoes import SPARE, ShoeQueue
 
 # Alice 10 8 and Bob 9 9 against the dealer's 7 10: both stand, the dealer stands on 17.
 BOTH_STAND = "Ts 9s 7c 8d 9h Tc " + SPARE

@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from discord_world import SPARE, World, embed_text
-
 import db
 from bot.app import BlackjackBot
 from cogs.table.commands import table_cog
@@ -20,6 +18,8 @@ from cogs.table.response_window import BUSY, MAX_WAITING
 from fakediscord import FakeDiscord
 from fakediscord.interactions import FakeInteraction
 from fakediscord.records import FakeMessage
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE
 
 # Alice 6 5 (11: she doubles), Bob 10 7 (17: he stands); the dealer shows a 9, holds a king.
 TWO_PLAYER_ROUND = "6s Th 9c 5h 7d Kd " + SPARE

@@ -13,8 +13,6 @@ import inspect
 from pathlib import Path
 from typing import Any
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
-
 import db
 from bot.app import BlackjackBot
 from bot.tables.play_words import FIRST_BET_NOTICE, NO_VALUE_NOTICE, STOPPED
@@ -23,6 +21,8 @@ from db.play_store import PlayLimitsStore
 from db.report_store import ReportStore
 from db.shoe_store import ShoeStore
 from fakediscord import FakeMessage
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 DAY = 86_400
 # Alice alone: 5 and 6 against the dealer's 10 and 7; she doubles, draws a 5 (16) and loses.

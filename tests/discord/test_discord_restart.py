@@ -11,8 +11,6 @@ import os
 import sys
 from pathlib import Path
 
-from discord_world import World, embed_text
-
 import db
 from bot.app import build_bot
 from bot.config import TOKEN_HELP, Config
@@ -22,11 +20,10 @@ from fakediscord.harness import REPO_ROOT, BotProcess, running_bot
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
 from tests.processes import Running, found_within, gone_within, in_group
+from tests.support.bot_env import NO_DOTENV
+from tests.support.discord_world import World, embed_text
 
 MID_ROUND = ("**Your move**", "**Insurance?**")
-#: Settings a developer's .env might hold that would point the bot elsewhere (a set
-#: variable, even empty, wins over .env).
-NO_DOTENV = {"DEV_GUILD_ID": "", "SHARD_COUNT": "", "SHARD_IDS": "", "LOG_LEVEL": "INFO"}
 
 
 async def run_bot_command(env: dict[str, str]) -> tuple[int, str]:
@@ -147,7 +144,11 @@ async def test_a_button_from_before_a_restart_still_works(
 ) -> None:
     fake = fake_discord
     world = World.build(fake)
-    config = Config(token=fake.token, database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}")
+    config = Config(
+        card_pictures=False,
+        token=fake.token,
+        database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
+    )
     async with running_bot(fake, build_bot(config, clock=fake.clock)) as first:
         world.bot = first
         table = await world.start(world.alice)

@@ -7,13 +7,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from discord_world import World, embed_text
-from test_discord_restart import NO_DOTENV
-
 from fakediscord import FakeDiscord
 from fakediscord.harness import BotProcess
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
+from tests.support.bot_env import NO_DOTENV
+from tests.support.discord_world import World, embed_text
 
 BACK_ES = "El bot se ha reiniciado: esta mesa ha vuelto"
 LAST_ROUND_ES = "Última ronda"

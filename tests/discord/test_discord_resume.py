@@ -12,7 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from discord_world import ShoeQueue, World, embed_text
 
 from bot.app import build_bot
 from bot.config import Config
@@ -22,6 +21,8 @@ from db.migrate import load_migrations
 from fakediscord.harness import running_bot
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import ShoeQueue
 
 START_CHIPS = 1000
 BET_S = 30
@@ -55,7 +56,11 @@ def run_sql(config: Config, sql: str) -> None:
 
 @pytest.fixture
 def config(world: World, tmp_path: Path) -> Config:
-    return Config(token=world.fake.token, database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}")
+    return Config(
+        card_pictures=False,
+        token=world.fake.token,
+        database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
+    )
 
 
 async def test_a_deadline_still_ahead_keeps_its_time_left(world: World, config: Config) -> None:
@@ -203,7 +208,9 @@ async def test_a_changed_shard_count_with_tables_open_is_refused_at_start_up(
     world: World, config: Config
 ) -> None:
     await first_run(world, config)
-    resharded = Config(token=config.token, database_url=config.database_url, shard_count=2)
+    resharded = Config(
+        card_pictures=False, token=config.token, database_url=config.database_url, shard_count=2
+    )
     bot = build_bot(resharded, clock=world.fake.clock)
     with pytest.raises(ShardCountChanged, match="SHARD_COUNT=1, but this one runs SHARD_COUNT=2"):
         async with running_bot(world.fake, bot):

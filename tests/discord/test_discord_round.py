@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text, labels_enabled
-
 from bot.app import BlackjackBot
-
-# Alice 8 8 (splits, doubles the first hand), Bob 10 6 (surrenders), Carol A K (blackjack);
-# the dealer shows an ace (insurance offered, everyone declines), holds a 5 and draws a 2: 18.
-THREE_PLAYER_ROUND = "8s Th Ac Ad 8h 6h Kc 5d 3s Td Kh " + SPARE
+from tests.support.discord_world import World, embed_text, labels_enabled
+from tests.support.shoes import SPARE, START_CHIPS, THREE_PLAYER_ROUND, ShoeQueue
 
 
 async def test_three_players_play_a_full_round_by_buttons(

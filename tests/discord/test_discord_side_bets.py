@@ -3,10 +3,10 @@ several hands, shown on the table, settled, and listed by /blackjack rules and /
 
 from __future__ import annotations
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
-
 from bot.app import BlackjackBot
 from cogs.table.render import ROUND_REFUNDED_BUT_SIDE_BETS
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 # Alice's two hands: 10♠ J♠ and 5♥ 5♥; Bob 9♣ 8♣. The dealer shows Q♠ (a straight flush
 # with Alice's first hand), holds 6♦ and busts on 10♣ with three cards.

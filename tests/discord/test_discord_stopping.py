@@ -4,10 +4,10 @@ stopped by an admin whatever one of them does; and the rules read before a table
 
 from __future__ import annotations
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
-
 import db
 from bot.app import BlackjackBot
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 # Alice 10 3 against a dealer 9 8: her 13 loses to 17 if she stands.
 ALICE_LOSING = "Ts 9h 3c 8d " + SPARE

@@ -5,10 +5,10 @@ Countdowns are Discord timestamps, so the table message is not edited while a ti
 
 from __future__ import annotations
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
-
 from bot.app import BlackjackBot
 from bot.tables import TablePhase
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 # Alice 10 7 against a dealer 9 8: 17 pushes 17.
 ALICE_SEVENTEEN = "Ts 9h 7c 8d " + SPARE

@@ -5,85 +5,33 @@ every table (one bet parser, one refusal path, the table's message upkeep)."""
 
 from __future__ import annotations
 
-from typing import cast
-
 import pytest
-from discord_world import SPARE, ShoeQueue, World, embed_text
 
 from bot.engine import StackedShoe, commitment, continuation_seed, parse_cards
 from bot.tables.play_words import STOPPED
-from bot.tournaments.service import Tournaments
-from bot.tournaments.state import Status, Tournament
+from bot.tournaments.state import Status
 from cogs.responsible_admin import TOURNAMENT_STOPPED_REASON
 from cogs.table.render import ROUND_REFUNDED, STAKE_REFUNDED
-from cogs.tournament import TournamentCog
-from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, ShoeQueue
+from tests.support.tournaments import (
+    TIED_BELOW,
+    ask,
+    live,
+    service,
+    settled,
+    stack_hands,
+    stacks,
+    the_board,
+    tick,
+)
 
 pytestmark = pytest.mark.usefixtures("bot")
 
-#: Hand 1 at a table of Alice, Bob and Carol betting 10 each: Alice and Bob stand on 18,
-#: Carol (played by basic strategy) stands on 20, the dealer stands on 19.
-TIED_BELOW = "Th Td Tc Ts 8h 8d Kc 9s " + SPARE
-
-
-def cog(world: World) -> TournamentCog:
-    found = world.running.get_cog("Tournament")
-    assert found is not None
-    return cast(TournamentCog, found)
-
-
-def service(world: World) -> Tournaments:
-    return world.running.tournaments
-
-
-def stacked(world: World, shoes: ShoeQueue) -> None:
-    """Each tournament hand is dealt from the next stacked shoe (then seeded ones)."""
-    service(world).mode.hand_shoe = lambda table, seed: shoes(table.rules)
-
-
-async def settled(world: World) -> None:
-    await world.settle()
-    await cog(world).idle()
-    await world.settle()
-
-
-async def ask(
-    world: World, member: object, command: str, channel: object = None, **options: object
-) -> str:
-    text = await world.say(member, command, channel, **options)  # type: ignore[arg-type]
-    await settled(world)
-    return text
-
-
-async def tick(world: World, seconds: float) -> None:
-    await world.tick(seconds)
-    await settled(world)
-
-
-def the_board(world: World, channel: object = None) -> FakeMessage:
-    messages = [
-        m
-        for m in world.fake.messages_in(channel or world.channel)  # type: ignore[arg-type]
-        if m.embed is not None and str(m.embed.get("title", "")).startswith("Tournament")
-    ]
-    assert messages
-    return messages[-1]
-
-
-def live(world: World) -> Tournament:
-    (t,) = service(world).live.values()
-    return t
-
-
-def stacks(world: World, t: Tournament, index: int = 0) -> dict[int, int]:
-    """Each player's tournament chips at one of its tables."""
-    table = world.running.tables.registry.tables[t.table_ids[index]]
-    return {user: stack.chips for user, stack in table.mode_state.stacks.items()}
-
 
 async def test_a_three_player_tournament_to_its_end(world: World, shoes: ShoeQueue) -> None:
-    stacked(world, shoes)
+    stack_hands(world, shoes)
     shoes.add(TIED_BELOW)
     seed = bytes(range(32))
     service(world).new_seed = lambda: seed
@@ -299,7 +247,7 @@ async def test_the_host_funds_a_prize_pool_without_a_fee(world: World) -> None:
 async def test_a_tournament_hand_earns_the_card_achievements_but_not_big_round(
     world: World, shoes: ShoeQueue
 ) -> None:
-    stacked(world, shoes)
+    stack_hands(world, shoes)
     # Alice (all 1,000 in) is dealt a blackjack; Bob's 12 is played for him and busts.
     shoes.add("Ah 7d 9c Kh 5d Ts Th " + SPARE)
     await world.slash(world.mod, "tournament create", None, hands=2, eliminations="1", max_bet=1000)

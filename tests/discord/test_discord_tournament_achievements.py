@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from discord_world import World, embed_text
-from test_discord_tournament import TIED_BELOW, ask, service, settled, the_board, tick
-
 import db
 from bot.app import build_bot
 from bot.config import Config
@@ -15,6 +12,8 @@ from bot.engine import StackedShoe, parse_cards
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text
+from tests.support.tournaments import TIED_BELOW, ask, service, settled, the_board, tick
 
 SURVIVED = "earned an achievement: Against the odds."
 WON = "earned an achievement: Champion."
@@ -25,7 +24,7 @@ async def test_a_resumed_tournament_awards_each_achievement_once(
 ) -> None:
     fake = fake_discord
     world = World.build(fake)
-    config = Config(token=fake.token, database_url=database_url)
+    config = Config(card_pictures=False, token=fake.token, database_url=database_url)
 
     # Every process deals each hand from the same stacked cards.
     def hand_shoe(table: object, seed: bytes) -> StackedShoe:
@@ -92,7 +91,7 @@ async def test_a_table_whose_tournament_ended_before_a_restart_closes_at_start_u
     table, finds its tournament over and closes it; nothing else changes."""
     fake = fake_discord
     world = World.build(fake)
-    config = Config(token=fake.token, database_url=database_url)
+    config = Config(card_pictures=False, token=fake.token, database_url=database_url)
     async with running_bot(fake, build_bot(config, clock=fake.clock)) as first:
         world.bot = first
         await world.slash(world.mod, "tournament create", None, fee=100, hands=2)

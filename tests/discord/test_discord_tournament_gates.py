@@ -4,11 +4,12 @@ break, a loss limit, the account-age gate), one table a channel, and one bet par
 from __future__ import annotations
 
 import pytest
-from discord_world import ShoeQueue, World, embed_text
-from test_discord_tournament import ask, live, service, settled, stacked, the_board, tick
 
 from bot.play_gate import account_created
 from bot.tournaments.state import Status
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import ShoeQueue
+from tests.support.tournaments import ask, live, service, settled, stack_hands, the_board, tick
 
 pytestmark = pytest.mark.usefixtures("bot")
 
@@ -77,7 +78,7 @@ async def test_an_account_younger_than_the_gate_cannot_enter(world: World) -> No
 async def test_one_table_a_channel_and_one_bet_parser_at_a_tournament(
     world: World, shoes: ShoeQueue
 ) -> None:
-    stacked(world, shoes)
+    stack_hands(world, shoes)
     await world.slash(world.mod, "tournament create", None, hands=2, eliminations="1")
     await settled(world)
     # A cash table cannot open where a tournament plays, and /bet there is the tournament's.

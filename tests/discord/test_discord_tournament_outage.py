@@ -12,10 +12,6 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
-from discord_world import ShoeQueue, World, embed_text
-from test_discord_outage import Store, bot_on
-from test_discord_tournament import TIED_BELOW, ask, live, stacked, stacks, the_board, tick
-from test_discord_tournament_tables import entered
 
 from bot.tables.errors import PAUSED
 from bot.tables.opening import NO_STORE
@@ -25,6 +21,19 @@ from fakediscord.harness import running_bot
 from tests.db.invariants import check_invariants
 from tests.outage import PostgresOutage, SQLiteOutage
 from tests.pgserver import start_for_tests
+from tests.support.discord_world import World, embed_text
+from tests.support.outages import Store, bot_on
+from tests.support.shoes import ShoeQueue
+from tests.support.tournaments import (
+    TIED_BELOW,
+    ask,
+    entered,
+    live,
+    stack_hands,
+    stacks,
+    the_board,
+    tick,
+)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -72,7 +81,7 @@ async def test_a_store_outage_mid_hand_pauses_the_table_and_the_hand_settles_onc
     shoes = ShoeQueue()
     async with running_bot(world.fake, bot_on(world, outage)) as bot:
         world.bot = bot
-        stacked(world, shoes)
+        stack_hands(world, shoes)
         shoes.add(TIED_BELOW)
         await entered(world, world.alice, world.bob, world.carol, hands=2, eliminations="1")
         await ask(world, world.mod, "tournament start")

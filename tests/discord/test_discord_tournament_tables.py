@@ -15,16 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
-from test_discord_tournament import (
-    ask,
-    live,
-    settled,
-    stacked,
-    stacks,
-    the_board,
-    tick,
-)
 
 import db
 from bot.engine import Card, Round
@@ -35,6 +25,18 @@ from cogs.table.restart_text import jump_link, moved_text
 from fakediscord.models import FakeChannel, FakeMember
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.tournaments import (
+    ask,
+    entered,
+    live,
+    settled,
+    stack_hands,
+    stacks,
+    the_board,
+    tick,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 #: Hand 1 at a table of Alice and Bob: Alice 10 8 (18) and Bob 9 9 (18) stand against the
@@ -43,15 +45,6 @@ BOTH_WIN = "Th 9d 7c 8h 9s Tc " + SPARE
 NO_TOURNAMENT = "There is no tournament in this channel."
 #: Alice and Bob play two hands, each won as BOTH_WIN's.
 TWO_HANDS = {"hands": 2, "eliminations": ""}
-
-
-async def entered(world: World, *members: FakeMember, fee: int = 0, **fmt: object) -> None:
-    """A tournament created by the moderator in the table channel, ``members`` in it."""
-    await world.slash(world.mod, "tournament create", None, fee=fee, **fmt)
-    await settled(world)
-    for member in members:
-        answer = await ask(world, member, "tournament join")
-        assert answer.startswith("You are in tournament"), answer
 
 
 async def bet_and_stand(world: World, *members: FakeMember, amount: str = "10") -> None:
@@ -167,7 +160,7 @@ async def test_a_table_message_deleted_mid_tournament_is_posted_again_and_plays_
 ) -> None:
     fake = world.fake
     fake.expect_errors(10008)
-    stacked(world, shoes)
+    stack_hands(world, shoes)
     shoes.add(BOTH_WIN)
     shoes.add(BOTH_WIN)
     await entered(world, world.alice, world.bob, fee=100, **TWO_HANDS)
@@ -206,7 +199,7 @@ async def test_a_tournament_past_an_hour_moves_to_a_fresh_message_before_the_hou
     world: World, shoes: ShoeQueue
 ) -> None:
     fake = world.fake
-    stacked(world, shoes)  # seeded shoes: every hand is played by the timers
+    stack_hands(world, shoes)  # seeded shoes: every hand is played by the timers
     await ask(world, world.admin, "blackjack-admin config", bet_timer=600)
     await entered(world, world.alice, world.bob, hands=8, eliminations="")
     began = fake.clock.now()
@@ -238,7 +231,7 @@ async def test_a_prize_and_a_refund_past_the_chip_ceiling_are_paid_up_to_it(
     world: World, shoes: ShoeQueue, database_url: str
 ) -> None:
     limit = db.MAX_BALANCE
-    stacked(world, shoes)
+    stack_hands(world, shoes)
     shoes.add("Th 9d 7c 9h 7s Tc " + SPARE)  # Alice 19 and Bob 16 stand on the dealer's 17
     # Alice is 10 chips below the ceiling; the pool of two fees of 100 all goes to first.
     grant = limit - START_CHIPS - 10

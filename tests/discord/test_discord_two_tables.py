@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from discord_world import SPARE, START_CHIPS, ShoeQueue, World, embed_text
-
 from bot.app import BlackjackBot
+from tests.support.discord_world import World, embed_text
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
 
 
 async def test_two_tables_in_two_channels_play_at_once(

@@ -17,12 +17,12 @@ for path in (HERE, HERE.parent, HERE.parents[1]):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from discord_world import SPARE, ShoeQueue, World, embed_text  # noqa: E402
-
 from bot.app import build_bot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from fakediscord.harness import running_bot  # noqa: E402
+from tests.support.discord_world import World, embed_text  # noqa: E402
+from tests.support.shoes import SPARE, ShoeQueue  # noqa: E402
 
 # Alice 8 8 (splits, doubles the first hand), Bob 10 6 (surrenders), Carol A K (blackjack);
 # the dealer shows an ace, holds a 5 and draws a 2: 18.
@@ -35,7 +35,7 @@ async def record_round(database_url: str) -> list[str]:
     shoes.add(THREE_PLAYER_ROUND)
     async with FakeDiscord() as fake:
         world = World.build(fake)
-        config = Config(token=fake.token, database_url=database_url)
+        config = Config(card_pictures=False, token=fake.token, database_url=database_url)
         dealer = build_bot(config, clock=fake.clock, shoe_factory=shoes)
         async with running_bot(fake, dealer) as bot:
             world.bot = bot

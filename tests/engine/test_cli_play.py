@@ -7,23 +7,12 @@ import sys
 from pathlib import Path
 
 from bot.engine import commitment, shuffled_order
+from tests.support.cli import play
 
 ROOT = Path(__file__).resolve().parents[2]
 # Casino order: your 8♠, dealer 10♦, your 8♥, hole 7♣; then the split cards 3♦ and 2♣,
 # the double's 9♠ and the hit's K♥.
 STACK = "8♠ 10♦ 8♥ 7♣ 3♦ 2♣ 9♠ K♥"
-
-
-def play(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", "play", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
 
 
 def test_a_piped_session_bets_splits_doubles_and_is_paid() -> None:

@@ -29,6 +29,7 @@ from bot.engine.analysis.simulate import (
     worker_seed,
 )
 from bot.engine.analysis.strategy import advise
+from tests.support.clocks import Seconds
 
 VEGAS = preset("vegas-shoe")
 SEED = bytes.fromhex("5eed" * 16)
@@ -224,17 +225,9 @@ def test_bad_arguments_get_a_clear_message(
     assert captured.out == ""
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_the_progress_bar_waits_a_second_then_redraws_at_most_ten_times_a_second() -> None:
     stream = io.StringIO()
-    clock = FakeClock()
+    clock = Seconds()
     bar = ProgressBar(1000, stream, clock)
     clock.now = 0.5
     bar.update(100)
@@ -253,7 +246,7 @@ def test_the_progress_bar_waits_a_second_then_redraws_at_most_ten_times_a_second
 
 def test_a_bar_never_drawn_leaves_nothing_to_clear() -> None:
     stream = io.StringIO()
-    bar = ProgressBar(10, stream, FakeClock())
+    bar = ProgressBar(10, stream, Seconds())
     bar.update(10)
     bar.close()
     assert stream.getvalue() == ""
@@ -261,7 +254,7 @@ def test_a_bar_never_drawn_leaves_nothing_to_clear() -> None:
 
 def test_off_a_terminal_progress_is_a_line_every_ten_seconds() -> None:
     stream = io.StringIO()  # not a terminal, as a file or a pipe
-    clock = FakeClock()
+    clock = Seconds()
     lines = progress_for(1_000_000, stream, clock)
     assert isinstance(lines, ProgressLines)
     clock.now = LINE_EVERY - 0.5

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from fakediscord_world import Table
 
 from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot, build_bot
 from fakediscord.harness import running_bot
 from fakediscord.plugin import fake_discord
+from tests.support.fakediscord_world import Table
 
 __all__ = ["fake_discord"]
 

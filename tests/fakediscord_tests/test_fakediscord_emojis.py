@@ -10,11 +10,11 @@ import aiohttp
 import discord
 import pytest
 from discord.http import Route
-from fakediscord_world import Table
 from PIL import Image
 
 from fakediscord.demo_bot import DemoBot
 from fakediscord.emojis import APPLICATION_EMOJIS_MAX, FakeEmoji
+from tests.support.fakediscord_world import Table
 
 
 def png(size: int = 8) -> bytes:

@@ -6,10 +6,10 @@ import asyncio
 
 import aiohttp
 import discord
-from fakediscord_world import Table
 
 from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot
+from tests.support.fakediscord_world import Table
 
 POST_MESSAGE = "POST /channels/{channel_id}/messages"
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"

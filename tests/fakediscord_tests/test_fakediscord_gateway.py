@@ -2,34 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
-from typing import Any
 
 import aiohttp
 import pytest
 
 from fakediscord import FakeDiscord
+from tests.support.gateway_client import identify, receive
 
 
 @pytest.fixture
 async def session() -> AsyncIterator[aiohttp.ClientSession]:
     async with aiohttp.ClientSession() as client:
         yield client
-
-
-async def receive(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
-    msg = await ws.receive(timeout=5)
-    assert msg.type == aiohttp.WSMsgType.TEXT, msg
-    payload: dict[str, Any] = json.loads(msg.data)
-    return payload
-
-
-async def identify(
-    ws: aiohttp.ClientWebSocketResponse, token: str, intents: int = 1
-) -> dict[str, Any]:
-    await ws.send_json({"op": 2, "d": {"token": token, "intents": intents, "properties": {}}})
-    return await receive(ws)
 
 
 async def test_plain_json_handshake_gives_ready_then_guild_create(

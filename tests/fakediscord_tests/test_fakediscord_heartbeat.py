@@ -19,7 +19,7 @@ from bot.clock import SystemClock
 from fakediscord import FakeDiscord
 from fakediscord.gateway import HEARTBEAT_ACK_DELAY_S
 from fakediscord.harness import running_bot
-from tests.fakediscord_tests.test_fakediscord_gateway import identify, receive
+from tests.support.gateway_client import identify, receive
 
 #: Over discord.py's 10 s threshold for "Can't keep up", as short as that allows.
 SHORT_INTERVAL_MS = 10_500

@@ -8,10 +8,10 @@ from typing import Any
 import discord
 import pytest
 from discord.http import Route
-from fakediscord_world import Table
 
 from fakediscord import InteractionRejected
 from fakediscord.demo_bot import DemoBot
+from tests.support.fakediscord_world import Table
 
 
 def callback_route(interaction_id: int, token: str) -> Route:

@@ -7,9 +7,9 @@ from typing import Any
 import discord
 import pytest
 from discord.http import Route
-from fakediscord_world import Table
 
 from fakediscord.demo_bot import DemoBot
+from tests.support.fakediscord_world import Table
 
 
 def button(custom_id: str, label: str = "Go") -> dict[str, Any]:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from fakediscord_world import Table
-
 from fakediscord.demo_bot import DemoBot
 from fakediscord.records import FakeMessage
+from tests.support.fakediscord_world import Table
 
 
 async def test_listeners_hear_every_message_change_in_order(

@@ -8,11 +8,11 @@ import aiohttp
 import discord
 import pytest
 from discord.http import Route
-from fakediscord_world import Table
 
 from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot
 from fakediscord.harness import endpoints_applied
+from tests.support.fakediscord_world import Table
 
 
 def text_channel(bot: DemoBot, channel_id: int) -> discord.TextChannel:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from fakediscord_scenario import play_table_scenario
-from fakediscord_world import Table
-
 from fakediscord.demo_bot import DemoBot
 from fakediscord.harness import BotProcess
+from tests.support.fakediscord_scenario import play_table_scenario
+from tests.support.fakediscord_world import Table
 
 
 async def test_table_scenario_in_process(table: Table, demo_bot: DemoBot) -> None:

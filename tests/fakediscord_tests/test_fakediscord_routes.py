@@ -5,11 +5,11 @@ from __future__ import annotations
 import discord
 import pytest
 from discord.http import Route
-from fakediscord_scenario import play_table_scenario
-from fakediscord_world import Table
 
 from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot
+from tests.support.fakediscord_scenario import play_table_scenario
+from tests.support.fakediscord_world import Table
 
 ROUTES_OF_THE_SCENARIO = {
     "GET /users/@me",

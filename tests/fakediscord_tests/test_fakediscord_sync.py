@@ -6,9 +6,9 @@ from typing import Any
 
 import discord
 import pytest
-from fakediscord_world import Table
 
 from fakediscord.demo_bot import DemoBot
+from tests.support.fakediscord_world import Table
 
 
 def command(**overrides: Any) -> dict[str, Any]:

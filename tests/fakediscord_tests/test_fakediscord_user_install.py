@@ -6,11 +6,11 @@ from __future__ import annotations
 import discord
 import pytest
 from discord.http import Route
-from fakediscord_world import Table
 
 from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot
 from fakediscord.interactions import FOLLOWUP_CAP, FakeInteraction, InteractionRejected
+from tests.support.fakediscord_world import Table
 
 
 def followup_route(fake: FakeDiscord, token: str) -> Route:

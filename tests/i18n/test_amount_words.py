@@ -4,8 +4,11 @@ thing, and a short form cannot be read as part of a number."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.amount_words import SHORT_FORMS, WORDS, amount_words, listed
+from bot.bet_amount import parse_bet
 from bot.i18n import LANGUAGES
 
 
@@ -27,3 +30,19 @@ def test_a_short_form_holds_no_digit_or_number_sign(language: str) -> None:
     for message in SHORT_FORMS.values():
         for word in listed(message, language):
             assert not any(c.isdigit() or c in signs for c in word), (language, word)
+
+
+@given(
+    st.sampled_from(LANGUAGES),
+    st.sampled_from(sorted(SHORT_FORMS)),
+    st.integers(min_value=1, max_value=99_999),
+)
+def test_an_amount_written_with_each_short_form_reads_back_in_every_language(
+    language: str, multiplier: int, tenths: int
+) -> None:
+    # As the help writes its examples (2,5k / 2.5k): the number the language's way, then the
+    # short form it shows; a whole number of chips reads back as itself.
+    words = amount_words(language)
+    typed = words.example(tenths / 10, multiplier)
+    amount = parse_bet(typed, language=language, balance=None, min_bet=1, max_bet=10**15)
+    assert amount == tenths * multiplier // 10

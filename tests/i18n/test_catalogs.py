@@ -16,6 +16,7 @@ from bot.i18n import (
     LANGUAGES,
     LOCALES_DIR,
     MESSAGES,
+    NATIVE_NAMES,
     babel_code,
     catalog_path,
     translations,
@@ -122,3 +123,23 @@ def test_every_command_text_is_translated_within_discords_rules(language: str) -
             assert message.string == message.string.lower(), message.string
         else:
             assert len(message.string) <= TEXT_MAX, message.string
+
+
+def test_every_registered_language_has_both_catalogs_and_every_catalog_is_registered() -> None:
+    # Adding a language is one line in bot.i18n.NATIVE_NAMES and one catalog per domain:
+    # a catalog nobody registered, or a registered language without one, is a half-added one.
+    folders = {path.name for path in LOCALES_DIR.iterdir() if path.is_dir()}
+    assert folders == {babel_code(language) for language in TRANSLATED}
+    for language in TRANSLATED:
+        for domain in (MESSAGES, COMMANDS):
+            catalog = read(str(catalog_path(language, domain)), language)
+            assert catalog.locale_identifier == babel_code(language), (language, domain)
+
+
+def test_no_catalog_translates_a_languages_name_in_itself() -> None:
+    # The admin's language choices name each language in itself, the same in every
+    # language: registering one adds nothing to the other languages' catalogs.
+    names = set(NATIVE_NAMES.values())
+    for language in TRANSLATED:
+        catalog = read(str(catalog_path(language, COMMANDS)), language)
+        assert not names & ids(catalog), language

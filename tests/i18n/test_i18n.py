@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from bot.i18n import (
     ENGLISH,
     LANGUAGES,
@@ -17,8 +19,9 @@ from bot.i18n import (
     spoken,
     tr,
 )
+from cogs.table.language import SETTINGS, language_setting
 from cogs.table.restart_text import voided_embed
-from db.models import TABLE_LANGUAGES, VoidResult
+from db.models import VoidResult
 
 
 def test_a_message_is_its_english_text_and_says_itself_in_each_language() -> None:
@@ -46,9 +49,11 @@ def test_discord_locales_map_to_the_languages_spoken() -> None:
     assert language_of("es-ES") == "es-ES"
     assert language_of("es-419") == "es-ES"
     assert language_of("pt-BR") == "pt-BR"
-    assert language_of("fr") == ENGLISH
+    assert language_of("fr") == "fr"
+    assert language_of("de") == "de"
+    assert language_of("ja") == ENGLISH
     assert language_of(None) == ENGLISH
-    with speaking("de"):
+    with speaking("ko"):
         assert spoken() == ENGLISH
 
 
@@ -99,7 +104,12 @@ def test_a_voided_round_says_why_in_the_tables_language() -> None:
     )
 
 
-def test_the_settings_languages_are_the_registered_ones() -> None:
-    # db sits below bot (it cannot import bot.i18n), so it keeps its own copy: this keeps
-    # the copy true when a language is registered.
-    assert ("server", *LANGUAGES) == TABLE_LANGUAGES
+def test_the_table_language_setting_takes_the_registered_languages_only() -> None:
+    # The store sits below bot and keeps the code as text: the admin command checks it.
+    assert ("server", *LANGUAGES) == SETTINGS
+    assert all(language_setting(setting) == setting for setting in SETTINGS)
+    with pytest.raises(ValueError, match="the table language must be one of") as refused:
+        language_setting("xx")
+    reason = refused.value.args[0]
+    assert isinstance(reason, Text)
+    assert reason.in_language("es-ES").startswith("el idioma de la mesa debe ser uno de server")

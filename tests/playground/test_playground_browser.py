@@ -19,37 +19,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.remote.webelement import WebElement
-from selenium.webdriver.support.ui import WebDriverWait
 
 from bot.engine import Rules, Shoe, StackedShoe, parse_cards
 from playground.running import Playground
 from tests.db.invariants import check_invariants
-from tests.playground.browser import ServedPlayground, chromium
+from tests.playground.browser import LOADED, Page, ServedPlayground, chromium
 
 #: Alice Ts 9h (19, stands); Bob Tc 6d (16) hits the Kh and busts; the dealer shows a 7,
 #: holds a Th and stands on 17. Then twos, which end nothing.
 ROUND = "Ts Tc 7s 9h 6d Th Kh " + " ".join(["2c"] * 30)
-#: The text of an element with each card emoji (``bj_7S_<hash>``) read as ``[7S]``: pictures
-#: have no text, so a label goes in beside each for the moment of reading.
-READ_CARDS = """
-const labels = [...arguments[0].querySelectorAll("img.emoji")].map((img) => {
-  const label = document.createElement("span");
-  label.textContent = `[${img.dataset.emojiName.split("_")[1]}]`;
-  img.after(label);
-  return label;
-});
-const text = arguments[0].innerText;
-labels.forEach((label) => label.remove());
-return text;
-"""
-LOADED = "return arguments[0].complete && arguments[0].naturalWidth > 0;"
-#: Real seconds the page gets for an answer to show (the bot answers in milliseconds).
-WAIT_S = 20
 
 
 def stacked_then_seeded() -> Callable[[Rules], Shoe]:
@@ -83,111 +62,6 @@ def served(tmp_path: Path) -> Iterator[tuple[ServedPlayground, str]]:
     with ServedPlayground(playground) as served:
         yield served, database_url
     asyncio.run(check_invariants(database_url))
-
-
-class Page:
-    """The playground page as a player uses it: type commands, press buttons, read messages."""
-
-    def __init__(self, driver: WebDriver, url: str) -> None:
-        self.driver = driver
-        driver.get(url)
-        self.wait_until(
-            lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-ready")
-        )
-        self.wait_until(lambda: "live" in (self.find("#connection").get_attribute("class") or ""))
-
-    def wait_until(self, condition: Callable[[], object], what: str = "") -> object:
-        # The page redraws a message when it changes: an element read a moment ago may be gone.
-        waiting = WebDriverWait(
-            self.driver, WAIT_S, ignored_exceptions=(StaleElementReferenceException,)
-        )
-        return waiting.until(lambda _: condition(), what)
-
-    def find(self, css: str) -> WebElement:
-        return self.driver.find_element(By.CSS_SELECTOR, css)
-
-    def messages(self) -> list[WebElement]:
-        return self.driver.find_elements(By.CSS_SELECTOR, "#messages .message")
-
-    def texts(self) -> list[str]:
-        return [m.text for m in self.messages()]
-
-    def ids(self) -> list[str]:
-        return [m.get_attribute("data-message-id") or "" for m in self.messages()]
-
-    def play_as(self, name: str) -> None:
-        self.find(f'#players li[data-player-name="{name}"]').click()
-        # Set once the channel is shown as the new player sees it (their ephemeral replies).
-        body = self.find("body")
-        self.wait_until(lambda: body.get_attribute("data-playing-as") == name, f"as {name}")
-
-    def type_command(self, line: str) -> None:
-        box = self.find("#command-input")
-        box.clear()
-        box.send_keys(line)
-        box.send_keys(Keys.ENTER)
-
-    def command(self, line: str) -> str:
-        """Run a command whose answer is a new message; that message's text."""
-        seen = set(self.ids())
-        self.type_command(line)
-        try:
-            self.wait_until(lambda: set(self.ids()) - seen, f"an answer to {line}")
-        except TimeoutException:
-            error = self.find("#command-error").text
-            raise AssertionError(f"no answer to {line}: {error!r}; page: {self.texts()}") from None
-
-        def answer() -> str:
-            fresh = (m for m in self.messages() if m.get_attribute("data-message-id") not in seen)
-            return next(fresh).text
-
-        return str(self.wait_until(answer))
-
-    def refusal(self, line: str) -> str:
-        """Run a command the client refuses; the red line under the box."""
-        self.type_command(line)
-        self.wait_until(lambda: self.find("#command-error").text, f"a refusal of {line}")
-        return self.find("#command-error").text
-
-    def table(self) -> WebElement:
-        """The table message: the bot's message with an embed, not an ephemeral one."""
-        for message in self.messages():
-            classes = message.get_attribute("class") or ""
-            if "ephemeral" not in classes and message.find_elements(By.CSS_SELECTOR, ".embed"):
-                return message
-        raise AssertionError(f"no table message among {self.texts()}")
-
-    def table_text(self) -> str:
-        """The table's embed as a player reads it, each card picture as its card: ``[7S]``."""
-
-        def read() -> str:
-            embed = self.table().find_element(By.CSS_SELECTOR, ".embed")
-            return str(self.driver.execute_script(READ_CARDS, embed))
-
-        return str(self.wait_until(read))
-
-    def buttons(self) -> dict[str, bool]:
-        """The table's buttons: label -> enabled."""
-
-        def read() -> dict[str, bool]:
-            found = self.table().find_elements(By.CSS_SELECTOR, "button.button")
-            return {b.text: b.is_enabled() for b in found}
-
-        found: dict[str, bool] = self.wait_until(read)  # type: ignore[assignment]
-        return found
-
-    def press(self, label: str, then: Callable[[str], bool]) -> None:
-        """Press a table button and wait until the table's text satisfies ``then``."""
-
-        def click() -> bool:
-            for button in self.table().find_elements(By.CSS_SELECTOR, "button.button"):
-                if button.text == label:
-                    button.click()
-                    return True
-            raise AssertionError(f"no button {label!r} on the table: {self.buttons()}")
-
-        self.wait_until(click, f"pressing {label}")
-        self.wait_until(lambda: then(self.table_text()), f"the table after {label}")
 
 
 def test_two_players_play_a_round_in_the_browser(
@@ -255,6 +129,42 @@ def test_two_players_play_a_round_in_the_browser(
         page.play_as("Alice")
         assert "You have 1,100 chips." in page.command("/balance")
         driver.save_screenshot(str(shots / "balances.png"))
+
+
+def test_a_round_in_the_components_layout_in_the_browser(
+    served: tuple[ServedPlayground, str], shots: Path
+) -> None:
+    playground, _ = served
+    with chromium() as driver:
+        page = Page(driver, playground.url)
+        page.play_as("Croupier")
+        assert "Table layout: components" in page.command(
+            "/blackjack-admin config layout:components"
+        )
+        page.play_as("Alice")
+        page.command("/blackjack start")
+        table = page.table()
+        assert table.find_elements(By.CSS_SELECTOR, ".container .text-display")
+        assert not table.find_elements(By.CSS_SELECTOR, ".embed")
+        assert "Place your bets" in page.table_text()
+        page.play_as("Bob")
+        page.press("Join", lambda text: "Bob" in text)
+        page.command("/bet 100")
+        page.play_as("Alice")
+        page.type_command("/bet 100")
+        page.wait_until(lambda: "Your move" in page.table_text(), "the cards dealt")
+        dealt = page.table_text()
+        assert "Dealer [7S][back] · shows 7" in dealt
+        assert "▶ [10S][9H] · 19 · 100" in dealt
+        assert page.table().find_elements(By.CSS_SELECTOR, ".container .separator.divider")
+        assert page.buttons()["Stand"] is True
+        driver.save_screenshot(str(shots / "components-round-in-progress.png"))
+        page.press("Stand", lambda text: "Alice" in text)
+        page.play_as("Bob")
+        page.press("Hit", lambda text: "Place your bets" in text)
+        assert "Dealer: [7S] [10H] (17)" in page.table_text()
+        driver.save_screenshot(str(shots / "components-round-settled.png"))
+        assert "You have 900 chips." in page.command("/balance")
 
 
 def bot_posts(served: ServedPlayground, channel_id: int, message: dict[str, Any]) -> None:

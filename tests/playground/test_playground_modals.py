@@ -15,8 +15,7 @@ from selenium.webdriver.remote.webelement import WebElement
 
 from fakediscord.interactions import MODAL_SUBMIT
 from playground.running import Playground
-from tests.playground.browser import ServedPlayground, chromium
-from tests.playground.test_playground_browser import Page
+from tests.playground.browser import Page, ServedPlayground, chromium
 
 #: The fields the page reads back, each as the client sends its value.
 READ_VALUES = """

@@ -6,8 +6,8 @@ from __future__ import annotations
 import socket
 
 from tests.bot_command import ROOT
-from tests.deploy.test_readme_commands import cli
 from tests.playground.served import Served
+from tests.support.cli import cli
 
 
 async def test_a_bad_choice_lists_the_choices_in_words(served: Served) -> None:

@@ -240,6 +240,6 @@ async def test_the_language_switch_sets_what_the_players_client_speaks(served: S
     as_bob = await served.get(f"/api/messages?channel={channel}&viewer={bob}")
     assert as_alice[-1]["content"] == "Tienes 1.000 fichas."
     assert as_bob[-1]["content"] == "You have 1,000 chips."
-    status, answer = await served.post("/api/language", {"viewer": alice, "language": "fr"})
+    status, answer = await served.post("/api/language", {"viewer": alice, "language": "it"})
     assert status == 400
-    assert "not 'fr'" in answer["error"]
+    assert "not 'it'" in answer["error"]

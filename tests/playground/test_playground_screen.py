@@ -13,8 +13,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select
 
 from playground.running import Playground
-from tests.playground.browser import ServedPlayground, chromium
-from tests.playground.test_playground_browser import Page
+from tests.playground.browser import Page, ServedPlayground, chromium
 
 #: The widest 32 characters a display name may hold.
 LONGEST = "W" * 32

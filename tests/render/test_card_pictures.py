@@ -6,15 +6,25 @@ from dataclasses import replace
 
 import discord
 import pytest
-from render_snapshots import NOW, busiest_table, cards, hand, picture_faces, seat, table, worst_case
 
 from bot.engine.actions import Action
+from bot.i18n import ENGLISH, LANGUAGES
 from bot.tables.snapshot import DealerView, TablePhase, TableSnapshot
 from cogs.table.card_art import Faces, picture_count
 from cogs.table.embed_limits import EMBED_TOTAL_LIMIT, FIELD_VALUE_LIMIT, embed_size
 from cogs.table.hint_text import hint_text
 from cogs.table.render import STAKE_REFUNDED, render_table
 from fakediscord.limits import validate_message
+from tests.support.render_snapshots import (
+    NOW,
+    busiest_table,
+    cards,
+    hand,
+    picture_faces,
+    seat,
+    table,
+    worst_case,
+)
 
 FACES = picture_faces()
 
@@ -26,9 +36,11 @@ def field_named(embed: discord.Embed, name: str) -> str:
     raise AssertionError(f"no field {name!r} in {[f.name for f in embed.fields]}")
 
 
-def within_limits(snapshot: TableSnapshot, faces: Faces | None) -> discord.Embed:
+def within_limits(
+    snapshot: TableSnapshot, faces: Faces | None, language: str = ENGLISH
+) -> discord.Embed:
     """Render, and check the message as the fake Discord (Discord's limits) checks it."""
-    rendered = render_table(snapshot, faces)
+    rendered = render_table(snapshot, faces, language)
     embed = rendered.embed
     validate_message(
         {"embeds": [embed.to_dict()], "components": rendered.components()}, allowed_flags=64
@@ -85,17 +97,18 @@ def test_the_hint_shows_the_hand_against_the_dealers_up_card() -> None:
     assert hint_text(snapshot, 2, advice, FACES) == advice  # not seated: the advice alone
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("phase", list(TablePhase))
 @pytest.mark.parametrize("style", ["pictures", "text"])
-def test_seven_players_with_four_split_hands_fit_in_every_phase_and_style(
-    phase: TablePhase, style: str
+def test_seven_players_with_four_split_hands_fit_in_every_phase_style_and_language(
+    phase: TablePhase, style: str, language: str
 ) -> None:
     faces = FACES if style == "pictures" else None
     for snapshot in (busiest_table(), worst_case()):
-        embed = within_limits(replace(snapshot, phase=phase), faces)
+        embed = within_limits(replace(snapshot, phase=phase), faces, language)
         for field in embed.fields[:7]:
             if phase is TablePhase.CLOSED:  # a closed table shows refunds, not hands
-                assert field.value == STAKE_REFUNDED
+                assert field.value == STAKE_REFUNDED.in_language(language)
             else:  # every seat and every hand is still on the table
                 assert (field.value or "").count("\n") >= 3
 

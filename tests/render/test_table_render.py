@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import discord
 import pytest
-from render_snapshots import NOW, cards, hand, seat, table, worst_case
 
 import db
 from bot.engine.actions import Action
@@ -28,6 +27,7 @@ from cogs.table.render_results import CONTINUED, LAST_ROUND
 from cogs.table.restart_text import voided_embed
 from db.models import VoidResult
 from fakediscord.limits import validate_message
+from tests.support.render_snapshots import NOW, cards, hand, seat, table, worst_case
 
 
 def enabled(rendered: RenderedTable) -> set[str]:

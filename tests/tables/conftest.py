@@ -20,7 +20,8 @@ from bot.tables import TableService, TableSnapshot
 from fakediscord.clock import ManualClock
 from tests.db.invariants import check_invariants
 from tests.pgserver import PostgresServer
-from tests.tables.helpers import GUILD, Published, ShoeQueue
+from tests.support.shoes import ShoeQueue
+from tests.support.tables import GUILD, Published
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from bot.tables import TableError, TableService
 from bot.tables.snapshot import TablePhase
 from bot.tables.snapshot_builder import fresh_seat_view, seat_view
 from fakediscord.clock import ManualClock, settle
-from tests.tables.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD
+from tests.support.tables import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD
 
 PLAYERS = (ALICE, BOB, CAROL, DAVE)
 

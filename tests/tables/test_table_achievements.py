@@ -25,15 +25,8 @@ from bot.tables.achievements import (
     round_awards,
 )
 from fakediscord.clock import ManualClock
-from tests.tables.helpers import (
-    ALICE,
-    BOB,
-    CHANNEL,
-    GUILD,
-    SPARE,
-    Player,
-    ShoeQueue,
-)
+from tests.support.shoes import SPARE, ShoeQueue
+from tests.support.tables import ALICE, BOB, CHANNEL, GUILD, Player
 
 #: Alice A♠ K♠ (a suited blackjack), Bob 9 7 stands; the dealer shows a 9 and holds 17.
 SUITED = "As 9h 9d Ks 7c 8c " + SPARE

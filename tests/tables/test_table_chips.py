@@ -21,17 +21,15 @@ from bot.tables import (
     TableService,
 )
 from fakediscord.clock import ManualClock
-from tests.tables.helpers import (
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.tables import (
     ALICE,
     BOB,
     CAROL,
     CHANNEL,
     GUILD,
     OTHER_CHANNEL,
-    SPARE,
-    START_CHIPS,
     Published,
-    ShoeQueue,
     chips_of,
     ledger_kinds,
 )

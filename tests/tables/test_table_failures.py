@@ -35,16 +35,14 @@ from db import sqlite_path
 from fakediscord.clock import ManualClock
 from tests.db.invariants import check_invariants
 from tests.outage import SQLiteOutage
-from tests.tables.helpers import (
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.tables import (
     ALICE,
     BOB,
     CHANNEL,
     GUILD,
     OTHER_CHANNEL,
-    SPARE,
-    START_CHIPS,
     Published,
-    ShoeQueue,
     ledger_kinds,
     tick,
 )

@@ -21,7 +21,8 @@ from cogs.table.render import render_table
 from cogs.table.render_results import CONTINUED, LAST_ROUND
 from fakediscord.clock import ManualClock
 from fakediscord.limits import validate_message
-from tests.tables.helpers import CHANNEL, GUILD, SPARE, Published, ShoeQueue, tick
+from tests.support.shoes import SPARE, ShoeQueue
+from tests.support.tables import CHANNEL, GUILD, Published, tick
 
 #: Names as members could set them (a display name is at most 32 characters).
 HOSTILE_NAMES = (

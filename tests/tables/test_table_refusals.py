@@ -27,18 +27,8 @@ from bot.tables import (
     TableSnapshot,
     WrongPhase,
 )
-from tests.tables.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    CHANNEL,
-    DAVE,
-    GUILD,
-    OTHER_CHANNEL,
-    SPARE,
-    ShoeQueue,
-    chips_of,
-)
+from tests.support.shoes import SPARE, ShoeQueue
+from tests.support.tables import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, OTHER_CHANNEL, chips_of
 
 Call = Callable[[], Awaitable[Any]]
 

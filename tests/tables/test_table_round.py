@@ -5,18 +5,8 @@ from __future__ import annotations
 import db
 from bot.engine import Action
 from bot.tables import TablePhase, TableService
-from tests.tables.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    CHANNEL,
-    GUILD,
-    SPARE,
-    START_CHIPS,
-    Published,
-    ShoeQueue,
-    ledger_kinds,
-)
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.tables import ALICE, BOB, CAROL, CHANNEL, GUILD, Published, ledger_kinds
 
 # Alice 8 8 (splits, doubles the first hand), Bob 10 6 (surrenders), Carol A K (blackjack);
 # the dealer shows an ace (insurance offered), holds a 7: soft 18, no blackjack.

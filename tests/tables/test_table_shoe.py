@@ -11,17 +11,8 @@ from bot.engine import Action, commitment
 from bot.tables import TablePhase, TableService
 from bot.tables.advice import HINT_WAIT_S, Advice
 from fakediscord.clock import ManualClock, settle
-from tests.tables.helpers import (
-    ALICE,
-    BOB,
-    CHANNEL,
-    GUILD,
-    SPARE,
-    START_CHIPS,
-    Published,
-    ShoeQueue,
-    ledger_kinds,
-)
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.tables import ALICE, BOB, CHANNEL, GUILD, Published, ledger_kinds
 
 
 async def test_reaching_the_cut_card_reshuffles_and_announces_action_and_standing(

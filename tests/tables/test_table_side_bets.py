@@ -12,17 +12,8 @@ import db
 from bot.engine import Action
 from bot.tables import BetRefused, TablePhase, TableService
 from fakediscord.clock import ManualClock
-from tests.tables.helpers import (
-    ALICE,
-    BOB,
-    CHANNEL,
-    GUILD,
-    SPARE,
-    START_CHIPS,
-    ShoeQueue,
-    chips_from_elsewhere,
-    ledger_kinds,
-)
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.tables import ALICE, BOB, CHANNEL, GUILD, chips_from_elsewhere, ledger_kinds
 
 #: The admin who grants chips (any snowflake).
 ADMIN = 700_000_000_000_000_001

@@ -8,15 +8,13 @@ import db
 from bot.engine import Action
 from bot.tables import BetRefused, Player, TablePhase, TableService
 from fakediscord.clock import ManualClock
-from tests.tables.helpers import (
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.tables import (
     ALICE,
     BOB,
     CHANNEL,
     GUILD,
-    SPARE,
-    START_CHIPS,
     Published,
-    ShoeQueue,
     chips_from_elsewhere,
     chips_of,
     tick,

@@ -6,19 +6,8 @@ import db
 from bot.engine import Action
 from bot.tables import TablePhase, TableService, TableSnapshot
 from fakediscord.clock import ManualClock
-from tests.tables.helpers import (
-    ALICE,
-    BOB,
-    CAROL,
-    CHANNEL,
-    GUILD,
-    SPARE,
-    START_CHIPS,
-    Published,
-    ShoeQueue,
-    ledger_kinds,
-    tick,
-)
+from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.tables import ALICE, BOB, CAROL, CHANNEL, GUILD, Published, ledger_kinds, tick
 
 # Alice 10 6 (16), Bob 9 7 (16) against a dealer 10 up, 8 in the hole (18).
 TWO_SIXTEENS = "Ts 9s Td 6h 7h 8d 5c " + SPARE

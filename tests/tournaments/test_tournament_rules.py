@@ -8,7 +8,6 @@ from bot.tournaments.rules import (
     Entry,
     Format,
     FormatError,
-    Stack,
     eliminated,
     first_bettor,
     parse_hands,
@@ -54,7 +53,7 @@ def test_hands_and_splits_parse_from_what_a_host_types() -> None:
 
 
 def test_the_fewest_chips_go_out() -> None:
-    stacks = [Stack(1, 0, 900, 1000), Stack(2, 1, 400, 500), Stack(3, 2, 1200, 1000)]
+    stacks = [Entry(1, 0, 900, 1000), Entry(2, 1, 400, 500), Entry(3, 2, 1200, 1000)]
     out = eliminated(stacks, 8, 3)
     assert out is not None
     assert out.user_id == 2
@@ -62,14 +61,14 @@ def test_the_fewest_chips_go_out() -> None:
 
 def test_a_tie_goes_to_the_larger_stack_at_the_start_of_the_hand() -> None:
     # Both end on 500: the one who started the hand with more stays.
-    stacks = [Stack(1, 0, 500, 600), Stack(2, 1, 500, 800), Stack(3, 2, 900, 900)]
+    stacks = [Entry(1, 0, 500, 600), Entry(2, 1, 500, 800), Entry(3, 2, 900, 900)]
     out = eliminated(stacks, 8, 3)
     assert out is not None
     assert out.user_id == 1
 
 
 def test_then_seat_order_from_the_hands_first_bettor() -> None:
-    stacks = [Stack(1, 0, 500, 500), Stack(2, 1, 500, 500), Stack(3, 2, 500, 500)]
+    stacks = [Entry(1, 0, 500, 500), Entry(2, 1, 500, 500), Entry(3, 2, 500, 500)]
     # Hand 1: seat 0 bets first, so seat 2 is last in order and goes out.
     assert first_bettor(1, 3) == 0
     assert [s.user_id for s in ranked(stacks, 1, 3)] == [1, 2, 3]
@@ -81,7 +80,7 @@ def test_then_seat_order_from_the_hands_first_bettor() -> None:
 
 
 def test_the_last_player_is_never_eliminated() -> None:
-    assert eliminated([Stack(1, 0, 0, 10)], 8, 1) is None
+    assert eliminated([Entry(1, 0, 0, 10)], 8, 1) is None
 
 
 def test_standings_rank_those_still_in_above_those_out() -> None:

@@ -10,6 +10,8 @@ playing rounds of its own), never read from a table's round: code outside
   infinite-deck one in milliseconds), ``strategy_rules`` (the rule fields a chart
   depends on).
 - What each action is worth for exact cards: ``decision_values``, ``decision_words``.
+- A decision graded for the shoe it was made from: ``grade_decision`` (a ``Grade``: each
+  legal choice's value, the best, the cost of the choice made).
 - The house edge of a rule set: ``house_edge``.
 - Side bets: ``side_bet_edge`` (a pay table's exact house edge), ``known_side_bet_edges``
   (every known pay table's), ``player_favourable`` (why a pay table cannot be offered).
@@ -18,6 +20,7 @@ playing rounds of its own), never read from a table's round: code outside
 
 from bot.engine.analysis.edge import house_edge
 from bot.engine.analysis.exact_play import decision_values, decision_words
+from bot.engine.analysis.grading import Grade, grade_decision
 from bot.engine.analysis.side_bets import SideBetEdge, player_favourable, side_bet_edge
 from bot.engine.analysis.side_bets import known_edges as known_side_bet_edges
 from bot.engine.analysis.simulate import Tally, play_rounds, play_worker, split_rounds, stake_for
@@ -32,12 +35,14 @@ from bot.engine.analysis.strategy import (
 
 __all__ = [
     "Chart",
+    "Grade",
     "SideBetEdge",
     "Tally",
     "advise",
     "chart_for",
     "decision_values",
     "decision_words",
+    "grade_decision",
     "house_edge",
     "infinite_lookup",
     "known_side_bet_edges",

@@ -54,20 +54,33 @@ Choose = Callable[[str, int, set[Action]], Action]
 class UpCard:
     """Everything valued against one up card: the dealer's odds, and hands by policy."""
 
-    def __init__(self, rules: Rules, up: int, hits: HitRule | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        up: int,
+        hits: HitRule | None = None,
+        *,
+        shoe: Sequence[int] | None = None,
+    ) -> None:
+        """``shoe``: the cards left by value (1 = ace) once the up card is out; a full shoe
+        of the rules' decks less the up card when None (its dealer's odds then shared)."""
         self.rules = rules
         self.up = up
-        shoe = full_shoe(rules.decks)
-        shoe[up - 1] -= 1
-        self.shoe = shoe
-        self.table = dealer_table(
-            rules.decks,
-            rules.dealer_hits_soft_17,
-            rules.naturals,
-            rules.dealer_peeks,
-            rules.peek_ace_only,
-            up,
-        )
+        if shoe is None:
+            full = full_shoe(rules.decks)
+            full[up - 1] -= 1
+            self.shoe = full
+            self.table = dealer_table(
+                rules.decks,
+                rules.dealer_hits_soft_17,
+                rules.naturals,
+                rules.dealer_peeks,
+                rules.peek_ace_only,
+                up,
+            )
+        else:
+            self.shoe = list(shoe)
+            self.table = DealerTable(rules, up, self.shoe)
         self.hits = hits
         self.values = HandValues(self.table, hits=hits)
         self._split_values: dict[int, SplitValues] = {}

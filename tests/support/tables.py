@@ -1,13 +1,12 @@
-"""Shared test helpers: players, stacked shoes, and a snapshot of the chips to compare."""
+"""The table service's tests (tests/tables/): players and places, the snapshots a table
+published, its timers run to quiet, and a snapshot of the chips to compare."""
 
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from dataclasses import dataclass, field
 
 import db
-from bot.engine import Rules, Shoe, StackedShoe, parse_cards
 from bot.tables import Player, TableSnapshot
 from fakediscord.clock import ManualClock, settle
 
@@ -18,35 +17,6 @@ ALICE = Player(800_000_000_000_000_001, "Alice")
 BOB = Player(800_000_000_000_000_002, "Bob")
 CAROL = Player(800_000_000_000_000_003, "Carol")
 DAVE = Player(800_000_000_000_000_004, "Dave")
-#: Chips every new account starts with (the guild default).
-START_CHIPS = 1000
-#: Cards that finish nothing on their own: enough after a round so the cut card is not reached.
-SPARE = " ".join(["2c"] * 30)
-
-
-def stacked(text: str, seed: int = 1) -> StackedShoe:
-    """A shoe dealing exactly ``text`` ("8s Th Ac ..."), with its own seed so that
-    each shoe has its own commitment and can be revealed like a real one."""
-    shoe = StackedShoe(parse_cards(text))
-    shoe.seed = bytes([seed]) * 32
-    return shoe
-
-
-class ShoeQueue:
-    """A shoe factory: the stacked shoes a test queued, then seeded real shoes."""
-
-    def __init__(self) -> None:
-        self.queue: deque[Shoe] = deque()
-        self.made = 0
-
-    def add(self, text: str) -> None:
-        self.queue.append(stacked(text, seed=len(self.queue) + 100))
-
-    def __call__(self, rules: Rules) -> Shoe:
-        self.made += 1
-        if self.queue:
-            return self.queue.popleft()
-        return Shoe(rules.decks, rules.penetration, bytes([self.made]) * 32)
 
 
 @dataclass

@@ -1,4 +1,6 @@
-"""A clock the test moves by hand, for the store's ``clock=`` argument."""
+"""Clocks a test moves by hand. The event loop's clock for tables and the fake Discord is
+``fakediscord.clock.ManualClock``; these are the others: the store's wall clock (``clock=``)
+and a plain seconds counter (the progress bar's ``clock``)."""
 
 from __future__ import annotations
 
@@ -19,3 +21,13 @@ class FakeClock:
     def advance(self, **delta: float) -> None:
         """Move time forward by ``timedelta(**delta)``."""
         self.now += timedelta(**delta)
+
+
+class Seconds:
+    """A ``time.monotonic``-like clock: returns ``now`` (seconds), set by the test."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import db
 from bot.app import BlackjackBot
-from bot.engine import Rules, Shoe, StackedShoe, parse_cards
 from bot.tables import TableSnapshot
 from cogs.table.commands import table_cog
 from fakediscord import FakeDiscord
@@ -18,31 +16,6 @@ from fakediscord.clock import ManualClock, settle
 from fakediscord.interactions import FakeInteraction
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember
 from fakediscord.records import FakeMessage
-
-#: Chips a new account starts with (the guild default).
-START_CHIPS = 1000
-#: Cards that finish nothing on their own, so a stacked shoe lasts past the round.
-SPARE = " ".join(["2c"] * 30)
-
-
-class ShoeQueue:
-    """A shoe factory: the stacked shoes a test queued, then seeded real shoes."""
-
-    def __init__(self) -> None:
-        self.queue: deque[Shoe] = deque()
-        self.made = 0
-
-    def add(self, text: str) -> None:
-        """The next table (or reshuffle) deals exactly ``text`` ("8s Th Ac ...")."""
-        shoe = StackedShoe(parse_cards(text))
-        shoe.seed = bytes([len(self.queue) + 100]) * 32  # its own commitment
-        self.queue.append(shoe)
-
-    def __call__(self, rules: Rules) -> Shoe:
-        self.made += 1
-        if self.queue:
-            return self.queue.popleft()
-        return Shoe(rules.decks, rules.penetration, bytes([self.made]) * 32)
 
 
 async def quiet(
@@ -243,16 +216,19 @@ class World:
 def embed_text(message: FakeMessage) -> str:
     """The table embed as plain text, the way a reader sees it top to bottom."""
     embed = message.embed
-    if embed is None:
+    if message.components_v2:  # the text displays, as the embed would read
+        lines = [message.text_displays()]
+    elif embed is None:
         return message.content
-    lines = [f"# {embed.get('title', '')}"]
-    if embed.get("description"):
-        lines.append(embed["description"])
-    for fld in embed.get("fields", []):
-        lines.append(f"## {fld['name']}")
-        lines.append(fld["value"])
-    if embed.get("footer"):
-        lines.append(f"-- {embed['footer']['text']}")
+    else:
+        lines = [f"# {embed.get('title', '')}"]
+        if embed.get("description"):
+            lines.append(embed["description"])
+        for fld in embed.get("fields", []):
+            lines.append(f"## {fld['name']}")
+            lines.append(fld["value"])
+        if embed.get("footer"):
+            lines.append(f"-- {embed['footer']['text']}")
     buttons = [
         f"[{b['label']}]" if not b.get("disabled") else f"({b['label']})" for b in message.buttons()
     ]
