@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from discord_world import World
-
 from bot.app import BlackjackBot
 from bot.play_gate import account_created
+from tests.support.discord_world import World
 
 DAY = 86_400
 
