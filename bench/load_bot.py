@@ -53,7 +53,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 import discord  # noqa: E402
 import sections  # noqa: E402
-from load_kit import FloorBot, GcPauses, Latency, MemoryProbe  # noqa: E402
+from load_floor import FloorBot  # noqa: E402
+from load_kit import GcPauses, Latency, MemoryProbe  # noqa: E402
 
 from bot import gc_tuning  # noqa: E402
 from bot.app import BlackjackBot, build_bot  # noqa: E402
@@ -95,55 +96,10 @@ class BotControl:
     async def handle(self, command: str) -> dict[str, Any]:
         """Run one command; its answer."""
         if command == "start":
-            self._spy_start()
-            self.latency.clear()
-            self.latency.recording = True
-            if not self.whole_process:
-                # What setup built (guilds, members, open tables) is never garbage.
-                gc.collect()
-                gc.freeze()
-                self._gc = GcPauses().__enter__()
-            sections.reset()
-            self._cpu = (time.process_time(), time.thread_time())
-            self._threads = thread_cpu()
-            self._lag = self._lag_totals()
-            self._transactions = self._transaction_counts()
-            self._watch_writes()
-            if self._profiler is not None:
-                self._profiler.enable()
+            self._start()
             return {}
         if command == "stop":
-            process, main = time.process_time() - self._cpu[0], time.thread_time() - self._cpu[1]
-            self._spy_stop()
-            if self._sections:
-                sections.write(self._sections, len(self.latency.samples), main)
-            if self._profiler is not None and self._profile:
-                self._profiler.disable()
-                self._profiler.dump_stats(self._profile)
-            self.latency.recording = False
-            answer: dict[str, Any] = {
-                "samples": self.latency.samples,
-                "cpu": [main, process - main],
-                "threads": {
-                    name: seconds - self._threads.get(name, 0.0)
-                    for name, seconds in thread_cpu().items()
-                    if seconds - self._threads.get(name, 0.0) > 0
-                },
-                "lag": self._lag_line(),
-                "transactions": dict(self._transaction_counts() - self._transactions),
-                "writes": self._writes[:],
-            }
-            if not self.whole_process:
-                self._gc.__exit__()
-                answer["gc"] = self._gc.line()
-                # What the collector tracks beyond the setup frozen at start: what piles up
-                # between full collections, and so what each one scans.
-                kinds = Counter(type(o).__name__ for o in gc.get_objects())
-                answer["heap"] = f"{sum(kinds.values())} objects tracked, most: " + ", ".join(
-                    f"{name} {count}" for name, count in kinds.most_common(6)
-                )
-                gc.unfreeze()
-            return answer
+            return self._stop()
         if command == "memory-start":
             self._memory.start()
             return {}
@@ -157,6 +113,59 @@ class BotControl:
                 await table_cog(self.bot).messages.idle()
             return {}
         raise ValueError(f"unknown command {command!r}")
+
+    def _start(self) -> None:
+        """Begin a measured phase: every counter from zero."""
+        self._spy_start()
+        self.latency.clear()
+        self.latency.recording = True
+        if not self.whole_process:
+            # What setup built (guilds, members, open tables) is never garbage.
+            gc.collect()
+            gc.freeze()
+            self._gc = GcPauses().__enter__()
+        sections.reset()
+        self._cpu = (time.process_time(), time.thread_time())
+        self._threads = thread_cpu()
+        self._lag = self._lag_totals()
+        self._transactions = self._transaction_counts()
+        self._watch_writes()
+        if self._profiler is not None:
+            self._profiler.enable()
+
+    def _stop(self) -> dict[str, Any]:
+        """End the measured phase: what the bot measured in it."""
+        process, main = time.process_time() - self._cpu[0], time.thread_time() - self._cpu[1]
+        self._spy_stop()
+        if self._sections:
+            sections.write(self._sections, len(self.latency.samples), main)
+        if self._profiler is not None and self._profile:
+            self._profiler.disable()
+            self._profiler.dump_stats(self._profile)
+        self.latency.recording = False
+        answer: dict[str, Any] = {
+            "samples": self.latency.samples,
+            "cpu": [main, process - main],
+            "threads": {
+                name: seconds - self._threads.get(name, 0.0)
+                for name, seconds in thread_cpu().items()
+                if seconds - self._threads.get(name, 0.0) > 0
+            },
+            "lag": self._lag_line(),
+            "transactions": dict(self._transaction_counts() - self._transactions),
+            "writes": self._writes[:],
+        }
+        if not self.whole_process:
+            self._gc.__exit__()
+            answer["gc"] = self._gc.line()
+            # What the collector tracks beyond the setup frozen at start: what piles up
+            # between full collections, and so what each one scans.
+            kinds = Counter(type(o).__name__ for o in gc.get_objects())
+            answer["heap"] = f"{sum(kinds.values())} objects tracked, most: " + ", ".join(
+                f"{name} {count}" for name, count in kinds.most_common(6)
+            )
+            gc.unfreeze()
+        return answer
 
     def _watch_writes(self) -> None:
         """Time each of the blackjack bot's grouped writes (its store's ``GroupCommit``)."""

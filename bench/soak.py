@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "deploy")]
 
 from replay_rounds import check_settled_rounds  # noqa: E402
-from soak_run import GAME_ROUTES, soak  # noqa: E402
+from soak_run import GAME_ROUTES, SoakReport, soak  # noqa: E402
 from table_players import Casino, bot_process, describe  # noqa: E402
 from tournament_players import TournamentTable, check_tournaments  # noqa: E402
 
@@ -74,6 +74,47 @@ def fake_texts(fake: FakeDiscord) -> list[str]:
 async def run(
     args: argparse.Namespace, url: str, outage: Outage, env: dict[str, str] | None = None
 ) -> int:
+    """The soak, then its checks; the exit status (1: a check failed)."""
+    report, tournaments, told = await _soak(args, url, outage, env)
+    try:
+        if tournaments is not None:
+            totals = await check_tournaments(url, tournaments.started)
+            figures = totals.lines()
+            refunds = totals.cancelled  # a tournament cancelled as it was created says so
+        else:
+            figures, refunds = [("rounds replayed", await check_settled_rounds(url))], 0
+    except AssertionError as error:
+        print(describe(report.economy, report.lines()))
+        print(f"FAILED: a settled round differs from its replay, or a tournament: {error}")
+        return 1
+    print(describe(report.economy, [*report.lines(), *figures]))
+    try:
+        report.economy.assert_consistent()
+        await check_invariants(url)
+        assert report.exit_code == 0, f"the last run exited with {report.exit_code}"
+        voided = report.economy.totals["void_rounds"]
+        assert voided == refunds, f"{voided} round(s) voided"
+        assert refunds or not told, f"players were told of refunds that did not happen: {told[:3]}"
+    except AssertionError as error:
+        print(f"FAILED: {error}")
+        return 1
+    print(
+        "OK: every balance is its ledger, every open round has its table, chips held ="
+        " granted - house won, no round voided, no stake stranded, one table per channel,"
+        " no refund claimed, every settled round replays to its payouts"
+        if tournaments is None
+        else "OK: every balance is its ledger, chips held = granted - house won, every"
+        " tournament that dealt a hand finished and paid its whole pool, no hand moved an"
+        " economy chip or was voided, every settled hand replays to its end, no stake stranded"
+    )
+    return 0
+
+
+async def _soak(
+    args: argparse.Namespace, url: str, outage: Outage, env: dict[str, str] | None
+) -> tuple[SoakReport, TournamentTable | None, list[str]]:
+    """Kill and restart the bot while the players play: the report, the tournaments' players
+    (--tournament), and what the players were told of refunds."""
     async with FakeDiscord() as fake:
         casino = Casino.build(fake, "Casino", players=args.players)
         if args.side_bets:
@@ -107,38 +148,7 @@ async def run(
             players=tournaments,
         )
         told = [text for text in fake_texts(fake) if "refunded" in text]
-    try:
-        if tournaments is not None:
-            totals = await check_tournaments(url, tournaments.started)
-            figures = totals.lines()
-            refunds = totals.cancelled  # a tournament cancelled as it was created says so
-        else:
-            figures, refunds = [("rounds replayed", await check_settled_rounds(url))], 0
-    except AssertionError as error:
-        print(describe(report.economy, report.lines()))
-        print(f"FAILED: a settled round differs from its replay, or a tournament: {error}")
-        return 1
-    print(describe(report.economy, [*report.lines(), *figures]))
-    try:
-        report.economy.assert_consistent()
-        await check_invariants(url)
-        assert report.exit_code == 0, f"the last run exited with {report.exit_code}"
-        voided = report.economy.totals["void_rounds"]
-        assert voided == refunds, f"{voided} round(s) voided"
-        assert refunds or not told, f"players were told of refunds that did not happen: {told[:3]}"
-    except AssertionError as error:
-        print(f"FAILED: {error}")
-        return 1
-    print(
-        "OK: every balance is its ledger, every open round has its table, chips held ="
-        " granted - house won, no round voided, no stake stranded, one table per channel,"
-        " no refund claimed, every settled round replays to its payouts"
-        if tournaments is None
-        else "OK: every balance is its ledger, chips held = granted - house won, every"
-        " tournament that dealt a hand finished and paid its whole pool, no hand moved an"
-        " economy chip or was voided, every settled hand replays to its end, no stake stranded"
-    )
-    return 0
+    return report, tournaments, told
 
 
 def main() -> int:

@@ -30,7 +30,8 @@ from bot.discord_reply import tell
 from bot.failures import answer_failure
 from bot.i18n import _
 from bot.log_context import bind
-from bot.metrics import BotMetrics, MetricsServer
+from bot.metrics import BotMetrics
+from bot.metrics_server import MetricsServer
 from bot.play_gate import PlayGate
 from bot.server_settings import ServerSettings
 from bot.shards import owned_shards, shard_of, shard_options
@@ -218,9 +219,6 @@ class BlackjackBot(commands.Bot):
         self._metrics_server = MetricsServer(self.metrics, self._read_metrics)
         await self._metrics_server.start(self.config.metrics_host, self.config.metrics_port)
         self.metrics.start_lag_monitor()
-        log.info(
-            "metrics on http://%s:%s/metrics", self.config.metrics_host, self._metrics_server.port
-        )
 
     @property
     def metrics_port(self) -> int | None:

@@ -121,37 +121,10 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
             f"{TOKEN_HELP}"
         )
 
-    level_name = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
-    level = logging.getLevelName(level_name)
-    if not isinstance(level, int):
-        raise ConfigError(
-            f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL; not {level_name!r}"
-        )
-
-    database_url = env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
-    if not database_url.startswith(("sqlite:///", "postgresql://", "postgres://")):
-        raise ConfigError(
-            "DATABASE_URL must start with sqlite:/// (a file) or postgresql:// (a server), "
-            f"not {redacted_url(database_url)!r}"
-        )
-
-    for name in ("DISCORD_API_BASE", "DISCORD_GATEWAY_URL"):
-        value = env.get(name, "").strip()
-        schemes = ("http://", "https://") if name == "DISCORD_API_BASE" else ("ws://", "wss://")
-        if value and not value.startswith(schemes):
-            raise ConfigError(f"{name} must start with {' or '.join(schemes)}, not {value!r}")
-
-    shard_count = _int_setting(env, "SHARD_COUNT")
-    shard_ids: tuple[int, ...] | None = None
-    ids_text = env.get("SHARD_IDS", "").strip()
-    if ids_text:
-        shard_ids = _parse_shard_ids(ids_text)
-        if shard_count is None:
-            raise ConfigError("SHARD_IDS needs SHARD_COUNT, the total number of shards")
-        if any(i >= shard_count for i in shard_ids):
-            raise ConfigError(f"SHARD_IDS must be below SHARD_COUNT ({shard_count})")
-    if shard_count is not None and shard_count < 1:
-        raise ConfigError("SHARD_COUNT must be 1 or more")
+    level = _log_level(env)
+    database_url = _database_url(env)
+    _check_endpoints(env)
+    shard_count, shard_ids = _shards(env)
     max_age = _int_setting(env, "TABLE_MESSAGE_MAX_AGE_S")
     if max_age is not None and not 60 <= max_age <= 3540:
         raise ConfigError("TABLE_MESSAGE_MAX_AGE_S must be 60 to 3540 (under Discord's hour)")
@@ -159,9 +132,7 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
     log_format = env.get("LOG_FORMAT", "").strip().lower() or "text"
     if log_format not in LOG_FORMATS:
         raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}")
-    metrics_port = _int_setting(env, "METRICS_PORT")
-    if metrics_port is not None and not 0 <= metrics_port <= 65_535:
-        raise ConfigError(f"METRICS_PORT must be a port number (0 to 65535), not {metrics_port}")
+    metrics_port = _metrics_port(env)
     metrics_host = env.get("METRICS_HOST", "").strip() or DEFAULT_METRICS_HOST
 
     return Config(
@@ -179,6 +150,61 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
         metrics_port=metrics_port,
         metrics_host=metrics_host,
     )
+
+
+def _log_level(env: Mapping[str, str]) -> int:
+    """LOG_LEVEL's logging level (INFO if unset)."""
+    level_name = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    level = logging.getLevelName(level_name)
+    if not isinstance(level, int):
+        raise ConfigError(
+            f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL; not {level_name!r}"
+        )
+    return level
+
+
+def _database_url(env: Mapping[str, str]) -> str:
+    """DATABASE_URL (the SQLite file by default), checked to name a backend."""
+    database_url = env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
+    if not database_url.startswith(("sqlite:///", "postgresql://", "postgres://")):
+        raise ConfigError(
+            "DATABASE_URL must start with sqlite:/// (a file) or postgresql:// (a server), "
+            f"not {redacted_url(database_url)!r}"
+        )
+    return database_url
+
+
+def _check_endpoints(env: Mapping[str, str]) -> None:
+    """DISCORD_API_BASE and DISCORD_GATEWAY_URL, when set, are http(s) and ws(s) URLs."""
+    for name in ("DISCORD_API_BASE", "DISCORD_GATEWAY_URL"):
+        value = env.get(name, "").strip()
+        schemes = ("http://", "https://") if name == "DISCORD_API_BASE" else ("ws://", "wss://")
+        if value and not value.startswith(schemes):
+            raise ConfigError(f"{name} must start with {' or '.join(schemes)}, not {value!r}")
+
+
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS, checked together."""
+    shard_count = _int_setting(env, "SHARD_COUNT")
+    shard_ids: tuple[int, ...] | None = None
+    ids_text = env.get("SHARD_IDS", "").strip()
+    if ids_text:
+        shard_ids = _parse_shard_ids(ids_text)
+        if shard_count is None:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT, the total number of shards")
+        if any(i >= shard_count for i in shard_ids):
+            raise ConfigError(f"SHARD_IDS must be below SHARD_COUNT ({shard_count})")
+    if shard_count is not None and shard_count < 1:
+        raise ConfigError("SHARD_COUNT must be 1 or more")
+    return shard_count, shard_ids
+
+
+def _metrics_port(env: Mapping[str, str]) -> int | None:
+    """METRICS_PORT, a port number, or None (no metrics endpoint)."""
+    metrics_port = _int_setting(env, "METRICS_PORT")
+    if metrics_port is not None and not 0 <= metrics_port <= 65_535:
+        raise ConfigError(f"METRICS_PORT must be a port number (0 to 65535), not {metrics_port}")
+    return metrics_port
 
 
 def _switch(env: Mapping[str, str], name: str, *, default: bool) -> bool:

@@ -1,4 +1,4 @@
-"""Prometheus metrics: what a host watches to know the bot is well, all in this module.
+"""Prometheus metrics: what a host watches to know the bot is well.
 
 The bot owns one :class:`BotMetrics` (its own registry, so several bots in one
 process, as in tests, never share counters). It is fed from few places:
@@ -12,8 +12,8 @@ process, as in tests, never share counters). It is fed from few places:
   callbacks that answer a user (the answer latency);
 - at each scrape the open tables and the gateway latencies are read afresh.
 
-With ``METRICS_PORT`` set, :class:`MetricsServer` exposes them over HTTP on the event
-loop (a stuck loop then fails the scrape, which is itself the alarm).
+With ``METRICS_PORT`` set, ``bot.metrics_server.MetricsServer`` exposes them over HTTP on
+the event loop (a stuck loop then fails the scrape, which is itself the alarm).
 """
 
 from __future__ import annotations
@@ -29,9 +29,7 @@ from types import SimpleNamespace
 from typing import Any, Final
 
 import aiohttp
-from aiohttp import web
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
@@ -99,7 +97,12 @@ class BotMetrics:
         #: Labelled children already looked up: ``labels()`` takes a lock and checks its
         #: arguments on every call, and the hot ones run a few times per click.
         self._children: dict[tuple[object, tuple[str, ...]], Any] = {}
-        r = self.registry
+        self._add_play_metrics(self.registry)
+        self._add_discord_metrics(self.registry)
+        self._add_db_metrics(self.registry)
+
+    def _add_play_metrics(self, r: CollectorRegistry) -> None:
+        """Interactions and their answers, the event loop, tables, rounds and chips."""
         self.interactions = Counter(
             "blackjack_interactions",
             "Interactions handled, by kind and outcome (answered, deferred, refused, failed)",
@@ -140,6 +143,9 @@ class BotMetrics:
             "Chips the house won (wagered minus paid) over rounds settled since start",
             registry=r,
         )
+
+    def _add_discord_metrics(self, r: CollectorRegistry) -> None:
+        """Requests to Discord, its rate limits, the gateway's latency."""
         self.discord_requests = Counter(
             "blackjack_discord_requests",
             "HTTP requests to Discord, by method, route and status",
@@ -170,6 +176,9 @@ class BotMetrics:
             ["shard"],
             registry=r,
         )
+
+    def _add_db_metrics(self, r: CollectorRegistry) -> None:
+        """Database transactions: their time and errors, by operation."""
         self.db_seconds = Histogram(
             "blackjack_db_transaction_duration_seconds",
             "Time of each database transaction, by operation",
@@ -356,37 +365,3 @@ def _kind(interaction: Any) -> str:
         "autocomplete": "autocomplete",
         "modal_submit": "modal",
     }.get(name, "other")
-
-
-class MetricsServer:
-    """``GET /metrics`` on ``host:port``, served by aiohttp on the bot's own event loop."""
-
-    def __init__(self, metrics: BotMetrics, refresh: Callable[[], None]) -> None:
-        self._metrics = metrics
-        self._refresh = refresh
-        self._runner: web.AppRunner | None = None
-        self.port: int | None = None
-
-    async def start(self, host: str, port: int) -> None:
-        """Listen (port 0: any free port, then see :attr:`port`)."""
-        app = web.Application()
-        app.router.add_get("/metrics", self._scrape)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
-        await site.start()
-        # AppRunner.addresses: the (host, port, ...) each of its sites listens on.
-        addresses = self._runner.addresses
-        self.port = int(addresses[0][1]) if addresses else port
-
-    async def _scrape(self, request: web.Request) -> web.Response:
-        self._refresh()
-        return web.Response(
-            body=self._metrics.exposition(), headers={"Content-Type": CONTENT_TYPE_LATEST}
-        )
-
-    async def stop(self) -> None:
-        """Stop listening."""
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None

@@ -151,7 +151,7 @@ async def ledger_page(
     """The embed and buttons for a page of ``user_id``'s ledger in the interaction's guild."""
     store: Store = interaction.client.store
     assert interaction.guild_id is not None
-    page = await store.ledger_page(
+    page = await store.reports.ledger_page(
         interaction.guild_id,
         user_id,
         per_page=PER_PAGE,

@@ -185,7 +185,9 @@ class EconomyCog(commands.Cog, name="Economy"):
         among the reader and the people they have played with."""
         scope, me = economy_scope(interaction), interaction.user.id
         among = me if scope == POCKET_SCOPE else None
-        board = await self.bot.store.leaderboard(scope, page, PER_PAGE, caller_id=me, among=among)
+        board = await self.bot.store.reports.leaderboard(
+            scope, page, PER_PAGE, caller_id=me, among=among
+        )
         with speaking(interaction.locale):
             name = interaction.guild.name if interaction.guild else speak("this server")
             return leaderboard_embed(board, None if among else name), page_view(board)
@@ -270,7 +272,7 @@ class EconomyCog(commands.Cog, name="Economy"):
         """Hands, wins, losses, pushes, blackjacks, wagered, net, biggest win, achievements."""
         who = member or interaction.user
         scope = economy_scope(interaction)
-        stats = await self.bot.store.stats(scope, who.id)
+        stats = await self.bot.store.reports.stats(scope, who.id)
         achievements = await self.bot.store.competition.achievements(scope, who.id)
         with speaking(interaction.locale):
             embed = stats_embed(who.display_name, stats)

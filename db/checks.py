@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from db.models import MAX_BALANCE
+from db.models import MAX_BALANCE, OUTCOMES, HandResult, SideBetResult
 
 #: Discord snowflakes are 64-bit but stay below 2**63 (their top bit is a timestamp
 #: bit that will not be set before the year 2084), so they fit a signed BIGINT.
@@ -73,3 +73,33 @@ def positive(name: str, value: Any, *, limit: int) -> int:
     if not 1 <= value <= limit:
         raise ValueError(f"{name} must be between 1 and {limit}, not {value}")
     return int(value)
+
+
+def hand_result(hand: Any) -> HandResult:
+    """A settled hand's result with its ids, outcome and amounts in range."""
+    if not isinstance(hand, HandResult):
+        raise ValueError(f"hand results must be HandResult values, not {type(hand).__name__}")
+    snowflake("hand user_id", hand.user_id)
+    if hand.outcome not in OUTCOMES:
+        raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, not {hand.outcome!r}")
+    payout("wagered", hand.wagered)
+    payout("payout", hand.payout)
+    whole("hand_index", hand.hand_index)
+    if not 0 <= hand.hand_index < 1000:
+        raise ValueError(f"hand_index must be between 0 and 999, not {hand.hand_index}")
+    return hand
+
+
+def side_bet_result(bet: Any) -> SideBetResult:
+    """A settled side bet's result with its ids, amounts and names in range."""
+    if not isinstance(bet, SideBetResult):
+        raise ValueError(f"side bets must be SideBetResult values, not {type(bet).__name__}")
+    snowflake("side bet user_id", bet.user_id)
+    amount("side bet wagered", bet.wagered)
+    payout("side bet payout", bet.payout)
+    whole("spot", bet.spot)
+    text("bet", bet.bet, limit=32)
+    text("pay_table", bet.pay_table, limit=64)
+    if bet.category is not None:
+        text("category", bet.category, limit=64)
+    return bet

@@ -4,9 +4,14 @@ voided, and side bets settled at a deal."""
 from __future__ import annotations
 
 import asyncio
-from typing import Protocol
+import time
+from collections.abc import Awaitable, Callable
+from typing import Protocol, TypeVar
 
 from db.errors import StoreConfigError, StoreError, StoreUnavailable, StoreVersionError
+from db.statements import Op
+
+T = TypeVar("T")
 
 
 class StoreObserver(Protocol):
@@ -32,3 +37,27 @@ def is_failure(error: BaseException) -> bool:
         return False
     answer = isinstance(error, StoreError)
     return not answer or isinstance(error, StoreConfigError | StoreVersionError | StoreUnavailable)
+
+
+async def observed(
+    observer: StoreObserver,
+    transact: Callable[[Callable[[], Op[T]]], Awaitable[T]],
+    op: Callable[[], Op[T]],
+) -> T:
+    """``transact(op)``, timed and told to ``observer`` under the operation's name."""
+    name = "unknown"
+
+    def named() -> Op[T]:
+        nonlocal name
+        generator = op()
+        name = getattr(generator, "__name__", name)
+        return generator
+
+    started, failed = time.perf_counter(), False
+    try:
+        return await transact(named)
+    except BaseException as error:
+        failed = is_failure(error)
+        raise
+    finally:
+        observer.transaction(name, time.perf_counter() - started, failed)

@@ -4,13 +4,14 @@ Each public method checks its arguments first (ValueError, nothing touched),
 then runs one transaction on the backend (a stake or a journal append may share its
 transaction with other tables' through ``db.group_commit``, each as if alone).
 Backends supply ``_transact`` and ``close``; the operations themselves live in
-``db.ops`` and are shared. The durable tables' operations are ``Store.tables``
-(db.table_store.TableStates), which runs its transactions through the store's ``_run``.
+``db.ops`` and are shared. Chips, rounds and settings are the store's own methods; the
+rest are parts of it, each running its transactions through the store's ``_run``:
+``tables`` (durable tables), ``shoes``, ``reports``, ``tournaments``, ``competition``,
+``play`` (a player's limits) and ``coach``.
 """
 
 from __future__ import annotations
 
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -23,31 +24,25 @@ from db.competition import Competition
 from db.errors import StoreConfigError, StoreError, StoreUnavailable
 from db.group_commit import GroupCommit
 from db.models import (
-    OUTCOMES,
     STAKE_KINDS,
     Account,
     DailyResult,
     GuildSettings,
     HandResult,
-    LeaderboardPage,
-    LedgerEntry,
-    LedgerPage,
-    PlayerStats,
-    RoundRecord,
     SettleResult,
-    ShoeRecord,
     SideBetResult,
-    StoredTable,
     TableAction,
     TableWrite,
     VoidResult,
     to_micros,
 )
-from db.observer import StoreObserver, is_failure
-from db.ops import chips, reports, rounds, settings, shoes
+from db.observer import StoreObserver, observed
+from db.ops import chips, rounds, settings
 from db.ops.achievements import RoundAwards, settle_awarding
 from db.ops.table_state import along_with, open_table_round
 from db.play_store import PlayLimitsStore
+from db.report_store import ReportStore
+from db.shoe_store import ShoeStore
 from db.statements import Op
 from db.table_store import TableStates, checked_write
 from db.tournament_store import TournamentStore
@@ -78,6 +73,10 @@ class Store(ABC):
         self.competition = Competition(self._run, self._now)
         #: Players' own limits, self-exclusion, the no-value notice, linked accounts.
         self.play = PlayLimitsStore(self._run, self._now)
+        #: Shoes' commitments and revealed seeds.
+        self.shoes = ShoeStore(self._run, self._now)
+        #: Rounds, leaderboards, a player's record and ledger, as reports read them.
+        self.reports = ReportStore(self._run)
         #: The coach: graded rounds and decisions, their figures, teach mode.
         self.coach = CoachStore(self._run, self._now)
 
@@ -92,22 +91,7 @@ class Store(ABC):
         observer = self.observer
         if observer is None:
             return await self._transact(op, write=write)
-        name = "unknown"
-
-        def named() -> Op[T]:
-            nonlocal name
-            generator = op()
-            name = getattr(generator, "__name__", name)
-            return generator
-
-        started, failed = time.perf_counter(), False
-        try:
-            return await self._transact(named, write=write)
-        except BaseException as error:
-            failed = is_failure(error)
-            raise
-        finally:
-            observer.transaction(name, time.perf_counter() - started, failed)
+        return await observed(observer, lambda named: self._transact(named, write=write), op)
 
     def _rolled_back(self, error: Exception) -> bool:
         """Whether ``error`` from a write transaction means nothing of it was committed."""
@@ -288,8 +272,8 @@ class Store(ABC):
             checks.snowflake("payout player", u): checks.payout(f"payout to {u}", n)
             for u, n in payouts.items()
         }
-        hands = [_checked_hand(h) for h in hand_results]
-        side = [_checked_side_bet(b) for b in side_bets]
+        hands = [checks.hand_result(h) for h in hand_results]
+        side = [checks.side_bet_result(b) for b in side_bets]
         now, write = self._now(), checked_write(table)
         if awards is not None:
             checks.snowflake("awards guild_id", awards.guild_id)
@@ -318,7 +302,7 @@ class Store(ABC):
         side bets are settled already or wager more than their stakes.
         """
         r = checks.whole("round_id", deal.round_id)
-        side, now = [_checked_side_bet(b) for b in side_bets], self._now()
+        side, now = [checks.side_bet_result(b) for b in side_bets], self._now()
         result: SettleResult = await self._group.submit(
             lambda: along_with(rounds.settle_side_bets(r, side, now), None, [deal], now)
         )
@@ -346,31 +330,6 @@ class Store(ABC):
             self.observer.round_voided(sum(result.refunds.values()))
         return result
 
-    async def get_round(self, round_id: int) -> RoundRecord | None:
-        """The round, or None."""
-        r = checks.whole("round_id", round_id)
-        return await self._run(lambda: reports.get_round(r), write=False)
-
-    async def round_history(
-        self,
-        guild_id: int,
-        *,
-        channel_id: int | None = None,
-        user_id: int | None = None,
-        limit: int = 20,
-        before_id: int | None = None,
-    ) -> list[RoundRecord]:
-        """The guild's rounds, newest first; filter by channel or by a player who staked.
-
-        Page backwards with ``before_id`` = the last round id of the previous page.
-        """
-        g = checks.snowflake("guild_id", guild_id)
-        c = None if channel_id is None else checks.snowflake("channel_id", channel_id)
-        u = None if user_id is None else checks.snowflake("user_id", user_id)
-        n = checks.positive("limit", limit, limit=100)
-        b = None if before_id is None else checks.whole("before_id", before_id)
-        return await self._run(lambda: reports.round_history(g, c, u, n, b), write=False)
-
     async def recover(
         self, guild_ids: Sequence[int] | None = None, reason: str = "the bot restarted"
     ) -> list[VoidResult]:
@@ -386,119 +345,6 @@ class Store(ABC):
         ids = [round_id for round_id in ids if round_id not in owned]
         results = [await self.void_round(round_id, reason) for round_id in ids]
         return [result for result in results if not result.already_closed]
-
-    # -- durable tables: self.tables's methods, under the names bot.tables calls -----
-
-    async def save_table(self, table: TableWrite, actions: Sequence[TableAction] = ()) -> None:
-        """``TableStates.save_table``."""
-        await self.tables.save_table(table, actions)
-
-    async def append_actions(self, actions: Sequence[TableAction]) -> None:
-        """``TableStates.append_actions``."""
-        await self.tables.append_actions(actions)
-
-    async def close_table(self, table_id: str) -> None:
-        """``TableStates.close_table``."""
-        await self.tables.close_table(table_id)
-
-    async def open_tables(self, guild_ids: Sequence[int] | None = None) -> list[StoredTable]:
-        """``TableStates.open_tables``."""
-        return await self.tables.open_tables(guild_ids)
-
-    async def open_table(self, table_id: str) -> StoredTable | None:
-        """``TableStates.open_table``."""
-        return await self.tables.open_table(table_id)
-
-    async def open_tables_in(self, channel_id: int) -> list[StoredTable]:
-        """``TableStates.open_tables_in``."""
-        return await self.tables.open_tables_in(channel_id)
-
-    async def open_table_shard_counts(self) -> set[int]:
-        """``TableStates.open_table_shard_counts``."""
-        return await self.tables.open_table_shard_counts()
-
-    async def round_actions(self, round_id: int) -> list[TableAction]:
-        """``TableStates.round_actions``."""
-        return await self.tables.round_actions(round_id)
-
-    # -- shoes ---------------------------------------------------------------
-
-    async def open_shoe(self, guild_id: int, channel_id: int, commitment: str) -> ShoeRecord:
-        """Record a shoe's commitment when it starts (idempotent)."""
-        g, c = checks.snowflake("guild_id", guild_id), checks.snowflake("channel_id", channel_id)
-        shoe, now = checks.text("commitment", commitment), self._now()
-        return await self._run(lambda: shoes.open_shoe(g, c, shoe, now), write=True)
-
-    async def reveal_seed(self, commitment: str, seed_hex: str) -> ShoeRecord:
-        """Retire the shoe and store its seed for everyone to check (idempotent for the same seed).
-
-        The store does not check the seed against the commitment: that is the
-        engine's rule (``python -m bot verify``). UnknownShoe if never recorded.
-        """
-        shoe, seed, now = (
-            checks.text("commitment", commitment),
-            checks.text("seed_hex", seed_hex),
-            self._now(),
-        )
-        return await self._run(lambda: shoes.reveal_seed(shoe, seed, now), write=True)
-
-    async def get_shoe(self, commitment: str) -> ShoeRecord | None:
-        """The shoe with this commitment, or None."""
-        shoe = checks.text("commitment", commitment)
-        return await self._run(lambda: shoes.get_shoe(shoe), write=False)
-
-    async def last_revealed_shoe(self, guild_id: int, channel_id: int) -> ShoeRecord | None:
-        """The channel's most recently retired shoe, with its seed (for /blackjack fairness)."""
-        g, c = checks.snowflake("guild_id", guild_id), checks.snowflake("channel_id", channel_id)
-        return await self._run(lambda: shoes.last_revealed_shoe(g, c), write=False)
-
-    # -- reports -------------------------------------------------------------
-
-    async def leaderboard(
-        self,
-        guild_id: int,
-        page: int = 1,
-        per_page: int = 10,
-        caller_id: int | None = None,
-        *,
-        among: int | None = None,
-    ) -> LeaderboardPage:
-        """One page of the guild's balances (1-based; past the end shows the last page);
-        ``among``: only that player and those who played a round with them."""
-        g = checks.snowflake("guild_id", guild_id)
-        p = checks.positive("page", page, limit=checks.MAX_ID)
-        n = checks.positive("per_page", per_page, limit=100)
-        me = None if caller_id is None else checks.snowflake("caller_id", caller_id)
-        mates = None if among is None else checks.snowflake("among", among)
-        return await self._run(lambda: reports.leaderboard(g, p, n, me, mates), write=False)
-
-    async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
-        """The player's record over every hand settled in the guild."""
-        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
-        return await self._run(lambda: reports.stats(g, u), write=False)
-
-    async def ledger(self, guild_id: int, user_id: int, limit: int = 20) -> list[LedgerEntry]:
-        """The account's latest ledger rows, newest first."""
-        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
-        n = checks.positive("limit", limit, limit=1000)
-        return await self._run(lambda: reports.ledger_entries(g, u, n), write=False)
-
-    async def ledger_page(
-        self,
-        guild_id: int,
-        user_id: int,
-        *,
-        per_page: int = 10,
-        before_id: int | None = None,
-        after_id: int | None = None,
-    ) -> LedgerPage:
-        """A page of the account's ledger, newest first: the newest page, or the one just
-        older than ``before_id`` or just newer than ``after_id`` (ledger row ids)."""
-        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
-        n = checks.positive("per_page", per_page, limit=100)
-        b = None if before_id is None else checks.whole("before_id", before_id)
-        a = None if after_id is None else checks.whole("after_id", after_id)
-        return await self._run(lambda: reports.ledger_page(g, u, n, b, a), write=False)
 
     # -- guild settings ------------------------------------------------------
 
@@ -542,31 +388,3 @@ class Store(ABC):
             return await self.get_guild_settings(g)
         now = self._now()
         return await self._run(lambda: settings.write_settings(g, checked, now), write=True)
-
-
-def _checked_hand(hand: Any) -> HandResult:
-    if not isinstance(hand, HandResult):
-        raise ValueError(f"hand results must be HandResult values, not {type(hand).__name__}")
-    checks.snowflake("hand user_id", hand.user_id)
-    if hand.outcome not in OUTCOMES:
-        raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, not {hand.outcome!r}")
-    checks.payout("wagered", hand.wagered)
-    checks.payout("payout", hand.payout)
-    checks.whole("hand_index", hand.hand_index)
-    if not 0 <= hand.hand_index < 1000:
-        raise ValueError(f"hand_index must be between 0 and 999, not {hand.hand_index}")
-    return hand
-
-
-def _checked_side_bet(bet: Any) -> SideBetResult:
-    if not isinstance(bet, SideBetResult):
-        raise ValueError(f"side bets must be SideBetResult values, not {type(bet).__name__}")
-    checks.snowflake("side bet user_id", bet.user_id)
-    checks.amount("side bet wagered", bet.wagered)
-    checks.payout("side bet payout", bet.payout)
-    checks.whole("spot", bet.spot)
-    checks.text("bet", bet.bet, limit=32)
-    checks.text("pay_table", bet.pay_table, limit=64)
-    if bet.category is not None:
-        checks.text("category", bet.category, limit=64)
-    return bet

@@ -32,9 +32,35 @@ def build_command_data(
 
     ``typed``: (option, text) for an AUTOCOMPLETE interaction, the option being typed.
     """
+    top: list[dict[str, Any]] = []
+    declared, holder, walked = _walk_subcommands(command, subpath, top)
+    if typed is not None:
+        # The option being typed, as the client sends it: its partial text, unchecked.
+        name, text = typed
+        decl = next((o for o in declared if o["name"] == name), None)
+        if decl is None or not decl.get("autocomplete"):
+            raise InteractionRejected(f"/{' '.join(walked)} has no autocomplete option {name!r}")
+        holder.append({"type": decl["type"], "name": name, "value": text, "focused": True})
+    resolved = _fill_options(declared, options, holder, walked)
+    data: dict[str, Any] = {
+        "id": str(command.id),
+        "name": command.name,
+        "type": 1,
+        "options": top,
+    }
+    if resolved:
+        data["resolved"] = resolved
+    if command.guild_id is not None:
+        data["guild_id"] = str(command.guild_id)
+    return data
+
+
+def _walk_subcommands(
+    command: FakeCommand, subpath: list[str], top: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
+    """Follow ``subpath`` down the command's subcommands, adding a node for each to ``top``:
+    the options the last one declares, the list its given options go in, and the path."""
     declared: list[dict[str, Any]] = list(command.data.get("options") or [])
-    leaf_options: list[dict[str, Any]] = []
-    top: list[dict[str, Any]] = leaf_options
     holder = top
     walked = [command.name]
     for part in subpath:
@@ -50,13 +76,17 @@ def build_command_data(
         declared = list(match.get("options") or [])
     if any(o.get("type") in (1, 2) for o in declared):
         raise InteractionRejected(f"/{' '.join(walked)} needs a subcommand")
-    if typed is not None:
-        # The option being typed, as the client sends it: its partial text, unchecked.
-        name, text = typed
-        decl = next((o for o in declared if o["name"] == name), None)
-        if decl is None or not decl.get("autocomplete"):
-            raise InteractionRejected(f"/{' '.join(walked)} has no autocomplete option {name!r}")
-        holder.append({"type": decl["type"], "name": name, "value": text, "focused": True})
+    return declared, holder, walked
+
+
+def _fill_options(
+    declared: list[dict[str, Any]],
+    options: Mapping[str, Any],
+    holder: list[dict[str, Any]],
+    walked: list[str],
+) -> dict[str, dict[str, Any]]:
+    """Add each given option to ``holder`` in declared order, checked like the client does;
+    the ``resolved`` objects (members, channels, roles) they name."""
     resolved: dict[str, dict[str, Any]] = {}
     by_name = {o["name"]: o for o in declared}
     for key in options:
@@ -77,17 +107,7 @@ def build_command_data(
                 "value": _option_value(decl, options[name], resolved),
             }
         )
-    data: dict[str, Any] = {
-        "id": str(command.id),
-        "name": command.name,
-        "type": 1,
-        "options": top,
-    }
-    if resolved:
-        data["resolved"] = resolved
-    if command.guild_id is not None:
-        data["guild_id"] = str(command.guild_id)
-    return data
+    return resolved
 
 
 def _option_value(decl: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]]) -> Any:

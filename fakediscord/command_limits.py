@@ -135,10 +135,7 @@ def _check_options(errors: FormErrors, at: tuple[str | int, ...], options: Any, 
         return
     if len(options) > COMMAND_OPTIONS_MAX:
         errors.max_length((*at, "options"), COMMAND_OPTIONS_MAX)
-    names: set[str] = set()
-    #: Each locale's option names: the localized ones, then the defaults of the others.
-    localized: dict[str, set[str]] = {}
-    defaults = {o.get("name") for o in options if isinstance(o, dict)}
+    names = _OptionNames({o.get("name") for o in options if isinstance(o, dict)})
     seen_optional = False
     kinds = {o.get("type") for o in options if isinstance(o, dict)}
     if kinds & {SUB_COMMAND, SUB_COMMAND_GROUP} and kinds - {SUB_COMMAND, SUB_COMMAND_GROUP}:
@@ -156,30 +153,7 @@ def _check_options(errors: FormErrors, at: tuple[str | int, ...], options: Any, 
                 (*oat, "type"), "BASE_TYPE_CHOICES", f"Value must be one of {sorted(OPTION_TYPES)}."
             )
             continue
-        _check_name(errors, oat, opt.get("name"))
-        _check_description(errors, oat, opt.get("description"))
-        if opt.get("name") in names:
-            errors.add(
-                (*oat, "name"),
-                "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
-                "Option name already exists",
-            )
-        names.add(opt.get("name"))
-        _check_texts(
-            errors, oat, "description_localizations", opt.get("description_localizations"), 100
-        )
-        option_names = _check_name_localizations(
-            errors, oat, opt.get("name_localizations"), per_locale=True
-        )
-        for locale, name in option_names.items():
-            taken = localized.setdefault(locale, set())
-            if name in taken or (name in defaults and name != opt.get("name")):
-                errors.add(
-                    (*oat, "name_localizations", locale),
-                    "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
-                    "Option name already exists",
-                )
-            taken.add(name)
+        names.check(errors, oat, opt)
         if (kind == SUB_COMMAND_GROUP and depth > 0) or (kind == SUB_COMMAND and depth > 1):
             errors.add(
                 (*oat, "type"),
@@ -198,18 +172,59 @@ def _check_options(errors: FormErrors, at: tuple[str | int, ...], options: Any, 
                 )
         else:
             seen_optional = True
-        choices = opt.get("choices") or []
-        if len(choices) > CHOICES_MAX:
-            errors.max_length((*oat, "choices"), CHOICES_MAX)
-        for j, choice in enumerate(choices):
-            if isinstance(choice, dict):
-                _check_texts(
-                    errors,
-                    (*oat, "choices", j),
-                    "name_localizations",
-                    choice.get("name_localizations"),
-                    100,
+        _check_choices(errors, oat, opt.get("choices") or [])
+
+
+class _OptionNames:
+    """The names of one level's options, each checked as it comes: unique, by default and
+    in every locale."""
+
+    def __init__(self, defaults: set[Any]) -> None:
+        self.names: set[Any] = set()
+        #: Each locale's option names: the localized ones, then the defaults of the others.
+        self.localized: dict[str, set[str]] = {}
+        self.defaults = defaults
+
+    def check(self, errors: FormErrors, oat: tuple[str | int, ...], opt: dict[str, Any]) -> None:
+        """The option's name, description and their localizations."""
+        _check_name(errors, oat, opt.get("name"))
+        _check_description(errors, oat, opt.get("description"))
+        if opt.get("name") in self.names:
+            errors.add(
+                (*oat, "name"),
+                "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+                "Option name already exists",
+            )
+        self.names.add(opt.get("name"))
+        _check_texts(
+            errors, oat, "description_localizations", opt.get("description_localizations"), 100
+        )
+        option_names = _check_name_localizations(
+            errors, oat, opt.get("name_localizations"), per_locale=True
+        )
+        for locale, name in option_names.items():
+            taken = self.localized.setdefault(locale, set())
+            if name in taken or (name in self.defaults and name != opt.get("name")):
+                errors.add(
+                    (*oat, "name_localizations", locale),
+                    "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+                    "Option name already exists",
                 )
+            taken.add(name)
+
+
+def _check_choices(errors: FormErrors, oat: tuple[str | int, ...], choices: list[Any]) -> None:
+    if len(choices) > CHOICES_MAX:
+        errors.max_length((*oat, "choices"), CHOICES_MAX)
+    for j, choice in enumerate(choices):
+        if isinstance(choice, dict):
+            _check_texts(
+                errors,
+                (*oat, "choices", j),
+                "name_localizations",
+                choice.get("name_localizations"),
+                100,
+            )
 
 
 #: Installation contexts (``integration_types``): GUILD_INSTALL, USER_INSTALL.

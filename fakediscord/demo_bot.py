@@ -65,6 +65,36 @@ class TableView(discord.ui.View):
         await interaction.response.send_message("split", ephemeral=True)
 
 
+def _blackjack_group() -> app_commands.Group:
+    """``/blackjack start``: a table message with a Hit button."""
+    blackjack = app_commands.Group(name="blackjack", description="Play blackjack")
+
+    @blackjack.command(name="start", description="Open a table")
+    @app_commands.describe(stake="Chips per hand")
+    async def start(
+        interaction: discord.Interaction, stake: app_commands.Range[int, 1, 1000] = 10
+    ) -> None:
+        await interaction.response.send_message(
+            content="Hits: 0", embed=table_embed(0), view=TableView()
+        )
+
+    return blackjack
+
+
+def _admin_group() -> app_commands.Group:
+    """``/blackjack-admin grant``: a deferred, ephemeral answer with a member option."""
+    admin = app_commands.Group(name="blackjack-admin", description="Table administration")
+
+    @admin.command(name="grant", description="Give chips to a player")
+    async def grant(interaction: discord.Interaction, member: discord.Member, amount: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send(f"Granted {amount} chips to {member.display_name}.")
+        original = await interaction.original_response()
+        assert original.content.startswith("Granted")
+
+    return admin
+
+
 class DemoBot(commands.Bot):
     """Slash commands in groups (global and per guild), buttons, channel messages."""
 
@@ -78,28 +108,16 @@ class DemoBot(commands.Bot):
 
     def build_commands(self) -> None:
         """Register ``/blackjack``, ``/demo`` (global) and ``/blackjack-admin`` (per guild)."""
+        self.tree.add_command(_blackjack_group())
+        self.tree.add_command(self._demo_group())
+        guilds = [discord.Object(g) for g in self.guild_ids]
+        if guilds:
+            self.tree.add_command(_admin_group(), guilds=guilds)
+
+    def _demo_group(self) -> app_commands.Group:
+        """``/demo``: the harness's own checks (messages, waits on the clock, shards)."""
         clock = self.clock
-        blackjack = app_commands.Group(name="blackjack", description="Play blackjack")
         demo = app_commands.Group(name="demo", description="Harness checks")
-        admin = app_commands.Group(name="blackjack-admin", description="Table administration")
-
-        @blackjack.command(name="start", description="Open a table")
-        @app_commands.describe(stake="Chips per hand")
-        async def start(
-            interaction: discord.Interaction, stake: app_commands.Range[int, 1, 1000] = 10
-        ) -> None:
-            await interaction.response.send_message(
-                content="Hits: 0", embed=table_embed(0), view=TableView()
-            )
-
-        @admin.command(name="grant", description="Give chips to a player")
-        async def grant(
-            interaction: discord.Interaction, member: discord.Member, amount: int
-        ) -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await interaction.followup.send(f"Granted {amount} chips to {member.display_name}.")
-            original = await interaction.original_response()
-            assert original.content.startswith("Granted")
 
         @demo.command(name="post", description="Post, fetch, edit and delete a channel message")
         async def post(interaction: discord.Interaction) -> None:
@@ -132,11 +150,7 @@ class DemoBot(commands.Bot):
                 f"Shard {guild.shard_id} of {count}, process {os.getpid()}"
             )
 
-        self.tree.add_command(blackjack)
-        self.tree.add_command(demo)
-        guilds = [discord.Object(g) for g in self.guild_ids]
-        if guilds:
-            self.tree.add_command(admin, guilds=guilds)
+        return demo
 
     async def setup_hook(self) -> None:
         """Sync global commands, then each guild's."""

@@ -178,66 +178,82 @@ class Gateway:
         conn = Connection(ws, compress=compress)
         self.transports.append(compress or "json")
         await conn.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
-        session: Session | None = None
-        client_close_code: int | None = None
         try:
-            while True:
-                msg = await ws.receive()
-                if msg.type == WSMsgType.CLOSE:
-                    client_close_code = msg.data
-                    self.close_codes.append(msg.data)
-                    await ws.close()
-                    break
-                if msg.type in (WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
-                    break
-                if msg.type != WSMsgType.TEXT:
-                    await ws.close(code=4002, message=b"Error while decoding payload.")
-                    break
-                payload = json.loads(msg.data)
-                op, data = payload.get("op"), payload.get("d")
-                self.log.append(("recv", payload))
-                if op == HEARTBEAT:
-                    if session is not None and isinstance(data, int):
-                        session.acked_seq = max(session.acked_seq, data)
-                        self.fake.changed()
-                    if conn.requested_beats:
-                        # The answer to a sync's request goes unacknowledged. Discord ACKs it,
-                        # but requests a heartbeat rarely; the fake asks at every sync, and
-                        # each ACK would change the latency a test has just read.
-                        conn.requested_beats -= 1
-                    else:
-                        self._ack_soon(conn)
-                elif op == IDENTIFY:
-                    if session is not None:
-                        await ws.close(code=4005, message=b"Already authenticated.")
-                        break
-                    session = await self._identify(conn, data)
-                elif op == RESUME:
-                    if session is not None:
-                        await ws.close(code=4005, message=b"Already authenticated.")
-                        break
-                    session = await self._resume(conn, data)
-                elif session is None:
-                    await ws.close(code=4003, message=b"Not authenticated.")
-                    break
-                elif op == REQUEST_MEMBERS:
-                    await self._request_members(session, data)
-                elif op in (PRESENCE, VOICE):
-                    pass
-                else:
-                    await ws.close(code=4001, message=b"Unknown opcode.")
-                    break
+            await self._serve(conn)
         finally:
-            conn.closed.set()
-            for ack in list(conn.pending_acks):
-                ack.cancel()
-            if session is not None and session.connection is conn:
-                session.connection = None
-                # 1000/1001 from the client end the session; anything else keeps it resumable.
-                if not conn.closed_by_server and client_close_code in (1000, 1001):
-                    session.invalidated = True
-            self.fake.changed()
+            self._connection_ended(conn)
         return ws
+
+    async def _serve(self, conn: Connection) -> None:
+        """Read the client's payloads until it, or the fake, closes the connection."""
+        ws = conn.ws
+        while True:
+            msg = await ws.receive()
+            if msg.type == WSMsgType.CLOSE:
+                conn.client_close_code = msg.data
+                self.close_codes.append(msg.data)
+                await ws.close()
+                return
+            if msg.type in (WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+                return
+            if msg.type != WSMsgType.TEXT:
+                await ws.close(code=4002, message=b"Error while decoding payload.")
+                return
+            payload = json.loads(msg.data)
+            op, data = payload.get("op"), payload.get("d")
+            self.log.append(("recv", payload))
+            if not await self._receive(conn, op, data):
+                return
+
+    async def _receive(self, conn: Connection, op: Any, data: Any) -> bool:
+        """Act on one payload; False when it closed the connection."""
+        session = conn.session
+        if op == HEARTBEAT:
+            self._heartbeat(conn, data)
+            return True
+        if op in (IDENTIFY, RESUME):
+            if session is not None:
+                await conn.ws.close(code=4005, message=b"Already authenticated.")
+                return False
+            start = self._identify if op == IDENTIFY else self._resume
+            conn.session = await start(conn, data)
+            return True
+        if session is None:
+            await conn.ws.close(code=4003, message=b"Not authenticated.")
+            return False
+        if op == REQUEST_MEMBERS:
+            await self._request_members(session, data)
+            return True
+        if op in (PRESENCE, VOICE):
+            return True
+        await conn.ws.close(code=4001, message=b"Unknown opcode.")
+        return False
+
+    def _heartbeat(self, conn: Connection, data: Any) -> None:
+        """A heartbeat: acknowledged soon, unless it answers the fake's own request."""
+        session = conn.session
+        if session is not None and isinstance(data, int):
+            session.acked_seq = max(session.acked_seq, data)
+            self.fake.changed()
+        if conn.requested_beats:
+            # The answer to a sync's request goes unacknowledged. Discord ACKs it,
+            # but requests a heartbeat rarely; the fake asks at every sync, and
+            # each ACK would change the latency a test has just read.
+            conn.requested_beats -= 1
+        else:
+            self._ack_soon(conn)
+
+    def _connection_ended(self, conn: Connection) -> None:
+        conn.closed.set()
+        for ack in list(conn.pending_acks):
+            ack.cancel()
+        session = conn.session
+        if session is not None and session.connection is conn:
+            session.connection = None
+            # 1000/1001 from the client end the session; anything else keeps it resumable.
+            if not conn.closed_by_server and conn.client_close_code in (1000, 1001):
+                session.invalidated = True
+        self.fake.changed()
 
     async def _identify(self, conn: Connection, data: dict[str, Any]) -> Session | None:
         if data.get("token") != self.fake.token:

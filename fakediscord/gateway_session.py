@@ -37,6 +37,10 @@ class Connection:
         self.pending_acks: set[asyncio.Task[None]] = set()
         #: Heartbeats the fake asked for (``sync``) and the client has not answered yet.
         self.requested_beats = 0
+        #: The session this connection identified or resumed (None until it has).
+        self.session: Session | None = None
+        #: The close code the client sent, if it closed the connection.
+        self.client_close_code: int | None = None
 
     async def send(self, payload: dict[str, Any]) -> None:
         """Send one gateway payload (a flushed block of the connection's compressed stream)."""

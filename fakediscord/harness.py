@@ -8,11 +8,15 @@ import os
 import signal
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import discord
+import discord.gateway
+import discord.http
+
+from bot.endpoints import apply_endpoints
 
 from .gateway_session import Session
 from .server import FakeDiscord
@@ -34,6 +38,17 @@ async def _first(waiting: Coroutine[Any, Any, None], task: asyncio.Task[Any], wh
         await waiter
     exc = task.exception()
     raise AssertionError(f"{what} ended before it connected: {exc!r}") from exc
+
+
+@contextlib.contextmanager
+def endpoints_applied(fake: FakeDiscord) -> Iterator[None]:
+    """Point discord.py (this process) at ``fake``, and back afterwards."""
+    saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    apply_endpoints(fake.env())
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
 
 
 def expected_shards(fake: FakeDiscord, bot: discord.Client) -> int:
@@ -59,7 +74,7 @@ async def running_bot(
     """
     shards = expected_shards(fake, bot)
     identifies = fake.gateway.identifies + shards
-    with fake.endpoints_applied():
+    with endpoints_applied(fake):
         task = asyncio.create_task(bot.start(fake.token), name="bot-under-test")
         try:
             await _first(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .gateway import GUILD_MEMBERS_INTENT
 from .models import FakeGuild, iso
@@ -38,60 +38,56 @@ def application(fake: FakeDiscord) -> dict[str, Any]:
     }
 
 
+#: What GUILD_CREATE says the same of every fake guild (no icon, no boosts, no AFK channel).
+_GUILD_PLAIN: Final[dict[str, Any]] = {
+    "icon": None,
+    "splash": None,
+    "discovery_splash": None,
+    "banner": None,
+    "description": None,
+    "afk_channel_id": None,
+    "afk_timeout": 300,
+    "verification_level": 0,
+    "default_message_notifications": 0,
+    "explicit_content_filter": 0,
+    "mfa_level": 0,
+    "nsfw_level": 0,
+    "premium_tier": 0,
+    "premium_subscription_count": 0,
+    "premium_progress_bar_enabled": False,
+    "system_channel_id": None,
+    "system_channel_flags": 0,
+    "rules_channel_id": None,
+    "public_updates_channel_id": None,
+    "safety_alerts_channel_id": None,
+    "vanity_url_code": None,
+    "max_members": 500000,
+    "max_video_channel_users": 25,
+    "application_id": None,
+    "large": False,
+    "unavailable": False,
+    "lazy": True,
+    "nsfw": False,
+    "incidents_data": None,
+}
+
+
 def guild_create(fake: FakeDiscord, guild: FakeGuild, intents: int) -> dict[str, Any]:
     """GUILD_CREATE: the whole guild; members only with the GUILD_MEMBERS intent."""
     members = list(guild.members.values())
     if not intents & GUILD_MEMBERS_INTENT:
         members = [guild.members[fake.bot_user.id]]
     return {
+        **_GUILD_PLAIN,
         "id": str(guild.id),
         "name": guild.name,
-        "icon": None,
-        "splash": None,
-        "discovery_splash": None,
-        "banner": None,
-        "description": None,
         "owner_id": str(guild.owner_id),
-        "afk_channel_id": None,
-        "afk_timeout": 300,
-        "verification_level": 0,
-        "default_message_notifications": 0,
-        "explicit_content_filter": 0,
-        "mfa_level": 0,
-        "nsfw_level": 0,
-        "premium_tier": 0,
-        "premium_subscription_count": 0,
-        "premium_progress_bar_enabled": False,
         "preferred_locale": guild.preferred_locale,
-        "system_channel_id": None,
-        "system_channel_flags": 0,
-        "rules_channel_id": None,
-        "public_updates_channel_id": None,
-        "safety_alerts_channel_id": None,
-        "vanity_url_code": None,
-        "max_members": 500000,
-        "max_video_channel_users": 25,
-        "application_id": None,
         "features": [],
         "roles": [r.to_dict() for r in guild.roles],
-        "emojis": [
-            {
-                "id": str(emoji_id),
-                "name": name,
-                "roles": [],
-                "require_colons": True,
-                "managed": False,
-                "animated": False,
-                "available": True,
-            }
-            for emoji_id, name in guild.emojis.items()
-        ],
+        "emojis": [_guild_emoji(emoji_id, name) for emoji_id, name in guild.emojis.items()],
         "stickers": [],
         "joined_at": iso(guild.created_at),
-        "large": False,
-        "unavailable": False,
-        "lazy": True,
-        "nsfw": False,
         "member_count": len(guild.members),
         "members": [m.to_dict() for m in members],
         "channels": [c.to_dict() for c in guild.text_channels()],
@@ -101,5 +97,16 @@ def guild_create(fake: FakeDiscord, guild: FakeGuild, intents: int) -> dict[str,
         "stage_instances": [],
         "guild_scheduled_events": [],
         "soundboard_sounds": [],
-        "incidents_data": None,
+    }
+
+
+def _guild_emoji(emoji_id: int, name: str) -> dict[str, Any]:
+    return {
+        "id": str(emoji_id),
+        "name": name,
+        "roles": [],
+        "require_colons": True,
+        "managed": False,
+        "animated": False,
+        "available": True,
     }

@@ -5,16 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from . import emojis, payloads, rest
+from . import acting, emojis, payloads, rest
 from . import messages as _messages  # noqa: F401  (registers the channel routes)
 from . import webhooks as _webhooks  # noqa: F401  (registers the interaction routes)
 from .clock import ManualClock
-from .command_data import build_command_data, find_command
 from .faults import Faults
 from .gateway import PRIVILEGED_INTENTS, Gateway
 from .interactions import (
@@ -22,24 +21,11 @@ from .interactions import (
     AUTOCOMPLETE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
-    PRIVATE_APP_PERMISSIONS,
     FakeInteraction,
     InteractionRejected,
-    answers_forced_ephemeral,
-    authorize,
-    find_button,
-    interaction_payload,
 )
 from .modals import submission
-from .models import (
-    FakeChannel,
-    FakeGuild,
-    FakeMember,
-    FakePrivateChannel,
-    FakeUser,
-    Place,
-    Snowflakes,
-)
+from .models import FakeGuild, FakeMember, FakeUser, Place, Snowflakes
 from .records import FakeCommand, FakeMessage
 from .rest import RecordedRequest
 from .shards import MAX_GUILDS_PER_SHARD, shard_for
@@ -268,9 +254,9 @@ class FakeDiscord(World):
         fake object. Returns the interaction once the bot answered it (``wait=False``: at
         once).
         """
-        who, data, authorised = self._command_data(member, command, channel, options)
-        return await self._send(
-            APPLICATION_COMMAND, who, channel, data, None, authorised, max_wait, wait
+        who, data, authorised = acting.command_data(self, member, command, channel, options)
+        return await acting.send(
+            self, APPLICATION_COMMAND, who, channel, data, None, authorised, max_wait, wait
         )
 
     async def autocomplete(
@@ -287,37 +273,15 @@ class FakeDiscord(World):
     ) -> list[dict[str, Any]]:
         """The choices the bot offers while ``member`` types ``text`` into ``option`` of
         ``/command`` (the other ``options`` already filled in, checked as :meth:`slash`)."""
-        who, data, authorised = self._command_data(
-            member, command, channel, options, (option, text)
+        who, data, authorised = acting.command_data(
+            self, member, command, channel, options, (option, text)
         )
-        interaction = await self._send(
-            AUTOCOMPLETE, who, channel, data, None, authorised, max_wait, True
+        interaction = await acting.send(
+            self, AUTOCOMPLETE, who, channel, data, None, authorised, max_wait, True
         )
         if interaction.choices is None:
             raise AssertionError(f"the bot answered autocomplete with {interaction.response_type}")
         return interaction.choices
-
-    def _command_data(
-        self,
-        member: FakeMember | FakeUser,
-        command: str,
-        channel: Place,
-        options: dict[str, Any],
-        typed: tuple[str, str] | None = None,
-    ) -> tuple[tuple[FakeUser, FakeMember | None], dict[str, Any], tuple[dict[str, str], int]]:
-        """Who sends ``/command`` in ``channel``, its data, and the installs and context that
-        authorise it (checked as the Discord client checks them)."""
-        user, member_here = self._actor(member, channel)
-        if channel.deleted:
-            raise ValueError("the channel was deleted")
-        guild = channel.guild
-        commands = list(self.commands.get(None, []))
-        if guild is not None and guild.has_bot(self.bot_user.id):
-            commands = self.commands.get(guild.id, []) + commands
-        found, subpath = find_command(commands, command)
-        owners, context = authorize(self, user, channel, found)
-        data = build_command_data(found, subpath, options, typed)
-        return (user, member_here), data, (owners, context)
 
     async def click(
         self,
@@ -335,26 +299,9 @@ class FakeDiscord(World):
         The interaction carries the installs that authorised the command behind the message
         (a click on a user-installed app's message is authorised by its installer).
         """
-        user, member_here = self._actor(member, message.channel)
-        if not message.is_visible_to(user):
-            raise ValueError(f"{user.username} cannot see message {message.id}")
-        button = find_button(message, label=label, custom_id=custom_id)
-        data = {"custom_id": button["custom_id"], "component_type": 2}
-        _, context = authorize(self, user, message.channel, None)
-        metadata = message.interaction_metadata or {}
-        guild = message.channel.guild
-        owners: dict[str, str] = dict(
-            metadata.get("authorizing_integration_owners") or {"0": str(guild.id if guild else 0)}
-        )
-        return await self._send(
-            MESSAGE_COMPONENT,
-            (user, member_here),
-            message.channel,
-            data,
-            message,
-            (owners, context),
-            max_wait,
-            wait,
+        who, data, authorised = acting.click_data(self, member, message, label, custom_id)
+        return await acting.send(
+            self, MESSAGE_COMPONENT, who, message.channel, data, message, authorised, max_wait, wait
         )
 
     async def submit_modal(
@@ -373,90 +320,23 @@ class FakeDiscord(World):
         if modal is None:
             raise InteractionRejected(f"interaction {opened.id} was not answered with a modal")
         data = submission(modal, values)
-        who = self._actor(member, opened.channel)
+        who = acting.actor(self, member, opened.channel)
         authorised = (dict(opened.owners), opened.context)
-        return await self._send(
-            MODAL_SUBMIT, who, opened.channel, data, opened.message, authorised, max_wait, wait
+        return await acting.send(
+            self,
+            MODAL_SUBMIT,
+            who,
+            opened.channel,
+            data,
+            opened.message,
+            authorised,
+            max_wait,
+            wait,
         )
-
-    def _actor(
-        self, who: FakeMember | FakeUser, place: Place
-    ) -> tuple[FakeUser, FakeMember | None]:
-        """The user acting and their membership where they act; checks they are there."""
-        if isinstance(place, FakePrivateChannel):
-            user = who if isinstance(who, FakeUser) else who.user
-            if user not in place.recipients:
-                raise ValueError(f"{user.username} is not in this DM or group DM")
-            self._require_gateway(None)
-            return user, None
-        member = who if isinstance(who, FakeMember) else place.guild.members.get(who.id)
-        if member is None or member.guild is not place.guild:
-            raise ValueError("the member is not in the channel's guild")
-        self._require_gateway(place.guild)
-        return member.user, member
-
-    def _require_gateway(self, guild: FakeGuild | None) -> None:
-        """A session to receive an interaction in ``guild`` (None: a DM, shard 0)."""
-        open_sessions = self.gateway.open_sessions()
-        if not open_sessions:
-            raise AssertionError("no bot has connected to the fake gateway yet")
-        if self.gateway.owner_of(None if guild is None else guild.id) is None:
-            # A client would send it, but no gateway session would receive it: say why.
-            open_shards = sorted({s.routing for s in open_sessions})
-            where = "DMs are" if guild is None else f"guild {guild.name!r} is"
-            wanted = sorted(
-                {(0 if guild is None else shard_for(guild.id, n), n) for _, n in open_shards}
-            )
-            raise AssertionError(
-                f"{where} on shard {wanted}, but the open sessions are {open_shards}"
-            )
 
     def shard_of(self, guild: FakeGuild, num_shards: int | None = None) -> int:
         """The shard ``guild`` belongs to with ``num_shards`` (default: the recommended count)."""
         return shard_for(guild.id, num_shards or self.recommended_shards)
-
-    async def _send(
-        self,
-        kind: int,
-        who: tuple[FakeUser, FakeMember | None],
-        channel: Place,
-        data: dict[str, Any],
-        message: FakeMessage | None,
-        authorised: tuple[dict[str, str], int],
-        max_wait: float,
-        wait: bool,
-    ) -> FakeInteraction:
-        user, member = who
-        owners, context = authorised
-        interaction = FakeInteraction(
-            fake=self,
-            id=self.snowflake(),
-            token=f"aW50ZXJhY3Rpb246{secrets.token_urlsafe(48)}",
-            type=kind,
-            user=user,
-            member=member,
-            channel=channel,
-            data=data,
-            created_at=self.clock.now(),
-            owners=owners,
-            context=context,
-            message=message,
-            forced_ephemeral=answers_forced_ephemeral(owners, member, channel),
-        )
-        self.interactions[interaction.id] = interaction
-        self.interactions_by_token[interaction.token] = interaction
-        app_permissions = member_permissions = PRIVATE_APP_PERMISSIONS
-        if isinstance(channel, FakeChannel) and member is not None:
-            member_permissions = channel.permissions_for(member)
-            if channel.guild.has_bot(self.bot_user.id):
-                app_permissions = channel.permissions_for(self.bot_member(channel.guild))
-        payload = interaction_payload(
-            interaction, app_permissions=app_permissions, member_permissions=member_permissions
-        )
-        self.dispatch("INTERACTION_CREATE", payload)
-        if wait:
-            await interaction.wait_for_response(max_wait)
-        return interaction
 
     # -- the request log -----------------------------------------------------------------------
     def requests_to(self, route: str) -> list[RecordedRequest]:
@@ -505,21 +385,6 @@ class FakeDiscord(World):
     def guild_create_payload(self, guild: FakeGuild, intents: int) -> dict[str, Any]:
         """GUILD_CREATE: the whole guild; members only with the GUILD_MEMBERS intent."""
         return payloads.guild_create(self, guild, intents)
-
-    @contextlib.contextmanager
-    def endpoints_applied(self) -> Iterator[None]:
-        """Point discord.py (this process) at the fake, and back afterwards."""
-        import discord.gateway
-        import discord.http
-
-        from bot.endpoints import apply_endpoints
-
-        saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
-        apply_endpoints(self.env())
-        try:
-            yield
-        finally:
-            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
 
 
 __all__ = ["FakeDiscord", "FakeUser"]

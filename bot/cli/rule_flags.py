@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import sys
 from typing import Any, NoReturn
@@ -41,6 +42,10 @@ def add_rule_flags(
 ) -> None:
     """Add ``--preset`` and one flag per rule; a flag left out keeps the preset's value."""
     group = parser.add_argument_group("rules", "start from a preset; each flag overrides one rule")
+    # A rule that is on or off: --flag or --no-flag; left out, the preset's.
+    switch = functools.partial(
+        group.add_argument, action=argparse.BooleanOptionalAction, default=None
+    )
     group.add_argument(
         "--preset",
         default=default_preset,
@@ -54,12 +59,7 @@ def add_rule_flags(
     group.add_argument(
         "--blackjack-pays", choices=("3:2", "6:5", "1:1", "2:1"), help="what a natural pays"
     )
-    group.add_argument(
-        "--das",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="double after split",
-    )
+    switch("--das", help="double after split")
     group.add_argument("--surrender", choices=("none", "late"), help="late surrender or none")
     group.add_argument(
         "--double",
@@ -67,29 +67,14 @@ def add_rule_flags(
         help="which first two cards may double",
     )
     group.add_argument("--max-hands", type=int, metavar="N", help="most hands a spot splits into")
-    group.add_argument(
-        "--resplit-aces",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="split aces may be split again",
-    )
-    group.add_argument(
-        "--hit-split-aces",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="split aces may take more than one card",
-    )
-    group.add_argument(
+    switch("--resplit-aces", help="split aces may be split again")
+    switch("--hit-split-aces", help="split aces may take more than one card")
+    switch(
         "--peek",
-        action=argparse.BooleanOptionalAction,
-        default=None,
         help="dealer checks for blackjack (without: a dealer blackjack takes doubles, splits)",
     )
-    group.add_argument(
-        "--peek-ace-only",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="the dealer checks for blackjack under an ace only, not under a ten",
+    switch(
+        "--peek-ace-only", help="the dealer checks for blackjack under an ace only, not under a ten"
     )
     group.add_argument(
         "--penetration",

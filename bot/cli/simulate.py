@@ -153,24 +153,9 @@ def simulate(
         )
         for index, share in enumerate(shares)
     ]
-    done = [0] * workers
-    tallies: dict[int, Tally] = {}
     try:
         _start_deaf_to_ctrl_c(processes)
-        while len(tallies) < workers:
-            try:
-                kind, index, payload = messages.get(timeout=0.5)
-            except queue.Empty:
-                _check_alive(processes, tallies)
-                continue
-            if kind == "progress":
-                done[index] = payload
-                if progress is not None:
-                    progress(sum(done))
-            elif kind == "error":
-                raise RuntimeError(f"simulation worker {index} failed: {payload}")
-            else:
-                tallies[index] = payload
+        tallies = _collect(messages, processes, progress)
     except BaseException:  # Ctrl-C, SIGTERM's SystemExit, a worker's failure
         for process in processes:
             if process.pid is not None:
@@ -187,6 +172,31 @@ def simulate(
     for index in range(1, workers):
         total = total.merge(tallies[index])
     return total
+
+
+def _collect(
+    messages: multiprocessing.Queue[tuple[str, int, Any]],
+    processes: Sequence[BaseProcess],
+    progress: Callable[[int], None] | None,
+) -> dict[int, Tally]:
+    """Each worker's tally, by index, as they send them; their progress told on the way."""
+    done = [0] * len(processes)
+    tallies: dict[int, Tally] = {}
+    while len(tallies) < len(processes):
+        try:
+            kind, index, payload = messages.get(timeout=0.5)
+        except queue.Empty:
+            _check_alive(processes, tallies)
+            continue
+        if kind == "progress":
+            done[index] = payload
+            if progress is not None:
+                progress(sum(done))
+        elif kind == "error":
+            raise RuntimeError(f"simulation worker {index} failed: {payload}")
+        else:
+            tallies[index] = payload
+    return tallies
 
 
 def _start_deaf_to_ctrl_c(processes: Sequence[BaseProcess]) -> None:

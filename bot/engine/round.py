@@ -95,7 +95,21 @@ class Round(RoundState):
         check_bets(rules, bets)
         self = cls(rules, shoe)
         self.dealer_plays_out = dealer_plays_out
-        naturals = rules.naturals
+        up = self._deal_cards(self._seat_players(bets))
+        if rules.insurance and up.rank == 1:
+            self._log.append((_EV_INSURANCE_OFFERED, "", 0, _NO_CARDS, 0, 0, ""))
+            self.phase = _INSURING
+            for seat in self.seats:
+                # A player whose half stakes round down to nothing has nothing to insure.
+                seat.insurance_decided = insurance_cost(seat) == 0
+            self._after_insurance_decision()
+        else:
+            self._start_play()
+        return self
+
+    def _seat_players(self, bets: Sequence[tuple[str, Sequence[int]]]) -> int:
+        """Seat the players in order, a hand per stake; how many hands in all."""
+        naturals = self.rules.naturals
         count = 0
         for player_id, stakes in bets:
             # A plain loop: in CPython 3.11 a list comprehension is a function call.
@@ -106,9 +120,13 @@ class Round(RoundState):
             self.seats.append(seat)
             self._seat_of[player_id] = seat
             count += len(hands)
-        # Casino order: a first card to every spot, the dealer's up card, a second card
-        # to every spot, the hole card.
+        return count
+
+    def _deal_cards(self, count: int) -> Card:
+        """Deal ``count`` hands in casino order: a first card to every spot, the dealer's up
+        card, a second card to every spot, the hole card. The up card."""
         need = 2 * count + 2
+        shoe = self.shoe
         position = shoe.position
         if shoe.size - position >= need:
             order = shoe.cards  # the usual case: read the cards straight from the shoe
@@ -139,16 +157,7 @@ class Round(RoundState):
         self.dealer.take_two(up, hole)
         self._live = live
         log((_EV_DEALER_UP, "", 0, (up,), 0, 0, ""))
-        if rules.insurance and up.rank == 1:
-            log((_EV_INSURANCE_OFFERED, "", 0, _NO_CARDS, 0, 0, ""))
-            self.phase = _INSURING
-            for seat in self.seats:
-                # A player whose half stakes round down to nothing has nothing to insure.
-                seat.insurance_decided = insurance_cost(seat) == 0
-            self._after_insurance_decision()
-        else:
-            self._start_play()
-        return self
+        return up
 
     def _after_insurance_decision(self) -> None:
         for seat in self.seats:

@@ -69,110 +69,13 @@ class Rules:
             raise RulesError(problem)
 
     def _problems(self) -> list[str]:
-        problems: list[str] = []
-        ints = ("decks", "max_hands", "max_spots", "max_players", "min_bet", "max_bet")
-        for name in ints:
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                problems.append(f"{name} must be a whole number, not {value!r}")
-        bools = (
-            "dealer_hits_soft_17",
-            "naturals",
-            "dealer_peeks",
-            "peek_ace_only",
-            "insurance",
-            "double_after_split",
-            "resplit_aces",
-            "hit_split_aces",
-            "hit_stand_only",
-        )
-        for name in bools:
-            if not isinstance(getattr(self, name), bool):
-                problems.append(f"{name} must be true or false, not {getattr(self, name)!r}")
-        if problems:
-            return problems
-        if self.decks not in DECK_COUNTS:
-            problems.append(
-                f"decks must be {DECK_COUNTS[0]} to {DECK_COUNTS[-1]}, not {self.decks}"
-            )
-        if not isinstance(self.penetration, int | float) or not (
-            self.penetration == 0 or 0.25 <= self.penetration <= 0.9
-        ):
-            problems.append(
-                f"penetration must be 0 (fresh shoe every round) or 0.25 to 0.9, "
-                f"not {self.penetration!r}"
-            )
-        if self.blackjack_pays not in BLACKJACK_PAYS:
-            problems.append(
-                f"blackjack_pays must be one of {', '.join(BLACKJACK_PAYS)}, "
-                f"not {self.blackjack_pays!r}"
-            )
-        if self.double_on not in DOUBLE_ON:
-            problems.append(
-                f"double_on must be one of {', '.join(DOUBLE_ON)}, not {self.double_on!r}"
-            )
-        if self.split_by not in SPLIT_BY:
-            problems.append(f"split_by must be one of {', '.join(SPLIT_BY)}, not {self.split_by!r}")
-        if self.surrender not in SURRENDER:
-            problems.append(
-                f"surrender must be one of {', '.join(SURRENDER)}, not {self.surrender!r}"
-            )
-        if not 1 <= self.max_spots <= MAX_SPOTS:
-            problems.append(f"max_spots must be 1 to {MAX_SPOTS}, not {self.max_spots}")
-        if not 1 <= self.max_players <= MAX_PLAYERS:
-            problems.append(f"max_players must be 1 to {MAX_PLAYERS}, not {self.max_players}")
-        if not 1 <= self.min_bet <= self.max_bet <= MAX_BET_CEILING:
-            problems.append(
-                f"bet limits must satisfy 1 <= min_bet <= max_bet <= {MAX_BET_CEILING}, "
-                f"not min_bet={self.min_bet}, max_bet={self.max_bet}"
-            )
-        if problems:
-            return problems
-
-        splits = self.split_by != "none"
-        if splits and not 2 <= self.max_hands <= 8:
-            problems.append(
-                f"max_hands must be 2 to 8 when splitting is allowed, not {self.max_hands}"
-            )
-        if not splits and self.max_hands != 1:
-            problems.append("max_hands must be 1 when split_by is 'none'")
-        if self.resplit_aces and (not splits or self.max_hands < 3):
-            problems.append("resplit_aces needs splitting allowed and max_hands of 3 or more")
-        if self.hit_split_aces and not splits:
-            problems.append("hit_split_aces needs splitting allowed (split_by is 'none')")
-        if self.double_after_split and (not splits or self.double_on == "none"):
-            problems.append("double_after_split needs both doubling and splitting allowed")
-        if not self.naturals:
-            if self.blackjack_pays != "1:1":
-                problems.append("without naturals a two-card 21 is paid like any win: use 1:1")
-            if self.dealer_peeks:
-                problems.append("without naturals the dealer has no blackjack to peek for")
-            if self.insurance:
-                problems.append("without naturals there is no dealer blackjack to insure")
-        if self.peek_ace_only and not self.dealer_peeks:
-            problems.append("peek_ace_only needs dealer_peeks (it narrows the peek to an ace)")
-        if self.hit_stand_only:
-            offered = []
-            if self.double_on != "none":
-                offered.append("doubling")
-            if splits:
-                offered.append("splitting")
-            if self.surrender != "none":
-                offered.append("surrender")
-            if self.insurance:
-                offered.append("insurance")
-            if offered:
-                problems.append(f"a hit-and-stand-only table cannot offer {', '.join(offered)}")
-        # The cut card must leave enough cards for a full table's round (of a real shoe).
-        if self.penetration and self.decks in DECK_COUNTS:
-            left = int(self.decks * 52 * (1 - self.penetration))
-            if left < CARDS_BEHIND_CUT:
-                problems.append(
-                    f"penetration {self.penetration} leaves only {left} cards behind the cut "
-                    f"card of a {self.decks}-deck shoe; leave at least {CARDS_BEHIND_CUT} "
-                    f"(penetration {self.deepest_penetration(self.decks)} or less)"
-                )
-        return problems
+        """What is wrong with these rules, stage by stage: each stage's checks need the
+        earlier stages' to pass (a range needs a number; a combination, known values)."""
+        for stage in (_type_problems, _range_problems, _combination_problems):
+            problems = stage(self)
+            if problems:
+                return problems
+        return []
 
     @staticmethod
     def deepest_penetration(decks: int) -> float:
@@ -212,6 +115,139 @@ class Rules:
 # reno-1972, unix-v3-bj-reno-1972.txt (Unix V3 bj(6), 1972); single-deck,
 # single-deck-h17-casino.txt. vegas-shoe is the common modern six-deck shoe game, which
 # no single text describes.
+#: The rules that are whole numbers, and those that are true or false.
+_WHOLE_NUMBERS: Final = ("decks", "max_hands", "max_spots", "max_players", "min_bet", "max_bet")
+_SWITCHES: Final = (
+    "dealer_hits_soft_17",
+    "naturals",
+    "dealer_peeks",
+    "peek_ace_only",
+    "insurance",
+    "double_after_split",
+    "resplit_aces",
+    "hit_split_aces",
+    "hit_stand_only",
+)
+#: The rules that are one of a few choices, with their choices.
+_CHOICES: Final = (
+    ("blackjack_pays", BLACKJACK_PAYS),
+    ("double_on", DOUBLE_ON),
+    ("split_by", SPLIT_BY),
+    ("surrender", SURRENDER),
+)
+
+
+def _type_problems(rules: Rules) -> list[str]:
+    """Numbers that are not whole numbers, switches that are not true or false."""
+    problems = []
+    for name in _WHOLE_NUMBERS:
+        value = getattr(rules, name)
+        if not isinstance(value, int) or isinstance(value, bool):
+            problems.append(f"{name} must be a whole number, not {value!r}")
+    for name in _SWITCHES:
+        if not isinstance(getattr(rules, name), bool):
+            problems.append(f"{name} must be true or false, not {getattr(rules, name)!r}")
+    return problems
+
+
+def _range_problems(rules: Rules) -> list[str]:
+    """Each rule's value on its own: one of its choices, within its bounds."""
+    problems = []
+    if rules.decks not in DECK_COUNTS:
+        problems.append(f"decks must be {DECK_COUNTS[0]} to {DECK_COUNTS[-1]}, not {rules.decks}")
+    cut = rules.penetration
+    if not isinstance(cut, int | float) or not (cut == 0 or 0.25 <= cut <= 0.9):
+        problems.append(
+            f"penetration must be 0 (fresh shoe every round) or 0.25 to 0.9, not {cut!r}"
+        )
+    for name, choices in _CHOICES:
+        if (value := getattr(rules, name)) not in choices:
+            problems.append(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    if not 1 <= rules.max_spots <= MAX_SPOTS:
+        problems.append(f"max_spots must be 1 to {MAX_SPOTS}, not {rules.max_spots}")
+    if not 1 <= rules.max_players <= MAX_PLAYERS:
+        problems.append(f"max_players must be 1 to {MAX_PLAYERS}, not {rules.max_players}")
+    if not 1 <= rules.min_bet <= rules.max_bet <= MAX_BET_CEILING:
+        problems.append(
+            f"bet limits must satisfy 1 <= min_bet <= max_bet <= {MAX_BET_CEILING}, "
+            f"not min_bet={rules.min_bet}, max_bet={rules.max_bet}"
+        )
+    return problems
+
+
+def _combination_problems(rules: Rules) -> list[str]:
+    """Rules that cannot be played together."""
+    splits = rules.split_by != "none"
+    checks = (
+        (
+            not splits or 2 <= rules.max_hands <= 8,
+            f"max_hands must be 2 to 8 when splitting is allowed, not {rules.max_hands}",
+        ),
+        (splits or rules.max_hands == 1, "max_hands must be 1 when split_by is 'none'"),
+        (
+            not rules.resplit_aces or (splits and rules.max_hands >= 3),
+            "resplit_aces needs splitting allowed and max_hands of 3 or more",
+        ),
+        (
+            not rules.hit_split_aces or splits,
+            "hit_split_aces needs splitting allowed (split_by is 'none')",
+        ),
+        (
+            not rules.double_after_split or (splits and rules.double_on != "none"),
+            "double_after_split needs both doubling and splitting allowed",
+        ),
+        (
+            rules.naturals or rules.blackjack_pays == "1:1",
+            "without naturals a two-card 21 is paid like any win: use 1:1",
+        ),
+        (
+            rules.naturals or not rules.dealer_peeks,
+            "without naturals the dealer has no blackjack to peek for",
+        ),
+        (
+            rules.naturals or not rules.insurance,
+            "without naturals there is no dealer blackjack to insure",
+        ),
+        (
+            not rules.peek_ace_only or rules.dealer_peeks,
+            "peek_ace_only needs dealer_peeks (it narrows the peek to an ace)",
+        ),
+    )
+    problems = [problem for ok, problem in checks if not ok]
+    return problems + _beginner_problems(rules, splits) + _cut_card_problems(rules)
+
+
+def _beginner_problems(rules: Rules, splits: bool) -> list[str]:
+    """A hit-and-stand-only table offering anything but hit and stand."""
+    if not rules.hit_stand_only:
+        return []
+    offered = [
+        name
+        for name, on in (
+            ("doubling", rules.double_on != "none"),
+            ("splitting", splits),
+            ("surrender", rules.surrender != "none"),
+            ("insurance", rules.insurance),
+        )
+        if on
+    ]
+    return [f"a hit-and-stand-only table cannot offer {', '.join(offered)}"] if offered else []
+
+
+def _cut_card_problems(rules: Rules) -> list[str]:
+    """A cut card that leaves too few cards for a full table's round (of a real shoe)."""
+    if not rules.penetration or rules.decks not in DECK_COUNTS:
+        return []
+    left = int(rules.decks * 52 * (1 - rules.penetration))
+    if left >= CARDS_BEHIND_CUT:
+        return []
+    return [
+        f"penetration {rules.penetration} leaves only {left} cards behind the cut card of a "
+        f"{rules.decks}-deck shoe; leave at least {CARDS_BEHIND_CUT} "
+        f"(penetration {rules.deepest_penetration(rules.decks)} or less)"
+    ]
+
+
 PRESETS: Final[dict[str, Rules]] = {
     # The common modern shoe game (no single text): the published six-deck chart's rules.
     "vegas-shoe": Rules(

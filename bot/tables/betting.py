@@ -123,7 +123,51 @@ class Betting:
         secret: bool = False,
     ) -> str:
         mode = self._flow.mode_of(table)
-        mode.check_seating(table, player, betting=True)
+        seat = self._check_bet(table, player, spots, side)
+        # A plain number needs no balance read: the debit below checks the balance anyway.
+        read: int | None = None
+        if needs_balance(amount, language=language):
+            balance = await mode.purse.balance(table, player.user_id)
+            # half, max and all are of what the side bets leave: ``all`` stakes everything.
+            read = max(0, balance - sum(side.values()) * spots)
+        low, high = mode.bet_limits(table, seat)
+        try:
+            stake = parse_bet(
+                amount, language=language, balance=read, min_bet=low, max_bet=high, spots=spots
+            )
+        except BetAmountError as error:
+            # The refusal as written (a Text), so it is told in the reader's language.
+            raise BetRefused(error.args[0]) from None
+        undo_secret = mode.note_secret(table, player.user_id, secret)
+        side_amount = sum(side.values()) * spots
+        try:
+            balance = await self._take_stake(table, player, seat, (stake, spots, side))
+        except (db.BalanceLimitExceeded, db.InsufficientChips, db.PlayRefused) as error:
+            undo_secret()
+            raise _stake_refused(error, stake * spots + side_amount, read) from None
+        if all(s.spots for s in table.seats):
+            await self._flow.deal(table)
+        if secret:
+            return _("Your secret bet of {amount} chips is sealed.", amount=stake)
+        if mode.sealed:
+            return _("Your bet of {amount} chips is sealed.", amount=stake)
+        if side_amount:
+            return _(
+                "Bet {stake}. Side bets: {side}. Balance: {balance}.",
+                stake=stake_words(stake, spots),
+                side=side_amount,
+                balance=balance,
+            )
+        return _(
+            "Bet {stake}. Balance: {balance}.", stake=stake_words(stake, spots), balance=balance
+        )
+
+    def _check_bet(
+        self, table: Table, player: Player, spots: int, side: Mapping[str, int]
+    ) -> SeatState | None:
+        """The player's seat (None: a new player, with room for them) if they may bet now
+        on ``spots`` hands with these side bets; else the refusal."""
+        self._flow.mode_of(table).check_seating(table, player, betting=True)
         if table.phase is not TablePhase.BETTING or table.round_id is None:
             raise WrongPhase(_("The cards are out: bet when the next round opens."))
         seat = table.seat_of(player.user_id)
@@ -141,73 +185,43 @@ class Betting:
             raise BetRefused(side_refused)
         if seat is None:
             self._registry.check_room(table)
-        # A plain number needs no balance read: the debit below checks the balance anyway.
-        balance: int | None = None
-        if needs_balance(amount, language=language):
-            balance = await mode.purse.balance(table, player.user_id)
-            # half, max and all are of what the side bets leave: ``all`` stakes everything.
-            balance = max(0, balance - sum(side.values()) * spots)
-        rules = table.rules
-        low, high = mode.bet_limits(table, seat)
-        try:
-            stake = parse_bet(
-                amount, language=language, balance=balance, min_bet=low, max_bet=high, spots=spots
-            )
-        except BetAmountError as error:
-            # The refusal as written (a Text), so it is told in the reader's language.
-            raise BetRefused(error.args[0]) from None
-        undo_secret = mode.note_secret(table, player.user_id, secret)
+        return seat
+
+    async def _take_stake(
+        self,
+        table: Table,
+        player: Player,
+        seat: SeatState | None,
+        bet: tuple[int, int, Mapping[str, int]],
+    ) -> int:
+        """Seat the player with ``bet`` (stake, spots, side bets) and take it through the
+        purse, the table's new document in the same transaction; the balance afterwards. A
+        refused debit leaves the table as it was."""
+        stake, spots, side = bet
         seated, idle_since = seat, table.idle_since
         if seat is None:
             seat = SeatState(player)
             table.seats.append(seat)
         seat.bet, seat.spots, seat.side = stake, spots, dict(side)
-        side_amount = sum(side.values()) * spots
         table.idle_since = self._clock.now()
         try:
-            # The purse's debit, with the table's new document in the same transaction.
-            balance = await mode.purse.stake(
+            return await self._flow.mode_of(table).purse.stake(
                 table,
                 player.user_id,
                 stake * spots,
                 "bet",
-                headroom=best_win(rules, stake, spots)
+                headroom=best_win(table.rules, stake, spots)
                 + best_side_win(table.side_bets, side, spots),
                 write=self._flow.write(table),
-                side_amount=side_amount,
+                side_amount=sum(side.values()) * spots,
             )
-        except (db.BalanceLimitExceeded, db.InsufficientChips, db.PlayRefused) as error:
-            undo_secret()
+        except (db.BalanceLimitExceeded, db.InsufficientChips, db.PlayRefused):
             seat.bet = seat.spots = 0  # nothing changed after all
             seat.side = {}
             table.idle_since = idle_since
             if seated is None:
                 table.seats.remove(seat)
-            if isinstance(error, db.PlayRefused):  # the player's own limits
-                raise blocked(error) from None
-            if isinstance(error, db.BalanceLimitExceeded):
-                raise BetRefused(
-                    at_the_limit(error, _("a bet of {amount}", amount=stake * spots + side_amount))
-                ) from None
-            if balance is None:  # the words parse_bet gives with the balance read
-                raise BetRefused(short_of_chips(error.amount, error.balance)) from None
-            raise NotEnoughChips(error.amount, error.balance, "That bet") from None
-        if all(s.spots for s in table.seats):
-            await self._flow.deal(table)
-        if secret:
-            return _("Your secret bet of {amount} chips is sealed.", amount=stake)
-        if mode.sealed:
-            return _("Your bet of {amount} chips is sealed.", amount=stake)
-        if side_amount:
-            return _(
-                "Bet {stake}. Side bets: {side}. Balance: {balance}.",
-                stake=stake_words(stake, spots),
-                side=side_amount,
-                balance=balance,
-            )
-        return _(
-            "Bet {stake}. Balance: {balance}.", stake=stake_words(stake, spots), balance=balance
-        )
+            raise
 
     # ----------------------------------------------------------- seats
 
@@ -269,3 +283,19 @@ class Betting:
 
         message, snapshot = await self._changes.mutate(table, stand_up)
         return Reply(snapshot, message)
+
+
+def _stake_refused(
+    error: db.BalanceLimitExceeded | db.InsufficientChips | db.PlayRefused,
+    total: int,
+    read: int | None,
+) -> TableError:
+    """What a player is told when the purse refused their bet of ``total`` chips (``read``:
+    the balance read to work out the stake, if it was)."""
+    if isinstance(error, db.PlayRefused):  # the player's own limits
+        return blocked(error)
+    if isinstance(error, db.BalanceLimitExceeded):
+        return BetRefused(at_the_limit(error, _("a bet of {amount}", amount=total)))
+    if read is None:  # the words parse_bet gives with the balance read
+        return BetRefused(short_of_chips(error.amount, error.balance))
+    return NotEnoughChips(error.amount, error.balance, "That bet")

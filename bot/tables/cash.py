@@ -113,7 +113,7 @@ class CashMode:
         """Insurance declined, or every hand stood."""
         now = self._clock.now()
         rows = [decision(table, pid, TIMEOUT, now) for pid in late]
-        await self._store.append_actions(rows)
+        await self._store.tables.append_actions(rows)
         for row in rows:
             apply_decision(table, row)
 
@@ -214,11 +214,13 @@ class CashMode:
         old = table.shoe
         if old.seed:
             # A stacked test shoe has no seed to reveal.
-            table.previous_shoe = await self._store.reveal_seed(old.commitment, old.seed.hex())
+            table.previous_shoe = await self._store.shoes.reveal_seed(
+                old.commitment, old.seed.hex()
+            )
             table.previous_decks = old.decks
             self._registry.retired_decks[old.commitment] = old.decks
         table.shoe = flow.new_shoe_for(table.rules)
-        await self._store.open_shoe(table.guild_id, table.channel_id, table.shoe.commitment)
+        await self._store.shoes.open_shoe(table.guild_id, table.channel_id, table.shoe.commitment)
         staying = [seat for seat in table.seats if not seat.leaving]
         table.shuffle_notice = shuffle_notice(staying, table.shoe.commitment)
         if table.practice:  # the counting trainer asks for the finished shoe's count

@@ -250,7 +250,7 @@ class TableChanges:
     async def _reload(self, table: Table) -> TableSnapshot:
         """The paused table as the store holds it, carried on by one write (the proof that
         the store takes writes again). Under the table's lock."""
-        stored = await self._store.open_table(table.table_id)
+        stored = await self._store.tables.open_table(table.table_id)
         if stored is None:  # its close committed, though its caller heard otherwise
             table.phase = TablePhase.CLOSED
             table.paused = False

@@ -103,7 +103,7 @@ class RoundFlow:
 
     async def save(self, table: Table) -> None:
         """Make a change that moves no chips durable (a join, a leave, a new round)."""
-        await self._store.save_table(self.write(table))
+        await self._store.tables.save_table(self.write(table))
 
     # ----------------------------------------------------------- betting
 
@@ -170,7 +170,7 @@ class RoundFlow:
         if early:
             unpaid = await self._deal_side_bets(row, side_bet_results(early))
         else:
-            await self._store.append_actions([row])
+            await self._store.tables.append_actions([row])
         begin_round(table, round_)
         names = self._names(table)
         table.events.extend(unpaid_line(names[str(u)], n) for u, n in unpaid.items())
@@ -288,7 +288,7 @@ class RoundFlow:
                     log.warning("round %s: %s chips over the limit not refunded", round_id, over)
                     table.events.append(unpaid_line(names.get(str(user_id), "?"), over))
             else:
-                await self._store.close_table(table.table_id)
+                await self._store.tables.close_table(table.table_id)
         except BaseException:
             # Closed only once it commits: a table whose close failed is still open.
             table.round_id, table.phase, table.closed_reason, table.deadline = before

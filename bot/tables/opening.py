@@ -97,8 +97,8 @@ class Opening:
             rules = table_rules(name, settings, min_bet, max_bet)
             await self._store.ensure_account(guild_id, host.user_id)
             shoe = self._flow.new_shoe_for(rules)
-            await self._store.open_shoe(guild_id, channel_id, shoe.commitment)
-            previous = await self._store.last_revealed_shoe(guild_id, channel_id)
+            await self._store.shoes.open_shoe(guild_id, channel_id, shoe.commitment)
+            previous = await self._store.shoes.last_revealed_shoe(guild_id, channel_id)
             table = Table(
                 table_id=self._registry.new_id(),
                 guild_id=guild_id,

@@ -68,7 +68,7 @@ class Playing:
                         error.amount, error.balance, _COST_WORDS[checked]
                     ) from None
             else:
-                await self._store.append_actions([row])
+                await self._store.tables.append_actions([row])
             await self._flow.apply(table, row, verdict)
 
         _nothing, snapshot = await self._changes.mutate(table, press)

@@ -83,7 +83,7 @@ class DocumentPurse:
         if amount + side_amount > free:
             raise db.InsufficientChips(free, amount + side_amount)
         if write is not None:
-            await self._store.save_table(write, actions)
+            await self._store.tables.save_table(write, actions)
         else:
-            await self._store.append_actions(actions)
+            await self._store.tables.append_actions(actions)
         return free - amount - side_amount

@@ -71,7 +71,7 @@ class Resumer:
         Refused rather than handled: a process still running with the old count would
         keep its tables live while a new process resumed them too.
         """
-        counts = await self._store.open_table_shard_counts()
+        counts = await self._store.tables.open_table_shard_counts()
         others = sorted(counts - {self._flow.shard_count})
         if others:
             raise ShardCountChanged(
@@ -85,7 +85,7 @@ class Resumer:
         """Void the rounds no table owns, then resume every open table of ``guild_ids``
         (all when None) that is not live here already."""
         report = ResumeReport(voided=list(await self._store.recover(guild_ids)))
-        for stored in await self._store.open_tables(guild_ids):
+        for stored in await self._store.tables.open_tables(guild_ids):
             if stored.table_id in self._registry.tables:
                 continue  # live here already
             if self._registry.live_in(stored.channel_id) is not None:
@@ -113,7 +113,7 @@ class Resumer:
     async def resume_in(self, channel_id: int) -> None:
         """A table open in the store for this channel but not live here (its write or close
         failed before a restart): resumed, or refunded if it cannot resume."""
-        for stored in await self._store.open_tables_in(channel_id):
+        for stored in await self._store.tables.open_tables_in(channel_id):
             try:
                 await self._resume_one(stored)
             except (UnreadableTable, JournalError) as error:
@@ -152,6 +152,6 @@ class Resumer:
             )
             if not result.already_closed:
                 voided.append(result)
-        await self._store.close_table(stored.table_id)
+        await self._store.tables.close_table(stored.table_id)
         self._registry.mark_closed(stored.table_id)
         return voided

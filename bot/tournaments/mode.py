@@ -215,7 +215,7 @@ class TournamentMode:
         free = {pid: await self.purse.balance(table, int(pid)) for pid in late}
         rows, notices = play_by_chart(table, late, free, self._clock.now())
         stacks_of(table).notices.extend(notices)
-        await self._store.append_actions(rows)
+        await self._store.tables.append_actions(rows)
 
     # ----------------------------------------------------------- settlement
 

@@ -293,42 +293,9 @@ def void_round(round_id: int, reason: str, now: int) -> Op[VoidResult]:
         (reason, now, round_id),
     )
     if not rows:
-        rows = yield Query(
-            "SELECT guild_id, channel_id, message_id, state_json, status, void_reason"
-            " FROM rounds WHERE id = ?",
-            (round_id,),
-        )
-        if not rows:
-            raise UnknownRound(round_id)
-        guild_id, channel_id, message_id, state_json, status, old_reason = rows[0]
-        return VoidResult(
-            round_id,
-            int(guild_id),
-            int(channel_id),
-            message_id,
-            state_json,
-            old_reason or "",
-            already_closed=True,
-            status=status,
-        )
+        return (yield from _closed_already(round_id))
     guild_id, channel_id, message_id, state_json = rows[0]
-    stake_rows = yield Query(_STAKES_BY_PLAYER, (round_id,))
-    # Side bets the deal settled (21+3, Perfect Pairs) were won or lost already: not refunded.
-    settled = yield from _settled_side_stakes(round_id)
-    refunds: dict[int, int] = {}
-    balances: dict[int, int] = {}
-    unpaid: dict[int, int] = {}
-    for user_id, staked in sorted((int(u), int(s)) for u, s in stake_rows):
-        amount = staked - settled.get(user_id, 0)
-        if amount <= 0:
-            continue
-        # A refund is paid up to the chip ceiling, as a settlement is: the round closes.
-        balances[user_id], refunds[user_id] = yield from credit_up_to(
-            guild_id, user_id, amount, now
-        )
-        if refunds[user_id] < amount:
-            unpaid[user_id] = amount - refunds[user_id]
-    refunds = {user: amount for user, amount in refunds.items() if amount}
+    refunds, balances, unpaid = yield from _refund_stakes(round_id, guild_id, now)
     if unpaid:
         yield Query(
             "UPDATE rounds SET unrefunded = ? WHERE id = ?", (sum(unpaid.values()), round_id)
@@ -347,6 +314,53 @@ def void_round(round_id: int, reason: str, now: int) -> Op[VoidResult]:
         balances={user: balances[user] for user in refunds},
         unpaid=unpaid,
     )
+
+
+def _closed_already(round_id: int) -> Op[VoidResult]:
+    """What a void of a round that is not open finds: the round as it was closed."""
+    rows = yield Query(
+        "SELECT guild_id, channel_id, message_id, state_json, status, void_reason"
+        " FROM rounds WHERE id = ?",
+        (round_id,),
+    )
+    if not rows:
+        raise UnknownRound(round_id)
+    guild_id, channel_id, message_id, state_json, status, old_reason = rows[0]
+    return VoidResult(
+        round_id,
+        int(guild_id),
+        int(channel_id),
+        message_id,
+        state_json,
+        old_reason or "",
+        already_closed=True,
+        status=status,
+    )
+
+
+def _refund_stakes(
+    round_id: int, guild_id: int, now: int
+) -> Op[tuple[dict[int, int], dict[int, int], dict[int, int]]]:
+    """Credit each player's stakes in the round, up to the chip ceiling: the refunds (none
+    of 0), the balances after them, and what the ceiling left unpaid, by player."""
+    stake_rows = yield Query(_STAKES_BY_PLAYER, (round_id,))
+    # Side bets the deal settled (21+3, Perfect Pairs) were won or lost already: not refunded.
+    settled = yield from _settled_side_stakes(round_id)
+    refunds: dict[int, int] = {}
+    balances: dict[int, int] = {}
+    unpaid: dict[int, int] = {}
+    for user_id, staked in sorted((int(u), int(s)) for u, s in stake_rows):
+        amount = staked - settled.get(user_id, 0)
+        if amount <= 0:
+            continue
+        # A refund is paid up to the chip ceiling, as a settlement is: the round closes.
+        balances[user_id], refunds[user_id] = yield from credit_up_to(
+            guild_id, user_id, amount, now
+        )
+        if refunds[user_id] < amount:
+            unpaid[user_id] = amount - refunds[user_id]
+    refunds = {user: amount for user, amount in refunds.items() if amount}
+    return refunds, balances, unpaid
 
 
 def open_round_ids(guild_ids: Sequence[int] | None) -> Op[list[int]]:

@@ -22,7 +22,7 @@ async def test_a_new_player_gets_the_starting_chips_as_a_grant(store: db.Store) 
     account = await store.ensure_account(G, ALICE)
     assert account == db.Account(G, ALICE, 1000, created=True)
     assert await store.ensure_account(G, ALICE) == db.Account(G, ALICE, 1000, created=False)
-    [grant] = await store.ledger(G, ALICE)
+    [grant] = await store.reports.ledger(G, ALICE)
     assert (grant.kind, grant.delta, grant.balance_after) == ("grant", 1000, 1000)
 
 
@@ -35,7 +35,7 @@ async def test_the_starting_grant_follows_the_guild_settings(store: db.Store) ->
 async def test_a_guild_that_starts_players_at_zero_writes_no_grant(store: db.Store) -> None:
     await store.set_guild_settings(G, starting_chips=0)
     assert (await store.ensure_account(G, ALICE)).balance == 0
-    assert await store.ledger(G, ALICE) == []
+    assert await store.reports.ledger(G, ALICE) == []
 
 
 async def test_balances_are_per_guild(store: db.Store) -> None:
@@ -48,7 +48,7 @@ async def test_balances_are_per_guild(store: db.Store) -> None:
 async def test_the_largest_snowflakes_are_stored_exactly(store: db.Store) -> None:
     round_id = await store.open_round(BIG, BIG, "{}", "c-big")
     assert await store.stake(BIG, BIG, 1, "bet", round_id) == 999
-    page = await store.leaderboard(BIG, caller_id=BIG)
+    page = await store.reports.leaderboard(BIG, caller_id=BIG)
     assert page.entries == [db.LeaderboardEntry(1, BIG, 999)]
 
 
@@ -56,13 +56,13 @@ async def test_a_stake_is_taken_with_a_ledger_row(store: db.Store) -> None:
     round_id = await _round(store)
     assert await store.stake(G, ALICE, 100, "bet", round_id) == 900
     assert await store.stake(G, ALICE, 100, "double", round_id) == 800
-    rows = await store.ledger(G, ALICE)
+    rows = await store.reports.ledger(G, ALICE)
     assert [(r.kind, r.delta, r.balance_after, r.round_id) for r in rows] == [
         ("double", -100, 800, round_id),
         ("bet", -100, 900, round_id),
         ("grant", 1000, 1000, None),
     ]
-    record = await store.get_round(round_id)
+    record = await store.reports.get_round(round_id)
     assert record is not None
     assert record.staked == 200
 
@@ -76,8 +76,8 @@ async def test_a_stake_larger_than_the_balance_is_refused_and_writes_nothing(
         await store.stake(G, ALICE, 101, "split", round_id)
     assert (caught.value.balance, caught.value.amount) == (100, 101)
     assert await store.balance(G, ALICE) == 100
-    assert len(await store.ledger(G, ALICE)) == 2
-    record = await store.get_round(round_id)
+    assert len(await store.reports.ledger(G, ALICE)) == 2
+    record = await store.reports.get_round(round_id)
     assert record is not None
     assert record.staked == 900
 
@@ -91,7 +91,7 @@ async def test_a_new_players_failed_stake_creates_nothing(store: db.Store) -> No
     round_id = await _round(store)
     with pytest.raises(db.InsufficientChips):
         await store.stake(G, BOB, 1001, "bet", round_id)
-    page = await store.leaderboard(G)
+    page = await store.reports.leaderboard(G)
     assert page.total_players == 0
 
 
@@ -125,7 +125,7 @@ async def test_an_amount_that_is_not_a_positive_whole_number_is_refused(
         await store.stake(G, ALICE, amount, "bet", round_id)
     with pytest.raises(ValueError, match="amount"):
         await store.adjust(G, ALICE, amount if amount != -5 else 0, ADMIN, "gift")
-    assert [row.kind for row in await store.ledger(G, ALICE)] == ["grant"]
+    assert [row.kind for row in await store.reports.ledger(G, ALICE)] == ["grant"]
     assert await store.balance(G, ALICE) == 1000
 
 
@@ -143,7 +143,7 @@ async def test_bad_ids_and_kinds_are_refused(store: db.Store, field: str, value:
 async def test_an_admin_grant_and_take_are_ledger_rows_naming_the_admin(store: db.Store) -> None:
     assert await store.adjust(G, ALICE, 500, ADMIN, "tournament prize") == 1500
     assert await store.adjust(G, ALICE, -1500, ADMIN, "reset") == 0
-    rows = await store.ledger(G, ALICE)
+    rows = await store.reports.ledger(G, ALICE)
     assert [(r.kind, r.delta, r.actor_id, r.reason) for r in rows[:2]] == [
         ("admin", -1500, ADMIN, "reset"),
         ("admin", 500, ADMIN, "tournament prize"),

@@ -67,7 +67,7 @@ async def test_a_process_killed_inside_a_settlement_pays_nothing_and_recovery_re
     await _kill_when_inside("settle-then-die", store_url, str(round_id), payouts, hands)
     await check_invariants(store_url, tables=False)
     async with db.open_store(store_url, clock=clock) as store:
-        record = await store.get_round(round_id)
+        record = await store.reports.get_round(round_id)
         assert record is not None
         assert (record.status, record.paid) == ("open", 0)
         assert (await store.balance(G, ALICE), await store.balance(G, BOB)) == (900, 800)

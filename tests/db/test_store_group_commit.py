@@ -52,7 +52,7 @@ async def test_stakes_of_many_tables_share_a_transaction_and_a_refused_one_is_un
     assert seen.count == {"stake": 1, "together": 1}
     # The refused stake left nothing behind: its balance, its ledger, its round.
     assert await store.balance(G, PLAYERS[3]) == 1000
-    assert [entry.kind for entry in await store.ledger(G, PLAYERS[3])] == ["grant"]
+    assert [entry.kind for entry in await store.reports.ledger(G, PLAYERS[3])] == ["grant"]
     for player, expected in zip(PLAYERS, [900, 800, 700, 1000, 600, 500], strict=True):
         assert await store.balance(G, player) == expected
     for round_id in rounds:
@@ -64,16 +64,16 @@ async def test_a_stake_and_journal_rows_of_other_tables_commit_together(store: d
     rounds = await _rounds(store, 3)
     seen = Transactions()
     store.observer = seen
-    first = asyncio.ensure_future(store.append_actions([row(rounds[0], "p", "hit")]))
+    first = asyncio.ensure_future(store.tables.append_actions([row(rounds[0], "p", "hit")]))
     await asyncio.sleep(0)
     balance, _ = await asyncio.gather(
         store.stake(G, PLAYERS[0], 250, "bet", rounds[1]),
-        store.append_actions([row(rounds[2], "p", "stand")]),
+        store.tables.append_actions([row(rounds[2], "p", "stand")]),
     )
     await first
     assert balance == 750
     assert seen.count == {"append_actions": 1, "together": 1}
-    assert [a.action for a in await store.round_actions(rounds[2])] == ["stand"]
+    assert [a.action for a in await store.tables.round_actions(rounds[2])] == ["stand"]
     for round_id in rounds:
         await store.void_round(round_id, "test over")
 
@@ -109,7 +109,7 @@ async def test_a_stake_whose_caller_stopped_waiting_before_its_turn_is_never_tak
     with pytest.raises(asyncio.CancelledError):
         await second
     assert await store.balance(G, PLAYERS[1]) == 1000
-    assert [entry.kind for entry in await store.ledger(G, PLAYERS[1])] == ["grant"]
+    assert [entry.kind for entry in await store.reports.ledger(G, PLAYERS[1])] == ["grant"]
     for round_id in rounds:
         await store.void_round(round_id, "test over")
 
@@ -145,7 +145,10 @@ async def test_a_group_whose_commit_may_have_happened_is_never_written_twice(
         assert [type(result) for result in together] == [asyncpg.InterfaceError] * 2
         for player in PLAYERS[:3]:
             assert await store.balance(G, player) == 900  # taken once, not twice
-            assert sorted(entry.kind for entry in await store.ledger(G, player)) == ["bet", "grant"]
+            assert sorted(entry.kind for entry in await store.reports.ledger(G, player)) == [
+                "bet",
+                "grant",
+            ]
         # An error the server reports means nothing was committed: those are tried alone.
         assert store._rolled_back(asyncpg.UniqueViolationError("duplicate key"))
         assert not store._rolled_back(asyncpg.InterfaceError("connection lost"))
@@ -166,15 +169,15 @@ async def test_a_table_opens_a_round_with_its_message_and_document_in_one_transa
         G, CHANNEL, "{}", "shoe-1", message_id=555_000_000_000_000_001, table=document
     )
     assert seen.count == {"open_table_round": 1}
-    [stored] = await store.open_tables()
+    [stored] = await store.tables.open_tables()
     assert (stored.table_id, stored.round_id, stored.state_json) == ("t1", round_id, '{"round": 2}')
-    record = await store.get_round(round_id)
+    record = await store.reports.get_round(round_id)
     assert record is not None
     assert record.message_id == 555_000_000_000_000_001
     # A shoe whose seed is revealed deals no more rounds: nothing of the three is written.
     await store.void_round(round_id, "test over")
-    await store.reveal_seed("shoe-1", "00" * 32)
+    await store.shoes.reveal_seed("shoe-1", "00" * 32)
     with pytest.raises(ValueError, match="revealed"):
         await store.open_round(G, CHANNEL, "{}", "shoe-1", table=replace(document, state_json="{}"))
-    [still] = await store.open_tables()
+    [still] = await store.tables.open_tables()
     assert (still.round_id, still.state_json) == (round_id, '{"round": 2}')

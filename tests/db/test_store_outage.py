@@ -28,16 +28,16 @@ def document(table_id: str, channel_id: int = CHANNEL) -> db.TableWrite:
 async def test_a_channel_holds_one_open_table_and_a_closed_one_leaves_it_free(
     store: db.Store,
 ) -> None:
-    await store.save_table(document("first"))
+    await store.tables.save_table(document("first"))
     with pytest.raises((sqlite3.IntegrityError, asyncpg.UniqueViolationError)):
-        await store.save_table(document("second"))
-    await store.save_table(document("elsewhere", CHANNEL + 1))
-    assert [t.table_id for t in await store.open_tables_in(CHANNEL)] == ["first"]
-    await store.close_table("first")
-    await store.save_table(document("second"))
-    assert [t.table_id for t in await store.open_tables_in(CHANNEL)] == ["second"]
-    assert (await store.open_table("second")) is not None
-    assert (await store.open_table("first")) is None
+        await store.tables.save_table(document("second"))
+    await store.tables.save_table(document("elsewhere", CHANNEL + 1))
+    assert [t.table_id for t in await store.tables.open_tables_in(CHANNEL)] == ["first"]
+    await store.tables.close_table("first")
+    await store.tables.save_table(document("second"))
+    assert [t.table_id for t in await store.tables.open_tables_in(CHANNEL)] == ["second"]
+    assert (await store.tables.open_table("second")) is not None
+    assert (await store.tables.open_table("first")) is None
 
 
 async def test_sqlite_refusing_writes_is_unavailable_and_writes_nothing(
@@ -52,7 +52,9 @@ async def test_sqlite_refusing_writes_is_unavailable_and_writes_nothing(
         with pytest.raises(db.StoreUnavailable, match="readonly") as refused:
             await store.adjust(G, PLAYER, 50, PLAYER, "a grant")
         assert not refused.value.maybe_committed
-        assert len(await store.ledger(G, PLAYER, 10)) == 1  # reads go on; nothing was written
+        assert (
+            len(await store.reports.ledger(G, PLAYER, 10)) == 1
+        )  # reads go on; nothing was written
         outage.end()
         assert await store.adjust(G, PLAYER, 50, PLAYER, "a grant") == 1050
 

@@ -30,7 +30,7 @@ async def test_a_loss_limit_refuses_the_bet_that_would_pass_it(
 ) -> None:
     await store.play.set_limits(ALICE, {"daily_loss": 150})
     await _lost_round(store, ALICE, 100, 1)
-    before = await store.ledger(G, ALICE)
+    before = await store.reports.ledger(G, ALICE)
     with pytest.raises(db.PlayRefused) as refused:
         await _bet(store, ALICE, 60, "c2")
     assert (refused.value.reason, refused.value.limit, refused.value.lost) == (
@@ -39,7 +39,7 @@ async def test_a_loss_limit_refuses_the_bet_that_would_pass_it(
         100,
     )
     assert refused.value.until == clock.now.replace(hour=0) + timedelta(days=1)
-    assert await store.ledger(G, ALICE) == before  # nothing written
+    assert await store.reports.ledger(G, ALICE) == before  # nothing written
     await _bet(store, ALICE, 50, "c3")  # exactly to the limit is allowed
     clock.advance(hours=12)  # the next UTC day
     await _bet(store, ALICE, 100, "c4")

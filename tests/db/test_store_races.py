@@ -81,7 +81,7 @@ async def test_50_concurrent_settlements_of_one_round_pay_once(store: db.Store) 
     )
     assert sum(not r.already_settled for r in results) == 1
     assert (await store.balance(G, ALICE), await store.balance(G, BOB)) == (1100, 1000)
-    assert (await store.stats(G, ALICE)).hands == 1
+    assert (await store.reports.stats(G, ALICE)).hands == 1
 
 
 async def test_settling_and_voiding_at_once_closes_the_round_one_way(store: db.Store) -> None:
@@ -142,6 +142,6 @@ async def test_a_caller_cancelled_mid_transaction_leaves_it_undone(
     with pytest.raises(asyncio.CancelledError):
         await caller
     assert await store.balance(G, ALICE) == 1000
-    assert [entry.kind for entry in await store.ledger(G, ALICE)] == ["grant"]
+    assert [entry.kind for entry in await store.reports.ledger(G, ALICE)] == ["grant"]
     await store.adjust(G, ALICE, 1, BOB, "the next transaction")
     assert await store.balance(G, ALICE) == 1001

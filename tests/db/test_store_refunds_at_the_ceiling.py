@@ -40,8 +40,8 @@ async def test_a_refund_past_the_ceiling_is_paid_up_to_it_and_the_round_closes(
     result = await store.void_round(stopped, "stopped")
     assert (result.refunds, result.unpaid, result.status) == ({ALICE: 500}, {ALICE: 500}, "void")
     assert await store.balance(G, ALICE) == limit
-    assert (await store.ledger(G, ALICE))[0].delta == 500
-    record = await store.get_round(stopped)
+    assert (await store.reports.ledger(G, ALICE))[0].delta == 500
+    record = await store.reports.get_round(stopped)
     assert record is not None
     assert record.status == "void"
 

@@ -15,45 +15,52 @@ async def test_the_leaderboard_ranks_ties_together_and_pages(store: db.Store) ->
         await store.ensure_account(G, user_id)
         if extra:
             await store.adjust(G, user_id, extra, ADMIN, "seed")
-    first = await store.leaderboard(G, 1, per_page=2, caller_id=4)
+    first = await store.reports.leaderboard(G, 1, per_page=2, caller_id=4)
     assert [(e.rank, e.user_id, e.balance) for e in first.entries] == [(1, 2, 1500), (1, 3, 1500)]
     assert (first.total_pages, first.total_players) == (3, 5)
     assert first.caller == db.LeaderboardEntry(3, 4, 1100)
-    last = await store.leaderboard(G, 3, per_page=2)
+    last = await store.reports.leaderboard(G, 3, per_page=2)
     assert [(e.rank, e.user_id) for e in last.entries] == [(4, 5)]
-    past_the_end = await store.leaderboard(G, 9, per_page=2)
+    past_the_end = await store.reports.leaderboard(G, 9, per_page=2)
     assert past_the_end.page == 3
     assert past_the_end.entries == last.entries
 
 
 async def test_a_caller_without_an_account_has_no_place(store: db.Store) -> None:
-    page = await store.leaderboard(G, caller_id=77)
+    page = await store.reports.leaderboard(G, caller_id=77)
     assert (page.entries, page.caller, page.total_pages) == ([], None, 1)
 
 
 @pytest.mark.parametrize(("page", "per_page"), [(0, 10), (1, 0), (1, 101), (True, 10)])
 async def test_bad_leaderboard_pages_are_refused(store: db.Store, page: int, per_page: int) -> None:
     with pytest.raises(ValueError, match="page"):
-        await store.leaderboard(G, page, per_page)
+        await store.reports.leaderboard(G, page, per_page)
 
 
 async def test_ledger_pages_run_newest_first_and_only_this_account(store: db.Store) -> None:
     for amount in range(1, 8):  # the grant, then 7 admin rows: 8 rows of user 1
         await store.adjust(G, 1, amount, ADMIN, "seed")
         await store.adjust(G, 2, amount, ADMIN, "someone else")
-    newest = await store.ledger_page(G, 1, per_page=3)
+    newest = await store.reports.ledger_page(G, 1, per_page=3)
     assert [e.delta for e in newest.entries] == [7, 6, 5]
     assert (newest.has_newer, newest.has_older) == (False, True)
-    middle = await store.ledger_page(G, 1, per_page=3, before_id=newest.entries[-1].entry_id)
+    middle = await store.reports.ledger_page(
+        G, 1, per_page=3, before_id=newest.entries[-1].entry_id
+    )
     assert [e.delta for e in middle.entries] == [4, 3, 2]
-    oldest = await store.ledger_page(G, 1, per_page=3, before_id=middle.entries[-1].entry_id)
+    oldest = await store.reports.ledger_page(
+        G, 1, per_page=3, before_id=middle.entries[-1].entry_id
+    )
     assert [(e.kind, e.delta) for e in oldest.entries] == [("admin", 1), ("grant", 1000)]
     assert (oldest.has_newer, oldest.has_older) == (True, False)
-    back = await store.ledger_page(G, 1, per_page=3, after_id=oldest.entries[0].entry_id)
+    back = await store.reports.ledger_page(G, 1, per_page=3, after_id=oldest.entries[0].entry_id)
     assert back == middle
     # Fewer than a page newer than the anchor: the newest full page instead.
-    assert await store.ledger_page(G, 1, per_page=3, after_id=middle.entries[0].entry_id) == newest
-    nobody = await store.ledger_page(G, 3)
+    assert (
+        await store.reports.ledger_page(G, 1, per_page=3, after_id=middle.entries[0].entry_id)
+        == newest
+    )
+    nobody = await store.reports.ledger_page(G, 3)
     assert (nobody.entries, nobody.has_older, nobody.has_newer) == ([], False, False)
 
 
@@ -70,7 +77,7 @@ async def test_stats_add_up_every_settled_hand(store: db.Store) -> None:
         await store.stake(G, alice, wagered, "bet", round_id)
         hands = [HandResult(alice, outcome, wagered, payout)]  # type: ignore[arg-type]
         await store.settle_round(round_id, {alice: payout}, hands, "{}")
-    stats = await store.stats(G, alice)
+    stats = await store.reports.stats(G, alice)
     assert stats == db.PlayerStats(
         hands=5,
         wins=2,
@@ -82,7 +89,7 @@ async def test_stats_add_up_every_settled_hand(store: db.Store) -> None:
         net=200,
         biggest_win=200,
     )
-    assert await store.stats(G + 1, alice) == db.PlayerStats()
+    assert await store.reports.stats(G + 1, alice) == db.PlayerStats()
 
 
 async def test_a_split_hand_is_counted_per_hand(store: db.Store) -> None:
@@ -93,7 +100,7 @@ async def test_a_split_hand_is_counted_per_hand(store: db.Store) -> None:
     await store.stake(G, bob, 100, "double", round_id)
     hands = [HandResult(bob, "win", 200, 400, 0), HandResult(bob, "loss", 100, 0, 1)]
     await store.settle_round(round_id, {bob: 400}, hands, "{}")
-    stats = await store.stats(G, bob)
+    stats = await store.reports.stats(G, bob)
     assert (stats.hands, stats.wins, stats.losses, stats.net, stats.biggest_win) == (
         2,
         1,

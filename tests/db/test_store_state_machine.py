@@ -171,7 +171,7 @@ class Economy(RuleBasedStateMachine):
 
     @invariant()
     def balances_match_the_model(self) -> None:
-        page = self.run(self.store.leaderboard(self.guild, 1, per_page=100))
+        page = self.run(self.store.reports.leaderboard(self.guild, 1, per_page=100))
         assert {e.user_id: e.balance for e in page.entries} == self.balances
 
 

@@ -63,7 +63,7 @@ async def test_prizes_pay_out_the_pool_and_the_results_stay(store: db.Store) -> 
         (ALICE, 500, False),
         (BOB, 900, True),
     ]
-    kinds = [(e.kind, e.delta) for e in reversed(await store.ledger(G, ALICE))]
+    kinds = [(e.kind, e.delta) for e in reversed(await store.reports.ledger(G, ALICE))]
     assert kinds == [("grant", 1000), ("bet", -100), ("payout", 120)]
 
 

@@ -116,7 +116,7 @@ async def check_settled_rounds(url: str) -> int:
     async with db.open_store(url) as store:
         for query, replay in ((SETTLED, replay_round), (VOIDED, replay_deal)):
             for round_id, rules_json in await _rows(url, query):
-                actions = await store.round_actions(int(round_id))
+                actions = await store.tables.round_actions(int(round_id))
                 if not actions:
                     continue  # not dealt: nothing was paid
                 paid = await _paid(url, int(round_id))

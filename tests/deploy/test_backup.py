@@ -31,7 +31,7 @@ async def test_a_backup_taken_during_writes_passes_check_and_the_invariants(
             return writes
 
         writer = asyncio.create_task(keep_writing())
-        rows_before = len(await store.ledger(1, 1, 1000))
+        rows_before = len(await store.reports.ledger(1, 1, 1000))
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "backup", str(copy),
             cwd=tmp_path, env=command_env(DATABASE_URL=url),
@@ -40,7 +40,7 @@ async def test_a_backup_taken_during_writes_passes_check_and_the_invariants(
         out, err = await process.communicate()
         stop.set()
         writes_during = await writer
-        rows_after = len(await store.ledger(1, 1, 1000))
+        rows_after = len(await store.reports.ledger(1, 1, 1000))
 
     assert process.returncode == 0, err.decode()
     assert out.decode().startswith("backup: ok")
@@ -52,8 +52,8 @@ async def test_a_backup_taken_during_writes_passes_check_and_the_invariants(
     assert "migrations: ok" in checked.stdout
     await check_invariants(restored)
     async with db.open_store(restored) as backup:
-        assert (await backup.leaderboard(1)).total_players == 200
-        rows_in_copy = len(await backup.ledger(1, 1, 1000))
+        assert (await backup.reports.leaderboard(1)).total_players == 200
+        rows_in_copy = len(await backup.reports.ledger(1, 1, 1000))
     assert rows_before <= rows_in_copy <= rows_after  # as of one moment of the live file
 
 

@@ -41,11 +41,11 @@ async def test_sigterm_in_the_middle_of_a_round_voids_nothing_and_exits_0_within
         message = table.message
         assert message is not None
         async with db.open_store(url) as store:
-            (open_round,) = await store.round_history(casino.guild.id, limit=1)
+            (open_round,) = await store.reports.round_history(casino.guild.id, limit=1)
             held = {p.id: await store.balance(casino.guild.id, p.id) for p in casino.players}
             stakes = {p.id: 0 for p in casino.players}
             for player in casino.players:
-                for row in await store.ledger(casino.guild.id, player.id, 1000):
+                for row in await store.reports.ledger(casino.guild.id, player.id, 1000):
                     if row.round_id == open_round.round_id:
                         stakes[player.id] -= row.delta
         assert open_round.status == "open"
@@ -63,7 +63,7 @@ async def test_sigterm_in_the_middle_of_a_round_voids_nothing_and_exits_0_within
     assert "shutting down" not in embed_text(message)
     assert message.buttons() != []  # the table waits for the next start, buttons and all
     async with db.open_store(url) as store:
-        kept = await store.get_round(open_round.round_id)
+        kept = await store.reports.get_round(open_round.round_id)
         assert kept is not None
         assert kept.status == "open"
         for player in casino.players:
@@ -111,13 +111,13 @@ async def test_a_click_during_a_graceful_stop_is_told_the_bot_is_restarting(
     text = embed_text(table)
     assert "shutting down" not in text
     async with db.open_store(url) as store:
-        ledger = await store.ledger(world.guild.id, world.alice.id, 100)
+        ledger = await store.reports.ledger(world.guild.id, world.alice.id, 100)
         assert [(row.kind, row.delta) for row in reversed(ledger)] == [
             ("grant", 1000),
             ("bet", -100),
         ]
         assert await store.balance(world.guild.id, world.alice.id) == 900
         # The Hit in flight is durable; the refused Stand left no trace.
-        [row] = await store.open_tables([world.guild.id])
+        [row] = await store.tables.open_tables([world.guild.id])
         assert [a.action for a in row.actions] == ["deal", "hit"]
     await check_invariants(url)

@@ -75,7 +75,7 @@ async def stop_resume_and_stand(
     table = await double_then_wait_for_bob(fake, casino)
     old_buttons = copy.deepcopy(table.components)
     async with db.open_store(url) as store:
-        (in_play,) = await store.round_history(casino.guild.id, limit=1)
+        (in_play,) = await store.reports.round_history(casino.guild.id, limit=1)
         held = {p.id: await store.balance(casino.guild.id, p.id) for p in (alice, bob)}
     assert (in_play.status, in_play.staked) == ("open", 100 + 100 + 200)
 
@@ -86,7 +86,7 @@ async def stop_resume_and_stand(
         assert process.process is not None
         assert process.process.returncode == 0, process.output()
     async with db.open_store(url) as store:
-        assert (await store.get_round(in_play.round_id)).status == "open"  # type: ignore[union-attr]
+        assert (await store.reports.get_round(in_play.round_id)).status == "open"  # type: ignore[union-attr]
 
     await process.start()
     await fake.wait_for(lambda: BACK in embed_text(table))
@@ -95,7 +95,7 @@ async def stop_resume_and_stand(
     stand = await fake.click(bob, table, label="Stand")
     assert stand.response_type == 7, stand.describe()
     async with db.open_store(url) as store:
-        settled = await store.get_round(in_play.round_id)
+        settled = await store.reports.get_round(in_play.round_id)
         assert settled is not None
         assert settled.status == "settled"
         after = {p.id: await store.balance(casino.guild.id, p.id) for p in (alice, bob)}

@@ -70,8 +70,8 @@ async def test_a_shard_process_refunds_only_its_guilds_and_a_new_session_refunds
             balance = await fake.slash(alice, "balance", channels[0])
             assert balance.content == "You have 1,000 chips."
             async with db.open_store(url) as store:
-                refunded = await store.get_round(left_open[mine.id])
-                untouched = await store.get_round(left_open[theirs.id])
+                refunded = await store.reports.get_round(left_open[mine.id])
+                untouched = await store.reports.get_round(left_open[theirs.id])
                 assert await store.balance(theirs.id, alice.id) == 900
             assert refunded is not None
             assert untouched is not None
@@ -97,10 +97,10 @@ async def test_a_shard_process_refunds_only_its_guilds_and_a_new_session_refunds
             # Newest first: the next round, open for bets (the graceful stop keeps it for
             # the next start); the round played to the end; the round the previous run
             # left open without a table (voided once, as before durable tables).
-            history = await store.round_history(mine.id, limit=10)
+            history = await store.reports.round_history(mine.id, limit=10)
             assert [r.status for r in history] == ["open", "settled", "void"]
             assert history[2].round_id == left_open[mine.id]
-            still = await store.get_round(left_open[theirs.id])
+            still = await store.reports.get_round(left_open[theirs.id])
             assert still is not None
             assert still.status == "open"  # the other process's to refund
             await store.void_round(left_open[theirs.id], "the other process restarted")

@@ -103,7 +103,7 @@ async def test_side_bets_are_paid_once_after_a_kill_between_deal_and_settlement(
         else:
             raise AssertionError("no round waited for a decision after its deal")
         async with db.open_store(url) as store:
-            (in_play,) = await store.round_history(casino.guild.id, limit=1)
+            (in_play,) = await store.reports.round_history(casino.guild.id, limit=1)
         assert (in_play.status, in_play.staked) == ("open", 100 + 30 + 50 + 10)
         # 21+3 and Perfect Pairs were settled with the deal: results and payouts committed.
         at_the_deal = side_bets_of(url, in_play.round_id)
@@ -121,13 +121,13 @@ async def test_side_bets_are_paid_once_after_a_kill_between_deal_and_settlement(
     assert process.process.returncode == 0
 
     async with db.open_store(url) as store:
-        settled = await store.get_round(in_play.round_id)
+        settled = await store.reports.get_round(in_play.round_id)
         assert settled is not None
         assert settled.status == "settled"
         for player, side_staked in ((alice, 30), (bob, 10)):
             rows = [
                 row
-                for row in await store.ledger(casino.guild.id, player.id, 1000)
+                for row in await store.reports.ledger(casino.guild.id, player.id, 1000)
                 if row.round_id == in_play.round_id
             ]
             kinds = [row.kind for row in rows]

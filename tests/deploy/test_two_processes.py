@@ -33,7 +33,7 @@ from tests.support.discord_world import embed_text
 async def open_round_of(url: str, casino: Casino) -> db.RoundRecord:
     """The guild's newest round, which the test expects to be open."""
     async with db.open_store(url) as store:
-        (latest,) = await store.round_history(casino.guild.id, limit=1)
+        (latest,) = await store.reports.round_history(casino.guild.id, limit=1)
     assert latest.status == "open", latest
     return latest
 
@@ -80,8 +80,8 @@ async def test_two_processes_deal_on_one_database_and_a_restart_resumes_only_its
             await fake.wait_for(lambda: BACK in embed_text(lost_message))
             assert BACK not in embed_text(kept_message)
             async with db.open_store(url) as store:
-                resumed = await store.get_round(lost.round_id)
-                still = await store.get_round(kept.round_id)
+                resumed = await store.reports.get_round(lost.round_id)
+                still = await store.reports.get_round(kept.round_id)
             assert resumed is not None
             assert resumed.status == "open"
             assert still is not None
@@ -93,7 +93,7 @@ async def test_two_processes_deal_on_one_database_and_a_restart_resumes_only_its
                 while table.mid_round:
                     await table.step()
                 async with db.open_store(url) as store:
-                    settled = await store.get_round(in_play.round_id)
+                    settled = await store.reports.get_round(in_play.round_id)
                 assert settled is not None
                 assert settled.status == "settled", embed_text(table.message)
 

@@ -240,7 +240,7 @@ async def check_tournaments(url: str, started: set[int]) -> TournamentTotals:
         for round_id, rules_json, round_status, ledger_rows in await _rows(url, HANDS_SQL):
             assert ledger_rows == 0, f"tournament hand {round_id} moved economy chips"
             assert round_status != "void", f"tournament hand {round_id} was voided"
-            actions = await store.round_actions(int(round_id))
+            actions = await store.tables.round_actions(int(round_id))
             if round_status == "settled" and actions:
                 replay_round(str(rules_json), actions)  # asserts the journal plays to the end
                 replayed += 1

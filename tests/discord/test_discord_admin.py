@@ -91,7 +91,7 @@ async def test_grant_and_take_are_ledger_rows_with_the_admins_id(
         world.admin, "blackjack-admin take", member=world.bob, amount=200, reason="cheating"
     )
     assert taken == f"Took 200 from <@{world.bob.id}>. Their balance: {START_CHIPS + 300:,}."
-    rows = await world.store.ledger(world.guild.id, world.bob.id, 10)
+    rows = await world.store.reports.ledger(world.guild.id, world.bob.id, 10)
     assert [(r.kind, r.delta, r.actor_id, r.reason) for r in rows[:2]] == [
         ("admin", -200, world.admin.id, "cheating"),
         ("admin", 500, world.admin.id, "grant"),
@@ -144,7 +144,7 @@ async def test_ledger_pages_a_members_rows_newest_first_with_round_ids(
     table = await world.start(bob)
     await world.bet(bob, "100")
     await world.click(bob, table, "Hit")
-    round_id = (await world.store.ledger(world.guild.id, bob.id, 1))[0].round_id
+    round_id = (await world.store.reports.ledger(world.guild.id, bob.id, 1))[0].round_id
     for gift in range(1, 13):
         await world.store.adjust(world.guild.id, bob.id, gift, admin.id, f"gift {gift}")
 

@@ -196,7 +196,7 @@ async def test_reading_a_members_balance_opens_no_account(bot: BlackjackBot, wor
     other = await world.say(world.alice, "balance", member=world.bob)
     assert other == f"<@{world.bob.id}> has 700 chips."  # what Bob would open with
     assert await world.ledger(world.bob) == []  # no account, no grant row
-    board = await world.store.leaderboard(world.guild.id, 1, 10, caller_id=world.bob.id)
+    board = await world.store.reports.leaderboard(world.guild.id, 1, 10, caller_id=world.bob.id)
     assert board.caller is None
 
 

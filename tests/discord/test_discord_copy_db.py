@@ -74,7 +74,7 @@ async def test_copy_db_moves_every_row_and_the_next_ledger_row_gets_a_new_id(
     await check_invariants(target)
     async with db.open_store(target) as store:
         await store.adjust(world.guild.id, world.alice.id, 7, world.admin.id, "after the move")
-        newest = (await store.ledger(world.guild.id, world.alice.id, 1))[0]
+        newest = (await store.reports.ledger(world.guild.id, world.alice.id, 1))[0]
     assert newest.entry_id == max(row[0] for row in before["ledger"]) + 1
     await check_invariants(target)
 

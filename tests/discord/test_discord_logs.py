@@ -61,7 +61,7 @@ async def test_a_table_closing_logs_its_table_and_round(bot: BlackjackBot, world
     table = await world.start(world.alice)
     await world.click(world.bob, table, "Join")
     await world.bet(world.alice, "100")
-    (bet,) = await world.store.ledger(world.guild.id, world.alice.id, 1)
+    (bet,) = await world.store.reports.ledger(world.guild.id, world.alice.id, 1)
     table_id = world.table().table_id
     # (A deleted message is posted again; a channel the bot can no longer see closes it.)
     fake.deny_bot(world.channel, "view_channel")

@@ -11,7 +11,8 @@ import pytest
 
 import db
 from bot.app import BlackjackBot
-from bot.metrics import BotMetrics, MetricsServer
+from bot.metrics import BotMetrics
+from bot.metrics_server import MetricsServer
 from fakediscord.models import Snowflakes
 from tests.bot_command import command_env
 from tests.support.discord_world import World

@@ -124,7 +124,7 @@ async def settled_once(world: World, table: FakeMessage, store: Store) -> None:
         ("payout", 200),
     ]
     assert world.fake.messages_in(world.channel) == [table]  # no second table
-    rounds = await world.store.round_history(world.guild.id, channel_id=world.channel.id)
+    rounds = await world.store.reports.round_history(world.guild.id, channel_id=world.channel.id)
     assert [r.status for r in rounds] == ["open", "settled"]  # the next round takes bets
     await check_invariants(store.url)
 

@@ -1,6 +1,7 @@
 """Playing responsibly, end to end through the fake Discord: each refusal of the play gate and
-of a player's own limits, the reality check's button, linked accounts, the stop switch,
-the no-value notice, and that no command moves chips between players.
+of a player's own limits, the reality check's button, the stop switch, the no-value notice,
+and that no command moves chips between players (the account-age gate, linked accounts and
+other servers: test_discord_responsible_accounts.py).
 
 Tournament entry asks the same gate (bot.play_gate, Action.TOURNAMENT); its test comes
 with the tournament command.
@@ -14,10 +15,11 @@ from typing import Any
 
 import db
 from bot.app import BlackjackBot
-from bot.play_gate import account_created
 from bot.tables.play_words import FIRST_BET_NOTICE, NO_VALUE_NOTICE, STOPPED
 from cogs.responsible import CONFIRMED
 from db.play_store import PlayLimitsStore
+from db.report_store import ReportStore
+from db.shoe_store import ShoeStore
 from fakediscord import FakeMessage
 from tests.support.discord_world import World, embed_text
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
@@ -180,46 +182,6 @@ async def test_the_reality_check_must_be_confirmed_before_the_next_bet(
     assert (await world.bet(world.alice, "100")).startswith("Bet 100.")
 
 
-async def test_an_account_younger_than_the_gate_cannot_claim_or_sit(
-    bot: BlackjackBot, world: World
-) -> None:
-    user = world.fake.add_user("newbie", age_days=2)
-    newbie = world.fake.add_member(world.guild, "newbie", user=user)
-    allowed_from = int(account_created(newbie.id) + 7 * DAY)
-    too_new = (
-        "Your Discord account is too new to play here: accounts play once they are 7 days old."
-        f" You can play from <t:{allowed_from}:f> (<t:{allowed_from}:R>)."
-    )
-    assert await world.say(newbie, "daily") == too_new
-    assert await world.say(newbie, "blackjack start") == too_new
-    table = await world.start(world.alice)
-    assert await world.refused(newbie, table, "Join") == too_new
-    assert await world.say(newbie, "bet", amount="10") == too_new
-    assert await world.store.ledger(world.guild.id, newbie.id) == []
-    await world.say(world.admin, "blackjack-admin config", min_account_age=1)
-    assert (await world.say(newbie, "daily")).startswith("You claimed 250 chips.")
-
-
-async def test_linked_accounts_share_one_daily_claim(bot: BlackjackBot, world: World) -> None:
-    linked = await world.say(
-        world.admin, "blackjack-admin link", member=world.alice, other=world.bob, reason="alt"
-    )
-    assert linked.startswith(f"Linked <@{world.alice.id}> and <@{world.bob.id}>")
-    assert (await world.say(world.alice, "daily")).startswith("You claimed 250 chips.")
-    assert (await world.say(world.bob, "daily")).startswith("You already claimed today.")
-    player = await world.slash(world.admin, "blackjack-admin player", member=world.bob)
-    assert player.original is not None
-    assert player.original.embed is not None
-    fields = {f["name"]: f["value"] for f in player.original.embed["fields"]}
-    assert fields["Linked accounts"] == f"<@{world.alice.id}>"
-    assert f"by <@{world.admin.id}>: “alt”" in fields["Moderation"]
-    unlinked = await world.say(
-        world.admin, "blackjack-admin unlink", member=world.bob, reason="not an alt"
-    )
-    assert unlinked.startswith(f"Unlinked <@{world.bob.id}>")
-    assert (await world.say(world.bob, "daily")).startswith("You claimed 250 chips.")
-
-
 async def test_the_stop_switch_refunds_a_live_round_and_stops_all_play(
     bot: BlackjackBot, world: World, shoes: ShoeQueue
 ) -> None:
@@ -315,7 +277,7 @@ async def test_no_command_moves_chips_between_players(bot: BlackjackBot, world: 
     }
     assert {name for name, count in with_members.items() if count > 1} == {"blackjack-admin link"}
     # The store: no operation takes two players but linking, and linking moves no chip.
-    for owner in (db.Store, PlayLimitsStore):
+    for owner in (db.Store, PlayLimitsStore, ReportStore, ShoeStore):
         for name, method in inspect.getmembers(owner, inspect.iscoroutinefunction):
             players = [p for p in inspect.signature(method).parameters if p in _PLAYER_PARAMS]
             assert len(players) <= 1 or name == "link", (owner.__name__, name)
@@ -333,88 +295,3 @@ def test_the_readme_states_the_notice_and_tells_server_owners_not_to_sell_chips(
     readme = " ".join((Path(__file__).parents[2] / "README.md").read_text("utf-8").split())
     assert NO_VALUE_NOTICE in readme
     assert "linking these chips to anything sold or of value" in readme
-
-
-async def test_another_servers_admin_lifts_a_break_in_their_server_only(
-    bot: BlackjackBot, world: World
-) -> None:
-    fake = world.fake
-    club = fake.add_guild("Book club")
-    club_channel = fake.add_text_channel(club, "tables")
-    alice_there = fake.add_member(club, "alice", user=world.alice.user)
-    club_admin = fake.add_member(club, "librarian", permissions=["manage_guild"])
-    await fake.sync()
-    await world.say(world.alice, "limits break", period="admin")  # taken in the Casino
-
-    lifted = await world.say(
-        club_admin, "blackjack-admin lift", club_channel, member=alice_there, reason="asked me"
-    )
-    assert lifted.startswith("Lifted")
-    assert "in this server" in lifted
-    claimed = await world.say(alice_there, "daily", club_channel)
-    assert claimed.startswith("You claimed 250 chips.")
-    # Her break holds in the Casino, whose admin sees it and no lift in their log.
-    assert await world.say(world.alice, "daily") == (
-        "You're taking a break from play until a server admin lifts it. Nothing was changed."
-    )
-    player = await world.slash(world.admin, "blackjack-admin player", member=world.alice)
-    assert player.original is not None
-    assert player.original.embed is not None
-    shown = player.original.embed["description"]
-    assert "On a break: until a server admin lifts it" in shown
-    assert "lifted" not in embed_all(player.original.embed)
-    # The club's admin sees the lift in their own log.
-    there = await world.slash(
-        club_admin, "blackjack-admin player", club_channel, member=alice_there
-    )
-    assert there.original is not None
-    assert there.original.embed is not None
-    assert "break lifted by" in embed_all(there.original.embed)
-    assert "On a break: no" in there.original.embed["description"]
-
-
-async def test_another_servers_link_binds_nobody_here_and_leaves_no_limits_behind(
-    bot: BlackjackBot, world: World
-) -> None:
-    fake = world.fake
-    club = fake.add_guild("Book club")
-    club_channel = fake.add_text_channel(club, "tables")
-    alice_there = fake.add_member(club, "alice", user=world.alice.user)
-    bob_there = fake.add_member(club, "bob", user=world.bob.user)
-    club_admin = fake.add_member(club, "librarian", permissions=["manage_guild"])
-    await fake.sync()
-    await world.say(world.bob, "limits set", daily_loss=1)  # Bob's own limit
-    linked = await world.say(
-        club_admin,
-        "blackjack-admin link",
-        club_channel,
-        member=alice_there,
-        other=bob_there,
-        reason="same person?",
-    )
-    assert linked.startswith(f"Linked <@{world.alice.id}> and <@{world.bob.id}> in this server")
-    # In the Casino Alice is linked to nobody: her own claim, no limit of Bob's.
-    assert (await world.say(world.alice, "daily")).startswith("You claimed 250 chips.")
-    assert (await world.say(world.bob, "daily")).startswith("You claimed 250 chips.")
-    shown = await world.say(world.alice, "limits show")
-    assert "Daily loss limit: none" in shown
-    player = await world.slash(world.admin, "blackjack-admin player", member=world.alice)
-    assert player.original is not None
-    assert player.original.embed is not None
-    assert "same person?" not in embed_all(player.original.embed)  # logged in the club only
-    # In the club they share one claim, and Bob's limit counts for Alice.
-    assert (await world.say(alice_there, "daily", club_channel)).startswith("You claimed")
-    shared = await world.say(bob_there, "daily", club_channel)
-    assert shared.startswith("You already claimed today.")
-    assert "Daily loss limit: 1" in await world.say(alice_there, "limits show", club_channel)
-    unlinked = await world.say(
-        club_admin, "blackjack-admin unlink", club_channel, member=alice_there, reason="no"
-    )
-    assert unlinked.startswith(f"Unlinked <@{world.alice.id}> in this server")
-    assert "Daily loss limit: none" in await world.say(alice_there, "limits show", club_channel)
-
-
-def embed_all(embed: dict[str, Any]) -> str:
-    """An embed's description and every field, as one text."""
-    fields = [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
-    return "\n".join([embed.get("description", ""), *fields])

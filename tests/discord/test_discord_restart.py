@@ -109,7 +109,7 @@ async def test_sigkill_in_the_middle_of_a_round_resumes_it_on_the_same_message(
                 member.id: await store.balance(world.guild.id, member.id)
                 for member in (world.alice, world.bob)
             }
-            (open_round,) = await store.round_history(world.guild.id, limit=1)
+            (open_round,) = await store.reports.round_history(world.guild.id, limit=1)
         # The killed process left the round open with both stakes on the table.
         assert (open_round.status, open_round.staked) == ("open", 300)
         assert open_round.message_id == table.id
@@ -120,7 +120,7 @@ async def test_sigkill_in_the_middle_of_a_round_resumes_it_on_the_same_message(
         assert embed_text(table).split("## Latest")[0] == seats_before
         assert mid_round(table)
         async with db.open_store(url) as store:
-            assert (await store.get_round(open_round.round_id)).status == "open"  # type: ignore[union-attr]
+            assert (await store.reports.get_round(open_round.round_id)).status == "open"  # type: ignore[union-attr]
             for member in (world.alice, world.bob):
                 assert await store.balance(world.guild.id, member.id) == held[member.id]
 
@@ -133,7 +133,7 @@ async def test_sigkill_in_the_middle_of_a_round_resumes_it_on_the_same_message(
     assert process.process.returncode == 0
     assert BACK in embed_text(table)
     async with db.open_store(url) as store:
-        still = await store.get_round(open_round.round_id)
+        still = await store.reports.get_round(open_round.round_id)
         assert still is not None
         assert still.status == "open"
     await check_invariants(url)

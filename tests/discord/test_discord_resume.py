@@ -152,7 +152,7 @@ async def test_a_table_whose_channel_is_gone_or_out_of_reach_is_refunded(
         await world.settle()
         assert bot.tables.table_in(world.channel.id) is None
         assert await world.balance(world.alice) == START_CHIPS
-        (voided,) = await world.store.round_history(world.guild.id, limit=1)
+        (voided,) = await world.store.reports.round_history(world.guild.id, limit=1)
         assert (voided.status, voided.void_reason) == ("void", reason)
     await check_invariants(config.database_url)
 

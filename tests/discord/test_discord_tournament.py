@@ -116,7 +116,7 @@ async def test_a_three_player_tournament_to_its_end(world: World, shoes: ShoeQue
         (world.bob.id, True),
         (world.carol.id, False),
     }
-    shoe = await world.store.get_shoe(commitment(seed))
+    shoe = await world.store.shoes.get_shoe(commitment(seed))
     assert shoe is not None
     assert shoe.seed_hex == seed.hex()
     # The last hand is shown on the table (its dealer's cards and every result), and the

@@ -72,7 +72,7 @@ async def test_an_account_younger_than_the_gate_cannot_enter(world: World) -> No
     assert refused.startswith("Your Discord account is too new to play here")
     assert f"<t:{allowed_from}:f>" in refused
     assert live(world).entrants == []
-    assert await world.store.ledger(world.guild.id, newbie.id) == []
+    assert await world.store.reports.ledger(world.guild.id, newbie.id) == []
 
 
 async def test_one_table_a_channel_and_one_bet_parser_at_a_tournament(

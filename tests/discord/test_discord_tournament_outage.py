@@ -127,7 +127,9 @@ async def test_a_store_outage_mid_hand_pauses_the_table_and_the_hand_settles_onc
         assert sorted((r.hand_no, r.user_id, r.eliminated) for r in eliminations) == sorted(
             [(1, world.alice.id, False), (1, world.bob.id, True), (1, world.carol.id, False)]
         )
-        rounds = await world.store.round_history(world.guild.id, channel_id=world.channel.id)
+        rounds = await world.store.reports.round_history(
+            world.guild.id, channel_id=world.channel.id
+        )
         assert [r.status for r in rounds].count("settled") == 1
         assert await world.chips() == before  # tournament chips: the economy never moved
 

@@ -121,7 +121,7 @@ async def test_tournament_commands_from_a_group_dm_or_a_dm_say_where_they_are_pl
                 assert (other.content, other.ephemeral) == (NO_TOURNAMENT, True), command
     assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert world.running.tournaments.live == {}
-    assert await world.store.ledger(world.guild.id, alice.id) == []
+    assert await world.store.reports.ledger(world.guild.id, alice.id) == []
 
 
 @pytest.mark.usefixtures("bot")
@@ -355,7 +355,7 @@ async def test_the_commitment_and_the_seed_shown_check_out_with_verify(world: Wo
     assert commitment == shown[0]
     assert f"(commitment `{commitment}`)" in over
     # Each hand as the store recorded it, oldest first, was dealt from its continuation.
-    rounds = await world.store.round_history(world.guild.id, channel_id=world.channel.id)
+    rounds = await world.store.reports.round_history(world.guild.id, channel_id=world.channel.id)
     hands = [r for r in reversed(rounds) if r.round_id != t.pool_round_id]
     assert [r.status for r in hands] == ["settled"] * 3
     for number, record in enumerate(hands, start=1):

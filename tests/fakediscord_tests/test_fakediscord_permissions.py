@@ -11,6 +11,7 @@ from discord.http import Route
 
 from fakediscord import FakeDiscord
 from fakediscord.demo_bot import DemoBot
+from fakediscord.harness import endpoints_applied
 from tests.support.fakediscord_world import Table
 
 
@@ -115,7 +116,7 @@ async def test_posting_in_a_deleted_channel_gets_unknown_channel(
 
 async def test_unknown_route_is_404_and_fails_the_test() -> None:
     async with FakeDiscord() as fake:
-        with fake.endpoints_applied():
+        with endpoints_applied(fake):
             http = discord.http.HTTPClient(loop=asyncio.get_running_loop())
             await http.static_login(fake.token)
             with pytest.raises(discord.NotFound) as refused:

@@ -15,7 +15,7 @@ import pytest
 
 from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, shard_for
 from fakediscord.demo_bot import build_bot, shard_settings
-from fakediscord.harness import BotProcess, running_bot
+from fakediscord.harness import BotProcess, endpoints_applied, running_bot
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 
@@ -146,7 +146,7 @@ async def test_shard_id_beyond_the_shard_count_ends_discord_py_with_4010(
     fake: FakeDiscord, even: Casino
 ) -> None:
     bot = build_bot(fake.clock, shard_count=2, shard_ids=[2])
-    with fake.endpoints_applied(), pytest.raises(discord.ConnectionClosed) as closed:
+    with endpoints_applied(fake), pytest.raises(discord.ConnectionClosed) as closed:
         await asyncio.wait_for(bot.start(fake.token), 10)
     assert closed.value.code == 4010
     assert fake.gateway.sessions == {}

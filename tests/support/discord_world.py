@@ -196,13 +196,13 @@ class World:
         result = {}
         for member in (self.alice, self.bob, self.carol, self.admin, self.mod):
             balance = await self.balance(member)  # opens the account first, if new
-            rows = await self.store.ledger(self.guild.id, member.id, 1000)
+            rows = await self.store.reports.ledger(self.guild.id, member.id, 1000)
             result[member.id] = (balance, len(rows))
         return result
 
     async def ledger(self, member: FakeMember) -> list[tuple[str, int]]:
         """(kind, delta) rows, oldest first."""
-        rows = await self.store.ledger(self.guild.id, member.id, 1000)
+        rows = await self.store.reports.ledger(self.guild.id, member.id, 1000)
         return [(row.kind, row.delta) for row in reversed(rows)]
 
 

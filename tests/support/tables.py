@@ -43,13 +43,13 @@ class Chips:
 
 async def chips_of(store: db.Store, *players: Player) -> Chips:
     balances = {p.user_id: await store.balance(GUILD, p.user_id) for p in players}
-    ledgers = {p.user_id: await store.ledger(GUILD, p.user_id, 1000) for p in players}
+    ledgers = {p.user_id: await store.reports.ledger(GUILD, p.user_id, 1000) for p in players}
     return Chips(balances, ledgers)
 
 
 async def ledger_kinds(store: db.Store, player: Player) -> list[tuple[str, int]]:
     """The player's ledger rows, oldest first, as (kind, delta)."""
-    rows = await store.ledger(GUILD, player.user_id, 1000)
+    rows = await store.reports.ledger(GUILD, player.user_id, 1000)
     return [(row.kind, row.delta) for row in reversed(rows)]
 
 

@@ -129,7 +129,7 @@ async def test_a_suited_blackjack_is_awarded_with_its_round_and_announced(
 ) -> None:
     shoes.add(SUITED)
     snap = await _deal_suited_round(service)
-    [round_record] = await store.round_history(GUILD, channel_id=CHANNEL, limit=1)
+    [round_record] = await store.reports.round_history(GUILD, channel_id=CHANNEL, limit=1)
     snap = (await service.act(snap.table_id, snap.round_no, BOB, Action.STAND)).snapshot
     assert snap.phase is TablePhase.BETTING
     assert list(snap.events) == announced(ALICE, FIRST_BLACKJACK, SUITED_BLACKJACK)
@@ -146,7 +146,7 @@ async def test_a_round_settled_by_a_resumed_process_awards_once(
 ) -> None:
     shoes.add(SUITED)
     snap = await _deal_suited_round(service)
-    [round_record] = await store.round_history(GUILD, channel_id=CHANNEL, limit=1)
+    [round_record] = await store.reports.round_history(GUILD, channel_id=CHANNEL, limit=1)
     # Bob's stand reached the journal, then the process died before settling.
     await service.suspend()
     stand = db.TableAction(
@@ -157,7 +157,7 @@ async def test_a_round_settled_by_a_resumed_process_awards_once(
         None,
         clock.now(),
     )
-    await store.append_actions([stand])
+    await store.tables.append_actions([stand])
     for _ in range(2):  # a resumed process settles from the journal; the next finds it settled
         restarted = TableService(store, clock=clock)
         [resumed] = (await restarted.resume()).resumed

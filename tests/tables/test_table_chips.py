@@ -177,7 +177,7 @@ async def test_close_refunds_exactly_once(
         ("bet", -300),
         ("refund", 300),
     ]
-    rounds = await store.round_history(GUILD, channel_id=CHANNEL)
+    rounds = await store.reports.round_history(GUILD, channel_id=CHANNEL)
     assert [(r.status, r.void_reason) for r in rounds] == [
         ("void", "The table message was deleted.")
     ]
@@ -196,8 +196,10 @@ async def test_a_graceful_stop_voids_nothing_and_stops_every_timer(
     assert clock.sleepers == 0
     # Nothing is voided: the stake stays on the table, which resumes at the next start.
     assert await store.balance(GUILD, ALICE.user_id) == START_CHIPS - 100
-    assert [r.status for r in await store.round_history(GUILD, channel_id=CHANNEL)] == ["open"]
-    assert {t.table_id for t in await store.open_tables()} >= {table.table_id}
+    assert [r.status for r in await store.reports.round_history(GUILD, channel_id=CHANNEL)] == [
+        "open"
+    ]
+    assert {t.table_id for t in await store.tables.open_tables()} >= {table.table_id}
 
 
 @both_backends

@@ -100,7 +100,7 @@ async def test_the_table_message_is_stored_on_every_round(
     await service.attach_message(table.table_id, 700_000_000_000_000_001)
     table, _ = await service.bet(CHANNEL, ALICE, "100")
     await service.act(table.table_id, table.round_no, ALICE, Action.STAND)
-    rounds = await store.round_history(GUILD, channel_id=CHANNEL)
+    rounds = await store.reports.round_history(GUILD, channel_id=CHANNEL)
     assert [r.message_id for r in rounds] == [700_000_000_000_000_001] * 2
 
 

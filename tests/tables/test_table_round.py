@@ -93,7 +93,7 @@ async def test_full_round_for_three_players(
         ("bet", -25),
         ("payout", 62),
     ]
-    stats = await store.stats(GUILD, ALICE.user_id)
+    stats = await store.reports.stats(GUILD, ALICE.user_id)
     assert (stats.hands, stats.wins, stats.pushes, stats.total_wagered) == (2, 1, 1, 300)
-    carol_stats = await store.stats(GUILD, CAROL.user_id)
+    carol_stats = await store.reports.stats(GUILD, CAROL.user_id)
     assert carol_stats.blackjacks == 1

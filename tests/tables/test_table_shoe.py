@@ -39,10 +39,10 @@ async def test_reaching_the_cut_card_reshuffles_and_announces_action_and_standin
     assert fair.commitment == table.commitment
     assert (fair.previous_commitment, fair.previous_seed) == (first.commitment, old_seed)
     assert fair.verify_command == f"python -m bot verify --seed {old_seed} --decks 1"
-    revealed = await store.last_revealed_shoe(GUILD, CHANNEL)
+    revealed = await store.shoes.last_revealed_shoe(GUILD, CHANNEL)
     assert revealed is not None
     assert revealed.seed_hex == old_seed
-    rounds = await store.round_history(GUILD, channel_id=CHANNEL)
+    rounds = await store.reports.round_history(GUILD, channel_id=CHANNEL)
     assert rounds[0].commitment == table.commitment  # the next round deals from the new shoe
 
     table, _ = await service.bet(CHANNEL, ALICE, "100")

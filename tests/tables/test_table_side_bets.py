@@ -71,7 +71,7 @@ async def test_side_bets_on_two_spots_are_staked_decided_and_paid(
         ("payout", 400),
         ("side_payout", 60),
     ]
-    stats = await store.stats(GUILD, ALICE.user_id)
+    stats = await store.reports.stats(GUILD, ALICE.user_id)
     assert (stats.hands, stats.net) == (2, 200)
     assert (stats.side_bets, stats.side_bet_wins, stats.side_bet_net) == (6, 4, 360)
 

@@ -107,5 +107,5 @@ async def test_a_player_who_reached_the_limit_mid_round_does_not_void_the_others
         not_paid,
         "Bob: 10♣ 10♦ 20 wins · balance change +100",
     )
-    rounds = await store.round_history(GUILD, channel_id=CHANNEL)
+    rounds = await store.reports.round_history(GUILD, channel_id=CHANNEL)
     assert "settled" in [r.status for r in rounds]

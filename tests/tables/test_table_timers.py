@@ -42,7 +42,7 @@ async def test_nobody_bets_the_round_is_voided_and_the_table_closes_after_idle_t
     again = service.get(table.table_id)
     assert again.phase is TablePhase.BETTING
     assert again.round_no == table.round_no + 1
-    rounds = await store.round_history(GUILD, channel_id=CHANNEL)
+    rounds = await store.reports.round_history(GUILD, channel_id=CHANNEL)
     assert [r.status for r in rounds] == ["open", "void"]
 
     await tick(clock, 269)
@@ -51,7 +51,7 @@ async def test_nobody_bets_the_round_is_voided_and_the_table_closes_after_idle_t
     assert service.table_in(CHANNEL) is None
     assert published.last.phase is TablePhase.CLOSED
     assert published.last.closed_reason == "Closed after 5 min without bets."
-    rounds = await store.round_history(GUILD, channel_id=CHANNEL)
+    rounds = await store.reports.round_history(GUILD, channel_id=CHANNEL)
     assert {r.status for r in rounds} == {"void"}
     assert len(rounds) == 10
     assert clock.sleepers == 0
