@@ -61,6 +61,13 @@ class FakeMessage:
 
     def buttons(self) -> list[dict[str, Any]]:
         """Every button on the message, in order (in a V2 message: nested ones too)."""
+        if not self.components_v2:  # action rows of buttons: no walk through the tree
+            return [
+                child
+                for row in self.components
+                for child in row.get("components") or ()
+                if child.get("type") == 2
+            ]
         return [child for child in walk(self.components) if child.get("type") == 2]
 
     def text_displays(self) -> str:
