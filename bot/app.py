@@ -36,7 +36,7 @@ from bot.play_gate import PlayGate
 from bot.server_settings import ServerSettings
 from bot.shards import owned_shards, shard_of, shard_options
 from bot.strategy_cache import cache_directory
-from bot.strategy_process import StrategyPool
+from bot.strategy_process import BACKGROUND_NICE, StrategyPool
 from bot.table_display import TableDisplay
 from bot.tables import ShoeFactory, TableError, TableService, TableSnapshot
 from bot.tables.advice import Advice
@@ -189,12 +189,14 @@ class BlackjackBot(commands.Bot):
             publish=self._publish,
             shoe_factory=self._shoe_factory,
             advice=Advice(
-                cache_directory(self.config.database_url), worker=StrategyPool(), clock=self.clock
+                cache_directory(self.config.database_url),
+                worker=StrategyPool(),
+                background=StrategyPool(nice=BACKGROUND_NICE),
+                clock=self.clock,
             ),
         )
         self._tournaments = Tournaments(self._store, self.clock, self._tables)
-        #: Each server's settings: the one cache, written through by the admin's commands.
-        self.settings = ServerSettings(self._store)
+        self.settings = ServerSettings(self._store)  # the one cache, written through
         #: What every feature asks before it lets a member play (bot.play_gate).
         self.play_gate = PlayGate(self._store, self.clock, self.settings)
         self._tables.shard_count = self.config.shard_count or 1

@@ -36,6 +36,10 @@ from typing import Final, ParamSpec, TypeVar
 from bot.engine import Action, Card, Rules
 from bot.engine.analysis import decision_values
 
+#: The niceness the coach's grading worker adds to its own: the lowest priority, so the
+#: grading of every round takes only CPU that no click, Hint or table edit wants.
+BACKGROUND_NICE: Final = 19
+
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -46,7 +50,10 @@ class StrategyPool(Executor):
     Jobs travel by pickle, so a job is a module's function with picklable arguments.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, nice: int = 0) -> None:
+        #: Added to the worker's niceness as it starts: a background worker (the coach's
+        #: grading) gets a core only when nothing else wants it.
+        self.nice = nice
         self._context = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
@@ -69,7 +76,7 @@ class StrategyPool(Executor):
                 max_workers=1,
                 mp_context=self._context,
                 initializer=_started,
-                initargs=(self._pid,),
+                initargs=(self._pid, self.nice),
             )
             return self._pool.submit(fn, *args, **kwargs)
 
@@ -91,11 +98,13 @@ class StrategyPool(Executor):
         pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
-def _started(pid: Synchronized[int]) -> None:
+def _started(pid: Synchronized[int], nice: int) -> None:
     """In the worker as it starts: Ctrl-C in a terminal reaches the whole process group,
     and the bot's graceful stop, not the worker, answers it; watch for the bot's end;
-    then say who it is."""
+    lower its priority by ``nice``; then say who it is."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice:
+        os.nice(nice)
     threading.Thread(target=_end_with_parent, name="parent-watch", daemon=True).start()
     pid.value = os.getpid()
 

@@ -14,7 +14,7 @@ import pytest
 
 from bot.engine import Action, Card, Rules
 from bot.strategy_cache import StrategyCache, chart_and_edge
-from bot.strategy_process import StrategyPool
+from bot.strategy_process import BACKGROUND_NICE, StrategyPool
 from bot.tables.advice import Advice
 from bot.tables.errors import RESTARTING, Restarting
 from fakediscord.clock import ManualClock
@@ -43,6 +43,17 @@ def test_a_job_is_worked_out_in_the_worker_and_its_exception_comes_back() -> Non
         assert (chart, edge) == chart_and_edge(SIX_DECKS)
     finally:
         pool.shutdown()
+
+
+def test_a_background_worker_runs_at_the_lowest_priority_and_the_hints_worker_does_not() -> None:
+    background, hints = StrategyPool(nice=BACKGROUND_NICE), StrategyPool()
+    try:
+        mine = os.nice(0)
+        assert background.submit(os.nice, 0).result() == min(mine + BACKGROUND_NICE, 19)
+        assert hints.submit(os.nice, 0).result() == mine
+    finally:
+        background.shutdown()
+        hints.shutdown()
 
 
 async def test_the_hint_from_the_worker_process_is_the_hint_from_a_thread() -> None:

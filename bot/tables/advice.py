@@ -65,10 +65,15 @@ class Advice:
         directory: Path | None = None,
         *,
         worker: Executor | None = None,
+        background: Executor | None = None,
         clock: Clock | None = None,
     ) -> None:
         self.cache = StrategyCache(directory)
         self._worker = worker or ThreadPoolExecutor(max_workers=1, thread_name_prefix="strategy")
+        #: Where work no one waits for runs (the coach's grading): by default the worker;
+        #: the bot gives it a process of its own at the lowest priority, so that it neither
+        #: queues before a Hint nor takes a core a click could use.
+        self._background = background or self._worker
         self._clock = clock or SystemClock()
         #: Rule sets whose warming is under way in the worker, by key.
         self._pending: dict[str, asyncio.Future[Any]] = {}
@@ -151,11 +156,11 @@ class Advice:
         return self._closed
 
     def run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> asyncio.Future[T]:
-        """``fn(*args)`` in the worker, after the jobs queued before it (the coach's
-        grading); Restarting once closed."""
+        """``fn(*args)`` in the background worker, after the jobs queued before it (the
+        coach's grading); Restarting once closed."""
         if self._closed:
             raise Restarting()
-        return asyncio.wrap_future(self._worker.submit(fn, *args, **kwargs))
+        return asyncio.wrap_future(self._background.submit(fn, *args, **kwargs))
 
     def _lost(self, job: asyncio.Future[Any]) -> bool:
         """Whether the worker ended before it finished ``job``: Restarting when the bot
@@ -172,6 +177,8 @@ class Advice:
         is answered that the bot is restarting."""
         self._closed = True
         self._worker.shutdown(wait=False, cancel_futures=True)
+        if self._background is not self._worker:
+            self._background.shutdown(wait=False, cancel_futures=True)
 
 
 #: A figure as the Hint writes it: a sign always, the minus sign a true minus.

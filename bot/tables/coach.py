@@ -2,7 +2,8 @@
 
 The round flow tells the coach the id of each round it settles, once the settlement is
 committed (``RoundFlow.on_settled``). The coach reads the round's journal back from the
-store, has the strategy worker (the Hint's process, ``Advice.run``) replay and grade it
+store, has the background strategy worker (a process beside the Hint's, at the lowest
+priority: ``Advice.run``) replay and grade it
 (``bot.coach_grading.grade_round``), and stores the grades with the round's mark in one
 transaction. Nothing of it runs while a click waits: the flow only starts a task.
 
