@@ -48,6 +48,7 @@ from db.models import (
     VoidResult,
 )
 from db.ops.achievements import AwardRecord, RoundAwards
+from db.ops.bridge import BridgeRecord, TransferClosed, TransferRecord
 from db.ops.seasons import Season, SeasonEntry, SeasonStandings
 from db.store import Clock, Store
 
@@ -57,6 +58,7 @@ __all__ = [
     "Account",
     "AwardRecord",
     "BalanceLimitExceeded",
+    "BridgeRecord",
     "Clock",
     "DailyResult",
     "GuildSettings",
@@ -87,6 +89,8 @@ __all__ = [
     "StoredTable",
     "TableAction",
     "TableWrite",
+    "TransferClosed",
+    "TransferRecord",
     "UnknownRound",
     "UnknownShoe",
     "VoidResult",

@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from db import checks, migrate, writable
+from db.bridge_store import BridgeStore
 from db.competition import Competition
 from db.errors import StoreConfigError, StoreError, StoreUnavailable
 from db.group_commit import GroupCommit
@@ -77,6 +78,8 @@ class Store(ABC):
         self.competition = Competition(self._run, self._now)
         #: Players' own limits, self-exclusion, the no-value notice, linked accounts.
         self.play = PlayLimitsStore(self._run, self._now)
+        #: A server's bridge to UnbelievaBoat and the transfers between the two books.
+        self.bridge = BridgeStore(self._run, self._now)
 
     # -- backend -------------------------------------------------------------
 

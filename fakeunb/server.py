@@ -81,6 +81,7 @@ class FakeUnbelievaBoat:
         self._state = _State()
         self.requests: list[Recorded] = []
         self._released = asyncio.Event()
+        self._held = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._port = 0
         app = web.Application(middlewares=[self._record, self._authorize])
@@ -119,6 +120,12 @@ class FakeUnbelievaBoat:
     def rate_limit_next(self, retry_after_ms: int) -> None:
         """The next request (of any kind) is answered 429 with this wait."""
         self._state.rate_limits.append(retry_after_ms)
+
+    async def wait_held(self) -> None:
+        """Return once a faulted change is being held without an answer (then wait for
+        the next one)."""
+        await self._held.wait()
+        self._held.clear()
 
     def changes(self) -> list[Recorded]:
         """The PATCH requests received, in order."""
@@ -187,12 +194,14 @@ class FakeUnbelievaBoat:
         if fault is Fault.ERROR:
             return _error(400, "Bad Request")
         if fault is Fault.TIMEOUT_BEFORE:
+            self._held.set()
             await self._released.wait()
             return _error(503, "Service Unavailable")
         balance = self._balance(guild_id, user_id)
         balance.cash += cash
         balance.bank += bank
         if fault is Fault.TIMEOUT_AFTER:
+            self._held.set()
             await self._released.wait()
         return _balance_answer(user_id, balance)
 

@@ -30,13 +30,15 @@ _AT_STAKE = (
 
 
 def ensure_account(guild_id: int, user_id: int, now: int) -> Op[Account]:
-    """The account, created with the guild's starting chips (a 'grant' ledger row) if new."""
+    """The account, created with the guild's starting chips (a 'grant' ledger row) if new;
+    on a server bridged to UnbelievaBoat a new account starts empty (chips come from cash)."""
     default = GuildSettings().starting_chips
     rows = yield Query(
         "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?,"
-        " COALESCE((SELECT starting_chips FROM guild_settings WHERE guild_id = ?), ?), ?)"
+        " CASE WHEN EXISTS (SELECT 1 FROM economy_bridges WHERE guild_id = ?) THEN 0 ELSE"
+        " COALESCE((SELECT starting_chips FROM guild_settings WHERE guild_id = ?), ?) END, ?)"
         " ON CONFLICT (guild_id, user_id) DO NOTHING RETURNING balance",
-        (guild_id, user_id, guild_id, default, now),
+        (guild_id, user_id, guild_id, guild_id, default, now),
     )
     if rows:
         balance = int(rows[0][0])
