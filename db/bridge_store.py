@@ -78,6 +78,11 @@ class BridgeStore:
         g = None if guild_id is None else checks.snowflake("guild_id", guild_id)
         return await self._run(lambda: bridge.transfers(g, OPEN_STATUSES), write=False)
 
+    async def chips_held(self, guild_id: int) -> int:
+        """Every chip the server's players hold (bought from its cash, on a bridged server)."""
+        g = checks.snowflake("guild_id", guild_id)
+        return await self._run(lambda: bridge.chips_held(g), write=False)
+
     async def transfer(self, transfer_id: int) -> TransferRecord | None:
         """One transfer, or None."""
         return await self._run(lambda: bridge.transfer(transfer_id), write=False)

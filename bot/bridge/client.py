@@ -29,7 +29,6 @@ from bot.clock import Clock
 
 log = logging.getLogger(__name__)
 
-DEFAULT_API_URL: Final = "https://unbelievaboat.com/api"
 #: How many 429s in a row a request waits out before it gives up (as Refused).
 MAX_RATE_LIMITED: Final = 5
 #: The permission bit that lets an application read and change balances.

@@ -81,6 +81,8 @@ class Bridge:
     """Cash-ins, cash-outs, their reconciliation and an admin's settlement."""
 
     def __init__(self, store: db.Store, client: UnbClient) -> None:
+        #: The store both books' side of ours lives in.
+        self.store = store
         self._store = store
         self._client = client
         self._queues: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)

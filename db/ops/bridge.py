@@ -153,6 +153,14 @@ def transfers(guild_id: int | None, statuses: tuple[str, ...]) -> Op[list[Transf
     return [TransferRecord(*row) for row in rows]
 
 
+def chips_held(guild_id: int) -> Op[int]:
+    """The sum of the server's balances."""
+    rows = yield Query(
+        "SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE guild_id = ?", (guild_id,)
+    )
+    return int(rows[0][0])
+
+
 def transfer(transfer_id: int) -> Op[TransferRecord | None]:
     """One transfer."""
     rows = yield Query(f"SELECT {_COLUMNS} FROM bridge_transfers WHERE id = ?", (transfer_id,))

@@ -299,6 +299,8 @@ async def test_commands_are_synced_globally_without_a_dev_guild(
         "start",
     ]
     assert sorted(o["name"] for o in synced["blackjack"]["options"]) == [
+        "cash-in",
+        "cash-out",
         "fairness",
         "join",
         "leave",
