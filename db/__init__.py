@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from db.errors import (
     BalanceLimitExceeded,
+    BridgedEconomy,
     InsufficientChips,
     PlayRefused,
     RoundClosed,
@@ -59,6 +60,7 @@ __all__ = [
     "AwardRecord",
     "BalanceLimitExceeded",
     "BridgeRecord",
+    "BridgedEconomy",
     "Clock",
     "DailyResult",
     "GuildSettings",

@@ -111,8 +111,18 @@ async def test_a_held_transfer_is_settled_by_the_admins_button(
     assert unb.cash(guild, alice) + await world.balance(world.alice) == 100
 
 
-async def test_daily_starting_chips_are_off_on_a_bridged_server(
+async def test_daily_starting_chips_and_grants_are_off_on_a_bridged_server(
     world: World, bot: BlackjackBot, unb: FakeUnbelievaBoat
 ) -> None:
     await connect(world, unb)
+    assert await world.store.read_balance(world.guild.id, world.bob.id) == 0
+    assert await world.say(world.bob, "daily") == (
+        "This server's chips come from UnbelievaBoat: buy them with /blackjack cash-in."
+    )
+    grant = await world.say(world.admin, "blackjack-admin grant", member=world.bob, amount=50)
+    assert grant.startswith("This server's chips come from UnbelievaBoat")
     assert await world.balance(world.bob) == 0
+    assert await world.say(world.admin, "blackjack-admin economy disconnect") == (
+        "Disconnected from UnbelievaBoat."
+    )
+    assert (await world.say(world.bob, "daily")).startswith("You claimed")
