@@ -100,6 +100,11 @@ class UnbClient:
     def __repr__(self) -> str:
         return f"UnbClient({self._base!r})"
 
+    @property
+    def clock(self) -> Clock:
+        """The clock a 429's wait is slept on."""
+        return self._clock
+
     async def close(self) -> None:
         """Close the connections."""
         if self._session is not None:

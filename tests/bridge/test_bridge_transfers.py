@@ -190,3 +190,18 @@ async def test_connect_checks_the_token_with_the_servers_permission(
     assert stored is not None
     assert stored.token == TOKEN.reveal()
     assert TOKEN.reveal() not in repr(stored)
+
+
+async def test_a_429_is_waited_out_in_the_servers_queue(
+    store: db.Store, unb: FakeUnbelievaBoat, bridge: Bridge, client: UnbClient
+) -> None:
+    unb.set_balance(GUILD, ALICE, cash=100)
+    unb.rate_limit_next(1500)  # the balance read before the change
+    clock = client.clock
+    cash_in = asyncio.create_task(bridge.cash_in(GUILD, ALICE, 40))
+    await clock.wait_for_sleepers()
+    assert clock.next_wakeup() == clock.now() + 1.5
+    clock.advance(1.5)
+    result = await cash_in
+    assert result.outcome == "done"
+    assert (unb.cash(GUILD, ALICE), await store.balance(GUILD, ALICE)) == (60, 40)
