@@ -211,6 +211,8 @@ class EconomyAdmin(app_commands.Group):
         if record is None:
             await tell(interaction, NOT_BRIDGED)
             return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bridge.reconcile(guild_id)  # what can be told from the cash now, is
         open_ = await store.open_transfers(guild_id)
         held = [t for t in open_ if t.status == "held"]
         with speaking(interaction.locale):
@@ -225,7 +227,7 @@ class EconomyAdmin(app_commands.Group):
                 waiting=len(held),
             )
         view = SettleView(self.bridge, held, interaction.locale)
-        await interaction.response.send_message(text, view=view, ephemeral=True)
+        await interaction.followup.send(text, view=view, ephemeral=True)
 
 
 @app_commands.describe(amount="How much UnbelievaBoat cash to change into chips")

@@ -157,9 +157,18 @@ class Bridge:
         bridge = await self._store.bridge.bridge(guild_id)
         if bridge is None:
             raise NotBridged(f"guild {guild_id} has no bridge")
-        if any(t.user_id == user_id for t in await self._store.bridge.open_transfers(guild_id)):
-            raise TransferOpen(f"user {user_id} has an open transfer")
-        return bridge, Token(bridge.token)
+        token = Token(bridge.token)
+        for transfer in await self._store.bridge.open_transfers(guild_id):
+            if transfer.user_id == user_id and await self._still_open(token, transfer):
+                raise TransferOpen(f"user {user_id} has an open transfer")
+        return bridge, token
+
+    async def _still_open(self, token: Token, transfer: TransferRecord) -> bool:
+        """Whether an open transfer stays open: one waiting for an admin does; a pending
+        one (UnbelievaBoat could not be asked when it was checked) is checked again."""
+        if transfer.status == "held":
+            return True
+        return (await self._reconcile(token, transfer)).outcome in ("pending", "held")
 
     async def _read(self, token: Token, guild_id: int, user_id: int) -> Balance:
         try:

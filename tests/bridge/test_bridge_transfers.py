@@ -205,3 +205,16 @@ async def test_a_429_is_waited_out_in_the_servers_queue(
     result = await cash_in
     assert result.outcome == "done"
     assert (unb.cash(GUILD, ALICE), await store.balance(GUILD, ALICE)) == (60, 40)
+
+
+async def test_a_pending_transfer_is_checked_again_before_the_players_next_one(
+    store: db.Store, unb: FakeUnbelievaBoat, bridge: Bridge
+) -> None:
+    unb.set_balance(GUILD, ALICE, cash=300)
+    left = await store.bridge.begin(GUILD, ALICE, "cash_in", 50, 50, 300)  # never sent
+    result = await bridge.cash_in(GUILD, ALICE, 100)
+    assert result.outcome == "done"
+    earlier = await store.bridge.transfer(left.id)
+    assert earlier is not None
+    assert earlier.status == "rolled_back"
+    assert (unb.cash(GUILD, ALICE), await store.balance(GUILD, ALICE)) == (200, 100)
