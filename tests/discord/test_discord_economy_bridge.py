@@ -13,6 +13,7 @@ from bot.app import BlackjackBot
 from bot.log_setup import PLAIN, RedactingFormatter
 from fakeunb import FakeUnbelievaBoat
 from tests.support.discord_world import World
+from tests.support.shoes import SPARE, ShoeQueue
 
 TOKEN = "unb-app-token-for-the-casino"
 
@@ -126,3 +127,33 @@ async def test_daily_starting_chips_and_grants_are_off_on_a_bridged_server(
         "Disconnected from UnbelievaBoat."
     )
     assert (await world.say(world.bob, "daily")).startswith("You claimed")
+
+
+async def test_chips_cashed_in_play_a_round_and_cash_out_with_the_winnings(
+    world: World, bot: BlackjackBot, unb: FakeUnbelievaBoat, shoes: ShoeQueue
+) -> None:
+    # Alice 10 9 (19) stands; the dealer shows a 7, holds a 10: 17, and stands.
+    shoes.add("Ts 7d 9h Tc " + SPARE)
+    await connect(world, unb)
+    guild, alice = world.guild.id, world.alice.id
+    unb.set_balance(guild, alice, cash=1_000)
+    await world.say(world.alice, "blackjack cash-in", amount=500)
+    table = await world.start(world.alice)
+    assert await world.bet(world.alice, "100") == "Bet 100. Balance: 400."
+    await world.click(world.alice, table, "Stand")
+    assert await world.balance(world.alice) == 600
+    assert await world.say(world.alice, "blackjack cash-out") == (
+        "You changed 600 chips into 600 cash. Your chips: 0."
+    )
+    # UnbelievaBoat's book: the cash less the cash-in, plus the cash-out.
+    assert unb.cash(guild, alice) == 1_000 - 500 + 600
+    assert [r.body for r in unb.changes()] == [
+        {"cash": -500, "reason": "Blackjack table chips"},
+        {"cash": 600, "reason": "Blackjack table chips"},
+    ]
+    assert await world.ledger(world.alice) == [
+        ("cash_in", 500),
+        ("bet", -100),
+        ("payout", 200),
+        ("cash_out", -600),
+    ]
