@@ -77,7 +77,9 @@ class _State:
 class FakeUnbelievaBoat:
     """Use as ``async with FakeUnbelievaBoat() as unb:``; point the client at :attr:`url`."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, starting_cash: int = 0) -> None:
+        #: The cash of a member the fake has not seen yet.
+        self.starting_cash = starting_cash
         self._state = _State()
         self.requests: list[Recorded] = []
         self._released = asyncio.Event()
@@ -152,7 +154,7 @@ class FakeUnbelievaBoat:
             await self._runner.cleanup()
 
     def _balance(self, guild_id: int, user_id: int) -> _Balance:
-        return self._state.balances.setdefault((guild_id, user_id), _Balance())
+        return self._state.balances.setdefault((guild_id, user_id), _Balance(self.starting_cash))
 
     @web.middleware
     async def _record(self, request: web.Request, handler: Any) -> web.StreamResponse:
