@@ -33,6 +33,7 @@ from bot.discord_reply import tell
 from bot.i18n import Text, _, speak, speaking
 from bot.log_setup import UNB_TOKEN_FIELD
 from cogs.admin_ledger import NOT_ALLOWED
+from db.bridge_store import MAX_RATE
 from db.errors import BalanceLimitExceeded, InsufficientChips
 from db.models import MAX_BALANCE
 from db.ops.bridge import TransferClosed, TransferRecord
@@ -100,7 +101,7 @@ def refusal_text(error: BridgeRefusal | InsufficientChips) -> Text:
 class TokenForm(discord.ui.Modal):
     """Asks the admin for the application's token (never shown back)."""
 
-    def __init__(self, bridge: Bridge, locale: object) -> None:
+    def __init__(self, bridge: Bridge, locale: object, rate: tuple[int, int]) -> None:
         with speaking(locale):
             super().__init__(title=speak("Connect UnbelievaBoat"))
             self.token: discord.ui.TextInput[TokenForm] = discord.ui.TextInput(
@@ -111,13 +112,16 @@ class TokenForm(discord.ui.Modal):
             )
         self.add_item(self.token)
         self._bridge = bridge
+        self._rate = rate
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         token = Token(str(self.token.value).strip())
         try:
-            await self._bridge.connect(interaction.guild_id, token, interaction.user.id)
+            await self._bridge.connect(
+                interaction.guild_id, token, interaction.user.id, *self._rate
+            )
         except NoEconomyPermission:
             text = _(
                 "The application may not change balances in this server: give it the"
@@ -189,9 +193,19 @@ class EconomyAdmin(app_commands.Group):
         return False
 
     @app_commands.command(name="connect", description="Connect UnbelievaBoat (asks its token)")
-    async def connect(self, interaction: discord.Interaction[Any]) -> None:
-        """Open the token form."""
-        await interaction.response.send_modal(TokenForm(self.bridge, interaction.locale))
+    @app_commands.describe(
+        cash="UnbelievaBoat cash a player pays for the chips (default 1)",
+        chips="Chips the player gets for that cash (default 1)",
+    )
+    async def connect(
+        self,
+        interaction: discord.Interaction[Any],
+        cash: app_commands.Range[int, 1, MAX_RATE] = 1,
+        chips: app_commands.Range[int, 1, MAX_RATE] = 1,
+    ) -> None:
+        """Open the token form; the rate is ``chips`` chips for ``cash`` cash."""
+        form = TokenForm(self.bridge, interaction.locale, (cash, chips))
+        await interaction.response.send_modal(form)
 
     @app_commands.command(name="disconnect", description="Stop using UnbelievaBoat's economy")
     async def disconnect(self, interaction: discord.Interaction[Any]) -> None:

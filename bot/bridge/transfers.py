@@ -87,9 +87,12 @@ class Bridge:
         self._client = client
         self._queues: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
-    async def connect(self, guild_id: int, token: Token, actor_id: int) -> int:
-        """Check the token by reading the application's permission here; store it. The
-        permission bits (NoEconomyPermission, Unavailable: nothing stored)."""
+    async def connect(
+        self, guild_id: int, token: Token, actor_id: int, rate_cash: int = 1, rate_chips: int = 1
+    ) -> int:
+        """Check the token by reading the application's permission here; store it, with the
+        rate (``rate_chips`` chips for ``rate_cash`` cash). The permission bits
+        (NoEconomyPermission, Unavailable: nothing stored)."""
         async with self._queues[guild_id]:
             try:
                 permissions = await self._client.permissions(token, guild_id)
@@ -97,7 +100,9 @@ class Bridge:
                 raise Unavailable(str(error)) from None
             if not permissions & ECONOMY:
                 raise NoEconomyPermission(f"permissions {permissions}")
-            await self._store.bridge.connect(guild_id, token.reveal(), actor_id)
+            await self._store.bridge.connect(
+                guild_id, token.reveal(), actor_id, rate_cash, rate_chips
+            )
             return permissions
 
     async def cash_in(self, guild_id: int, user_id: int, cash: int) -> TransferResult:

@@ -15,6 +15,7 @@ from bot.bridge.transfers import (
     NoEconomyPermission,
     NotBridged,
     NotEnoughCash,
+    OffRate,
     TransferOpen,
     Unavailable,
 )
@@ -218,3 +219,20 @@ async def test_a_pending_transfer_is_checked_again_before_the_players_next_one(
     assert earlier is not None
     assert earlier.status == "rolled_back"
     assert (unb.cash(GUILD, ALICE), await store.balance(GUILD, ALICE)) == (200, 100)
+
+
+async def test_the_admins_rate_converts_both_ways_in_whole_steps(
+    store: db.Store, unb: FakeUnbelievaBoat, client: UnbClient
+) -> None:
+    bridge = Bridge(store, client)
+    await bridge.connect(GUILD, TOKEN, ADMIN, rate_cash=10, rate_chips=3)  # 3 chips for 10 cash
+    unb.set_balance(GUILD, ALICE, cash=100)
+    with pytest.raises(OffRate):
+        await bridge.cash_in(GUILD, ALICE, 25)
+    assert (await bridge.cash_in(GUILD, ALICE, 50)).chips == 15
+    with pytest.raises(OffRate):
+        await bridge.cash_out(GUILD, ALICE, 7)
+    result = await bridge.cash_out(GUILD, ALICE, 6)
+    assert (result.transfer.cash, result.chips) == (20, 9)
+    assert unb.cash(GUILD, ALICE) == 70
+    assert len(unb.changes()) == 2
