@@ -26,13 +26,16 @@ from bot.bridge.transfers import (
     NotBridged,
     NotEnoughCash,
     OffRate,
+    OverLossLimit,
     TransferOpen,
     TransferResult,
 )
 from bot.discord_reply import tell
 from bot.i18n import Text, _, speak, speaking
 from bot.log_setup import UNB_TOKEN_FIELD
+from bot.play_gate import Action, PlayGate
 from cogs.admin_ledger import NOT_ALLOWED
+from cogs.responsible import asker_of, tell_refusal
 from db.bridge_store import MAX_RATE
 from db.errors import BalanceLimitExceeded, InsufficientChips
 from db.models import MAX_BALANCE
@@ -93,6 +96,14 @@ def refusal_text(error: BridgeRefusal | InsufficientChips) -> Text:
         return _("You have {balance} chips: not enough for this.", balance=error.balance)
     if isinstance(error, TransferOpen):
         return OPEN
+    if isinstance(error, OverLossLimit):
+        return _(
+            "That would take the chips you bought today past your daily loss limit of"
+            " {limit} (bought today: {bought}). It resets {when}.",
+            limit=error.limit,
+            bought=error.bought,
+            when=f"<t:{error.resets_at // 1_000_000}:R>",
+        )
     if isinstance(error, OffRate):
         return _("At this server's rate, the amount must be a whole number of steps.")
     return UNAVAILABLE
@@ -267,6 +278,12 @@ async def _transfer(interaction: discord.Interaction[Any], kind: str, amount: in
         await tell(interaction, SERVER_ONLY)
         return
     bridge = bridge_of(interaction.client)
+    if kind == "cash_in":
+        gate: PlayGate = interaction.client.play_gate
+        refusal = await gate.check(guild_id, asker_of(interaction), Action.CASH_IN)
+        if refusal is not None:
+            await tell_refusal(interaction, refusal)
+            return
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         if kind == "cash_in":

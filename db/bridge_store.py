@@ -83,6 +83,11 @@ class BridgeStore:
         g = checks.snowflake("guild_id", guild_id)
         return await self._run(lambda: bridge.chips_held(g), write=False)
 
+    async def cashed_in_since(self, members: tuple[int, ...], since: int) -> int:
+        """The chips a player's accounts bought since ``since`` (microseconds)."""
+        ids = tuple(checks.snowflake("user_id", member) for member in members)
+        return await self._run(lambda: bridge.cashed_in_since(ids, since), write=False)
+
     async def transfer(self, transfer_id: int) -> TransferRecord | None:
         """One transfer, or None."""
         return await self._run(lambda: bridge.transfer(transfer_id), write=False)

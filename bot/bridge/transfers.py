@@ -29,6 +29,7 @@ from db import BridgeRecord, TransferRecord
 
 log = logging.getLogger(__name__)
 
+DAY_MICROS: Final = 86_400 * 1_000_000
 #: The reason UnbelievaBoat shows in the member's history.
 REASON: Final = "Blackjack table chips"
 
@@ -57,6 +58,15 @@ class TransferOpen(BridgeRefusal):
 
 class OffRate(BridgeRefusal):
     """The amount does not convert to whole chips (or cash) at the server's rate."""
+
+
+class OverLossLimit(BridgeRefusal):
+    """The cash-in would take the chips bought today past the player's daily loss limit
+    (``/limits``): chips bought are chips that can be lost."""
+
+    def __init__(self, limit: int, bought: int, resets_at: int) -> None:
+        super().__init__(f"limit {limit}, bought today {bought}")
+        self.limit, self.bought, self.resets_at = limit, bought, resets_at
 
 
 class Unavailable(BridgeRefusal):
@@ -115,6 +125,7 @@ class Bridge:
             if before.cash < cash:
                 raise NotEnoughCash(before.cash)
             chips = cash // bridge.rate_cash * bridge.rate_chips
+            await self._within_loss_limit(guild_id, user_id, chips)
             transfer = await self._store.bridge.begin(
                 guild_id, user_id, "cash_in", cash, chips, before.cash
             )
@@ -167,6 +178,16 @@ class Bridge:
             if transfer.user_id == user_id and await self._still_open(token, transfer):
                 raise TransferOpen(f"user {user_id} has an open transfer")
         return bridge, token
+
+    async def _within_loss_limit(self, guild_id: int, user_id: int, chips: int) -> None:
+        mine = await self._store.play.limits(user_id, guild_id=guild_id)
+        limit = mine.limits.daily_loss
+        if limit is None:
+            return
+        day_starts_at = mine.day_ends_at - DAY_MICROS
+        bought = await self._store.bridge.cashed_in_since(mine.members, day_starts_at)
+        if bought + chips > limit:
+            raise OverLossLimit(limit, bought, mine.day_ends_at)
 
     async def _still_open(self, token: Token, transfer: TransferRecord) -> bool:
         """Whether an open transfer stays open: one waiting for an admin does; a pending

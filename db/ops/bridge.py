@@ -161,6 +161,17 @@ def chips_held(guild_id: int) -> Op[int]:
     return int(rows[0][0])
 
 
+def cashed_in_since(members: tuple[int, ...], since: int) -> Op[int]:
+    """The chips ``members`` (a player's linked accounts) bought since ``since``, anywhere."""
+    marks = ", ".join("?" for _ in members)
+    rows = yield Query(
+        "SELECT COALESCE(SUM(delta), 0) FROM ledger"
+        f" WHERE kind = 'cash_in' AND user_id IN ({marks}) AND created_at >= ?",
+        (*members, since),
+    )
+    return int(rows[0][0])
+
+
 def transfer(transfer_id: int) -> Op[TransferRecord | None]:
     """One transfer."""
     rows = yield Query(f"SELECT {_COLUMNS} FROM bridge_transfers WHERE id = ?", (transfer_id,))

@@ -16,6 +16,7 @@ from bot.bridge.transfers import (
     NotBridged,
     NotEnoughCash,
     OffRate,
+    OverLossLimit,
     TransferOpen,
     Unavailable,
 )
@@ -236,3 +237,17 @@ async def test_the_admins_rate_converts_both_ways_in_whole_steps(
     assert (result.transfer.cash, result.chips) == (20, 9)
     assert unb.cash(GUILD, ALICE) == 70
     assert len(unb.changes()) == 2
+
+
+async def test_cash_ins_count_against_the_players_daily_loss_limit(
+    store: db.Store, unb: FakeUnbelievaBoat, bridge: Bridge
+) -> None:
+    unb.set_balance(GUILD, ALICE, cash=1_000)
+    await store.play.set_limits(ALICE, {"daily_loss": 150})
+    await bridge.cash_in(GUILD, ALICE, 100)
+    with pytest.raises(OverLossLimit) as over:
+        await bridge.cash_in(GUILD, ALICE, 60)
+    assert (over.value.limit, over.value.bought) == (150, 100)
+    assert len(unb.changes()) == 1
+    assert (await bridge.cash_in(GUILD, ALICE, 50)).outcome == "done"
+    assert (unb.cash(GUILD, ALICE), await store.balance(GUILD, ALICE)) == (850, 150)

@@ -157,3 +157,19 @@ async def test_chips_cashed_in_play_a_round_and_cash_out_with_the_winnings(
         ("payout", 200),
         ("cash_out", -600),
     ]
+
+
+async def test_a_member_on_a_break_cannot_cash_in_but_can_cash_out(
+    world: World, bot: BlackjackBot, unb: FakeUnbelievaBoat
+) -> None:
+    await connect(world, unb)
+    guild, alice = world.guild.id, world.alice.id
+    unb.set_balance(guild, alice, cash=100)
+    await world.say(world.alice, "blackjack cash-in", amount=100)
+    await world.store.play.exclude(alice, 86_400)
+    refused = await world.say(world.alice, "blackjack cash-in", amount=10)
+    assert refused.startswith("You're taking a break from play until ")
+    assert len(unb.changes()) == 1
+    assert await world.say(world.alice, "blackjack cash-out") == (
+        "You changed 100 chips into 100 cash. Your chips: 0."
+    )
