@@ -322,7 +322,8 @@ class EconomyBridgeCog(commands.Cog, name="EconomyBridge"):
                 callback=cash_out,
             ),
         ]
-        self._reconciling: asyncio.Task[object] | None = None
+        #: The start-up reconciliation of transfers a previous run left pending.
+        self.reconciling: asyncio.Task[list[TransferResult]] | None = None
 
     async def cog_load(self) -> None:
         """Join the admin's and the table's groups; reconcile in the background."""
@@ -333,7 +334,7 @@ class EconomyBridgeCog(commands.Cog, name="EconomyBridge"):
         admin.add_command(self._admin)
         for command in self._player:
             table.add_command(command)
-        self._reconciling = asyncio.create_task(self.bridge.reconcile(), name="bridge reconcile")
+        self.reconciling = asyncio.create_task(self.bridge.reconcile(), name="bridge reconcile")
 
     async def cog_unload(self) -> None:
         """Leave the groups, stop reconciling, close the connections."""
@@ -344,9 +345,9 @@ class EconomyBridgeCog(commands.Cog, name="EconomyBridge"):
         if isinstance(table, app_commands.Group):
             for command in self._player:
                 table.remove_command(command.name)
-        if self._reconciling is not None:
-            self._reconciling.cancel()
-            await asyncio.gather(self._reconciling, return_exceptions=True)
+        if self.reconciling is not None:
+            self.reconciling.cancel()
+            await asyncio.gather(self.reconciling, return_exceptions=True)
         await self.client.close()
 
 

@@ -173,3 +173,25 @@ async def test_a_member_on_a_break_cannot_cash_in_but_can_cash_out(
     assert await world.say(world.alice, "blackjack cash-out") == (
         "You changed 100 chips into 100 cash. Your chips: 0."
     )
+
+
+async def test_a_transfer_left_pending_is_reconciled_when_the_bridge_loads(
+    world: World, bot: BlackjackBot, unb: FakeUnbelievaBoat
+) -> None:
+    await connect(world, unb)
+    guild, alice = world.guild.id, world.alice.id
+    unb.set_balance(guild, alice, cash=100)
+    # A previous run wrote the cash-in and was stopped as UnbelievaBoat applied it.
+    left = await world.store.bridge.begin(guild, alice, "cash_in", 40, 40, 100)
+    unb.set_balance(guild, alice, cash=60)
+    await bot.reload_extension("cogs.economy_bridge")
+    # The reloaded module's cog (its class is the reloaded module's too).
+    reconciling = getattr(bot.get_cog("EconomyBridge"), "reconciling", None)
+    assert reconciling is not None
+    [result] = await reconciling
+    assert (result.transfer.id, result.outcome) == (left.id, "done")
+    assert await world.balance(world.alice) == 40
+    await world.fake.sync()
+    assert await world.say(world.alice, "blackjack cash-out") == (
+        "You changed 40 chips into 40 cash. Your chips: 0."
+    )
