@@ -17,8 +17,8 @@ official client ``unb-api``), as far as the bridge needs it:
 - A rate limit answers 429 with ``{"message", "retry_after"}`` (milliseconds).
 
 Faults a test injects with :meth:`FakeUnbelievaBoat.fail_next`: an error answer (nothing
-changed), a change applied and then no answer (the client times out), or no answer and
-nothing changed. Every request is recorded in :attr:`requests`.
+changed), a change applied and then no answer (the client times out) or a 5xx, and no
+answer or a 5xx with nothing changed. Every request is recorded in :attr:`requests`.
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ class Fault(enum.Enum):
     TIMEOUT_AFTER = "timeout_after"
     #: No answer comes and nothing changes.
     TIMEOUT_BEFORE = "timeout_before"
+    #: The change is applied, then a 502 answers (a proxy lost UnbelievaBoat's answer).
+    SERVER_ERROR_AFTER = "server_error_after"
+    #: A 503 answers and nothing changes.
+    SERVER_ERROR_BEFORE = "server_error_before"
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,12 +203,16 @@ class FakeUnbelievaBoat:
             self._held.set()
             await self._released.wait()
             return _error(503, "Service Unavailable")
+        if fault is Fault.SERVER_ERROR_BEFORE:
+            return _error(503, "Service Unavailable")
         balance = self._balance(guild_id, user_id)
         balance.cash += cash
         balance.bank += bank
         if fault is Fault.TIMEOUT_AFTER:
             self._held.set()
             await self._released.wait()
+        if fault is Fault.SERVER_ERROR_AFTER:
+            return _error(502, "Bad Gateway")
         return _balance_answer(user_id, balance)
 
     async def _permission(self, request: web.Request) -> web.Response:
