@@ -52,6 +52,9 @@ SERVER_ONLY: Final = _("Cash-ins and cash-outs work in a server only.")
 NOT_BRIDGED: Final = _("This server's chips are not linked to UnbelievaBoat.")
 UNAVAILABLE: Final = _("UnbelievaBoat could not be asked right now: nothing changed. Try later.")
 OPEN: Final = _("Your last transfer is still being checked: try again once it is settled.")
+STILL_OPEN: Final = _(
+    "A transfer is still open: settle it in /blackjack-admin economy status first. Nothing changed."
+)
 OUTCOMES: Final[dict[str, Text]] = {
     "rolled_back": _("UnbelievaBoat refused the transfer: nothing changed."),
     "pending": _("UnbelievaBoat did not answer. The transfer is being checked; nothing is lost."),
@@ -220,9 +223,12 @@ class EconomyAdmin(app_commands.Group):
 
     @app_commands.command(name="disconnect", description="Stop using UnbelievaBoat's economy")
     async def disconnect(self, interaction: discord.Interaction[Any]) -> None:
-        """Forget the token; chips bought stay with their players."""
+        """Forget the token; chips bought stay with their players. Refused while a transfer
+        is open: settling it needs the bridge (economy status)."""
         assert interaction.guild_id is not None
-        if await self.bridge.store.bridge.disconnect(interaction.guild_id):
+        if await self.bridge.store.bridge.open_transfers(interaction.guild_id):
+            await tell(interaction, STILL_OPEN)
+        elif await self.bridge.store.bridge.disconnect(interaction.guild_id):
             await tell(interaction, _("Disconnected from UnbelievaBoat."))
         else:
             await tell(interaction, NOT_BRIDGED)

@@ -100,6 +100,10 @@ async def test_a_held_transfer_is_settled_by_the_admins_button(
     assert await world.say(world.alice, "blackjack cash-in", amount=5) == (
         "Your last transfer is still being checked: try again once it is settled."
     )
+    assert await world.say(world.admin, "blackjack-admin economy disconnect") == (
+        "A transfer is still open: settle it in /blackjack-admin economy status first."
+        " Nothing changed."
+    )
     reply = await world.slash(world.admin, "blackjack-admin economy status")
     assert reply.original is not None
     assert "Transfers waiting for an admin: 1" in reply.original.content
