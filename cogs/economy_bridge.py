@@ -34,6 +34,7 @@ from bot.discord_reply import tell
 from bot.i18n import Text, _, speak, speaking
 from bot.log_setup import UNB_TOKEN_FIELD
 from bot.play_gate import Action, PlayGate
+from bot.tables.chip_limit import at_the_limit
 from cogs.admin_ledger import NOT_ALLOWED
 from cogs.responsible import asker_of, tell_refusal
 from db.bridge_store import MAX_RATE
@@ -303,8 +304,8 @@ async def _transfer(interaction: discord.Interaction[Any], kind: str, amount: in
     except (BridgeRefusal, InsufficientChips) as error:
         await tell(interaction, refusal_text(error))
         return
-    except BalanceLimitExceeded:
-        await tell(interaction, UNAVAILABLE)
+    except BalanceLimitExceeded as error:
+        await tell(interaction, at_the_limit(error, _("this cash-in")))
         return
     balance = await bridge.store.balance(guild_id, user_id)
     await tell(interaction, result_text(result, balance))

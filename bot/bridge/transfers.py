@@ -126,6 +126,9 @@ class Bridge:
                 raise NotEnoughCash(before.cash)
             chips = cash // bridge.rate_cash * bridge.rate_chips
             await self._within_loss_limit(guild_id, user_id, chips)
+            held = await self._store.read_balance(guild_id, user_id)
+            if held + chips > db.MAX_BALANCE:
+                raise db.BalanceLimitExceeded(held, chips, db.MAX_BALANCE, user_id)
             transfer = await self._store.bridge.begin(
                 guild_id, user_id, "cash_in", cash, chips, before.cash
             )
@@ -214,7 +217,16 @@ class Bridge:
             log.info("bridge transfer %d not applied: %s", transfer.id, error)
             await self._store.bridge.roll_back(transfer.id)
             return TransferResult(await self._reread(transfer.id), "rolled_back")
-        chips = await self._store.bridge.complete(transfer.id, answer.cash)
+        return await self._complete(transfer, answer.cash)
+
+    async def _complete(self, transfer: TransferRecord, cash_after: int) -> TransferResult:
+        """UnbelievaBoat applied it: done; held for an admin if the chips it gives no longer
+        fit under the chip ceiling (table winnings since the check before the call)."""
+        try:
+            chips = await self._store.bridge.complete(transfer.id, cash_after)
+        except db.BalanceLimitExceeded:
+            await self._store.bridge.hold(transfer.id)
+            return TransferResult(await self._reread(transfer.id), "held")
         return TransferResult(await self._reread(transfer.id), "done", chips)
 
     async def _reconcile(self, token: Token, transfer: TransferRecord) -> TransferResult:
@@ -224,8 +236,7 @@ class Bridge:
             log.warning("bridge transfer %d stays pending: %s", transfer.id, error)
             return TransferResult(transfer, "pending")
         if now.cash == transfer.cash_before + transfer.cash_delta:
-            chips = await self._store.bridge.complete(transfer.id, now.cash)
-            return TransferResult(await self._reread(transfer.id), "done", chips)
+            return await self._complete(transfer, now.cash)
         if now.cash == transfer.cash_before:
             await self._store.bridge.roll_back(transfer.id)
             return TransferResult(await self._reread(transfer.id), "rolled_back")

@@ -251,3 +251,16 @@ async def test_cash_ins_count_against_the_players_daily_loss_limit(
     assert len(unb.changes()) == 1
     assert (await bridge.cash_in(GUILD, ALICE, 50)).outcome == "done"
     assert (unb.cash(GUILD, ALICE), await store.balance(GUILD, ALICE)) == (850, 150)
+
+
+async def test_a_cash_in_past_the_chip_ceiling_is_refused_before_anything_moves(
+    store: db.Store, unb: FakeUnbelievaBoat, client: UnbClient
+) -> None:
+    bridge = Bridge(store, client)
+    await bridge.connect(GUILD, TOKEN, ADMIN, rate_cash=1, rate_chips=1_000_000)
+    unb.set_balance(GUILD, ALICE, cash=2 * 10**9)
+    with pytest.raises(db.BalanceLimitExceeded):
+        await bridge.cash_in(GUILD, ALICE, 10**9 + 1)
+    assert unb.changes() == []
+    assert await store.bridge.open_transfers(GUILD) == []
+    assert (await bridge.cash_in(GUILD, ALICE, 10**9)).chips == db.MAX_BALANCE
