@@ -109,7 +109,7 @@ def refusal_text(error: BridgeRefusal | InsufficientChips) -> Text:
             when=f"<t:{error.resets_at // 1_000_000}:R>",
         )
     if isinstance(error, OffRate):
-        return _("At this server's rate, the amount must be a whole number of steps.")
+        return _("At this server's rate, the amount must be a multiple of {step}.", step=error.step)
     return UNAVAILABLE
 
 

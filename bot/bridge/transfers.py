@@ -57,7 +57,12 @@ class TransferOpen(BridgeRefusal):
 
 
 class OffRate(BridgeRefusal):
-    """The amount does not convert to whole chips (or cash) at the server's rate."""
+    """The amount does not convert to whole chips (or cash) at the server's rate: it must
+    be a multiple of ``step``."""
+
+    def __init__(self, amount: int, step: int) -> None:
+        super().__init__(f"{amount} is not a multiple of {step}")
+        self.step = step
 
 
 class OverLossLimit(BridgeRefusal):
@@ -120,7 +125,7 @@ class Bridge:
         async with self._queues[guild_id]:
             bridge, token = await self._ready(guild_id, user_id)
             if cash % bridge.rate_cash:
-                raise OffRate(f"{cash} is not a multiple of {bridge.rate_cash}")
+                raise OffRate(cash, bridge.rate_cash)
             before = await self._read(token, guild_id, user_id)
             if before.cash < cash:
                 raise NotEnoughCash(before.cash)
@@ -139,7 +144,7 @@ class Bridge:
         async with self._queues[guild_id]:
             bridge, token = await self._ready(guild_id, user_id)
             if chips % bridge.rate_chips:
-                raise OffRate(f"{chips} is not a multiple of {bridge.rate_chips}")
+                raise OffRate(chips, bridge.rate_chips)
             before = await self._read(token, guild_id, user_id)
             cash = chips // bridge.rate_chips * bridge.rate_cash
             transfer = await self._store.bridge.begin(
