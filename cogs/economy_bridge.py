@@ -90,6 +90,28 @@ def result_text(result: TransferResult, balance: int | None) -> Text:
     )
 
 
+def held_line(transfer: TransferRecord) -> str:
+    """A transfer waiting for an admin, with what to look for in the member's UnbelievaBoat
+    history (in the language being spoken)."""
+    if transfer.kind == "cash_in":
+        return speak(
+            "#{id}: {member} paying {cash} cash for {chips} chips (their cash before: {before})",
+            id=str(transfer.id),
+            member=f"<@{transfer.user_id}>",
+            cash=transfer.cash,
+            chips=transfer.chips,
+            before=transfer.cash_before,
+        )
+    return speak(
+        "#{id}: {member} changing {chips} chips into {cash} cash (their cash before: {before})",
+        id=str(transfer.id),
+        member=f"<@{transfer.user_id}>",
+        cash=transfer.cash,
+        chips=transfer.chips,
+        before=transfer.cash_before,
+    )
+
+
 def refusal_text(error: BridgeRefusal | InsufficientChips) -> Text:
     """Why a transfer was not started (nothing changed)."""
     if isinstance(error, NotBridged):
@@ -163,8 +185,8 @@ class SettleButton(discord.ui.Button["SettleView"]):
     ) -> None:
         with speaking(locale):
             went, did_not = (
-                speak("#{id} went through", id=transfer.id),
-                speak("#{id} did not", id=transfer.id),
+                speak("#{id} went through", id=str(transfer.id)),
+                speak("#{id} did not", id=str(transfer.id)),
             )
         label = went if applied else did_not
         style = discord.ButtonStyle.success if applied else discord.ButtonStyle.secondary
@@ -178,9 +200,9 @@ class SettleButton(discord.ui.Button["SettleView"]):
         try:
             await self._bridge.settle(self._transfer.id, self._applied, interaction.user.id)
         except TransferClosed:
-            text = _("Transfer #{id} was already settled.", id=self._transfer.id)
+            text = _("Transfer #{id} was already settled.", id=str(self._transfer.id))
         else:
-            text = _("Transfer #{id} is settled.", id=self._transfer.id)
+            text = _("Transfer #{id} is settled.", id=str(self._transfer.id))
         await tell(interaction, text)
 
 
@@ -258,6 +280,8 @@ class EconomyAdmin(app_commands.Group):
                 pending=len(open_) - len(held),
                 waiting=len(held),
             )
+            lines = [held_line(transfer) for transfer in held[:SETTLE_SHOWN]]
+        text = "\n".join([text, *lines])
         view = SettleView(self.bridge, held, interaction.locale)
         await interaction.followup.send(text, view=view, ephemeral=True)
 

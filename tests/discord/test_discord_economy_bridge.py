@@ -107,6 +107,9 @@ async def test_a_held_transfer_is_settled_by_the_admins_button(
     reply = await world.slash(world.admin, "blackjack-admin economy status")
     assert reply.original is not None
     assert "Transfers waiting for an admin: 1" in reply.original.content
+    assert reply.original.content.endswith(
+        f"#{held.id}: <@{alice}> paying 20 cash for 20 chips (their cash before: 100)"
+    )
     pressed = await world.fake.click(world.admin, reply.original, label=f"#{held.id} went through")
     assert pressed.content == f"Transfer #{held.id} is settled."
     assert await world.balance(world.alice) == 20
