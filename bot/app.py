@@ -56,6 +56,7 @@ EXTENSIONS: Final = (
     "cogs.admin",
     "cogs.tournament",
     "cogs.responsible",
+    "cogs.economy_bridge",
 )
 
 #: What it gets before this process has resumed the tables a previous run left open.

@@ -16,6 +16,7 @@ from db import redacted_url
 
 #: Relative to the folder the bot starts in, as is ``.env``.
 DEFAULT_DATABASE_URL = "sqlite:///data/blackjack.sqlite3"
+DEFAULT_UNBELIEVABOAT_API_URL = "https://unbelievaboat.com/api"
 #: Metrics are for the host's Prometheus, not the internet: loopback unless told otherwise.
 DEFAULT_METRICS_HOST = "127.0.0.1"
 LOG_FORMATS = ("text", "json")
@@ -57,6 +58,9 @@ class Config:
     #: Serve Prometheus metrics on this port (None: no endpoint).
     metrics_port: int | None = None
     metrics_host: str = DEFAULT_METRICS_HOST
+    #: UnbelievaBoat's API, for servers bridged to its economy (``UNBELIEVABOAT_API_URL``;
+    #: the tests and the playground point it at their fake).
+    unbelievaboat_api_url: str = DEFAULT_UNBELIEVABOAT_API_URL
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -149,6 +153,8 @@ def load_config(env: Mapping[str, str], *, require_token: bool = True) -> Config
         log_format=log_format,
         metrics_port=metrics_port,
         metrics_host=metrics_host,
+        unbelievaboat_api_url=env.get("UNBELIEVABOAT_API_URL", "").strip()
+        or DEFAULT_UNBELIEVABOAT_API_URL,
     )
 
 

@@ -8,7 +8,8 @@ or a table change is handled).
 Every line, at every level and in either format, is written with its secrets
 replaced by ``***``: interaction tokens (in discord.py's DEBUG gateway events and
 in webhook and interaction URLs, which act as that interaction's credentials for
-15 minutes) and the bot's own token.
+15 minutes), the bot's own token, and an UnbelievaBoat token (as typed into its modal,
+and in the SQL that stores it).
 """
 
 from __future__ import annotations
@@ -66,9 +67,22 @@ _TOKENS: Final = re.compile(
 )
 
 
+#: The field an UnbelievaBoat token is typed into (cogs.economy_bridge), as a modal's
+#: submission shows it in a DEBUG gateway event: the object holding it, whatever its order.
+UNB_TOKEN_FIELD: Final = "unbelievaboat-token"
+_UNB_FIELD: Final = re.compile(r"\{[^{}]*" + UNB_TOKEN_FIELD + r"[^{}]*\}")
+_FIELD_VALUE: Final = re.compile(r"(\\?['\"]value\\?['\"]\s*:\s*\\?['\"])[^'\"\\]*")
+#: A bridge's token in the SQL a database driver logs at DEBUG: the statement that stores it
+#: (its parameters, in order, are the guild id and then the token).
+_UNB_SQL: Final = re.compile(r"(INSERT INTO economy_bridges.*?\(\d+, )'[^']*'")
+
+
 def redact(line: str, secrets: Iterable[str] = ()) -> str:
-    """``line`` with every interaction token and each of ``secrets`` replaced by ``***``."""
+    """``line`` with every interaction token, UnbelievaBoat token and each of ``secrets``
+    replaced by ``***``."""
     line = _TOKENS.sub(lambda m: f"{m['path'] or m['field']}***", line)
+    line = _UNB_FIELD.sub(lambda m: _FIELD_VALUE.sub(r"\1***", m[0]), line)
+    line = _UNB_SQL.sub(r"\1'***'", line)
     for secret in secrets:
         if secret:
             line = line.replace(secret, "***")

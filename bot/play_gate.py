@@ -47,6 +47,8 @@ class Action(Enum):
     JOIN = "sit at a table"
     BET = "bet"
     DAILY = "claim /daily"
+    #: Buy chips with UnbelievaBoat cash (cashing out is never gated).
+    CASH_IN = "buy chips"
     TOURNAMENT = "enter a tournament"
     #: Create or start a tournament: only the stop switch applies (a host need not play).
     HOST = "run a tournament"

@@ -31,7 +31,7 @@ from cogs.settings_text import changed_text, settings_text
 from cogs.side_bet_config import BET_CHOICES, PAY_TABLE_DESCRIBE, side_bet_changes, side_bets_text
 from cogs.table.language import SERVER, language_setting
 from cogs.table.refusals import refusal_text
-from db.errors import BalanceLimitExceeded, InsufficientChips, SettingsCrossed
+from db.errors import BalanceLimitExceeded, BridgedEconomy, InsufficientChips, SettingsCrossed
 from db.models import CARD_STYLES, LAYOUTS, MAX_BALANCE, GuildSettings
 from db.ops.seasons import SEASON_LENGTHS
 from db.ops.settings import LIMITS
@@ -334,6 +334,11 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="blackjack-admin"):
                 "That would take {member} past {limit} chips. Nothing changed.",
                 member=member.mention,
                 limit=error.limit,
+            )
+        except BridgedEconomy:
+            text = _(
+                "This server's chips come from UnbelievaBoat: they are not given or taken"
+                " here. Nothing changed."
             )
         else:
             if delta > 0:

@@ -39,6 +39,9 @@ KIND_NAMES: Final[dict[str, Text]] = {
     "grant": _("starting chips"),
     "daily": _("daily"),
     "admin": _("admin"),
+    "cash_in": _("cash-in from UnbelievaBoat"),
+    "cash_out": _("cash-out to UnbelievaBoat"),
+    "cash_return": _("cash-out refused, chips returned"),
 }
 
 

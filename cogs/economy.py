@@ -21,13 +21,15 @@ from cogs.coach_figures import BOARDS, add_coach_figures, show_sharpest
 from cogs.competition import add_achievements, season_choices, show_season
 from cogs.responsible import asker_of, tell_refusal
 from cogs.table.render import chips, timestamp
-from db.errors import BalanceLimitExceeded
+from db.errors import BalanceLimitExceeded, BridgedEconomy
 from db.models import LeaderboardPage, PlayerStats
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
 
 PER_PAGE = 10
+#: /daily on a server whose chips come from UnbelievaBoat.
+BRIDGED = _("This server's chips come from UnbelievaBoat: buy them with /blackjack cash-in.")
 LEADERBOARD_COLOUR = 0xF1C40F
 
 
@@ -244,6 +246,9 @@ class EconomyCog(commands.Cog, name="Economy"):
         except BalanceLimitExceeded as error:
             daily = _("the daily {amount} chips", amount=error.amount)
             await tell(interaction, at_the_limit(error, daily))
+            return
+        except BridgedEconomy:
+            await tell(interaction, BRIDGED)
             return
         when = timestamp(result.next_claim_at.timestamp())
         if result.claimed:

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from db.errors import (
     BalanceLimitExceeded,
+    BridgedEconomy,
     InsufficientChips,
     PlayRefused,
     RoundClosed,
@@ -48,6 +49,7 @@ from db.models import (
     VoidResult,
 )
 from db.ops.achievements import AwardRecord, RoundAwards
+from db.ops.bridge import BridgeRecord, TransferClosed, TransferRecord
 from db.ops.coach import CoachFigures, DecisionRecord, SharpEntry, UngradedRound
 from db.ops.seasons import Season, SeasonEntry, SeasonStandings
 from db.store import Clock, Store
@@ -58,6 +60,8 @@ __all__ = [
     "Account",
     "AwardRecord",
     "BalanceLimitExceeded",
+    "BridgeRecord",
+    "BridgedEconomy",
     "Clock",
     "CoachFigures",
     "DailyResult",
@@ -91,6 +95,8 @@ __all__ = [
     "StoredTable",
     "TableAction",
     "TableWrite",
+    "TransferClosed",
+    "TransferRecord",
     "UngradedRound",
     "UnknownRound",
     "UnknownShoe",

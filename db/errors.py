@@ -117,3 +117,8 @@ class PlayRefused(StoreError):
         self.lost = lost
         self.played_s = played_s
         self.net = net
+
+
+class BridgedEconomy(StoreError):
+    """The server's chips come from UnbelievaBoat: chips are not made here (no /daily, no
+    grant) nor taken except by a cash-out, so that both books keep adding up."""

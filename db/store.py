@@ -19,6 +19,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from db import checks, migrate, writable
+from db.bridge_store import BridgeStore
 from db.coach_store import CoachStore
 from db.competition import Competition
 from db.errors import StoreConfigError, StoreError, StoreUnavailable
@@ -79,6 +80,8 @@ class Store(ABC):
         self.reports = ReportStore(self._run)
         #: The coach: graded rounds and decisions, their figures, teach mode.
         self.coach = CoachStore(self._run, self._now)
+        #: A server's bridge to UnbelievaBoat and the transfers between the two books.
+        self.bridge = BridgeStore(self._run, self._now)
 
     # -- backend -------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from fakediscord import FakeDiscord, FakeInteraction, InteractionRejected, NoRes
 from fakediscord.harness import running_bot
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember
 from fakediscord.records import FakeMessage
+from fakeunb import FakeUnbelievaBoat
 from playground import saved_world
 from playground.command_line import CommandEntry, CommandLineError, catalogue, parse_line
 
@@ -43,6 +44,11 @@ PLAYGROUND_SIDE_BETS: Final = {
 #: A member with Manage Server, for /blackjack-admin (hidden from the others, as on Discord).
 CROUPIER: Final = "croupier"
 DEFAULT_CHANNELS: Final = ("blackjack", "high-rollers")
+#: The token the playground's fake UnbelievaBoat accepts for its server: the Croupier types it
+#: into ``/blackjack-admin economy connect`` to bridge the server to it.
+UNBELIEVABOAT_TOKEN: Final = "playground-unbelievaboat-token"
+#: The UnbelievaBoat cash each member has there at first.
+UNBELIEVABOAT_CASH: Final = 5_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +89,8 @@ class Playground:
         #: Where the server's ids are kept between runs (beside a ``--db`` file), if anywhere.
         self.world_file = world_file
         self.fake = FakeDiscord(clock=SystemClock())
+        #: The playground's UnbelievaBoat (in memory: its cash starts afresh every run).
+        self.unbelievaboat = FakeUnbelievaBoat(starting_cash=UNBELIEVABOAT_CASH)
         self._shoe_factory = shoe_factory
         self._first_players = tuple(players)
         self._first_channels = tuple(channels)
@@ -98,7 +106,14 @@ class Playground:
         await self._stack.enter_async_context(self.fake)
         saved = saved_world.load(self.world_file) if self.world_file else None
         self._build_server(saved)
-        config = Config(token=self.fake.token, database_url=self.database_url, card_pictures=True)
+        await self._stack.enter_async_context(self.unbelievaboat)
+        self.unbelievaboat.authorize(UNBELIEVABOAT_TOKEN, self.guild.id)
+        config = Config(
+            token=self.fake.token,
+            database_url=self.database_url,
+            card_pictures=True,
+            unbelievaboat_api_url=self.unbelievaboat.url,
+        )
         bot = build_bot(config, clock=SystemClock(), shoe_factory=self._shoe_factory)
         self.bot = await self._stack.enter_async_context(running_bot(self.fake, bot))
         if saved is None:

@@ -49,6 +49,7 @@ settings (environment variables, or a .env file in the folder you start from):
   TABLE_MESSAGE_MAX_AGE_S
                          seconds before a table message is replaced
   CARD_PICTURES          on (default) or off: cards as emoji pictures or text
+  UNBELIEVABOAT_API_URL  UnbelievaBoat's API, for servers linked to its economy
 """
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from db.errors import BalanceLimitExceeded, InsufficientChips
+from db.errors import BalanceLimitExceeded, BridgedEconomy, InsufficientChips
 from db.models import MAX_BALANCE, STAKE_KINDS, Account, DailyResult, GuildSettings, from_micros
 from db.ops.play_limits import claim_group
 from db.ops.settings import read_settings
@@ -29,14 +29,23 @@ _AT_STAKE = (
 )
 
 
+def refuse_if_bridged(guild_id: int) -> Op[None]:
+    """BridgedEconomy if the server's chips come from UnbelievaBoat."""
+    rows = yield Query("SELECT 1 FROM economy_bridges WHERE guild_id = ?", (guild_id,))
+    if rows:
+        raise BridgedEconomy(f"guild {guild_id} is bridged to UnbelievaBoat")
+
+
 def ensure_account(guild_id: int, user_id: int, now: int) -> Op[Account]:
-    """The account, created with the guild's starting chips (a 'grant' ledger row) if new."""
+    """The account, created with the guild's starting chips (a 'grant' ledger row) if new;
+    on a server bridged to UnbelievaBoat a new account starts empty (chips come from cash)."""
     default = GuildSettings().starting_chips
     rows = yield Query(
         "INSERT INTO accounts (guild_id, user_id, balance, created_at) VALUES (?, ?,"
-        " COALESCE((SELECT starting_chips FROM guild_settings WHERE guild_id = ?), ?), ?)"
+        " CASE WHEN EXISTS (SELECT 1 FROM economy_bridges WHERE guild_id = ?) THEN 0 ELSE"
+        " COALESCE((SELECT starting_chips FROM guild_settings WHERE guild_id = ?), ?) END, ?)"
         " ON CONFLICT (guild_id, user_id) DO NOTHING RETURNING balance",
-        (guild_id, user_id, guild_id, default, now),
+        (guild_id, user_id, guild_id, guild_id, default, now),
     )
     if rows:
         balance = int(rows[0][0])
@@ -112,6 +121,9 @@ def read_balance(guild_id: int, user_id: int) -> Op[int]:
     rows = yield Query(_BALANCE, (guild_id, user_id))
     if rows:
         return int(rows[0][0])
+    bridged = yield Query("SELECT 1 FROM economy_bridges WHERE guild_id = ?", (guild_id,))
+    if bridged:
+        return 0
     settings = yield from read_settings(guild_id)
     return settings.starting_chips
 
@@ -122,7 +134,9 @@ def adjust(
     """An admin grant (amount > 0) or take (amount < 0); the new balance.
 
     A grant counts the chips the player has at stake in open rounds, so that a refund of
-    them always fits under the ceiling: BalanceLimitExceeded if it would not."""
+    them always fits under the ceiling: BalanceLimitExceeded if it would not. Refused
+    (BridgedEconomy) on a server bridged to UnbelievaBoat."""
+    yield from refuse_if_bridged(guild_id)
     if amount > 0:
         rows = yield Query(_AT_STAKE, (guild_id, user_id))
         at_stake = int(rows[0][0]) if rows else 0
@@ -141,7 +155,9 @@ def adjust(
 
 
 def claim_daily(guild_id: int, user_id: int, now: int) -> Op[DailyResult]:
-    """Credit the daily amount if the last claim is at least one period old."""
+    """Credit the daily amount if the last claim is at least one period old (BridgedEconomy
+    on a server bridged to UnbelievaBoat)."""
+    yield from refuse_if_bridged(guild_id)
     settings = yield from read_settings(guild_id)
     period = settings.daily_period_s * 1_000_000
     account = yield from ensure_account(guild_id, user_id, now)

@@ -109,13 +109,15 @@ TABLE_VIOLATIONS: dict[str, str] = {
         WHERE r.status = 'open' AND r.staked > 0 AND NOT {OWNED}""",
 }
 
-# Chips in (grants, daily, admin) = chips held (balances) + chips the house won in closed
+# Chips in (grants, daily, admin, and cash-ins less cash-outs through the bridge to
+# UnbelievaBoat) = chips held (balances) + chips the house won in closed
 # rounds + chips staked and not yet paid back in open rounds of open tables (the side bets
 # settled at the deal already paid theirs): every chip staked is in a round a table will
 # settle or refund, or back in a balance.
 CHIPS_IN_OUT = f"""
     SELECT
-      (SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE kind IN ('grant', 'daily', 'admin')),
+      (SELECT COALESCE(SUM(delta), 0) FROM ledger
+         WHERE kind IN ('grant', 'daily', 'admin', 'cash_in', 'cash_out', 'cash_return')),
       (SELECT COALESCE(SUM(balance), 0) FROM accounts),
       (SELECT COALESCE(-SUM(l.delta), 0) FROM ledger AS l JOIN rounds AS r ON r.id = l.round_id
          WHERE r.status <> 'open' AND l.kind IN {STAKES[:-1]}, 'payout', 'side_payout', 'refund')),

@@ -84,10 +84,12 @@ async def test_bet_buttons_repeat_or_double_the_last_bet(
     assert world.table().phase is TablePhase.BETTING
     before = await world.balance(world.alice)
     doubled = await world.click(world.alice, table, "Bet 2×")
-    assert doubled.response_type == 7
-    note = await doubled.wait_for_followups(1)
-    assert note[0].content == f"Bet 200 a hand on 2 hands, 400 in all. Balance: {before - 400:,}."
-    assert note[0].ephemeral
+    assert doubled.response_type == 7  # the table, showing the bet, is the click's answer
+    await world.settle()
+    assert doubled.followups == []
+    assert await world.balance(world.alice) == before - 400
+    seat = world.table().seats[0]
+    assert (seat.bet, seat.spots) == (200, 2)
 
 
 async def test_a_table_that_takes_no_bet_twice_offers_no_bet_2x(
@@ -299,6 +301,8 @@ async def test_commands_are_synced_globally_without_a_dev_guild(
         "start",
     ]
     assert sorted(o["name"] for o in synced["blackjack"]["options"]) == [
+        "cash-in",
+        "cash-out",
         "coach",
         "fairness",
         "join",
