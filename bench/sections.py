@@ -44,7 +44,7 @@ SECTIONS: tuple[tuple[str, str, str], ...] = (
     # the table
     ("cogs.table.commands", "TableCog.on_interaction", "click: the listener, all of it"),
     ("bot.tables.service", "TableService.act", "click: service.act"),
-    ("bot.tables.betting", "Betting.bet", "/bet: service.bet"),
+    ("bot.tables.staking", "Betting.bet", "/bet: service.bet"),
     ("bot.tables.changes", "TableChanges.mutate", "table: a change under its lock"),
     ("bot.tables.changes", "TableChanges.changed", "table: snapshot and timer"),
     ("bot.tables.flow", "RoundFlow.settle", "table: settle a round"),

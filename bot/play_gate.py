@@ -10,7 +10,7 @@ self-exclusion): its reading lets a refusal come before any table changes, and s
 A bet's own limits (exclusion, reality check, loss limit) are checked once only, where
 they hold across tables and shards: inside the transaction that stakes it
 (db.ops.play_limits.check_bet), whose refusal (db.PlayRefused) the table service answers
-in the same words, the reality check with its Continue (bot.tables.betting). A bet thus
+in the same words, the reality check with its Continue (bot.tables.staking). A bet thus
 costs no transaction of its own here.
 
 The server's settings come from the process's one cache of them (bot.server_settings),
@@ -40,7 +40,7 @@ DISCORD_EPOCH_MS: Final = 1_420_070_400_000
 _DAY_S: Final = 86_400
 
 
-class Action(Enum):
+class Activity(Enum):
     """What a member asks to do."""
 
     OPEN = "open a table"
@@ -56,12 +56,12 @@ class Action(Enum):
 
 #: The actions whose first step writes to the store and, for a bet, checks the limits
 #: again in its transaction: with the store unreachable, that step refuses them itself.
-_CHECKED_AGAIN: Final = frozenset({Action.OPEN, Action.BET})
+_CHECKED_AGAIN: Final = frozenset({Activity.OPEN, Activity.BET})
 #: The actions whose own limits only the stake's transaction checks: a host need not play,
 #: and a bet's limits are checked where they hold across shards (see the module).
-_STAKE_CHECKED: Final = frozenset({Action.HOST, Action.BET})
+_STAKE_CHECKED: Final = frozenset({Activity.HOST, Activity.BET})
 #: The actions only the table channels may host.
-_CHANNEL_GATED: Final = frozenset({Action.OPEN})
+_CHANNEL_GATED: Final = frozenset({Activity.OPEN})
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +96,7 @@ class PlayGate:
         return first
 
     async def require(
-        self, guild_id: int, asker: Asker, action: Action, channel_id: int | None = None
+        self, guild_id: int, asker: Asker, action: Activity, channel_id: int | None = None
     ) -> None:
         """Raise the refusal (PlayBlocked, a TableError) if there is one."""
         refusal = await self.check(guild_id, asker, action, channel_id)
@@ -104,7 +104,7 @@ class PlayGate:
             raise refusal
 
     async def check(
-        self, guild_id: int, asker: Asker, action: Action, channel_id: int | None = None
+        self, guild_id: int, asker: Asker, action: Activity, channel_id: int | None = None
     ) -> PlayBlocked | None:
         """The refusal of ``action`` by ``asker`` in ``guild_id`` (and ``channel_id``), or None.
 
@@ -142,12 +142,12 @@ class PlayGate:
         settings: db.GuildSettings,
         guild_id: int,
         asker: Asker,
-        action: Action,
+        action: Activity,
         channel_id: int | None,
     ) -> PlayBlocked | None:
         if settings.play_stopped:
             return PlayBlocked(STOPPED)
-        if action is Action.HOST:
+        if action is Activity.HOST:
             return None
         channels = [int(c) for c in settings.table_channels.split(",") if c]
         if action in _CHANNEL_GATED and channels and channel_id not in channels:

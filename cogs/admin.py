@@ -17,8 +17,8 @@ from discord.ext import commands
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
 from bot.i18n import NATIVE_NAMES, Text, _, speaking
-from bot.pocket import server_only
 from bot.tables import TableError
+from bot.user_install import server_only
 from cogs.admin_ledger import NOT_ALLOWED, LedgerButton, ledger_page, ledger_title
 from cogs.responsible_admin import (
     channels_setting,

@@ -13,8 +13,8 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Figure, _, speak, speaking, tr
-from bot.pocket import POCKET_SCOPE, economy_scope
 from bot.shown_names import shown_name
+from bot.user_install import POCKET_SCOPE, economy_scope
 from cogs.table.render import chips
 from db import CoachFigures, SharpEntry, Store
 from db.models import to_micros

@@ -12,11 +12,11 @@ from discord.ext import commands
 from bot.discord_reply import tell
 from bot.failures import failures_answered
 from bot.i18n import _, speak, speaking, tr
-from bot.play_gate import Action
-from bot.pocket import POCKET_SCOPE, anywhere, economy_scope
+from bot.play_gate import Activity
 from bot.shown_names import shown_name
 from bot.tables.chip_limit import at_the_limit
 from bot.tables.results import signed
+from bot.user_install import POCKET_SCOPE, anywhere, economy_scope
 from cogs.coach_figures import BOARDS, add_coach_figures, show_sharpest
 from cogs.competition import add_achievements, season_choices, show_season
 from cogs.responsible import asker_of, tell_refusal
@@ -33,7 +33,7 @@ BRIDGED = _("This server's chips come from UnbelievaBoat: buy them with /blackja
 LEADERBOARD_COLOUR = 0xF1C40F
 
 
-#: The title of the pocket scope's board (see bot.pocket), the reader's table mates only.
+#: The title of the pocket scope's board (see bot.user_install), the reader's table mates only.
 POCKET_BOARD_TITLE = _("Leaderboard · You and the people you have played with")
 NO_POCKET_SEASONS = _(
     "Seasons belong to a server, and there are none outside servers. "
@@ -237,7 +237,7 @@ class EconomyCog(commands.Cog, name="Economy"):
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         """Credit the daily amount once a period (outside servers: to the pocket wallet)."""
         scope = economy_scope(interaction)
-        refusal = await self.bot.play_gate.check(scope, asker_of(interaction), Action.DAILY)
+        refusal = await self.bot.play_gate.check(scope, asker_of(interaction), Activity.DAILY)
         if refusal is not None:
             await tell_refusal(interaction, refusal)
             return

@@ -33,7 +33,7 @@ from bot.bridge.transfers import (
 from bot.discord_reply import tell
 from bot.i18n import Text, _, speak, speaking
 from bot.log_setup import UNB_TOKEN_FIELD
-from bot.play_gate import Action, PlayGate
+from bot.play_gate import Activity, PlayGate
 from bot.tables.chip_limit import at_the_limit
 from cogs.admin_ledger import NOT_ALLOWED
 from cogs.responsible import asker_of, tell_refusal
@@ -311,7 +311,7 @@ async def _transfer(interaction: discord.Interaction[Any], kind: str, amount: in
     bridge = bridge_of(interaction.client)
     if kind == "cash_in":
         gate: PlayGate = interaction.client.play_gate
-        refusal = await gate.check(guild_id, asker_of(interaction), Action.CASH_IN)
+        refusal = await gate.check(guild_id, asker_of(interaction), Activity.CASH_IN)
         if refusal is not None:
             await tell_refusal(interaction, refusal)
             return

@@ -20,9 +20,9 @@ from bot.discord_reply import tell
 from bot.failures import failures_answered
 from bot.i18n import Text, _, speaking, tr
 from bot.play_gate import Asker
-from bot.pocket import anywhere
 from bot.tables.errors import PlayBlocked
 from bot.tables.play_words import FIRST_BET_NOTICE, duration, when
+from bot.user_install import anywhere
 from db.models import MAX_BALANCE
 from db.ops.limit_values import PlayerLimits
 from db.play_store import MAX_SESSION_S

@@ -15,14 +15,14 @@ from discord.ext import commands
 from bot.discord_reply import tell
 from bot.engine import commitment
 from bot.i18n import Text, _, joined, speak, speaking, tr
-from bot.play_gate import Action as PlayAction
-from bot.pocket import economy_scope
+from bot.play_gate import Activity
 from bot.tables import TableError
 from bot.tables.errors import TableAlreadyOpen
-from bot.tournaments import rules as R
+from bot.tournaments import elimination as R
 from bot.tournaments.state import Status, Tournament, standings_lines
+from bot.user_install import economy_scope
 from cogs.responsible import asker_of
-from cogs.table.betting import AMOUNT_MAX_LENGTH
+from cogs.table.bet_command import AMOUNT_MAX_LENGTH
 from cogs.table.commands import table_cog
 from cogs.table.peers import BetForms
 from cogs.table.presses import player_of
@@ -170,7 +170,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
 
         The play gate is asked first: a break or the server's gates keep the player out."""
         await self.bot.play_gate.require(
-            economy_scope(interaction), asker_of(interaction), PlayAction.TOURNAMENT
+            economy_scope(interaction), asker_of(interaction), Activity.TOURNAMENT
         )
         t, _reply = await self.service.join(interaction.channel_id or 0, player_of(interaction))
         if t.fmt.fee:
@@ -198,7 +198,7 @@ class TournamentCog(commands.Cog, name="Tournament"):
         """The play gate's refusal to create or start a tournament here (while an admin has
         stopped all play), raised."""
         await self.bot.play_gate.require(
-            economy_scope(interaction), asker_of(interaction), PlayAction.HOST
+            economy_scope(interaction), asker_of(interaction), Activity.HOST
         )
 
     @tournament.command(name="bet")

@@ -35,7 +35,7 @@ from bot.engine import (
     preset,
 )
 from bot.i18n import ENGLISH
-from bot.rules_words import rules_lines
+from bot.rule_sentences import rules_lines
 from bot.strategy_process import legal_values
 from bot.tables.advice import exact_hint
 

@@ -17,12 +17,12 @@ from bot.tables.changes import TableChanges
 from bot.tables.errors import TableAlreadyOpen, TableError
 from bot.tables.flow import RoundFlow
 from bot.tables.players import Player
+from bot.tables.preset_limits import table_rules
 from bot.tables.registry import TableRegistry
 from bot.tables.resume import Resumer
 from bot.tables.side_bets import side_bet_rules
 from bot.tables.snapshot import Reply, TableSnapshot
 from bot.tables.table import SeatState, Table, Timers
-from bot.tables.table_rules import table_rules
 
 #: /blackjack start while the store cannot be read.
 NO_STORE = _("The chip store is unavailable right now. Nothing changed; try again in a moment.")

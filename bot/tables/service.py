@@ -17,14 +17,13 @@ from bot.engine import Action, Rules
 from bot.i18n import ENGLISH, _
 from bot.shown_names import shown_name
 from bot.tables.advice import Advice
-from bot.tables.betting import Betting
 from bot.tables.changes import Publish, TableChanges, TimerGate, every_timer_acts
 from bot.tables.coach import Coach
+from bot.tables.decisions import Playing
 from bot.tables.errors import NotAllowed, NothingToDo, StaleButton, TablePaused
 from bot.tables.fairness import Fairness
 from bot.tables.flow import RoundFlow, ShoeFactory
 from bot.tables.opening import Opening
-from bot.tables.play import Playing
 from bot.tables.players import Player
 from bot.tables.practice import (
     NO_QUIZ,
@@ -35,12 +34,13 @@ from bot.tables.practice import (
     read_count,
     table_count,
 )
-from bot.tables.refusals import player_in_round
+from bot.tables.preset_limits import table_rules
+from bot.tables.press_checks import player_in_round
 from bot.tables.registry import TableRegistry
 from bot.tables.resume import Resumer, ResumeReport
 from bot.tables.side_bets import rules_lines, side_bet_rules
 from bot.tables.snapshot import Reply, TableSnapshot
-from bot.tables.table_rules import table_rules
+from bot.tables.staking import Betting
 
 
 class TableService:

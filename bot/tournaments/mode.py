@@ -28,7 +28,7 @@ from bot.tables.purses import DocumentPurse
 from bot.tables.results import result_lines
 from bot.tables.snapshot import StackView, TournamentPanel
 from bot.tables.table import SeatState, Table, Timers
-from bot.tournaments import rules as R
+from bot.tournaments import elimination as R
 from bot.tournaments.state import BASE_PRESET, Status, Tournament, document, tournament_rules
 from db.tournament_store import EliminationRow
 

@@ -29,7 +29,7 @@ from bot.tables.players import Player
 from bot.tables.results import unpaid_line
 from bot.tables.snapshot import Reply, TableSnapshot
 from bot.tables.table import SeatState, Table
-from bot.tournaments import rules as R
+from bot.tournaments import elimination as R
 from bot.tournaments.mode import KEY, Stack, TournamentMode, entries_table, stacks_of
 from bot.tournaments.state import (
     Entrant,

@@ -13,7 +13,7 @@ from typing import Final
 from bot.engine import Rules, preset
 from bot.i18n import _, line_data, line_from
 from bot.shown_names import shown_name
-from bot.tournaments.rules import Entry, Format
+from bot.tournaments.elimination import Entry, Format
 
 #: The document's format; another cannot be resumed (the tournament is refunded).
 FORMAT: Final = 2

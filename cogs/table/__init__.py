@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogs.table.betting import BettingCog
+from cogs.table.bet_command import BettingCog
 from cogs.table.commands import add_table_cog
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from bot.tables.errors import TableError
 from cogs.table.refusals import refuse
 
 if TYPE_CHECKING:
-    from cogs.table.betting import BettingCog
+    from cogs.table.bet_command import BettingCog
 
 #: The answers to the secret-bet question that mean yes, in each language (English's too).
 # TRANSLATORS: the words a player may type to answer yes, separated by commas; the first is

@@ -17,7 +17,7 @@ import discord
 
 from bot.engine import Action
 from bot.i18n import ENGLISH, Text, _
-from bot.play_gate import Action as GateAction
+from bot.play_gate import Activity
 from bot.tables.snapshot import TablePhase, TableSnapshot
 from cogs.table import round_details
 
@@ -72,7 +72,7 @@ class TableButton:
     #: Shown at all when (where its rows place it).
     shown: Callable[[ButtonState], bool] = _always
     #: Who may press it beyond a seat: what the play gate is asked first (at a cash table).
-    gate: GateAction | None = None
+    gate: Activity | None = None
 
     def is_enabled(self, state: ButtonState) -> bool:
         """Whether a press may do something now (one message serves every player)."""
@@ -124,7 +124,7 @@ BUTTONS: Final[tuple[TableButton, ...]] = (
         discord.ButtonStyle.primary,
         {("cash", TablePhase.BETTING): 0},
         shown=lambda state: state.rebets[0],
-        gate=GateAction.BET,
+        gate=Activity.BET,
     ),
     TableButton(
         "rebet2",
@@ -132,11 +132,9 @@ BUTTONS: Final[tuple[TableButton, ...]] = (
         discord.ButtonStyle.primary,
         {("cash", TablePhase.BETTING): 0},
         shown=lambda state: state.rebets[1],
-        gate=GateAction.BET,
+        gate=Activity.BET,
     ),
-    TableButton(
-        "join", _("Join"), discord.ButtonStyle.success, _AT_THE_TABLE, gate=GateAction.JOIN
-    ),
+    TableButton("join", _("Join"), discord.ButtonStyle.success, _AT_THE_TABLE, gate=Activity.JOIN),
     TableButton(
         "leave",
         _("Leave"),

@@ -20,9 +20,9 @@ from discord import app_commands
 from bot.coach_grading import GradedDecision
 from bot.discord_reply import tell
 from bot.i18n import _, speaking, tr
-from bot.pocket import economy_scope
 from bot.tables.coach import TEACH_OVER, record_of
 from bot.tables.coach_words import round_review, teach_note
+from bot.user_install import economy_scope
 from cogs.table.language import TableLanguages
 
 if TYPE_CHECKING:

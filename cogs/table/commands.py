@@ -13,16 +13,16 @@ from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
 from bot.failures import answer_failure, store_outage
 from bot.i18n import _
-from bot.play_gate import Action
-from bot.pocket import anywhere, economy_scope, is_pocket
+from bot.play_gate import Activity
 from bot.table_display import TableDisplay
 from bot.tables import NoTableHere, TableError, TablePhase, TableSnapshot
+from bot.user_install import anywhere, economy_scope, is_pocket
 from cogs.responsible import asker_of
 from cogs.table.buttons import ButtonRef, parse_custom_id
 from cogs.table.card_emojis import CardEmojis
 from cogs.table.coach import COACH_MODES, TeachNotes, coach_answer
 from cogs.table.discord_codes import ALREADY_ACKNOWLEDGED
-from cogs.table.display import DiscordDisplay
+from cogs.table.discord_display import DiscordDisplay
 from cogs.table.language import TableLanguages
 from cogs.table.layout_setting import TableLayouts
 from cogs.table.messages import TableMessages
@@ -35,7 +35,7 @@ from cogs.table.pocket import (
 )
 from cogs.table.presses import player_of, press
 from cogs.table.refusals import apologise_for_click, refuse, refuse_command_error
-from cogs.table.rules_text import fairness_text, rules_text
+from cogs.table.table_info import fairness_text, rules_text
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
@@ -160,7 +160,7 @@ class TableCog(commands.Cog, name="Table"):
             )
             return
         await self.bot.play_gate.require(
-            economy_scope(interaction), asker_of(interaction), Action.OPEN, interaction.channel_id
+            economy_scope(interaction), asker_of(interaction), Activity.OPEN, interaction.channel_id
         )
         # A pocket table here past its last token ends first (refunded); the new one opens.
         old = self.bot.tables.table_in(interaction.channel_id)
@@ -206,7 +206,7 @@ class TableCog(commands.Cog, name="Table"):
         if await self.ended_unseen(interaction):
             return
         await self.bot.play_gate.require(
-            economy_scope(interaction), asker_of(interaction), Action.JOIN
+            economy_scope(interaction), asker_of(interaction), Activity.JOIN
         )
         await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
         await tell(interaction, _("You sat down. Bet with /bet amount [hands]."))

@@ -1,5 +1,5 @@
 """Pocket tables: a table where the app may only answer interactions (a DM, a group DM, or
-a server that did not add the bot; see :mod:`bot.pocket`).
+a server that did not add the bot; see :mod:`bot.user_install`).
 
 There the bot posts no channel message and edits none through the channel: the table
 message is the answer to ``/blackjack start``, and it changes only through an interaction
@@ -25,8 +25,8 @@ import discord
 
 from bot.clock import Clock
 from bot.i18n import _
-from bot.pocket import POCKET_SCOPE
 from bot.tables.snapshot import TableSnapshot
+from bot.user_install import POCKET_SCOPE
 from cogs.table.layouts import TablePayload
 
 log = logging.getLogger(__name__)

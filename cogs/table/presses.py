@@ -16,11 +16,11 @@ import discord
 
 from bot.discord_reply import tell
 from bot.i18n import language_of
-from bot.play_gate import Action as GateAction
-from bot.pocket import economy_scope
+from bot.play_gate import Activity
 from bot.shown_names import shows_blank
 from bot.tables import Player, Reply, TableService
 from bot.tables.registry import CLOSED
+from bot.user_install import economy_scope
 from cogs.responsible import asker_of
 from cogs.table import round_details
 from cogs.table.buttons import BY_ACTION, ButtonRef
@@ -129,7 +129,7 @@ async def press(cog: TableCog, interaction: discord.Interaction[Any], ref: Butto
             return
     # A Bet button's receipt is the table the click answered with, which shows the bet: no
     # followup to send and then delete. Other notes are said privately.
-    if reply.note and BY_ACTION[ref.action].gate is not GateAction.BET:
+    if reply.note and BY_ACTION[ref.action].gate is not Activity.BET:
         await tell(interaction, reply.note)
 
 

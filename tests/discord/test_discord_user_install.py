@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bot.app import BlackjackBot, build_bot
 from bot.config import Config
-from bot.pocket import POCKET_SCOPE
+from bot.user_install import POCKET_SCOPE
 from cogs.economy import POCKET_BOARD_TITLE
 from cogs.table.pocket import RENEW_BEFORE_S, TOKEN_LIFETIME_S, TOKEN_MARGIN_S
 from fakediscord.harness import running_bot

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine import PRESETS, preset
-from cogs.table.rules_text import rules_lines, rules_text
+from cogs.table.table_info import rules_lines, rules_text
 
 
 def test_a_fixed_bet_table_says_every_bet_is_that_amount() -> None:

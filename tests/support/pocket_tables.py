@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.pocket import POCKET_SCOPE
+from bot.user_install import POCKET_SCOPE
 from fakediscord import FakeDiscord
 from fakediscord.interactions import FOLLOWUP_CAP
 from fakediscord.models import FakeUser

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tournaments.rules import (
+from bot.tournaments.elimination import (
     Entry,
     Format,
     FormatError,

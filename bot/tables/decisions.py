@@ -14,7 +14,7 @@ from bot.tables.errors import NotEnoughChips
 from bot.tables.flow import RoundFlow
 from bot.tables.journal import decision
 from bot.tables.players import Player
-from bot.tables.refusals import judged, player_in_round
+from bot.tables.press_checks import judged, player_in_round
 from bot.tables.registry import TableRegistry
 from bot.tables.snapshot import Reply
 

@@ -28,7 +28,7 @@ from bot.tables.errors import (
 from bot.tables.flow import EVERYONE_LEFT, RoundFlow
 from bot.tables.play_words import blocked
 from bot.tables.players import Player
-from bot.tables.refusals import EARLIER_ROUND
+from bot.tables.press_checks import EARLIER_ROUND
 from bot.tables.registry import TableRegistry
 from bot.tables.side_bets import best_side_win, side_bet_refusal
 from bot.tables.snapshot import Reply, TablePhase

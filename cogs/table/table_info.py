@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from bot.engine import Rules
 from bot.i18n import Figure, Text, _, joined, n_
-from bot.rules_words import rules_lines
+from bot.rule_sentences import rules_lines
 from bot.tables.fairness import Fairness
 from bot.tables.play_words import NO_VALUE_NOTICE
 

@@ -13,9 +13,9 @@ from discord.ext import commands
 from bot.discord_reply import tell
 from bot.engine import MAX_SPOTS
 from bot.i18n import _, known_language
-from bot.play_gate import Action
-from bot.pocket import anywhere, economy_scope
+from bot.play_gate import Activity
 from bot.tables import TableSnapshot
+from bot.user_install import anywhere, economy_scope
 from cogs.responsible import asker_of, first_bet_notice
 from cogs.table.bet_form import BetForm
 from cogs.table.commands import TableCog
@@ -109,7 +109,7 @@ class BettingCog(commands.Cog, name="Betting"):
                 return
         else:
             await self.bot.play_gate.require(
-                economy_scope(interaction), asker_of(interaction), Action.BET
+                economy_scope(interaction), asker_of(interaction), Activity.BET
             )
         language = await self.reading_language(interaction, table)
         async with TimelyResponse(interaction, self.bot.clock) as answer, messages.busy(table_id):
