@@ -4,9 +4,8 @@ It builds what every feature shares (config, store, table service, metrics, cloc
 loads each feature as an extension by name (:data:`EXTENSIONS`). The table extension
 shows the tables: it plugs a :class:`~bot.table_display.TableDisplay` into the bot.
 
-``python -m bot`` builds one with :func:`build_bot` and runs it. Tests build one
-with the fake Discord's ManualClock (and, if they like, their own store and a
-shoe factory that deals stacked shoes).
+``python -m bot`` builds one with :func:`build_bot` and runs it. Tests build one with the fake
+Discord's ManualClock and, if they like, their own store and a stacked shoe factory.
 """
 
 from __future__ import annotations

@@ -10,10 +10,9 @@ Phases (``Round.phase``):
   still live) and the round settles, all inside the call that finished the last hand.
 - ``SETTLED``: ``settlement()`` is available; nothing else can happen.
 
-A peeking dealer (US hole card) checks for blackjack on an ace or a ten up before
-anyone acts (after insurance); a dealer blackjack ends the round at once. Without
-the peek the hole card is only turned over at the end, so a dealer blackjack then
-takes doubles and splits too. A hand that reaches 21 stands by itself.
+A peeking dealer (US hole card) checks for blackjack on an ace or a ten up before anyone
+acts (after insurance), and a blackjack ends the round at once; without the peek a dealer
+blackjack, shown at the end, takes doubles and splits too. A 21 stands by itself.
 """
 
 from __future__ import annotations

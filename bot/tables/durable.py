@@ -158,27 +158,14 @@ def restore_table(
             previous_decks=data["previous_decks"],
             idle_since=float(data["idle_since"]),
         )
-        for seat_data in data["seats"]:
-            seat = SeatState(Player(int(seat_data["user"]), str(seat_data["name"])))
-            seat.bet, seat.spots = int(seat_data["bet"]), int(seat_data["spots"])
-            seat.leaving = bool(seat_data["leaving"])
-            seat.deadline = seat_data["deadline"]
-            seat.standing = _standing(seat_data["standing"])
-            seat.last_net = seat_data["last_net"]
-            seat.side = {str(bet): int(stake) for bet, stake in seat_data.get("side", {}).items()}
-            table.seats.append(seat)
+        table.seats.extend(_seat_from(seat_data) for seat_data in data["seats"])
         table.phase = TablePhase(data["phase"])
         table.round_no = int(data["round_no"])
         table.round_id = stored.round_id
         table.deadline = data["deadline"]
         table.message_id = stored.message_id
         table.message_at = data["message_at"]
-        table.events = [line_from(line) for line in data["events"]]
-        table.last_results = tuple(line_from(line) for line in data["last_results"])
-        table.last_summary = tuple(line_from(line) for line in data["last_summary"])
-        # A document from before whose lines were kept: the account is shown in its order.
-        table.last_owners = tuple(str(owner) for owner in data.get("last_owners", ()))
-        table.shuffle_notice = tuple(line_from(line) for line in data["shuffle_notice"])
+        _restore_lines(table, data)
         table.last_bets = {int(u): (int(b), int(s)) for u, b, s in data["last_bets"]}
         table.side_bets = SideBetRules.from_dict(data.get("side_bets"))
         table.closing = line_from(data.get("closing", ""))
@@ -194,3 +181,25 @@ def restore_table(
     except (KeyError, TypeError, ValueError) as error:
         raise UnreadableTable(f"its saved state could not be read ({error})") from None
     return table
+
+
+def _seat_from(seat_data: dict[str, Any]) -> SeatState:
+    """A seat as the document keeps it."""
+    seat = SeatState(Player(int(seat_data["user"]), str(seat_data["name"])))
+    seat.bet, seat.spots = int(seat_data["bet"]), int(seat_data["spots"])
+    seat.leaving = bool(seat_data["leaving"])
+    seat.deadline = seat_data["deadline"]
+    seat.standing = _standing(seat_data["standing"])
+    seat.last_net = seat_data["last_net"]
+    seat.side = {str(bet): int(stake) for bet, stake in seat_data.get("side", {}).items()}
+    return seat
+
+
+def _restore_lines(table: Table, data: dict[str, Any]) -> None:
+    """The lines the table shows (kept as their messages, said in the reader's language)."""
+    table.events = [line_from(line) for line in data["events"]]
+    table.last_results = tuple(line_from(line) for line in data["last_results"])
+    table.last_summary = tuple(line_from(line) for line in data["last_summary"])
+    # A document from before whose lines were kept: the account is shown in its order.
+    table.last_owners = tuple(str(owner) for owner in data.get("last_owners", ()))
+    table.shuffle_notice = tuple(line_from(line) for line in data["shuffle_notice"])

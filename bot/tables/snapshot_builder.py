@@ -203,18 +203,7 @@ def build_snapshot(
     hidden stake is left out of the event lines too."""
     round_ = table.round
     playing = round_ is not None and table.phase in (TablePhase.INSURANCE, TablePhase.PLAYING)
-    deadline = table.deadline
-    if table.phase is TablePhase.PLAYING:
-        # The play phase ends when the slowest player's timer does.
-        times = [seat.deadline for seat in table.seats if seat.deadline is not None]
-        deadline = max(times) if times else None
     low, high = bet_limits or (table.rules.min_bet, table.rules.max_bet)
-    events: Sequence[str] = table.events[-RECENT_EVENTS:]
-    if hidden_bets:
-        hidden_names = {
-            shown_name(s.player.name) for s in table.seats if s.player.user_id in hidden_bets
-        }
-        events = without_stakes(events, hidden_names)
     return TableSnapshot(
         table_id=table.table_id,
         guild_id=table.guild_id,
@@ -234,8 +223,8 @@ def build_snapshot(
             for seat in table.seats
         ),
         dealer=dealer_view(round_) if playing and round_ is not None else None,
-        deadline=None if table.closed else deadline,
-        events=tuple(events),
+        deadline=None if table.closed else _deadline(table),
+        events=_events(table, hidden_bets),
         last_results=table.last_results,
         last_summary=table.last_summary,
         last_owners=table.last_owners,
@@ -245,13 +234,34 @@ def build_snapshot(
         insurance_offered=table.insurance_offered and playing,
         side_bets_settled=round_ is not None
         and any(seat.spots and SETTLED_AT_DEAL & seat.side.keys() for seat in table.seats),
-        rebets=(
-            rebets and bool(table.last_bets),
-            rebets
-            and any(2 * stake <= table.rules.max_bet for stake, _ in table.last_bets.values()),
-        ),
+        rebets=_rebets(table) if rebets else (False, False),
         mode=table.mode,
         panel=panel,
         practice=table.practice,
         quiz_open=table.quiz is not None,
     )
+
+
+def _deadline(table: Table) -> float | None:
+    """When the phase ends: the play phase when the slowest player's timer does."""
+    if table.phase is not TablePhase.PLAYING:
+        return table.deadline
+    times = [seat.deadline for seat in table.seats if seat.deadline is not None]
+    return max(times) if times else None
+
+
+def _events(table: Table, hidden_bets: frozenset[int]) -> tuple[str, ...]:
+    """The latest event lines, a hidden stake left out of them."""
+    events: Sequence[str] = table.events[-RECENT_EVENTS:]
+    if hidden_bets:
+        hidden_names = {
+            shown_name(s.player.name) for s in table.seats if s.player.user_id in hidden_bets
+        }
+        events = without_stakes(events, hidden_names)
+    return tuple(events)
+
+
+def _rebets(table: Table) -> tuple[bool, bool]:
+    """Whether Bet again, and Bet 2× (within the table's maximum), could repeat a bet."""
+    twice = any(2 * stake <= table.rules.max_bet for stake, _ in table.last_bets.values())
+    return bool(table.last_bets), twice

@@ -1,22 +1,21 @@
 """Keeping each table's message current: coalesced edits, a deleted table posted again, and
 closing a table the bot can no longer show.
 
-The table service calls :meth:`TableMessages.publish` after every change. A click answers
-with its own type-7 response, so while a click is being answered the table is *held* and
-no channel edit starts; any newer snapshot is edited in once the hold ends. At most one
-edit is in flight per table, it always renders the newest snapshot, and a version already
-shown is never sent again.
+The table service calls :meth:`TableMessages.publish` after every change. A click answers with its
+own type-7 response, so while a click is being answered the table is *held* and no channel edit
+starts; any newer snapshot is edited in once the hold ends. At most one edit is in flight per
+table, it always renders the newest snapshot, and a version already shown is never sent again.
 
-A click never waits for an edit in flight (a rate-limited edit could outlast the 3 s
-answer window). When two answers, or an answer and an edit, are in flight at once,
-Discord may apply them in either order, and an answer sent after a newer table went out
-puts an older table back: the message is then *uncertain* and the newest snapshot is
-sent once more. Answers whose requests do not overlap, in version order, need no extra
-edit. Discord caps edits of messages older than an hour (30046): see ``Reposts.move``.
+A click never waits for an edit in flight (a rate-limited edit could outlast the 3 s answer
+window). When two answers, or an answer and an edit, are in flight at once, Discord may apply them
+in either order, and an answer sent after a newer table went out puts an older table back: the
+message is then *uncertain* and the newest snapshot is sent once more. Answers whose requests do
+not overlap, in version order, need no extra edit. Discord caps edits of messages older than an
+hour (30046): see ``Reposts.move``.
 
-A pocket table (a DM, a group DM, a server without the bot) has another upkeep: its message
-is an interaction's answer, edited only through interaction tokens (``PocketAnchors``): no
-channel edit, no message posted again or moved.
+A pocket table (a DM, a group DM, a server without the bot) has another upkeep: its message is an
+interaction's answer, edited only through interaction tokens (``PocketAnchors``): no channel edit,
+no message posted again or moved.
 """
 
 from __future__ import annotations
@@ -102,8 +101,6 @@ class TableMessages:
             found = await self.reposts.layout_of(table)
             table.layout = found or await self.renderer.layout(snapshot)
         return await self.renderer.payload(snapshot, table.layout, faces=faces)
-
-    # -- what the service and the cogs tell us ---------------------------------------------
 
     async def publish(self, snapshot: TableSnapshot) -> None:
         """The service's publish callback: remember the newest snapshot and schedule an edit."""
@@ -289,8 +286,6 @@ class TableMessages:
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
-
-    # -- the edits ---------------------------------------------------------------------------
 
     def _due(self, table: TableMessage) -> bool:
         return (
