@@ -19,11 +19,7 @@ NARROW = "\N{NARROW NO-BREAK SPACE}"
 @pytest.fixture
 def world(fake_discord: FakeDiscord) -> World:
     """A French server where Alice's client speaks French and Bob's English."""
-    world = World.build(fake_discord)
-    world.guild.preferred_locale = "fr"
-    world.alice.user.locale = "fr"
-    world.bob.user.locale = "en-US"
-    return world
+    return World.speaking(fake_discord, "fr", alice="fr", bob="en-US")
 
 
 async def test_a_french_and_an_english_player_share_a_french_table(
@@ -60,8 +56,14 @@ async def test_a_french_and_an_english_player_share_a_french_table(
     text = embed_text(table)
     assert "Dernier tour" in text
     assert "Croupier : 9♥ 8♣ (17)" in text
-    assert "Alice : 10♠ 10♥ — 20 bat 17 : gagne 100, 200 rendus" in text
-    assert "Bob : 9♠ 7♦ 2♣ — 18 bat 17 : gagne 100, 200 rendus" in text
+    assert "Alice : 10♠ 10♥ 20 gagne · variation du solde +100" in text
+    assert "Bob : 9♠ 7♦ 2♣ 18 gagne · variation du solde +100" in text
     assert await world.say(alice, "balance") == f"Tu as 1{NARROW}100 jetons."
     assert await world.say(bob, "balance") == "You have 1,100 chips."
-    assert labels_enabled(table) == {"Rejouer la mise", "Miser 2×", "Rejoindre", "Quitter"}
+    assert labels_enabled(table) == {
+        "Rejouer la mise",
+        "Miser 2×",
+        "Rejoindre",
+        "Quitter",
+        "Détails du tour",
+    }

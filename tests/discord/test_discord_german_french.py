@@ -27,11 +27,7 @@ NO_PAIR = _("You have no pair to split.")
 @pytest.fixture
 def world(fake_discord: FakeDiscord) -> World:
     """A Spanish server where Alice's client speaks German and Bob's French."""
-    world = World.build(fake_discord)
-    world.guild.preferred_locale = "es-ES"
-    world.alice.user.locale = "de"
-    world.bob.user.locale = "fr"
-    return world
+    return World.speaking(fake_discord, "es-ES", alice="de", bob="fr")
 
 
 def said(member: FakeMember, text: Text) -> str:
@@ -89,8 +85,8 @@ async def test_a_german_and_a_french_player_are_answered_in_their_languages_at_a
 
     text = embed_text(table)
     assert "Última ronda" in text
-    assert "Alice: 10♠ 10♥ — 20 gana a 17: gana 100, recibe 200" in text
-    assert "Bob: 9♠ 7♦ 2♣ — 18 gana a 17: gana 100, recibe 200" in text
+    assert "Alice: 10♠ 10♥ 20 gana · cambio de saldo +100" in text
+    assert "Bob: 9♠ 7♦ 2♣ 18 gana · cambio de saldo +100" in text
     assert await world.say(alice, "balance") == "Du hast 1.100 Chips."
     balance = await world.say(bob, "balance")
     assert balance == said(bob, _("You have {amount} chips.", amount=1_100))

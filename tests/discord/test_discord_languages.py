@@ -21,11 +21,7 @@ ROUND = "Ts 9s 9h Th 7d 8c 2c " + SPARE
 @pytest.fixture
 def world(fake_discord: FakeDiscord) -> World:
     """A Brazilian server where Alice's client speaks Spanish and Bob's Portuguese."""
-    world = World.build(fake_discord)
-    world.guild.preferred_locale = "pt-BR"
-    world.alice.user.locale = "es-ES"
-    world.bob.user.locale = "pt-BR"
-    return world
+    return World.speaking(fake_discord, "pt-BR", alice="es-ES", bob="pt-BR")
 
 
 async def test_a_spanish_and_a_brazilian_player_share_a_table_in_the_servers_language(

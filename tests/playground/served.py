@@ -15,6 +15,7 @@ from typing import Any
 
 import aiohttp
 
+from bot.tables import ShoeFactory
 from playground.guard import TOKEN_HEADER
 from playground.running import Playground
 from playground.web import serving
@@ -71,10 +72,13 @@ class Served:
 
 
 @asynccontextmanager
-async def serve_playground(folder: Path) -> AsyncIterator[Served]:
-    """A fresh playground (its SQLite file in ``folder``) served; its invariants checked after."""
+async def serve_playground(
+    folder: Path, shoe_factory: ShoeFactory | None = None
+) -> AsyncIterator[Served]:
+    """A fresh playground (its SQLite file in ``folder``; ``shoe_factory``: stacked shoes)
+    served; its invariants checked after."""
     database_url = f"sqlite:///{folder / 'playground.sqlite3'}"
-    playground = Playground(database_url)
+    playground = Playground(database_url, shoe_factory=shoe_factory)
     async with serving(playground, port=0) as url, aiohttp.ClientSession() as http:
         yield Served(playground, url, http, await token_of(http, url))
     await check_invariants(database_url)

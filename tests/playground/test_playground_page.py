@@ -14,7 +14,8 @@ import pytest
 from bot.__main__ import build_parser
 from bot.i18n import LANGUAGES
 from playground.command_line import CommandLineError, parse_line
-from tests.playground.served import Served
+from tests.playground.served import Served, serve_playground
+from tests.support.shoes import SPARE, ShoeQueue
 
 
 async def test_the_command_box_lists_the_commands_the_bot_synced(served: Served) -> None:
@@ -211,19 +212,25 @@ async def test_a_request_naming_no_player_or_channel_is_answered_400(served: Ser
     assert not served.playground.fake.interactions
 
 
-async def test_side_bets_can_be_placed_and_are_shown(served: Served) -> None:
-    alice, _, channel = served.ids()
-    await served.command(alice, channel, "/blackjack start")
-    outcome = await served.command(alice, channel, "/bet 100 21plus3:10 perfect_pairs:10 buster:10")
-    assert outcome["ok"] is True, outcome
-    (table,) = [
-        m
-        for m in await served.get(f"/api/messages?channel={channel}&viewer={alice}")
-        if not m["ephemeral"]
-    ]
-    shown = str(table["embeds"][0])
-    assert "21+3" in shown
-    assert "Buster Blackjack" in shown
+async def test_side_bets_can_be_placed_and_are_shown(tmp_path: Path) -> None:
+    shoes = ShoeQueue()
+    # Alice 7♥ 8♥ with the dealer's 9♥ up: a straight flush for 21+3; Buster still live.
+    shoes.add("7h 9h 8h Tc " + SPARE)
+    async with serve_playground(tmp_path, shoes) as served:
+        alice, _, channel = served.ids()
+        await served.command(alice, channel, "/blackjack start")
+        bet = "/bet 100 21plus3:10 perfect_pairs:10 buster:10"
+        outcome = await served.command(alice, channel, bet)
+        assert outcome["ok"] is True, outcome
+        (table,) = [
+            m
+            for m in await served.get(f"/api/messages?channel={channel}&viewer={alice}")
+            if not m["ephemeral"]
+        ]
+        shown = str(table["embeds"][0])
+        assert "Alice: 21+3: straight flush, wins 90" in shown  # settled at the deal
+        assert "Alice: side bets lost 10" in shown  # Perfect Pairs, summed
+        assert "Buster Blackjack: 10 a hand" in shown  # still live
 
 
 async def test_the_language_switch_sets_what_the_players_client_speaks(served: Served) -> None:

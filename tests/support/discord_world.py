@@ -84,6 +84,15 @@ class World:
             mod=fake.add_member(guild, "moderator", permissions=["manage_channels"]),
         )
 
+    @classmethod
+    def speaking(cls, fake: FakeDiscord, server: str, alice: str, bob: str) -> World:
+        """The server with its preferred locale, and Alice's and Bob's clients' locales."""
+        world = cls.build(fake)
+        world.guild.preferred_locale = server
+        world.alice.user.locale = alice
+        world.bob.user.locale = bob
+        return world
+
     @property
     def running(self) -> BlackjackBot:
         assert self.bot is not None, "the test needs the bot fixture"
