@@ -83,7 +83,8 @@ async def synced_commands() -> list[dict[str, object]]:
     """The commands the bot syncs, as Discord receives them (from the fake Discord)."""
     with tempfile.TemporaryDirectory() as folder:
         async with FakeDiscord() as fake:
-            config = Config(token=fake.token, database_url=f"sqlite:///{folder}/chips.sqlite3")
+            url = f"sqlite:///{folder}/chips.sqlite3"
+            config = Config(token=fake.token, database_url=url, card_pictures=False)
             async with running_bot(fake, build_bot(config, clock=fake.clock)):
                 return [command.data for scope in fake.commands.values() for command in scope]
 
