@@ -22,8 +22,7 @@ def can_hit(message: FakeMessage) -> bool:
     """The table waits for a decision: its Hit button (by custom id) is enabled."""
     return any(
         str(button.get("custom_id", "")).endswith(":hit") and not button.get("disabled")
-        for row in message.components
-        for button in row.get("components", [])
+        for button in message.buttons()
     )
 
 
