@@ -40,7 +40,7 @@ SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("aiohttp", "ClientSession._request", "aiohttp: a request"),
     ("cogs.table.response_window", "TimelyResponse.table", "click: the answer (type 7)"),
     ("cogs.table.messages", "TableMessages._edit", "edit: a coalesced table edit"),
-    ("cogs.table.messages", "TableMessages.render", "render: faces and render_table"),
+    ("cogs.table.renderer", "TableRenderer.payload", "render: a table payload, either layout"),
     # the table
     ("cogs.table.commands", "TableCog.on_interaction", "click: the listener, all of it"),
     ("bot.tables.service", "TableService.act", "click: service.act"),
