@@ -12,11 +12,11 @@ from __future__ import annotations
 import pytest
 
 from bot.app import BlackjackBot
-from bot.i18n import Text, _, language_of, number_text
+from bot.i18n import _, language_of
 from fakediscord import FakeDiscord
-from fakediscord.models import FakeMember
 from tests.support.discord_world import World, embed_text, labels_enabled
 from tests.support.shoes import SPARE, ShoeQueue
+from tests.support.speech import receipt, said
 
 # Alice Ts Th (20) and Bob 9s 7d (16, hits a 2: 18) against the dealer's 9h 8c (17).
 ROUND = "Ts 9s 9h Th 7d 8c 2c " + SPARE
@@ -28,15 +28,6 @@ NO_PAIR = _("You have no pair to split.")
 def world(fake_discord: FakeDiscord) -> World:
     """A Spanish server where Alice's client speaks German and Bob's French."""
     return World.speaking(fake_discord, "es-ES", alice="de", bob="fr")
-
-
-def said(member: FakeMember, text: Text) -> str:
-    """``text`` as ``member``'s client reads it."""
-    return text.in_language(language_of(member.user.locale))
-
-
-def receipt(stake: int, balance: int) -> Text:
-    return _("Bet {stake}. Balance: {balance}.", stake=number_text(stake), balance=balance)
 
 
 async def test_a_german_and_a_french_player_are_answered_in_their_languages_at_a_spanish_table(

@@ -1,83 +1,154 @@
-"""Three languages through Discord: each player's private answers in their client's language,
+"""Languages through Discord: each player's private answers in their client's language,
 the table message in the server's (or the one an admin sets), numbers written each
-language's way, and the synced commands localized."""
+language's way (French groups them with a narrow no-break space), and the synced commands
+localized."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pytest
 from babel.messages.pofile import read_po
 
 from bot.app import BlackjackBot
 from bot.command_translator import command_texts
-from bot.i18n import COMMANDS, LANGUAGES, LOCALES_DIR
+from bot.i18n import (
+    COMMANDS,
+    LANGUAGES,
+    LOCALES_DIR,
+    Text,
+    _,
+    joined,
+    n_,
+    signed,
+)
 from fakediscord import FakeDiscord
 from tests.support.discord_world import World, embed_text, labels_enabled
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.speech import receipt, said
 
 # Alice Ts Th (20) and Bob 9s 7d (16, hits a 2: 18) against the dealer's 9h 8c (17).
 ROUND = "Ts 9s 9h Th 7d 8c 2c " + SPARE
+NARROW = "\N{NARROW NO-BREAK SPACE}"
+
+
+@dataclass(frozen=True)
+class Speakers:
+    """A server's language, Alice's and Bob's clients', and two of Alice's answers as her
+    language writes them (its numbers and its words, not only the catalog's)."""
+
+    server: str
+    alice: str
+    bob: str
+    balance: str
+    hint: str
+
+
+PORTUGUESE_SERVER = Speakers(
+    "pt-BR",
+    "es-ES",
+    "pt-BR",
+    "Tienes 1.000 fichas.",
+    "Tu mano 10♠ 10♥ contra 9♥\nEstrategia básica: plantarse",
+)
+FRENCH_SERVER = Speakers(
+    "fr",
+    "fr",
+    "en-US",
+    f"Tu as 1{NARROW}000 jetons.",
+    "Ta main 10♠ 10♥ contre 9♥\nStratégie de base : rester",
+)
 
 
 @pytest.fixture
-def world(fake_discord: FakeDiscord) -> World:
+def speakers() -> Speakers:
     """A Brazilian server where Alice's client speaks Spanish and Bob's Portuguese."""
-    return World.speaking(fake_discord, "pt-BR", alice="es-ES", bob="pt-BR")
+    return PORTUGUESE_SERVER
 
 
-async def test_a_spanish_and_a_brazilian_player_share_a_table_in_the_servers_language(
-    bot: BlackjackBot, world: World, shoes: ShoeQueue
+@pytest.fixture
+def world(fake_discord: FakeDiscord, speakers: Speakers) -> World:
+    return World.speaking(fake_discord, speakers.server, speakers.alice, speakers.bob)
+
+
+def balance(amount: int) -> Text:
+    return _("You have {amount} chips.", amount=amount)
+
+
+def won(player: str, cards: str, total: int, net: int) -> Text:
+    """The Last round's line of a player who won with one hand."""
+    hand = _("{cards} {result}", cards=cards, result=_("{total} wins", total=total))
+    return _(
+        "{player}: {results} · balance change {net}",
+        player=player,
+        results=joined([hand]),
+        net=signed(net),
+    )
+
+
+@pytest.mark.parametrize("speakers", [PORTUGUESE_SERVER, FRENCH_SERVER], ids=["pt-BR", "fr"])
+async def test_two_players_share_a_table_in_the_servers_language_each_answered_in_their_own(
+    bot: BlackjackBot, world: World, shoes: ShoeQueue, speakers: Speakers
 ) -> None:
     shoes.add(ROUND)
     alice, bob = world.alice, world.bob
-    assert await world.say(alice, "balance") == "Tienes 1.000 fichas."
-    assert await world.say(bob, "balance") == "Você tem 1.000 fichas."
+    table_says = world.guild.preferred_locale
+
+    def on_table(text: Text) -> str:
+        return text.in_language(table_says)
+
+    assert await world.say(alice, "balance") == speakers.balance
+    assert await world.say(bob, "balance") == said(bob, balance(1_000))
 
     table = await world.start(alice)
     text = embed_text(table)
-    assert "**Façam suas apostas**" in text  # the server's language, whoever opened it
-    assert "`/apostar quantia [mãos]` · 10–10.000 por mão, até 7 mãos" in text
-    assert labels_enabled(table) == {"Entrar", "Sair"}  # no bet to repeat yet
-
-    joined = await world.click(bob, table, "Entrar")
-    assert joined.response_type == 7
-    assert await world.bet(alice, "100") == "Apuesta: 100. Saldo: 900."
-    assert await world.bet(bob, "100") == "Aposta: 100. Saldo: 900."
-    # Both bet: the cards are out. A refusal is private, in the player's language.
-    late = "Ya se han repartido las cartas: apuesta cuando empiece la próxima ronda."
-    assert await world.bet(alice, "200") == late
-
-    text = embed_text(table)
-    assert "**Sua vez** · todos jogam ao mesmo tempo" in text
-    assert "**Dealer** 9♥ ?? · mostra 9" in text
-    assert {"Pedir", "Parar", "Dobrar", "Dica"} <= labels_enabled(table)
-
-    hint = await world.fake.click(alice, table, label="Dica")
-    assert hint.ephemeral
-    assert (hint.content or "").startswith(
-        "Tu mano 10♠ 10♥ contra 9♥\nEstrategia básica: plantarse"
+    assert on_table(_("**Place your bets**")) in text  # the server's language, whoever opened it
+    bets = n_(
+        "`/bet amount [hands]` · {low}–{high} a hand, up to {count} hand",
+        "`/bet amount [hands]` · {low}–{high} a hand, up to {count} hands",
+        7,
+        low=10,
+        high=10_000,
+        count=7,
     )
-    await world.click(alice, table, "Parar")
-    refused = await world.refused(alice, table, "Pedir")
-    assert refused == "No te quedan manos por jugar en esta ronda."
-    await world.click(bob, table, "Pedir")
-    assert "Bob pede: 2♣ → 18" in embed_text(table)
-    await world.click(bob, table, "Parar")
+    assert on_table(bets) in text
+    assert labels_enabled(table) == {on_table(_("Join")), on_table(_("Leave"))}  # nothing to repeat
+
+    joined_table = await world.click(bob, table, on_table(_("Join")))
+    assert joined_table.response_type == 7
+    assert await world.bet(alice, "100") == said(alice, receipt(100, 900))
+    assert await world.bet(bob, "100") == said(bob, receipt(100, 900))
+    # Both bet: the cards are out. A refusal is private, in the player's language.
+    late = _("The cards are out: bet when the next round opens.")
+    assert await world.bet(alice, "200") == said(alice, late)
 
     text = embed_text(table)
-    assert "Última rodada" in text
-    assert "Dealer: 9♥ 8♣ (17)" in text
-    assert "Alice: 10♠ 10♥ 20 ganha · variação do saldo +100" in text
-    assert "Bob: 9♠ 7♦ 2♣ 18 ganha · variação do saldo +100" in text
-    assert await world.say(alice, "balance") == "Tienes 1.100 fichas."
-    assert await world.say(bob, "balance") == "Você tem 1.100 fichas."
+    assert on_table(_("**Your move** · everyone plays at once")) in text
+    assert on_table(_("**Dealer** {cards} · shows {total}", cards="9♥ ??", total=9)) in text
+    buttons = {on_table(_(label)) for label in ("Hit", "Stand", "Double", "Hint")}
+    assert buttons <= labels_enabled(table)
+
+    hint = await world.fake.click(alice, table, label=on_table(_("Hint")))
+    assert hint.ephemeral
+    assert (hint.content or "").startswith(speakers.hint)
+    await world.click(alice, table, on_table(_("Stand")))
+    refused = await world.refused(alice, table, on_table(_("Hit")))
+    assert refused == said(alice, _("You have no hand left to play this round."))
+    await world.click(bob, table, on_table(_("Hit")))
+    hit = _("{player} hits: {cards} → {total}", player="Bob", cards="2♣", total=18)
+    assert on_table(hit) in embed_text(table)
+    await world.click(bob, table, on_table(_("Stand")))
+
+    text = embed_text(table)
+    assert on_table(_("Last round")) in text
+    assert on_table(_("Dealer: {cards} ({total})", cards="9♥ 8♣", total=17)) in text
+    assert on_table(won("Alice", "10♠ 10♥", 20, 100)) in text
+    assert on_table(won("Bob", "9♠ 7♦ 2♣", 18, 100)) in text
+    assert await world.say(alice, "balance") == said(alice, balance(1_100))
+    assert await world.say(bob, "balance") == said(bob, balance(1_100))
     # Bets to repeat now: the Bet buttons, in the server's language.
-    assert labels_enabled(table) == {
-        "Repetir aposta",
-        "Apostar 2×",
-        "Entrar",
-        "Sair",
-        "Detalhes da rodada",
-    }
+    after = ("Bet again", "Bet 2×", "Join", "Leave", "Round details")
+    assert labels_enabled(table) == {on_table(_(label)) for label in after}
 
 
 async def test_an_admin_sets_the_table_language_and_english_stays_the_default(
