@@ -32,10 +32,9 @@ CREATE INDEX bridge_transfers_open ON bridge_transfers (guild_id, status);
 
 -- The ledger's kinds grow by three: chips bought with cash (cash_in), chips paid out as
 -- cash (cash_out), and a cash-out's chips given back when UnbelievaBoat refused it
--- (cash_return). PostgreSQL changes the check in place; SQLite copies the ledger.
-/* postgresql only */ ALTER TABLE ledger DROP CONSTRAINT ledger_check;
-
-/* postgresql only */ ALTER TABLE ledger ADD CONSTRAINT ledger_check CHECK (
+-- (cash_return). PostgreSQL changes the check in place; SQLite rebuilds the ledger with it,
+-- ids, indexes and all (db/table_rebuild.py).
+ALTER TABLE ledger DROP CONSTRAINT ledger_check, ADD CONSTRAINT ledger_check CHECK (
     (kind IN ('bet', 'double', 'split', 'insurance', 'side_bet') AND delta < 0
         AND round_id IS NOT NULL)
     OR (kind IN ('payout', 'refund', 'side_payout') AND delta > 0 AND round_id IS NOT NULL)
@@ -43,41 +42,3 @@ CREATE INDEX bridge_transfers_open ON bridge_transfers (guild_id, status);
     OR (kind = 'cash_out' AND delta < 0)
     OR (kind = 'admin' AND delta <> 0 AND actor_id IS NOT NULL)
 );
-
-/* sqlite only */ CREATE TABLE ledger_with_bridge (
-    id INTEGER PRIMARY KEY,
-    guild_id BIGINT NOT NULL,
-    user_id BIGINT NOT NULL,
-    delta BIGINT NOT NULL,
-    balance_after BIGINT NOT NULL CHECK (balance_after >= 0),
-    kind TEXT NOT NULL,
-    round_id BIGINT REFERENCES rounds (id),
-    actor_id BIGINT,
-    reason TEXT,
-    created_at BIGINT NOT NULL,
-    FOREIGN KEY (guild_id, user_id) REFERENCES accounts (guild_id, user_id),
-    CHECK (
-        (kind IN ('bet', 'double', 'split', 'insurance', 'side_bet') AND delta < 0
-            AND round_id IS NOT NULL)
-        OR (kind IN ('payout', 'refund', 'side_payout') AND delta > 0 AND round_id IS NOT NULL)
-        OR (kind IN ('grant', 'daily', 'cash_in', 'cash_return') AND delta > 0)
-        OR (kind = 'cash_out' AND delta < 0)
-        OR (kind = 'admin' AND delta <> 0 AND actor_id IS NOT NULL)
-    )
-);
-
-/* sqlite only */ INSERT INTO ledger_with_bridge
-    SELECT id, guild_id, user_id, delta, balance_after, kind, round_id, actor_id, reason,
-           created_at
-    FROM ledger ORDER BY id;
-
-/* sqlite only */ DROP TABLE ledger;
-
-/* sqlite only */ ALTER TABLE ledger_with_bridge RENAME TO ledger;
-
-/* sqlite only */ CREATE INDEX ledger_by_account ON ledger (guild_id, user_id, id);
-
-/* sqlite only */ CREATE INDEX ledger_by_round ON ledger (round_id, user_id)
-    WHERE round_id IS NOT NULL;
-
-/* sqlite only */ CREATE INDEX ledger_by_player_time ON ledger (user_id, created_at);

@@ -220,3 +220,52 @@ async def test_side_bet_settings_become_rows_and_results_take_any_bet(store_url:
             "SELECT conname FROM pg_constraint WHERE conname = 'side_bet_results_bet_check'",
         )
         assert checks == []
+
+
+async def test_the_ledger_takes_the_bridges_kinds_keeping_its_rows_and_indexes(
+    store_url: str,
+) -> None:
+    migrations = load_migrations()
+    dialect = "postgresql" if store_url.startswith("postgresql") else "sqlite"
+    [bridge] = [m for m in migrations if m.name == "economy_bridge"]
+    await _execute(
+        store_url,
+        "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+        " applied_at BIGINT NOT NULL)",
+    )
+    for migration in migrations[: migrations.index(bridge)]:
+        for statement in migration.statements(dialect):
+            await _execute(store_url, statement)
+        await _execute(
+            store_url,
+            "INSERT INTO schema_version (version, name, applied_at)"
+            f" VALUES ({migration.version}, '{migration.name}', 0)",
+        )
+    await _execute(store_url, "INSERT INTO accounts VALUES (1, 2, 1000, 0)")
+    grant = "INSERT INTO ledger (guild_id, user_id, delta, balance_after, kind, created_at)"
+    await _execute(store_url, f"{grant} VALUES (1, 2, 1000, 1000, 'grant', 0)")
+    ledger = "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'ledger' ORDER BY name"
+    before = await _execute(store_url, ledger) if dialect == "sqlite" else []
+
+    async with db.open_store(store_url):  # the runner applies 015 alone
+        pass
+
+    assert (await _schema_versions(store_url))[-1] == (bridge.version, bridge.name)
+    rows = await _execute(store_url, "SELECT id, kind, delta FROM ledger ORDER BY id")
+    assert [tuple(row) for row in rows] == [(1, "grant", 1000)]
+    await _execute(store_url, f"{grant} VALUES (1, 2, 50, 1050, 'cash_in', 0)")
+    for kind, delta in (("cash_out", 50), ("cash_in", -50), ("bribe", 50)):
+        with pytest.raises(Exception, match=r"CHECK constraint failed|violates check constraint"):
+            await _execute(store_url, f"{grant} VALUES (1, 2, {delta}, 1000, '{kind}', 0)")
+    if dialect == "sqlite":
+        after = await _execute(store_url, ledger)
+        # The same indexes, word for word; the table's text changed in its check alone.
+        assert [row for row in after if row[0] == "index"] == [
+            row for row in before if row[0] == "index"
+        ]
+        [(_, _, old)] = [row for row in before if row[0] == "table"]
+        [(_, _, new)] = [row for row in after if row[0] == "table"]
+        head = old[: old.rindex("CHECK (")]
+        assert new.startswith(head)
+        assert "'cash_in', 'cash_return'" in new[len(head) :]
+        assert await _execute(store_url, "PRAGMA foreign_key_list(ledger)") != []
