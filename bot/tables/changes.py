@@ -287,3 +287,23 @@ class TableChanges:
                         timers.append(task)
                 table.timer, table.timer_due, table.recovery = None, None, None
         await asyncio.gather(*timers, return_exceptions=True)
+
+
+class TableStep:
+    """What each kind of change a player starts works with (opening a table, betting and
+    seats, decisions): the store and clock, the live tables, the round's flow, and
+    :class:`TableChanges`, through which it changes a table."""
+
+    def __init__(
+        self,
+        store: db.Store,
+        clock: Clock,
+        registry: TableRegistry,
+        flow: RoundFlow,
+        changes: TableChanges,
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        self._registry = registry
+        self._flow = flow
+        self._changes = changes

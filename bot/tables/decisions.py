@@ -7,37 +7,20 @@ applied to the round, all in one change under the table's lock.
 from __future__ import annotations
 
 import db
-from bot.clock import Clock
 from bot.engine import Action
-from bot.tables.changes import TableChanges
+from bot.tables.changes import TableStep
 from bot.tables.errors import NotEnoughChips
-from bot.tables.flow import RoundFlow
 from bot.tables.journal import decision
 from bot.tables.players import Player
 from bot.tables.press_checks import judged, player_in_round
-from bot.tables.registry import TableRegistry
 from bot.tables.snapshot import Reply
 
 _COST_KINDS = {Action.DOUBLE: "double", Action.SPLIT: "split", Action.INSURANCE: "insurance"}
 _COST_WORDS = {Action.DOUBLE: "Doubling", Action.SPLIT: "Splitting", Action.INSURANCE: "Insurance"}
 
 
-class Playing:
+class Playing(TableStep):
     """The players' decisions in a round."""
-
-    def __init__(
-        self,
-        store: db.Store,
-        clock: Clock,
-        registry: TableRegistry,
-        flow: RoundFlow,
-        changes: TableChanges,
-    ) -> None:
-        self._store = store
-        self._clock = clock
-        self._registry = registry
-        self._flow = flow
-        self._changes = changes
 
     async def act(self, table_id: str, round_no: int, player: Player, action: Action) -> Reply:
         """Apply a button press to the player's first unfinished hand (or insurance decision).

@@ -13,7 +13,7 @@ import db
 from bot.clock import Clock
 from bot.engine import Rules
 from bot.i18n import _
-from bot.tables.changes import TableChanges
+from bot.tables.changes import TableChanges, TableStep
 from bot.tables.errors import TableAlreadyOpen, TableError
 from bot.tables.flow import RoundFlow
 from bot.tables.players import Player
@@ -33,7 +33,7 @@ PAUSED_THERE = _(
 )
 
 
-class Opening:
+class Opening(TableStep):
     """New tables, one at a time (two /blackjack start in one channel open one table)."""
 
     def __init__(
@@ -45,11 +45,7 @@ class Opening:
         changes: TableChanges,
         resumer: Resumer,
     ) -> None:
-        self._store = store
-        self._clock = clock
-        self._registry = registry
-        self._flow = flow
-        self._changes = changes
+        super().__init__(store, clock, registry, flow, changes)
         self._resumer = resumer
         self._opening = asyncio.Lock()
 

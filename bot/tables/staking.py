@@ -13,9 +13,8 @@ from bot.bet_amount import (
     short_of_chips,
     stake_words,
 )
-from bot.clock import Clock
 from bot.i18n import ENGLISH, Text, _
-from bot.tables.changes import TableChanges
+from bot.tables.changes import TableStep
 from bot.tables.chip_limit import at_the_limit, best_win
 from bot.tables.errors import (
     BetRefused,
@@ -25,11 +24,10 @@ from bot.tables.errors import (
     TableError,
     WrongPhase,
 )
-from bot.tables.flow import EVERYONE_LEFT, RoundFlow
+from bot.tables.flow import EVERYONE_LEFT
 from bot.tables.play_words import blocked
 from bot.tables.players import Player
 from bot.tables.press_checks import EARLIER_ROUND
-from bot.tables.registry import TableRegistry
 from bot.tables.side_bets import best_side_win, side_bet_refusal
 from bot.tables.snapshot import Reply, TablePhase
 from bot.tables.table import SeatState, Table
@@ -42,22 +40,8 @@ def spots_allowed(max_spots: int) -> Text:
     return _("You can play 1 to {count} hands at this table.", count=max_spots)
 
 
-class Betting:
+class Betting(TableStep):
     """Taking a seat, betting, and standing up."""
-
-    def __init__(
-        self,
-        store: db.Store,
-        clock: Clock,
-        registry: TableRegistry,
-        flow: RoundFlow,
-        changes: TableChanges,
-    ) -> None:
-        self._store = store
-        self._clock = clock
-        self._registry = registry
-        self._flow = flow
-        self._changes = changes
 
     # ----------------------------------------------------------- bets
 
