@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import db
-from db.migrate import load_migrations, split_statements
+from db.migrate import Migration, load_migrations, split_statements
 from tests.pgserver import PostgresServer
 from tests.support.clocks import FakeClock
 
@@ -131,6 +132,14 @@ async def _schema_versions(url: str) -> list[tuple[int, str]]:
     return [(int(v), str(n)) for v, n in rows]
 
 
+async def _apply(url: str, migrations: Sequence[Migration]) -> None:
+    """Run ``migrations``' statements straight on the database, recording none of them."""
+    dialect = "postgresql" if url.startswith("postgresql") else "sqlite"
+    for migration in migrations:
+        for statement in migration.statements(dialect):
+            await _execute(url, statement)
+
+
 async def _execute(url: str, sql: str) -> list[tuple[Any, ...]]:
     if url.startswith("sqlite:///"):
         conn = sqlite3.connect(db.sqlite_path(url))
@@ -153,11 +162,8 @@ async def test_links_made_before_a_link_was_a_servers_hold_in_the_servers_that_m
     store_url: str,
 ) -> None:
     migrations = load_migrations()
-    dialect = "postgresql" if store_url.startswith("postgresql") else "sqlite"
     before = [m for m in migrations if m.name != "side_bet_edge_and_server_moderation"]
-    for migration in before[:9]:
-        for statement in migration.statements(dialect):
-            await _execute(store_url, statement)
+    await _apply(store_url, before[:9])
     # Bob (22) linked to Alice (21) in server 10 the old way: one row's limits for both.
     await _execute(
         store_url,
@@ -170,8 +176,7 @@ async def test_links_made_before_a_link_was_a_servers_hold_in_the_servers_that_m
         " created_at) VALUES (10, 22, 21, 'link', 99, 'alt', 0)",
     )
     [linking] = [m for m in migrations if m.name == "side_bet_edge_and_server_moderation"]
-    for statement in linking.statements(dialect):
-        await _execute(store_url, statement)
+    await _apply(store_url, [linking])
     links = await _execute(
         store_url, "SELECT guild_id, user_id, group_id FROM play_links ORDER BY user_id"
     )
@@ -187,17 +192,14 @@ async def test_side_bet_settings_become_rows_and_results_take_any_bet(store_url:
     migrations = load_migrations()
     dialect = "postgresql" if store_url.startswith("postgresql") else "sqlite"
     [rows_migration] = [m for m in migrations if m.name == "side_bet_rows"]
-    for migration in migrations[: migrations.index(rows_migration)]:
-        for statement in migration.statements(dialect):
-            await _execute(store_url, statement)
+    await _apply(store_url, migrations[: migrations.index(rows_migration)])
     await _execute(
         store_url,
         "INSERT INTO guild_settings (guild_id, side_21plus3, side_perfect_pairs, side_buster,"
         " side_min_bet, updated_at) VALUES (10, '9', NULL, '2/2/4/12/50/250', 5, 0),"
         " (11, NULL, '25/12/6', NULL, NULL, 0), (12, NULL, NULL, NULL, NULL, 0)",
     )
-    for statement in rows_migration.statements(dialect):
-        await _execute(store_url, statement)
+    await _apply(store_url, [rows_migration])
     rows = await _execute(
         store_url, "SELECT guild_id, bet, pay_table FROM guild_side_bets ORDER BY guild_id, bet"
     )
@@ -233,9 +235,9 @@ async def test_the_ledger_takes_the_bridges_kinds_keeping_its_rows_and_indexes(
         "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
         " applied_at BIGINT NOT NULL)",
     )
-    for migration in migrations[: migrations.index(bridge)]:
-        for statement in migration.statements(dialect):
-            await _execute(store_url, statement)
+    earlier = migrations[: migrations.index(bridge)]
+    await _apply(store_url, earlier)
+    for migration in earlier:
         await _execute(
             store_url,
             "INSERT INTO schema_version (version, name, applied_at)"
