@@ -8,9 +8,32 @@ import copy
 import pytest
 
 from bot.app import BlackjackBot
+from bot.bet_amount import short_of_chips
+from bot.i18n import Text, _, number_text
+from bot.tables.press_checks import EARLIER_ROUND
 from cogs.table.commands import table_cog
 from tests.support.discord_world import World, embed_text, labels_enabled
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.speech import receipt, said
+
+NOT_POSITIVE = _("A bet must be a positive number of chips.")
+NOT_SEATED = _("You are not seated at this table. Join, then bet in the next round.")
+
+
+def not_an_amount(typed: str) -> Text:
+    """The refusal of an amount that is no number, with the English examples."""
+    return _(
+        "{typed} is not an amount of chips. Use a number like {small}, {short} or {large}, "
+        "or {half}, {max} or {all}.",
+        typed=typed,
+        small=500,
+        short="2.5k",
+        large="1m",
+        half="half",
+        max="max",
+        all="all",
+    )
+
 
 # Alice 10 6 against a dealer 9 (hole 8): hard 16, every action open to her.
 ALICE_SIXTEEN = "Ts 9h 6c 8d " + SPARE
@@ -19,23 +42,26 @@ ALICE_SIXTEEN = "Ts 9h 6c 8d " + SPARE
 @pytest.mark.parametrize(
     ("amount", "reason"),
     [
-        ("-5", "A bet must be a positive number of chips."),
-        ("abc", "'abc' is not an amount of chips. Use a number like 500, 2.5k or 1m, or half,"),
-        ("1" + "0" * 30, "'100000000000000000000000'… is not an amount of chips."),
-        ("0", "A bet must be a positive number of chips."),
-        ("2.5", "'2.5' is not a whole number of chips."),
-        ("5", "The table minimum is 10; you bet 5."),
-        ("20k", "The table maximum is 10,000; you bet 20,000."),
-        ("5000", "That bet needs 5,000 chips and you have 1,000. Try /daily."),
+        ("-5", NOT_POSITIVE),
+        ("abc", not_an_amount("'abc'")),
+        (
+            "1" + "0" * 30,
+            _("{typed}… is not an amount of chips.", typed="'100000000000000000000000'"),
+        ),
+        ("0", NOT_POSITIVE),
+        ("2.5", _("{typed} is not a whole number of chips.", typed="'2.5'")),
+        ("5", _("The table minimum is {limit}; you bet {amount}.", limit=10, amount=5)),
+        ("20k", _("The table maximum is {limit}; you bet {amount}.", limit=10_000, amount=20_000)),
+        ("5000", short_of_chips(5_000, 1_000)),
     ],
 )
 async def test_a_bet_that_cannot_be_placed_is_explained_and_moves_nothing(
-    bot: BlackjackBot, world: World, amount: str, reason: str
+    bot: BlackjackBot, world: World, amount: str, reason: Text
 ) -> None:
     table = await world.start(world.alice)
     before, shown = await world.chips(), (table.embeds, table.edits)
     answer = await world.bet(world.alice, amount)
-    assert answer.startswith(reason)
+    assert answer == said(world.alice, reason)
     assert await world.chips() == before
     assert (table.embeds, table.edits) == shown
 
@@ -45,7 +71,8 @@ async def test_a_second_bet_in_the_same_round_is_refused(bot: BlackjackBot, worl
     await world.click(world.bob, world.fake.last_message(world.channel), "Join")
     await world.bet(world.alice, "100")
     before = await world.chips()
-    assert await world.bet(world.alice, "100") == "You have already bet this round (100)."
+    already = _("You have already bet this round ({stake}).", stake=number_text(100))
+    assert await world.bet(world.alice, "100") == said(world.alice, already)
     assert await world.chips() == before
 
 
@@ -65,7 +92,8 @@ async def test_a_bet_on_several_hands_says_per_hand_and_in_all_everywhere(
 async def test_too_many_hands_is_refused(bot: BlackjackBot, world: World) -> None:
     await world.start(world.alice, preset="reno-1972")
     before = await world.chips()
-    assert await world.bet(world.alice, "2", hands=3) == "You can play one hand at this table."
+    refused = await world.bet(world.alice, "2", hands=3)
+    assert refused == said(world.alice, _("You can play one hand at this table."))
     assert await world.chips() == before
 
 
@@ -77,10 +105,10 @@ async def test_a_press_by_someone_with_no_hand_changes_nothing(
     await world.bet(world.alice, "100")
     before = await world.chips()
     stranger = await world.refused(world.bob, table, "Hit")
-    assert stranger == "You are not seated at this table. Join, then bet in the next round."
+    assert stranger == said(world.bob, NOT_SEATED)
     await world.click(world.carol, table, "Join")
     seated = await world.refused(world.carol, table, "Double")
-    assert seated == "You have no hand in this round. Bet in the next one."
+    assert seated == said(world.carol, _("You have no hand in this round. Bet in the next one."))
     assert await world.chips() == before
 
 
@@ -94,15 +122,16 @@ async def test_an_action_the_rules_forbid_is_explained(
     await world.bet(world.bob, "100")
     before = await world.chips()
     # Split is enabled (Bob holds a pair) but Alice's 10 6 is no pair.
-    assert await world.refused(world.alice, table, "Split") == "You have no pair to split."
+    no_pair = _("You have no pair to split.")
+    assert await world.refused(world.alice, table, "Split") == said(world.alice, no_pair)
     await world.click(world.alice, table, "Hit")
     # Double and Surrender stay enabled for Bob's two cards; Alice's three cannot.
     assert {"Double", "Surrender"} <= labels_enabled(table)
-    assert await world.refused(world.alice, table, "Double") == (
-        "You have no two-card hand to double."
+    assert await world.refused(world.alice, table, "Double") == said(
+        world.alice, _("You have no two-card hand to double.")
     )
-    assert await world.refused(world.alice, table, "Surrender") == (
-        "You have no two-card hand to surrender."
+    assert await world.refused(world.alice, table, "Surrender") == said(
+        world.alice, _("You have no two-card hand to surrender.")
     )
     assert await world.chips() == before
 
@@ -123,7 +152,7 @@ async def test_a_double_click_acts_once(bot: BlackjackBot, world: World, shoes: 
     assert accepted.response_type == 7
     assert refused.response_type == 4
     assert refused.ephemeral
-    assert refused.content == "You have no hand left to play this round."
+    assert refused.content == said(world.alice, _("You have no hand left to play this round."))
     assert [kind for kind, _ in await world.ledger(world.alice)] == ["grant", "bet", "double"]
 
 
@@ -140,7 +169,7 @@ async def test_a_button_from_an_earlier_round_is_stale(
     # A client that missed the last edits still shows the first round's buttons.
     table.components = round_one
     stale = await world.refused(world.alice, table, "Hit")
-    assert stale == "That button is from an earlier round."
+    assert stale == said(world.alice, EARLIER_ROUND)
     assert await world.chips() == before
 
 
@@ -154,7 +183,7 @@ async def test_a_deleted_table_message_is_posted_again_and_the_bet_stands(
     await world.bet(world.alice, "100")
     fake.delete_message(table)
     answer = await world.bet(world.bob, "200")
-    assert answer.startswith("Bet 200.")
+    assert answer == said(world.bob, receipt(200, START_CHIPS - 200))
     # Bob's bet dealt the cards; the table goes on, on a new message below.
     assert bot.tables.table_in(world.channel.id) is not None
     again = fake.last_message(world.channel)
@@ -208,7 +237,7 @@ async def test_a_channel_the_bot_can_no_longer_see_closes_its_table(
     await world.tick(30)  # the bet timer deals; the edit is refused: the table closes
     assert bot.tables.table_in(world.channel.id) is None
     assert await world.balance(world.alice) == START_CHIPS
-    assert "Place your bets" in embed_text(table)  # never edited again
+    assert said(world.alice, _("**Place your bets**")) in embed_text(table)  # never edited again
 
 
 async def test_a_deleted_channel_closes_its_table_and_refunds(

@@ -1,15 +1,29 @@
 """The bot's messages by their catalog id, as a reader reads them: a test says which message
 it expects (``_("You have {amount} chips.", amount=900)``) rather than its English words, so
-it checks the meaning in any language and fails when the bot says another message."""
+it checks the meaning in any language and fails when the bot says another message (or a
+sentence that is in no catalog)."""
 
 from __future__ import annotations
 
-from bot.i18n import Text, _, language_of, number_text
+import functools
+
+from babel.messages.pofile import read_po
+
+from bot.i18n import LOCALES_DIR, MESSAGES, Text, _, language_of, number_text
 from fakediscord.models import FakeMember
 
 
+@functools.cache
+def catalog_ids() -> frozenset[str]:
+    """Every message id of the player-facing catalog's template (a plural by its singular)."""
+    with (LOCALES_DIR / f"{MESSAGES}.pot").open("rb") as pot:
+        ids = (message.id for message in read_po(pot) if message.id)
+        return frozenset(id_ if isinstance(id_, str) else id_[0] for id_ in ids)
+
+
 def said(member: FakeMember, text: Text) -> str:
-    """``text`` as ``member``'s client reads it."""
+    """``text``, a catalog message, as ``member``'s client reads it."""
+    assert text.msgid in catalog_ids(), f"no catalog message {text.msgid!r}: run make catalogs"
     return text.in_language(language_of(member.user.locale))
 
 
