@@ -6,6 +6,7 @@ sentence that is in no catalog)."""
 from __future__ import annotations
 
 import functools
+import re
 
 from babel.messages.pofile import read_po
 
@@ -25,6 +26,17 @@ def said(member: FakeMember, text: Text) -> str:
     """``text``, a catalog message, as ``member``'s client reads it."""
     assert text.msgid in catalog_ids(), f"no catalog message {text.msgid!r}: run make catalogs"
     return text.in_language(language_of(member.user.locale))
+
+
+def says(reply: str, member: FakeMember, template: Text, *unknown: str, **params: object) -> bool:
+    """Whether ``reply`` is the message ``template`` with ``params`` as ``member`` reads it,
+    word for word, but for the parameters named in ``unknown`` (a timestamp), which may be
+    any words."""
+    marks = {name: f"\x00{name}\x00" for name in unknown}
+    written = re.escape(said(member, template.filled(**params, **marks)))
+    for mark in marks.values():
+        written = written.replace(re.escape(mark), ".+?")
+    return re.fullmatch(written, reply, re.DOTALL) is not None
 
 
 def receipt(stake: int, balance: int) -> Text:
