@@ -15,20 +15,36 @@ from typing import Any
 
 import db
 from bot.app import BlackjackBot
-from bot.tables.play_words import FIRST_BET_NOTICE, NO_VALUE_NOTICE, STOPPED
-from cogs.responsible import CONFIRMED
+from bot.i18n import _
+from bot.tables.play_words import (
+    EXCLUDED_BY_ADMIN,
+    FIRST_BET_NOTICE,
+    NO_VALUE_NOTICE,
+    STOPPED,
+    excluded_text,
+    reality_check_text,
+)
+from cogs.responsible import ADMIN_ONLY_BREAK, CONFIRMED
 from db.play_store import PlayLimitsStore
 from db.report_store import ReportStore
 from db.shoe_store import ShoeStore
 from fakediscord import FakeMessage
 from tests.support.discord_world import World, embed_text
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.speech import LIFTED, claimed, receipt, said, says
 
 DAY = 86_400
 # Alice alone: 5 and 6 against the dealer's 10 and 7; she doubles, draws a 5 (16) and loses.
 DOUBLE_AND_LOSE = "5h Tc 6d 7s 5c " + SPARE
 # Alice alone: 10 and 8 against the dealer's 7 and 10; she stands, the dealer stands on 17.
 STAND_AND_WIN = "Ts 7c 8d Tc " + SPARE
+LIMIT_REACHED = _(
+    "You've reached your daily loss limit of {limit} chips. Your limit resets {when}."
+)
+PAST_LIMIT = _(
+    "That bet would take you past your daily loss limit of {limit} chips (lost today:"
+    " {lost}). Your limit resets {when}."
+)
 
 
 async def won_a_round(world: World, shoes: ShoeQueue) -> FakeMessage:
@@ -47,16 +63,16 @@ async def test_a_loss_limit_reached_in_a_round_lets_it_finish_and_refuses_the_ne
     shown = await world.say(world.alice, "limits set", daily_loss=150)
     assert "Daily loss limit: 150 chips" in shown
     table = await world.start(world.alice)
-    assert (await world.bet(world.alice, "100")).startswith("Bet 100.")
+    assert await world.bet(world.alice, "100") == said(world.alice, receipt(100, 900))
     await world.click(world.alice, table, "Double")  # past the limit: the round plays out
-    assert "Place your bets" in embed_text(table)
+    assert said(world.alice, _("**Place your bets**")) in embed_text(table)
     assert await world.ledger(world.alice) == [
         ("grant", START_CHIPS),
         ("bet", -100),
         ("double", -100),
     ]
     refused = await world.bet(world.alice, "10")
-    assert refused.startswith("You've reached your daily loss limit of 150 chips.")
+    assert says(refused, world.alice, LIMIT_REACHED, "when", limit=150)
     assert "Your limit resets <t:" in refused
     assert await world.balance(world.alice) == START_CHIPS - 200
 
@@ -68,9 +84,7 @@ async def test_a_bet_past_the_loss_limit_is_refused_in_its_transaction(
     await world.say(world.alice, "limits set", daily_loss=150)
     await world.start(world.alice)
     refused = await world.bet(world.alice, "200")
-    assert refused.startswith(
-        "That bet would take you past your daily loss limit of 150 chips (lost today: 0)."
-    )
+    assert says(refused, world.alice, PAST_LIMIT, "when", limit=150, lost=0)
     assert await world.ledger(world.alice) == [("grant", START_CHIPS)]
 
 
@@ -81,11 +95,11 @@ async def test_a_player_on_a_break_cannot_bet_join_or_claim(
     before = await world.chips()
     shown = await world.say(world.alice, "limits break", period="7d")
     assert "On a break: until <t:" in shown
-    break_text = "You're taking a break from play until <t:"
-    assert (await world.bet(world.alice, "100")).startswith(break_text)
-    assert (await world.say(world.alice, "blackjack join")).startswith(break_text)
-    assert (await world.refused(world.alice, table, "Join")).startswith(break_text)
-    assert (await world.say(world.alice, "daily")).startswith(break_text)
+    break_text = said(world.alice, excluded_text(world.fake.clock.now() + 7 * DAY))
+    assert await world.bet(world.alice, "100") == break_text
+    assert await world.say(world.alice, "blackjack join") == break_text
+    assert await world.refused(world.alice, table, "Join") == break_text
+    assert await world.say(world.alice, "daily") == break_text
     assert "Alice" not in embed_text(table)
     assert await world.chips() == before
     # Ending it early waits a day; the admin cannot shorten it.
@@ -94,9 +108,13 @@ async def test_a_player_on_a_break_cannot_bet_join_or_claim(
         f"(<t:{int(world.fake.clock.now()) + DAY}:R>)."
     )
     lifted = await world.say(world.admin, "blackjack-admin lift", member=world.alice, reason="x")
-    assert "has no break that waits for an admin" in lifted
+    no_break = _(
+        "{member} has no break that waits for an admin of this server. Nothing changed.",
+        member=world.alice.mention,
+    )
+    assert lifted == said(world.admin, no_break)
     await world.tick(DAY)
-    assert (await world.say(world.alice, "daily")).startswith("You claimed 250 chips.")
+    assert claimed(await world.say(world.alice, "daily"), world.alice, START_CHIPS + 250)
 
 
 async def test_a_player_who_takes_a_break_cannot_bet_again_with_the_button(
@@ -105,7 +123,7 @@ async def test_a_player_who_takes_a_break_cannot_bet_again_with_the_button(
     table = await won_a_round(world, shoes)
     await world.say(world.alice, "limits break", period="7d")
     refused = await world.refused(world.alice, table, "Bet again")
-    assert refused.startswith("You're taking a break from play until <t:")
+    assert refused == said(world.alice, excluded_text(world.fake.clock.now() + 7 * DAY))
     assert await world.ledger(world.alice) == [
         ("grant", START_CHIPS),
         ("bet", -100),
@@ -118,10 +136,9 @@ async def test_a_break_until_an_admin_lifts_it_is_lifted_by_an_admin_only(
 ) -> None:
     await world.say(world.alice, "limits break", period="admin")
     refused = await world.say(world.alice, "daily")
-    assert refused == (
-        "You're taking a break from play until a server admin lifts it. Nothing was changed."
-    )
-    assert "only an admin can end it" in await world.say(world.alice, "limits end-break")
+    assert refused == said(world.alice, EXCLUDED_BY_ADMIN)
+    ends = await world.say(world.alice, "limits end-break")
+    assert ends == said(world.alice, ADMIN_ONLY_BREAK)
     await world.tick(400 * DAY)
     assert await world.say(world.alice, "daily") == refused
     player = await world.slash(world.admin, "blackjack-admin player", member=world.alice)
@@ -131,8 +148,8 @@ async def test_a_break_until_an_admin_lifts_it_is_lifted_by_an_admin_only(
     lifted = await world.say(
         world.admin, "blackjack-admin lift", member=world.alice, reason="talked it over"
     )
-    assert lifted.startswith("Lifted")
-    assert (await world.say(world.alice, "daily")).startswith("You claimed 250 chips.")
+    assert lifted == said(world.admin, LIFTED.filled(member=world.alice.mention))
+    assert claimed(await world.say(world.alice, "daily"), world.alice, START_CHIPS + 250)
 
 
 async def test_a_raised_limit_waits_24_hours_and_a_lowered_one_applies_at_once(
@@ -142,16 +159,18 @@ async def test_a_raised_limit_waits_24_hours_and_a_lowered_one_applies_at_once(
     raised = await world.say(world.alice, "limits set", daily_loss=1000)
     assert "Daily loss limit: 100 chips (becomes 1,000 chips <t:" in raised
     await world.start(world.alice)
-    assert (await world.bet(world.alice, "200")).startswith("That bet would take you past")
+    past = await world.bet(world.alice, "200")
+    assert says(past, world.alice, PAST_LIMIT, "when", limit=100, lost=0)
     await world.say(world.alice, "blackjack stop")
     await world.tick(DAY - 60)
     await world.start(world.alice)
-    assert (await world.bet(world.alice, "200")).startswith("That bet would take you past")
+    past = await world.bet(world.alice, "200")
+    assert says(past, world.alice, PAST_LIMIT, "when", limit=100, lost=0)
     await world.say(world.alice, "blackjack stop")
     await world.tick(60)
     shoes.add(STAND_AND_WIN)
     table = await world.start(world.alice)
-    assert (await world.bet(world.alice, "200")).startswith("Bet 200.")
+    assert await world.bet(world.alice, "200") == said(world.alice, receipt(200, 800))
     await world.click(world.alice, table, "Stand")
     lowered = await world.say(world.alice, "limits set", daily_loss=50)
     assert "Daily loss limit: 50 chips\n" in lowered
@@ -168,10 +187,7 @@ async def test_the_reality_check_must_be_confirmed_before_the_next_bet(
     message = check.original
     assert message is not None
     assert message.ephemeral
-    assert message.content == (
-        "Reality check: you've played for 21 min this session, and your net is +100 chips."
-        " Press Continue to keep playing, or take a break."
-    )
+    assert message.content == said(world.alice, reality_check_text(21 * 60, 100))
     assert await world.ledger(world.alice) == [
         ("grant", START_CHIPS),
         ("bet", -100),
@@ -179,7 +195,7 @@ async def test_the_reality_check_must_be_confirmed_before_the_next_bet(
     ]
     await world.click(world.alice, message, "Continue")
     assert message.content == CONFIRMED
-    assert (await world.bet(world.alice, "100")).startswith("Bet 100.")
+    assert await world.bet(world.alice, "100") == said(world.alice, receipt(100, 1_000))
 
 
 async def test_the_stop_switch_refunds_a_live_round_and_stops_all_play(
@@ -256,7 +272,7 @@ def _commands(data: dict[str, Any], prefix: str = "") -> list[tuple[str, dict[st
 
 async def test_no_command_moves_chips_between_players(bot: BlackjackBot, world: World) -> None:
     leaves = [leaf for c in world.fake.commands[None] for leaf in _commands(c.data)]
-    for name, _ in leaves:
+    for name, _data in leaves:
         assert not any(word in name.split() for word in _TRANSFER_WORDS), name
     # A member option names whose chips or limits a command reads, or the one account an
     # admin grants to or takes from (the bank's chips, never another player's).

@@ -13,25 +13,15 @@ from bot.play_gate import account_created
 from bot.tables.play_words import EXCLUDED_BY_ADMIN, too_new_text
 from fakediscord.models import FakeChannel, FakeMember
 from tests.support.discord_world import World
-from tests.support.speech import said, says
+from tests.support.speech import LIFTED, claimed, said, says
 
 DAY = 86_400
-CLAIMED = _("You claimed {amount} chips. Balance: {balance}. Next claim {when}.")
 CLAIMED_ALREADY = _("You already claimed today. Next claim {when}. Balance: {balance}.")
 LINKED = _(
     "Linked {member} and {other} in this server: here they now share one"
     " /daily claim and one set of limits (the stricter of each)."
 )
 UNLINKED = _("Unlinked {member} in this server. Each account keeps the limits its player set.")
-LIFTED = _(
-    "Lifted {member}'s break in this server; it still holds in every other server. "
-    "A timed break, if any, still runs to its end."
-)
-
-
-def claimed(reply: str, member: FakeMember, balance: int) -> bool:
-    """Whether ``reply`` is a claim of the daily 250 chips, leaving ``balance``."""
-    return says(reply, member, CLAIMED, "when", amount=250, balance=balance)
 
 
 @dataclass

@@ -42,3 +42,16 @@ def says(reply: str, member: FakeMember, template: Text, *unknown: str, **params
 def receipt(stake: int, balance: int) -> Text:
     """``/bet``'s answer for one hand of ``stake``, leaving ``balance``."""
     return _("Bet {stake}. Balance: {balance}.", stake=number_text(stake), balance=balance)
+
+
+#: Messages many tests check, as templates (filled by ``said``'s caller or ``says``).
+CLAIMED = _("You claimed {amount} chips. Balance: {balance}. Next claim {when}.")
+LIFTED = _(
+    "Lifted {member}'s break in this server; it still holds in every other server. "
+    "A timed break, if any, still runs to its end."
+)
+
+
+def claimed(reply: str, member: FakeMember, balance: int) -> bool:
+    """Whether ``reply`` is a claim of the daily 250 chips, leaving ``balance``."""
+    return says(reply, member, CLAIMED, "when", amount=250, balance=balance)
