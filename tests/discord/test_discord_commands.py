@@ -5,18 +5,27 @@ from __future__ import annotations
 import re
 
 from bot.app import BlackjackBot
+from bot.i18n import _
 from bot.tables import TablePhase
 from cogs.table.render import ROUND_REFUNDED, STAKE_REFUNDED
+from cogs.table.restart_text import jump_link
 from tests.support.discord_world import World, embed_text, labels_enabled
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.speech import CLAIMED_ALREADY, claimed, said, says
 
 DAY = 86_400
+LEFT = _("You left.")
 
 
 async def test_a_second_start_points_at_the_open_table(bot: BlackjackBot, world: World) -> None:
     table = await world.start(world.alice)
     answer = await world.say(world.bob, "blackjack start")
-    assert answer.startswith("A table is already open in this channel.")
+    here = _(
+        "{refusal} It's here: {link}",
+        refusal=_("A table is already open in this channel."),
+        link=jump_link(world.guild.id, world.channel.id, table.id),
+    )
+    assert answer == said(world.bob, here)
     assert answer.endswith(f"/{world.guild.id}/{world.channel.id}/{table.id}")
     assert world.fake.messages_in(world.channel) == [table]
 
@@ -27,13 +36,16 @@ async def test_start_takes_a_preset_and_bet_limits(bot: BlackjackBot, world: Wor
     assert text.startswith("# Blackjack · single-deck")
     assert "50–500 a hand" in text
     refused = await world.bet(world.alice, "20")
-    assert refused == "The table minimum is 50; you bet 20."
+    minimum = _("The table minimum is {limit}; you bet {amount}.", limit=50, amount=20)
+    assert refused == said(world.alice, minimum)
 
 
 async def test_a_table_needs_a_table_to_join_leave_bet_or_stop(
     bot: BlackjackBot, world: World
 ) -> None:
-    none_here = "There is no table in this channel. Start one with /blackjack start."
+    none_here = said(
+        world.alice, _("There is no table in this channel. Start one with /blackjack start.")
+    )
     assert await world.say(world.alice, "blackjack join") == none_here
     assert await world.say(world.alice, "blackjack leave") == none_here
     assert await world.say(world.alice, "blackjack stop") == none_here
@@ -48,12 +60,13 @@ async def test_leave_by_command_and_by_button(bot: BlackjackBot, world: World) -
     left = await world.click(world.bob, table, "Leave")
     assert left.response_type == 7
     assert await left.wait_for_followups(1)
-    assert left.followups[0].content == "You left."
+    assert left.followups[0].content == said(world.bob, LEFT)
     assert left.followups[0].ephemeral
     assert "## Bob" not in embed_text(table)
-    assert await world.say(world.bob, "blackjack leave") == "You are not seated at this table."
+    not_seated = _("You are not seated at this table.")
+    assert await world.say(world.bob, "blackjack leave") == said(world.bob, not_seated)
     # The host leaving empties the table: it closes.
-    assert await world.say(world.alice, "blackjack leave") == "You left."
+    assert await world.say(world.alice, "blackjack leave") == said(world.alice, LEFT)
     assert "**Table closed** · Everyone left the table." in embed_text(table)
     assert table.buttons() == []
 
@@ -65,7 +78,7 @@ async def test_leaving_during_a_round_takes_effect_when_it_ends(
     table = await world.start(world.alice)
     await world.bet(world.alice, "100")
     answer = await world.say(world.alice, "blackjack leave")
-    assert answer == "You'll leave when this round ends."
+    assert answer == said(world.alice, _("You'll leave when this round ends."))
     assert "Alice (leaving)" in embed_text(table)
     await world.click(world.alice, table, "Stand")
     assert "**Table closed** · Everyone left the table." in embed_text(table)
@@ -116,7 +129,8 @@ async def test_hint_gives_basic_strategy_privately(
     assert "surrender" in (hint.content or "").lower()
     nobody = await world.fake.click(world.bob, table, label="Hint")
     assert nobody.ephemeral
-    assert "not seated" in (nobody.content or "")
+    not_seated = _("You are not seated at this table. Join, then bet in the next round.")
+    assert nobody.content == said(world.bob, not_seated)
 
 
 async def test_rules_name_every_rule_and_the_house_edge(bot: BlackjackBot, world: World) -> None:
@@ -151,10 +165,12 @@ async def test_only_the_host_or_a_channel_manager_stops_a_table(
     await world.bet(world.alice, "100")
     before = await world.chips()
     refused = await world.say(world.bob, "blackjack stop")
-    assert refused == "Only the host or someone with Manage Channels can stop this table."
+    not_yours = _("Only the host or someone with Manage Channels can stop this table.")
+    assert refused == said(world.bob, not_yours)
     assert await world.chips() == before
     stopped = await world.say(world.mod, "blackjack stop")
-    assert stopped == "Table closed. Any bets not yet dealt were refunded."
+    closed = _("Table closed. Any bets not yet dealt were refunded.")
+    assert stopped == said(world.mod, closed)
     text = embed_text(table)
     assert "**Table closed** · Stopped by Moderator.\n" + ROUND_REFUNDED in text
     # Nothing looks live: no cards, totals, stakes or latest events; the seat says refunded.
@@ -167,7 +183,7 @@ async def test_only_the_host_or_a_channel_manager_stops_a_table(
 
     await world.start(world.bob)
     host_stops = await world.say(world.bob, "blackjack stop")
-    assert host_stops.startswith("Table closed.")
+    assert host_stops == said(world.bob, closed)
 
 
 async def test_a_table_stopped_mid_round_closes_after_paying_it_and_says_nothing_was_refunded(
@@ -177,7 +193,8 @@ async def test_a_table_stopped_mid_round_closes_after_paying_it_and_says_nothing
     table = await world.start(world.alice)
     await world.bet(world.alice, "100")
     stopped = await world.say(world.mod, "blackjack stop")
-    assert stopped == "The round in play is played out; the table closes when it ends."
+    played_out = _("The round in play is played out; the table closes when it ends.")
+    assert stopped == said(world.mod, played_out)
     await world.click(world.alice, table, "Stand")
     text = embed_text(table)
     assert "**Table closed** · Stopped by Moderator.\n## Alice\nNothing at stake\n" in text
@@ -188,28 +205,31 @@ async def test_a_table_stopped_mid_round_closes_after_paying_it_and_says_nothing
 
 
 async def test_balance_shows_yours_or_a_members(bot: BlackjackBot, world: World) -> None:
-    assert await world.say(world.alice, "balance") == f"You have {START_CHIPS:,} chips."
+    mine = _("You have {amount} chips.", amount=START_CHIPS)
+    assert await world.say(world.alice, "balance") == said(world.alice, mine)
     other = await world.say(world.alice, "balance", member=world.bob)
-    assert other == f"<@{world.bob.id}> has {START_CHIPS:,} chips."
+    bobs = _("{member} has {amount} chips.", member=world.bob.mention, amount=START_CHIPS)
+    assert other == said(world.alice, bobs)
 
 
 async def test_reading_a_members_balance_opens_no_account(bot: BlackjackBot, world: World) -> None:
     await world.say(world.admin, "blackjack-admin config", starting_chips=700)
     other = await world.say(world.alice, "balance", member=world.bob)
-    assert other == f"<@{world.bob.id}> has 700 chips."  # what Bob would open with
+    bobs = _("{member} has {amount} chips.", member=world.bob.mention, amount=700)
+    assert other == said(world.alice, bobs)  # what Bob would open with
     assert await world.ledger(world.bob) == []  # no account, no grant row
     board = await world.store.reports.leaderboard(world.guild.id, 1, 10, caller_id=world.bob.id)
     assert board.caller is None
 
 
 async def test_daily_tops_up_once_a_day(bot: BlackjackBot, world: World) -> None:
-    claimed = await world.say(world.alice, "daily")
-    assert claimed.startswith(f"You claimed 250 chips. Balance: {START_CHIPS + 250:,}.")
+    first = await world.say(world.alice, "daily")
+    assert claimed(first, world.alice, START_CHIPS + 250)
     again = await world.say(world.alice, "daily")
-    assert again.startswith("You already claimed today.")
+    assert says(again, world.alice, CLAIMED_ALREADY, "when", balance=START_CHIPS + 250)
     assert await world.balance(world.alice) == START_CHIPS + 250
     world.fake.clock.advance(DAY)
-    assert (await world.say(world.alice, "daily")).startswith("You claimed 250 chips.")
+    assert claimed(await world.say(world.alice, "daily"), world.alice, START_CHIPS + 500)
     assert await world.ledger(world.alice) == [
         ("grant", START_CHIPS),
         ("daily", 250),

@@ -13,10 +13,9 @@ from bot.play_gate import account_created
 from bot.tables.play_words import EXCLUDED_BY_ADMIN, too_new_text
 from fakediscord.models import FakeChannel, FakeMember
 from tests.support.discord_world import World
-from tests.support.speech import LIFTED, claimed, said, says
+from tests.support.speech import CLAIMED_ALREADY, LIFTED, claimed, said, says
 
 DAY = 86_400
-CLAIMED_ALREADY = _("You already claimed today. Next claim {when}. Balance: {balance}.")
 LINKED = _(
     "Linked {member} and {other} in this server: here they now share one"
     " /daily claim and one set of limits (the stricter of each)."

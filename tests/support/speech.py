@@ -46,6 +46,7 @@ def receipt(stake: int, balance: int) -> Text:
 
 #: Messages many tests check, as templates (filled by ``said``'s caller or ``says``).
 CLAIMED = _("You claimed {amount} chips. Balance: {balance}. Next claim {when}.")
+CLAIMED_ALREADY = _("You already claimed today. Next claim {when}. Balance: {balance}.")
 LIFTED = _(
     "Lifted {member}'s break in this server; it still holds in every other server. "
     "A timed break, if any, still runs to its end."
