@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 
 from bot.app import BlackjackBot
+from bot.i18n import _
+from cogs.admin import CROSSED
 from db.ops.settings import LIMITS
 from fakediscord.interactions import InteractionRejected
 from tests.support.discord_world import World, embed_text, labels_enabled
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.speech import said
 
 #: A role id in a reason: shown as text, never as a mention.
 ROLE = 123456789012345678
@@ -70,14 +73,12 @@ async def test_config_refuses_a_minimum_above_the_maximum_and_changes_nothing(
     bot: BlackjackBot, world: World
 ) -> None:
     refused = await world.say(world.admin, "blackjack-admin config", min_bet=500, max_bet=100)
-    assert refused == "Nothing changed: the smallest bet (500) would be above the largest (100)."
+    assert refused == said(world.admin, CROSSED["bet"].filled(low=500, high=100))
     settings = await world.store.get_guild_settings(world.guild.id)
     assert (settings.min_bet, settings.max_bet) == (10, 10_000)
     # In the admin's words, not the store's field names; the side bets' alike.
     refused = await world.say(world.admin, "blackjack-admin side-bets", min_bet=2_000)
-    assert refused == (
-        "Nothing changed: the smallest side bet (2,000) would be above the largest (1,000)."
-    )
+    assert refused == said(world.admin, CROSSED["side_bet"].filled(low=2_000, high=1_000))
     settings = await world.store.get_guild_settings(world.guild.id)
     assert (settings.side_min_bet, settings.side_max_bet) == (1, 1_000)
 
@@ -86,11 +87,23 @@ async def test_grant_and_take_are_ledger_rows_with_the_admins_id(
     bot: BlackjackBot, world: World
 ) -> None:
     granted = await world.say(world.admin, "blackjack-admin grant", member=world.bob, amount=500)
-    assert granted == f"Gave 500 chips to <@{world.bob.id}>. Their balance: {START_CHIPS + 500:,}."
+    gave = _(
+        "Gave {amount} chips to {member}. Their balance: {balance}.",
+        amount=500,
+        member=world.bob.mention,
+        balance=START_CHIPS + 500,
+    )
+    assert granted == said(world.admin, gave)
     taken = await world.say(
         world.admin, "blackjack-admin take", member=world.bob, amount=200, reason="cheating"
     )
-    assert taken == f"Took 200 from <@{world.bob.id}>. Their balance: {START_CHIPS + 300:,}."
+    took = _(
+        "Took {amount} from {member}. Their balance: {balance}.",
+        amount=200,
+        member=world.bob.mention,
+        balance=START_CHIPS + 300,
+    )
+    assert taken == said(world.admin, took)
     rows = await world.store.reports.ledger(world.guild.id, world.bob.id, 10)
     assert [(r.kind, r.delta, r.actor_id, r.reason) for r in rows[:2]] == [
         ("admin", -200, world.admin.id, "cheating"),
@@ -103,7 +116,13 @@ async def test_take_more_than_a_member_has_is_refused_not_clamped(
 ) -> None:
     before = await world.chips()
     refused = await world.say(world.admin, "blackjack-admin take", member=world.bob, amount=5_000)
-    assert refused == f"<@{world.bob.id}> has 1,000 chips: cannot take 5,000. Nothing changed."
+    short = _(
+        "{member} has {balance} chips: cannot take {amount}. Nothing changed.",
+        member=world.bob.mention,
+        balance=1_000,
+        amount=5_000,
+    )
+    assert refused == said(world.admin, short)
     assert await world.chips() == before
 
 
@@ -184,7 +203,7 @@ async def test_ledger_is_for_manage_server_only_and_names_are_shown_harmlessly(
     assert await world.say(world.alice, "blackjack-admin ledger", member=world.bob) == REFUSED
     rascal = fake.add_member(world.guild, "rascal", nick="**boss** @everyone")
     await fake.sync()
-    for _ in range(11):
+    for _row in range(11):
         await world.store.adjust(world.guild.id, rascal.id, 5, admin.id, f"<@&{ROLE}> ~~gone~~")
     reply = await world.slash(admin, "blackjack-admin ledger", member=rascal)
     message = reply.original
