@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 
 from bot.app import BlackjackBot
+from bot.bet_amount import short_of_chips
+from bot.i18n import _
 from tests.support.discord_world import World, embed_text
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.speech import receipt, said
 
 
 async def test_two_tables_in_two_channels_play_at_once(
@@ -44,8 +47,8 @@ async def test_one_player_at_two_tables_cannot_spend_the_same_chips_twice(
         world.bet(world.alice, "700", channel=world.other_channel),
     )
     answers = sorted([first, second])
-    assert answers[0] == "Bet 700. Balance: 300."
-    assert answers[1].startswith("That bet needs 700 chips and you have 300.")
+    assert answers[0] == said(world.alice, receipt(700, 300))
+    assert answers[1] == said(world.alice, short_of_chips(700, 300))
     assert await world.balance(world.alice) == START_CHIPS - 700
 
 
@@ -55,6 +58,6 @@ async def test_a_thread_has_its_own_table(bot: BlackjackBot, world: World) -> No
     in_channel = await world.start(world.alice)
     in_thread = await world.start(world.bob, thread)
     assert in_thread.channel is thread
-    assert await world.bet(world.bob, "100", channel=thread) == "Bet 100. Balance: 900."
+    assert await world.bet(world.bob, "100", channel=thread) == said(world.bob, receipt(100, 900))
     assert "▶" in embed_text(in_thread)
-    assert "Place your bets" in embed_text(in_channel)
+    assert said(world.alice, _("**Place your bets**")) in embed_text(in_channel)
