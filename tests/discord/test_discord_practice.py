@@ -4,8 +4,11 @@ count of the cards the players have seen, the decks left and the true count."""
 from __future__ import annotations
 
 from bot.app import BlackjackBot
+from bot.i18n import _
+from bot.tables.practice import NOT_A_COUNT, QUIZ_ASKED
 from tests.support.discord_world import World, embed_text, labels_enabled
 from tests.support.shoes import SPARE, ShoeQueue
+from tests.support.speech import said
 
 # Alice 5 6 against the dealer's 9 (an 8 in the hole): +1, +1 and 0 seen; the 8 counts 0.
 FIVE_SIX_AGAINST_9 = "5s 9h 6c 8d " + SPARE
@@ -41,7 +44,7 @@ async def test_a_practice_table_quizzes_the_count_when_it_replaces_its_shoe(
     await world.bet(world.alice, "100")
     await world.click(world.alice, table, "Stand")  # 11 against 17: settled, a new shoe
     text = embed_text(table)
-    assert "Count quiz: what was the Hi-Lo running count when that shoe ended?" in text
+    assert said(world.alice, QUIZ_ASKED) in text
     assert "Quiz" in labels_enabled(table)
 
     opened = await fake.click(world.alice, table, label="Quiz")
@@ -54,12 +57,12 @@ async def test_a_practice_table_quizzes_the_count_when_it_replaces_its_shoe(
     again = await fake.submit_modal(
         world.alice, opened, {"The running count when the shoe ended": "2"}
     )
-    assert again.content == "You have answered this count quiz already."
+    assert again.content == said(world.alice, _("You have answered this count quiz already."))
     opened = await fake.click(world.bob, table, label="Quiz")  # anyone at the channel may try
     unreadable = await fake.submit_modal(
         world.bob, opened, {"The running count when the shoe ended": "two"}
     )
-    assert unreadable.content == "Answer with a whole number from -200 to 200, such as +3 or -2."
+    assert unreadable.content == said(world.bob, NOT_A_COUNT)
     opened = await fake.click(world.bob, table, label="Quiz")
     right = await fake.submit_modal(
         world.bob, opened, {"The running count when the shoe ended": "\u22122"}
