@@ -11,18 +11,25 @@ import re
 import pytest
 
 from bot.app import BlackjackBot
+from bot.i18n import _
 from cogs.coach_figures import SHARPEST_MINIMUM
+from cogs.table.coach import TEACH_ON
 from fakediscord.models import GROUP_DM
 from fakediscord.records import FakeMessage
 from tests.support.discord_world import World, embed_text
 from tests.support.pocket_tables import play_a_group_dm_round
 from tests.support.shoes import SPARE, ShoeQueue
+from tests.support.speech import said
 from tests.support.tournaments import settled, stack_hands, the_board
 
 # Alice plays three spots against the dealer's 10 (a 9 in the hole): 10 6 (hits a 4, then
 # stands on 20), 5 6 (doubles: a king), 8 8 (splits: 8 10 and 8 9, both stand).
 ROUND = "Ts 5h 8s Td 6c 6d 8h 9c 4h Kc Ts 9d "
 THREE_DECISIONS = ROUND + SPARE
+NOTHING_GRADED = _(
+    "The coach has no graded round of yours here yet: play a round, and ask again "
+    "once it is settled."
+)
 
 
 async def play_three_decisions(world: World, table: FakeMessage | None = None) -> FakeMessage:
@@ -40,7 +47,7 @@ async def test_the_coach_grades_each_decision_of_the_last_round_privately(
 ) -> None:
     shoes.add(THREE_DECISIONS)
     before = await world.say(world.alice, "blackjack coach")
-    assert before.startswith("The coach has no graded round of yours here yet")
+    assert before == said(world.alice, NOTHING_GRADED)
     await play_three_decisions(world)
     await bot.tables.coach.settle()  # graded in the strategy worker after the round
 
@@ -82,7 +89,11 @@ async def test_stats_and_the_sharpest_board_show_the_coachs_figures(
     await bot.tables.coach.settle()
     board = await world.slash(world.bob, "leaderboard", board="sharpest")
     assert board.embed is not None
-    assert board.embed["description"].startswith(f"Nobody has {SHARPEST_MINIMUM} graded")
+    nobody = _(
+        "Nobody has {count} graded decisions here yet: play, and the coach grades each one.",
+        count=SHARPEST_MINIMUM,
+    )
+    assert board.embed["description"] == said(world.bob, nobody)
     await play_three_decisions(world, table)
     await bot.tables.coach.settle()
 
@@ -123,7 +134,7 @@ async def test_teach_mode_sends_a_private_note_on_each_costly_decision(
     assert not [dm for dm in fake.private_channels.values() if world.alice.user in dm.recipients]
 
     turned_on = await world.say(world.alice, "blackjack coach", mode="teach")
-    assert turned_on.startswith("Teach mode is on: after each round, a private message")
+    assert turned_on.split("\n\n")[0] == said(world.alice, TEACH_ON)  # then the last round
     await play_three_decisions(world, table)
     await bot.tables.coach.settle()
     [dm] = [dm for dm in fake.private_channels.values() if world.alice.user in dm.recipients]
@@ -156,7 +167,7 @@ async def test_the_coach_grades_a_pocket_tables_round_in_a_group_dm(
     assert lines[1].startswith("Stand hard 16 (9♥ 7♥) against a 7: \u2212")
     assert "% for hit, " in lines[1]
     # The server's coach knows nothing of it: the pocket scope is apart.
-    assert (await world.say(world.bob, "blackjack coach")).startswith("The coach has no graded")
+    assert await world.say(world.bob, "blackjack coach") == said(world.bob, NOTHING_GRADED)
 
 
 async def test_the_coach_grades_a_tournament_hand(
