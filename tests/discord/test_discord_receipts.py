@@ -11,6 +11,7 @@ from fakediscord.rest import RecordedRequest
 from fakediscord.server import FakeDiscord
 from tests.support.discord_world import World
 from tests.support.shoes import SPARE, ShoeQueue
+from tests.support.speech import receipt, said
 
 # Alice 10 8 and Bob 9 9 against the dealer's 7 10: both stand, the dealer stands on 17.
 BOTH_STAND = "Ts 9s 7c 8d 9h Tc " + SPARE
@@ -30,10 +31,10 @@ async def test_a_bet_is_answered_by_its_receipt_alone_and_the_receipt_stays(
     await world.click(bob, table, "Join")
 
     first = await world.slash(alice, "bet", amount="100")
-    receipt = first.original
-    assert receipt is not None
-    assert receipt.ephemeral
-    assert receipt.content.startswith("Bet 100.")
+    answer = first.original
+    assert answer is not None
+    assert answer.ephemeral
+    assert answer.content == said(alice, receipt(100, 900))
     (notice,) = await first.wait_for_followups(1)  # the first bet's notice, once a player
     assert notice.content == FIRST_BET_NOTICE
     await world.bet(bob, "100")
@@ -42,13 +43,14 @@ async def test_a_bet_is_answered_by_its_receipt_alone_and_the_receipt_stays(
 
     later = await world.slash(alice, "bet", amount="50")
     assert later.original is not None
-    assert later.original.content.startswith("Bet 50.")
+    balance = await world.balance(alice)
+    assert later.original.content == said(alice, receipt(50, balance))
     await world.tick(30)
     # One request: the response. No followup, no deletion; the receipt stays to dismiss.
     assert [r.method for r in requests_of(fake, later)] == ["POST"]
     assert later.followups == []
     assert not later.original.deleted
-    assert not receipt.deleted
+    assert not answer.deleted
 
 
 async def test_a_bet_button_is_answered_by_the_table_alone(
