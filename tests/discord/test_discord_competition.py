@@ -4,8 +4,12 @@ Latest line and in /stats, and /leaderboard season before and after the season e
 from __future__ import annotations
 
 from bot.app import BlackjackBot
+from bot.i18n import _
 from tests.support.discord_world import World, embed_text
 from tests.support.shoes import SPARE, ShoeQueue
+from tests.support.speech import said, says
+
+NO_SEASON = _("There is no season {season} in this server. Seasons: {names}.")
 
 
 def fields(embed: dict[str, object] | None) -> dict[str, str]:
@@ -33,7 +37,8 @@ async def test_an_achievement_is_announced_at_the_table_and_listed_in_stats(
         " the same suit.",
     ]
     mine = await world.slash(world.bob, "stats")
-    assert fields(mine.embed)["Achievements (0 of 14)"] == "None yet. A blackjack earns the first."
+    none_yet = said(world.bob, _("None yet. A blackjack earns the first."))
+    assert fields(mine.embed)["Achievements (0 of 14)"] == none_yet
 
 
 async def test_leaderboard_season_ranks_this_season_and_keeps_the_last_one(
@@ -50,7 +55,8 @@ async def test_leaderboard_season_ranks_this_season_and_keeps_the_last_one(
     assert reply.embed is not None
     assert reply.embed["title"] == f"Season {season.name} · Casino"
     assert reply.embed["description"] == f"`#1` <@{world.alice.id}> · +150"
-    assert fields(reply.embed)["You"] == "You have not played a round in this season."
+    not_played = _("You have not played a round in this season.")
+    assert fields(reply.embed)["You"] == said(world.bob, not_played)
     everyone = await world.slash(world.bob, "leaderboard")  # all-time: balances
     assert everyone.embed is not None
     assert everyone.embed["description"].splitlines()[0] == f"`#1` <@{world.bob.id}> · 6,000"
@@ -60,16 +66,18 @@ async def test_leaderboard_season_ranks_this_season_and_keeps_the_last_one(
     now = await world.slash(world.alice, "leaderboard", season="current")
     assert now.embed is not None
     assert now.embed["title"] != f"Season {season.name} · Casino"
-    assert now.embed["description"] == "Nobody has finished a round this season yet."
+    nobody = _("Nobody has finished a round this season yet.")
+    assert now.embed["description"] == said(world.alice, nobody)
     past = await world.slash(world.alice, "leaderboard", season=season.name)
     assert past.embed is not None
     assert past.embed["description"] == f"`#1` <@{world.alice.id}> · +150"
     assert fields(past.embed)["You"] == "`#1` of 1 · +150"
     assert fields(past.embed)["Season"].startswith("Final standings")
     unknown = await world.say(world.alice, "leaderboard", season="1999-01")
-    assert unknown.startswith("There is no season 1999-01 in this server. Seasons: ")
+    assert says(unknown, world.alice, NO_SEASON, "names", season="1999-01")
     hostile = await world.say(world.alice, "leaderboard", season="@everyone **won**")
-    assert hostile.startswith("There is no season @\u200beveryone \\*\\*won\\*\\* in")
+    escaped = "@\u200beveryone \\*\\*won\\*\\*"
+    assert says(hostile, world.alice, NO_SEASON, "names", season=escaped)
     assert await world.balance(world.alice) == 1000 + 150  # nothing reset
 
 
