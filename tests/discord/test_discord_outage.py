@@ -19,6 +19,7 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.i18n import Text, _
 from bot.tables.errors import PAUSED
 from bot.tables.opening import NO_STORE, PAUSED_THERE
 from bot.tables.resume import BACK
@@ -30,6 +31,7 @@ from tests.pgserver import start_for_tests
 from tests.support.discord_world import World, embed_text
 from tests.support.outages import Store, bot_on
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.speech import said
 
 #: Alice 10 9 (19) against the dealer's T 7 (17): she stands and wins.
 ROUND = "Ts Td 9s 7d " + SPARE
@@ -75,7 +77,7 @@ async def test_a_click_during_an_outage_is_paused_and_the_round_settles_once_aft
     try:
         assert await world.refused(world.alice, table, "Stand") == PAUSED
         answer = await world.say(world.bob, "blackjack start")
-        assert answer.startswith(PAUSED_THERE)
+        assert answer == said(world.bob, open_here(world, table, PAUSED_THERE))
         assert await world.bet(world.bob, "50") == PAUSED
         await world.tick(20)  # retries while the store is still away change nothing
         assert await world.refused(world.alice, table, "Stand") == PAUSED
@@ -107,17 +109,23 @@ async def test_a_table_paused_at_a_graceful_stop_resumes_at_the_next_start(
         world.bot = bot
         await world.settle()
         assert BACK in embed_text(table)
-        assert await world.say(world.bob, "blackjack start") == (
-            "A table is already open in this channel. It's here:"
-            f" https://discord.com/channels/{world.guild.id}/{world.channel.id}/{table.id}"
+        open_already = _("A table is already open in this channel.")
+        assert await world.say(world.bob, "blackjack start") == said(
+            world.bob, open_here(world, table, open_already)
         )
         await world.click(world.alice, table, "Stand")
         await settled_once(world, table, store)
 
 
+def open_here(world: World, table: FakeMessage, refusal: Text) -> Text:
+    """The answer to /blackjack start where ``table`` is open: ``refusal`` and its link."""
+    link = f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{table.id}"
+    return _("{refusal} It's here: {link}", refusal=refusal, link=link)
+
+
 async def settled_once(world: World, table: FakeMessage, store: Store) -> None:
     """Alice's round settled once, the table takes bets again, no second table opened."""
-    assert "Place your bets" in embed_text(table)
+    assert said(world.alice, _("**Place your bets**")) in embed_text(table)
     assert await world.ledger(world.alice) == [
         ("grant", START_CHIPS),
         ("bet", -100),
