@@ -28,6 +28,13 @@ def said(member: FakeMember, text: Text) -> str:
     return text.in_language(language_of(member.user.locale))
 
 
+def is_message(note: object, expected: Text) -> bool:
+    """Whether ``note`` (what the table service answered or raised) is the catalog message
+    ``expected``: its id, and its words with their parameters."""
+    assert expected.msgid in catalog_ids(), f"no catalog message {expected.msgid!r}"
+    return isinstance(note, Text) and note.msgid == expected.msgid and note == expected
+
+
 def says(reply: str, member: FakeMember, template: Text, *unknown: str, **params: object) -> bool:
     """Whether ``reply`` is the message ``template`` with ``params`` as ``member`` reads it,
     word for word, but for the parameters named in ``unknown`` (a timestamp), which may be

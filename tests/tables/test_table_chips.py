@@ -10,7 +10,9 @@ import asyncio
 import pytest
 
 import db
+from bot.bet_amount import stake_words
 from bot.engine import Action
+from bot.i18n import _
 from bot.tables import (
     NoTableHere,
     NotEnoughChips,
@@ -20,8 +22,10 @@ from bot.tables import (
     TablePhase,
     TableService,
 )
+from bot.tables.press_checks import EARLIER_ROUND
 from fakediscord.clock import ManualClock
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.speech import is_message
 from tests.support.tables import (
     ALICE,
     BOB,
@@ -37,6 +41,7 @@ from tests.support.tables import (
 both_backends = pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 
 MESSAGE = 900_000_000_000_000_501
+RECEIPT = _("Bet {stake}. Balance: {balance}.")
 # Alice 5 6 (11) against a dealer 10 up, 7 in the hole.
 ELEVEN = "5s Td 6s 7d 9c " + SPARE
 
@@ -78,10 +83,12 @@ async def test_a_button_from_the_last_round_is_stale_and_changes_nothing(
     betting = (await service.act(dealt.table_id, dealt.round_no, ALICE, Action.STAND)).snapshot
     assert betting.round_no == dealt.round_no + 1
     before = await chips_of(store, ALICE)
-    with pytest.raises(StaleButton, match="earlier round"):
+    with pytest.raises(StaleButton) as stale:
         await service.act(dealt.table_id, dealt.round_no, ALICE, Action.HIT)
-    with pytest.raises(StaleButton, match="earlier round"):
+    assert is_message(stale.value.args[0], EARLIER_ROUND)
+    with pytest.raises(StaleButton) as stale:
         await service.rebet(dealt.table_id, dealt.round_no, ALICE, 1)
+    assert is_message(stale.value.args[0], EARLIER_ROUND)
     assert await chips_of(store, ALICE) == before
     assert service.get(betting.table_id) == betting
 
@@ -103,7 +110,8 @@ async def test_rebet_repeats_or_doubles_the_last_bet(
     table = service.get(table.table_id)
     assert table.phase is TablePhase.BETTING
     table, said = await service.rebet(table.table_id, table.round_no, ALICE, 2)
-    assert said.startswith("Bet 200 a hand on 2 hands, 400 in all. Balance: ")
+    balance = await store.balance(GUILD, ALICE.user_id)
+    assert is_message(said, RECEIPT.filled(stake=stake_words(200, 2), balance=balance))
     assert table.seats[0].bet == 200
 
 
