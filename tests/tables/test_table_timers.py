@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import db
 from bot.engine import Action
+from bot.i18n import _
 from bot.tables import TablePhase, TableService, TableSnapshot
 from fakediscord.clock import ManualClock
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.speech import is_message
 from tests.support.tables import ALICE, BOB, CAROL, CHANNEL, GUILD, Published, ledger_kinds, tick
 
 # Alice 10 6 (16), Bob 9 7 (16) against a dealer 10 up, 8 in the hole (18).
 TWO_SIXTEENS = "Ts 9s Td 6h 7h 8d 5c " + SPARE
+
+LEFT = _("You left.")
+LEAVING = _("You'll leave when this round ends.")
 
 
 async def test_bet_timer_ends_betting_and_deals_for_those_who_bet(
@@ -151,10 +156,10 @@ async def test_leaving_mid_round_takes_effect_when_the_round_ends(
     await service.bet(CHANNEL, ALICE, "100")
     table, _ = await service.bet(CHANNEL, BOB, "100")
     table, said = await service.leave(CHANNEL, CAROL)  # sat out: leaves at once
-    assert said == "You left."
+    assert is_message(said, LEFT)
     assert table.phase is TablePhase.PLAYING  # everyone left at the table had bet: dealt
     table, said = await service.leave(CHANNEL, BOB)
-    assert said == "You'll leave when this round ends."
+    assert is_message(said, LEAVING)
     assert table.seats[1].leaving
     assert len(table.seats[1].hands) == 1  # his hand plays on, by timer
     await service.act(table.table_id, table.round_no, ALICE, Action.STAND)
@@ -172,7 +177,7 @@ async def test_the_host_leaving_hands_the_table_to_the_next_player(
     await service.start(GUILD, CHANNEL, ALICE)
     await service.join(CHANNEL, BOB)
     table, said = await service.leave(CHANNEL, ALICE)
-    assert said == "You left."
+    assert is_message(said, LEFT)
     assert table.host_id == BOB.user_id
     table, _ = await service.leave(CHANNEL, BOB)
     assert table.phase is TablePhase.CLOSED
