@@ -6,9 +6,11 @@ import pytest
 
 import db
 from bot.engine import Action
+from bot.i18n import _
 from bot.tables import BetRefused, Player, TablePhase, TableService
 from fakediscord.clock import ManualClock
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.speech import is_message, receipt
 from tests.support.tables import (
     ALICE,
     BOB,
@@ -56,7 +58,7 @@ async def test_a_one_hand_table_says_one_hand(service: TableService, store: db.S
     before = await chips_of(store, ALICE)
     with pytest.raises(BetRefused) as refused:
         await service.bet(CHANNEL, ALICE, "10", spots=2)
-    assert str(refused.value) == "You can play one hand at this table."
+    assert is_message(refused.value.args[0], _("You can play one hand at this table."))
     assert await chips_of(store, ALICE) == before
 
 
@@ -76,7 +78,8 @@ async def test_a_bet_whose_best_win_would_pass_the_chip_limit_is_refused(
     assert await chips_of(store, ALICE) == before
     # A bet whose best outcome fits is taken.
     _, said = await service.bet(CHANNEL, ALICE, "50")
-    assert said == "Bet 50. Balance: 999,999,999,999,450."
+    assert said == "Bet 50. Balance: 999,999,999,999,450."  # the balance written out
+    assert is_message(said, receipt(50, db.MAX_BALANCE - 550))
 
 
 async def test_a_player_who_reached_the_limit_mid_round_does_not_void_the_others(
