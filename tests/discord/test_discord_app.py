@@ -6,12 +6,14 @@ from pathlib import Path
 
 from bot.app import BlackjackBot, ShardedBlackjackBot, build_bot, intents
 from bot.config import Config, load_config
+from bot.i18n import _
 from bot.table_display import TableDisplay
 from bot.tables import Player
 from cogs.table.commands import table_cog
 from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from tests.support.discord_world import World, embed_text, quiet
+from tests.support.speech import receipt, said
 
 
 def test_the_bot_asks_only_for_guild_events_and_never_message_content() -> None:
@@ -49,7 +51,7 @@ async def test_dev_guild_gets_the_commands_at_once_and_nothing_is_synced_globall
         assert "bet" in names
         assert not fake_discord.commands.get(None)
         reply = await fake_discord.slash(world.alice, "balance", world.channel)
-        assert reply.content == "You have 1,000 chips."
+        assert reply.content == said(world.alice, _("You have {amount} chips.", amount=1_000))
 
 
 async def test_one_process_runs_two_shards_and_deals_on_each(tmp_path: Path) -> None:
@@ -73,7 +75,7 @@ async def test_one_process_runs_two_shards_and_deals_on_each(tmp_path: Path) -> 
                 assert start.shard is not None
                 assert start.shard[0] == fake.shard_of(channel.guild, 2)
                 answer = await fake.slash(player, "bet", channel, amount="100")
-                assert answer.content == "Bet 100. Balance: 900."
+                assert answer.content == said(player, receipt(100, 900))
             routed = {s.shard[0] for s in fake.gateway.sessions.values() if s.shard}
             assert routed == {0, 1}
     fake.assert_clean()
