@@ -13,6 +13,7 @@ from cogs.tournament import TournamentCog
 from fakediscord import FakeMember
 from tests.support.discord_world import World
 from tests.support.shoes import SPARE, START_CHIPS, ShoeQueue
+from tests.support.speech import receipt, said
 
 # A hard 17 against the dealer's 9 (8 in the hole): no blackjack, the round waits.
 SEVENTEEN = "Ts 9h 7d 8c " + SPARE
@@ -143,8 +144,8 @@ async def test_a_client_language_the_bot_does_not_speak_reads_the_tables(
     table = await world.start(world.carol)
     await world.click(world.alice, table, "Sentarse")
     await world.click(world.bob, table, "Sentarse")
-    assert await world.bet(world.alice, "1.000") == "Bet 1,000. Balance: 0."
-    assert await world.bet(world.bob, "1,000") == "Bet 1,000. Balance: 0."
+    assert await world.bet(world.alice, "1.000") == said(world.alice, receipt(1_000, 0))
+    assert await world.bet(world.bob, "1,000") == said(world.bob, receipt(1_000, 0))
     assert await bets_staked(world, world.alice) == [1_000]
     assert await bets_staked(world, world.bob) == [1_000]
 
