@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.i18n import _
+from bot.tables.errors import TableError
 
 #: The format's defaults (the issue's): stack, hands, bets, elimination hands, prize split.
 DEFAULT_STACK: Final = 1_000
@@ -21,8 +22,9 @@ MAX_HANDS: Final = 100
 MAX_PLAYERS: Final = 7
 
 
-class FormatError(ValueError):
-    """A tournament format that cannot be played; the text says why, for the host."""
+class FormatError(TableError, ValueError):
+    """A tournament format that cannot be played; the text says why, for the host (as the
+    table's refusals do)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -188,8 +188,6 @@ class TournamentMode:
             **asdict(t.fmt),  # the format's terms, by the names of its fields
         )
 
-    # ----------------------------------------------------------- timers
-
     async def bets_closed(self, flow: RoundFlow, table: Table) -> None:
         """Entries ran out of time (before the first hand); else whoever did not bet bets
         the minimum, and the hand is dealt."""
@@ -217,8 +215,6 @@ class TournamentMode:
         rows, notices = play_by_chart(table, late, free, self._clock.now())
         stacks_of(table).notices.extend(notices)
         await self._store.tables.append_actions(rows)
-
-    # ----------------------------------------------------------- settlement
 
     async def settle(self, flow: RoundFlow, table: Table) -> None:
         """Pay the hand in tournament chips, reveal secret bets, eliminate: one transaction

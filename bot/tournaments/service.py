@@ -56,8 +56,6 @@ class Tournaments:
         self.mode = TournamentMode(store, clock, self)
         tables.flow.modes[KEY] = self.mode
 
-    # ----------------------------------------------------------------- reading
-
     def of(self, table: Table) -> Tournament:
         """The tournament a tournament table plays for (open, or just ended)."""
         t = self.find(table)
@@ -102,8 +100,6 @@ class Tournaments:
                 hand = max(hand, table.round_no)
         seats = max((len(t.at(i)) for i in range(len(t.channels))), default=0)
         return R.standings(entries, hand, seats)
-
-    # ----------------------------------------------------------------- entering
 
     async def create(
         self,
@@ -227,8 +223,6 @@ class Tournaments:
                 await self._tables.changes.mutate(table, partial(self.after_hand, table))
         return t
 
-    # ----------------------------------------------------------------- the hands
-
     def table_done(self, table: Table) -> bool:
         """Whether the hand just paid was the table's last; if so its results are kept."""
         t, state = self.of(table), stacks_of(table)
@@ -262,8 +256,6 @@ class Tournaments:
     async def idle_end(self, table: Table) -> None:
         """Entries ran out of time with nobody starting it: it ends, every fee refunded."""
         await self._end(self.of(table), IDLE_END, table)
-
-    # ----------------------------------------------------------------- the end
 
     async def _finish(self, t: Tournament, table: Table) -> None:
         """Rank everyone, pay the prizes (up to the chip ceiling), reveal the seed, close."""
@@ -340,8 +332,6 @@ class Tournaments:
         while len(self.ended_by_id) > ENDED_KEPT:
             del self.ended_by_id[next(iter(self.ended_by_id))]
         self.ended(t)
-
-    # ----------------------------------------------------------------- start-up
 
     async def resume(self, guild_ids: Sequence[int] | None = None) -> None:
         """Before the tables resume: every stored open tournament of these servers (all
