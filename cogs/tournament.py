@@ -76,8 +76,6 @@ class TournamentCog(commands.Cog, name="Tournament"):
         if cog is not None:
             await refuse_command_error(interaction, error, cog.messages)
 
-    # -- the end -------------------------------------------------------------------------------
-
     def _ended(self, t: Tournament) -> None:
         task = asyncio.create_task(self._post_result(t), name=f"tournament {t.tournament_id}")
         self._posting.add(task)
@@ -103,8 +101,6 @@ class TournamentCog(commands.Cog, name="Tournament"):
         """Return once every result posted so far is out (for tests)."""
         while self._posting:
             await asyncio.gather(*self._posting, return_exceptions=True)
-
-    # -- commands ------------------------------------------------------------------------------
 
     @tournament.command(name="create")
     @app_commands.describe(
@@ -137,16 +133,13 @@ class TournamentCog(commands.Cog, name="Tournament"):
         if not may_manage(interaction):
             raise TableError(_("Creating a tournament needs Manage Channels."))
         await self._may_host(interaction)
-        try:
-            elim = (
-                R.parse_hands(eliminations)
-                if eliminations is not None
-                else tuple(h for h in R.DEFAULT_ELIMINATIONS if h < hands)
-            )
-            parts = R.parse_split(split) if split is not None else R.DEFAULT_SPLIT
-            fmt = R.Format(stack, hands, min_bet, max_bet, elim, fee, parts).check()
-        except R.FormatError as error:
-            raise TableError(error.args[0]) from None
+        elim = (
+            R.parse_hands(eliminations)
+            if eliminations is not None
+            else tuple(h for h in R.DEFAULT_ELIMINATIONS if h < hands)
+        )
+        parts = R.parse_split(split) if split is not None else R.DEFAULT_SPLIT
+        fmt = R.Format(stack, hands, min_bet, max_bet, elim, fee, parts).check()
         settings = await self.bot.settings.of(interaction.guild_id)
         try:
             _t, snapshot = await self.service.create(

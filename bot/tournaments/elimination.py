@@ -1,18 +1,5 @@
-"""The rules of an elimination tournament, as pure functions: no clock, no store, no Discord.
-
-The format, as played live in casinos:
-
-- everyone starts with the same tournament stack; tournament chips are not the economy's;
-- a fixed number of hands, each bet between a minimum and a maximum;
-- after each elimination hand the player with the fewest chips is out. A tie is broken by
-  the larger stack at the start of that hand, then by seat order from that hand's first
-  bettor (the first bettor moves one seat to the left every hand, as the button does);
-- after the last hand the most chips wins.
-
-Standings rank the players still in by chips (ties as above) above those who are out,
-who rank by how late they went out, then by their chips then. A prize pool is split by
-whole percentages of the pool over the top places.
-"""
+"""The rules of an elimination tournament (README.md, "Tournaments"), as pure functions: no
+clock, no store, no Discord. Tournament chips are not the economy's."""
 
 from __future__ import annotations
 
@@ -21,6 +8,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.i18n import _
+from bot.tables.errors import TableError
 
 #: The format's defaults (the issue's): stack, hands, bets, elimination hands, prize split.
 DEFAULT_STACK: Final = 1_000
@@ -34,8 +22,9 @@ MAX_HANDS: Final = 100
 MAX_PLAYERS: Final = 7
 
 
-class FormatError(ValueError):
-    """A tournament format that cannot be played; the text says why, for the host."""
+class FormatError(TableError, ValueError):
+    """A tournament format that cannot be played; the text says why, for the host (as the
+    table's refusals do)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,22 +63,17 @@ class Format:
 
     def next_elimination(self, hand_no: int) -> int | None:
         """The first elimination hand at or after ``hand_no``, or None."""
-        later = [hand for hand in self.eliminations if hand >= hand_no]
-        return min(later) if later else None
-
-    def is_elimination(self, hand_no: int) -> bool:
-        return hand_no in self.eliminations
+        return min((hand for hand in self.eliminations if hand >= hand_no), default=None)
 
 
 def parse_hands(text: str) -> tuple[int, ...]:
     """``"8, 16, 25"`` as (8, 16, 25), sorted; FormatError for anything else."""
     try:
-        hands = tuple(sorted(int(part) for part in text.replace(",", " ").split()))
+        return tuple(sorted(int(part) for part in text.replace(",", " ").split()))
     except ValueError:
         raise FormatError(
             _("{text} is not a list of hand numbers, like 8, 16, 25.", text=repr(text))
         ) from None
-    return hands
 
 
 def parse_split(text: str) -> tuple[int, ...]:

@@ -1,10 +1,7 @@
-"""A tournament table's game mode: the policy its round flow asks (bot.tables.modes).
-
-Hand n's shoe is ``continuation_seed(seed, n)`` of the tournament's committed seed, so every
-table of a duplicate tournament deals the same cards to the same seats. Bets are sealed until
-the deal, one may be secret until it is paid, and each is of the player's stack (a
-DocumentPurse). A late bettor bets the minimum; a late hand is played by basic strategy.
-"""
+"""A tournament table's game mode (bot.tables.modes): hand n is dealt from
+``continuation_seed(seed, n)`` (so a duplicate tournament's tables deal the same cards), bets
+are sealed or secret and taken from the player's stack; the timers bet the minimum and play
+basic strategy."""
 
 from __future__ import annotations
 
@@ -16,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import db
 from bot.clock import Clock
-from bot.engine import Shoe, commitment, continuation_seed
+from bot.engine import Rules, Shoe, commitment, continuation_seed, preset
 from bot.i18n import _, signed
 from bot.tables import achievements
 from bot.tables.autoplay import play_by_chart
@@ -29,7 +26,7 @@ from bot.tables.results import result_lines
 from bot.tables.snapshot import StackView, TournamentPanel
 from bot.tables.table import SeatState, Table, Timers
 from bot.tournaments import elimination as R
-from bot.tournaments.state import BASE_PRESET, Status, Tournament, document, tournament_rules
+from bot.tournaments.state import Status, Tournament
 from db.tournament_store import EliminationRow
 
 if TYPE_CHECKING:
@@ -37,6 +34,9 @@ if TYPE_CHECKING:
     from bot.tournaments.service import Tournaments
 
 KEY: Final = "tournament"
+#: Every hand is dealt by a six-deck shoe without insurance or surrender, so each hand is
+#: the same few decisions for everyone.
+BASE_PRESET: Final = "vegas-shoe"
 
 
 @dataclass(slots=True)
@@ -82,7 +82,8 @@ def stacks_of(table: Table) -> TableStacks:
 
 def entries_table(t: Tournament, channel_id: int, now: float) -> Table:
     """A new table of ``t`` in this channel, taking entries (no seat yet, no hand dealt)."""
-    rules = tournament_rules(t.fmt)
+    changes = {"insurance": False, "surrender": "none", "min_bet": 1, "max_bet": t.fmt.max_bet}
+    rules = Rules.from_dict(preset(BASE_PRESET).to_dict() | changes | {"max_spots": 1})
     return Table(
         table_id="",
         guild_id=t.guild_id,
@@ -187,8 +188,6 @@ class TournamentMode:
             **asdict(t.fmt),  # the format's terms, by the names of its fields
         )
 
-    # ----------------------------------------------------------- timers
-
     async def bets_closed(self, flow: RoundFlow, table: Table) -> None:
         """Entries ran out of time (before the first hand); else whoever did not bet bets
         the minimum, and the hand is dealt."""
@@ -216,8 +215,6 @@ class TournamentMode:
         rows, notices = play_by_chart(table, late, free, self._clock.now())
         stacks_of(table).notices.extend(notices)
         await self._store.tables.append_actions(rows)
-
-    # ----------------------------------------------------------- settlement
 
     async def settle(self, flow: RoundFlow, table: Table) -> None:
         """Pay the hand in tournament chips, reveal secret bets, eliminate: one transaction
@@ -256,7 +253,7 @@ class TournamentMode:
             rows,
             survivor_key=achievements.TOURNAMENT_SURVIVOR.key,
             earned=earned,
-            state_json=document(t) if done else None,
+            state_json=t.document() if done else None,
         )
         flow.settled(round_id)
         table.round_id = None
@@ -274,7 +271,7 @@ def _eliminate(
 ) -> list[EliminationRow]:
     """After an elimination hand the fewest chips go out: the line, and the rows to record."""
     hand = table.round_no
-    if not fmt.is_elimination(hand):
+    if hand not in fmt.eliminations:
         return []
     state, order = stacks_of(table), [seat.player.user_id for seat in table.seats]
     still = [entry for entry in state.entries(order) if entry.out_after is None]

@@ -1,18 +1,16 @@
-"""Tournaments: a coordinator over live tables that play its hands (bot.tournaments.mode).
-
-It does what spans a tournament: entries and their fees (each committed with the table's new
-seat), the start, each table's end, the prizes or the refunds, and the seed's reveal. Hand n
-is dealt from ``continuation_seed(seed, n)`` of one seed, committed (its SHA-256) when the
-tournament is created: ``python -m bot verify`` checks every hand once it is revealed.
-Economy chips move only through the prize pool (db.ops.tournaments).
-"""
+"""Tournaments: a coordinator over live tables that play its hands (bot.tournaments.mode):
+entries and their fees (each committed with the table's new seat), the start, each table's
+end, the prizes or refunds, and the seed's reveal. Economy chips move only through the prize
+pool (db.ops.tournaments)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict
 from functools import partial
 from typing import Final
 
@@ -31,16 +29,7 @@ from bot.tables.snapshot import Reply, TableSnapshot
 from bot.tables.table import SeatState, Table
 from bot.tournaments import elimination as R
 from bot.tournaments.mode import KEY, Stack, TournamentMode, entries_table, stacks_of
-from bot.tournaments.state import (
-    Entrant,
-    Status,
-    Tournament,
-    UnreadableTournament,
-    document,
-    format_json,
-    restore,
-    standings_lines,
-)
+from bot.tournaments.state import Entrant, Status, Tournament, UnreadableTournament, standings_lines
 from db.tournament_store import Place, TournamentClosed
 
 log = logging.getLogger(__name__)
@@ -66,8 +55,6 @@ class Tournaments:
         self.new_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32)
         self.mode = TournamentMode(store, clock, self)
         tables.flow.modes[KEY] = self.mode
-
-    # ----------------------------------------------------------------- reading
 
     def of(self, table: Table) -> Tournament:
         """The tournament a tournament table plays for (open, or just ended)."""
@@ -114,8 +101,6 @@ class Tournaments:
         seats = max((len(t.at(i)) for i in range(len(t.channels))), default=0)
         return R.standings(entries, hand, seats)
 
-    # ----------------------------------------------------------------- entering
-
     async def create(
         self,
         guild_id: int,
@@ -143,7 +128,12 @@ class Tournaments:
         seed = self.new_seed()
         t = Tournament(0, guild_id, host.user_id, fmt, 0, duplicate, seed, timers)
         t.tournament_id, t.pool_round_id = await self._store.tournaments.create(
-            guild_id, channel_id, host.user_id, format_json(fmt), commitment(seed), document(t)
+            guild_id,
+            channel_id,
+            host.user_id,
+            json.dumps(asdict(fmt), sort_keys=True),
+            commitment(seed),
+            t.document(),
         )
         self.live[t.tournament_id] = t
         try:
@@ -162,7 +152,7 @@ class Tournaments:
         t.channels.append(channel_id)
         t.table_ids.append(table.table_id)
         try:
-            await self._store.tournaments.save(t.tournament_id, document(t))
+            await self._store.tournaments.save(t.tournament_id, t.document())
         except BaseException:
             del t.channels[-1], t.table_ids[-1]
             await self._tables.close(table.table_id, _("The tournament could not open."))
@@ -177,7 +167,7 @@ class Tournaments:
         write = None if table is None else self._tables.flow.write(table)
         try:
             await self._store.tournaments.pay_in(
-                t.tournament_id, t.guild_id, user_id, amount, document(t), table=write
+                t.tournament_id, t.guild_id, user_id, amount, t.document(), table=write
             )
         except db.InsufficientChips as error:
             raise NotEnoughChips(error.amount, error.balance, what) from None
@@ -224,7 +214,7 @@ class Tournaments:
             raise TableError(_("Every table of this tournament needs a player first."))
         t.status = Status.PLAYING
         try:
-            await self._store.tournaments.save(t.tournament_id, document(t))
+            await self._store.tournaments.save(t.tournament_id, t.document())
         except BaseException:
             t.status = Status.REGISTERING
             raise
@@ -232,8 +222,6 @@ class Tournaments:
             with contextlib.suppress(TableError):  # paused: it deals once the store is back
                 await self._tables.changes.mutate(table, partial(self.after_hand, table))
         return t
-
-    # ----------------------------------------------------------------- the hands
 
     def table_done(self, table: Table) -> bool:
         """Whether the hand just paid was the table's last; if so its results are kept."""
@@ -269,8 +257,6 @@ class Tournaments:
         """Entries ran out of time with nobody starting it: it ends, every fee refunded."""
         await self._end(self.of(table), IDLE_END, table)
 
-    # ----------------------------------------------------------------- the end
-
     async def _finish(self, t: Tournament, table: Table) -> None:
         """Rank everyone, pay the prizes (up to the chip ceiling), reveal the seed, close."""
         ranking = self.standings(t)
@@ -287,7 +273,7 @@ class Tournaments:
                 t.guild_id,
                 places,
                 (commitment(t.seed), t.seed.hex()),
-                document(t),
+                t.document(),
                 winner_key=TOURNAMENT_WINNER.key,
             )
         except BaseException:
@@ -324,7 +310,7 @@ class Tournaments:
         t.status, t.final = Status.CANCELLED, [reason]
         try:
             voided = await self._store.tournaments.cancel(
-                t.tournament_id, reason, (commitment(t.seed), t.seed.hex()), document(t)
+                t.tournament_id, reason, (commitment(t.seed), t.seed.hex()), t.document()
             )
             t.final.extend(_unpaid_lines(t, voided.unpaid))
         except TournamentClosed:
@@ -347,8 +333,6 @@ class Tournaments:
             del self.ended_by_id[next(iter(self.ended_by_id))]
         self.ended(t)
 
-    # ----------------------------------------------------------------- start-up
-
     async def resume(self, guild_ids: Sequence[int] | None = None) -> None:
         """Before the tables resume: every stored open tournament of these servers (all
         when None) is live again. One that cannot be read is refunded."""
@@ -357,8 +341,7 @@ class Tournaments:
             if key in self.live:
                 continue
             try:
-                ids = (stored.guild_id, stored.host_id, stored.pool_round_id)
-                self.live[key] = restore(key, *ids, text)
+                self.live[key] = Tournament.restore(stored)
             except UnreadableTournament as error:
                 log.warning("tournament %s: %s; refunding it", key, error)
                 await self._store.tournaments.cancel(key, str(error), None, text)

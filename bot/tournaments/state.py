@@ -1,25 +1,21 @@
-"""A tournament as its coordinator keeps it: format, seed, entrants, its tables, the pool;
-and its standings as catalog lines. The hands are not here: each table's stacks are in its
-own document (bot.tournaments.mode)."""
+"""A tournament as its coordinator keeps it (format, seed, entrants, tables, pool) and its
+standings as catalog lines; each table's stacks are in that table's document (mode.py)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, astuple, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field, replace
 from enum import Enum
 from typing import Final
 
-from bot.engine import Rules, preset
 from bot.i18n import _, line_data, line_from
 from bot.shown_names import shown_name
 from bot.tournaments.elimination import Entry, Format
+from db.tournament_store import StoredTournament
 
 #: The document's format; another cannot be resumed (the tournament is refunded).
 FORMAT: Final = 2
-#: Every tournament hand is dealt by a six-deck shoe without insurance or surrender, so
-#: each hand is the same few decisions for everyone.
-BASE_PRESET: Final = "vegas-shoe"
 
 
 class Status(Enum):
@@ -27,6 +23,10 @@ class Status(Enum):
     PLAYING = "playing"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+
+
+class UnreadableTournament(ValueError):
+    """A stored tournament this code cannot resume."""
 
 
 @dataclass(slots=True)
@@ -72,72 +72,47 @@ class Tournament:
         """The players of table ``index`` in seat order."""
         return sorted((e for e in self.entrants if e.table == index), key=lambda e: e.seat)
 
-
-def tournament_rules(fmt: Format) -> Rules:
-    """The rules every hand of a tournament of ``fmt`` is dealt by."""
-    base = preset(BASE_PRESET).to_dict()
-    changes = {"insurance": False, "surrender": "none", "min_bet": 1, "max_bet": fmt.max_bet}
-    return Rules.from_dict(base | changes | {"max_spots": 1})
-
-
-def format_json(fmt: Format) -> str:
-    return json.dumps(asdict(fmt), sort_keys=True)
-
-
-def document(t: Tournament) -> str:
-    """The tournament as JSON text (its seed too: the store keeps it secret until the end)."""
-    return json.dumps(
-        {
+    def document(self) -> str:
+        """As JSON text, its seed too (the store keeps it secret until the end). The ids it
+        holds are also the store's columns, which ``restore`` reads instead. (Its final
+        lines are catalog lines, which ``asdict`` cannot copy.)"""
+        data = asdict(replace(self, final=[])) | {
             "format": FORMAT,
-            "fmt": asdict(t.fmt),
-            "duplicate": t.duplicate,
-            "seed": t.seed.hex(),
-            "timers": list(t.timers),
-            "status": t.status.value,
-            "pool": t.pool,
-            "channels": t.channels,
-            "tables": t.table_ids,
-            "entrants": [astuple(e) for e in t.entrants],
-            "results": {str(i): [asdict(e) for e in es] for i, es in t.results.items()},
-            "final": [line_data(line) for line in t.final],
+            "seed": self.seed.hex(),
+            "status": self.status.value,
+            "tables": self.table_ids,
+            "entrants": [astuple(e) for e in self.entrants],
+            "final": [line_data(line) for line in self.final],
         }
-    )
+        return json.dumps(data)
 
-
-class UnreadableTournament(ValueError):
-    """A stored tournament this code cannot resume."""
-
-
-def restore(
-    tournament_id: int, guild_id: int, host_id: int, pool_round_id: int, text: str
-) -> Tournament:
-    """The tournament a stored document describes; UnreadableTournament if it cannot be read."""
-    try:
-        data = json.loads(text)
-        if data.get("format") != FORMAT:
-            raise UnreadableTournament("its saved state is from another version of the bot")
-        fmt = data["fmt"]
-        fmt = Format(**fmt | {k: tuple(fmt[k]) for k in ("eliminations", "split")})
-        bet_s, action_s, idle_s = data["timers"]
-        return Tournament(
-            tournament_id=tournament_id,
-            guild_id=guild_id,
-            host_id=host_id,
-            fmt=fmt,
-            pool_round_id=pool_round_id,
-            duplicate=bool(data["duplicate"]),
-            seed=bytes.fromhex(data["seed"]),
-            timers=(int(bet_s), int(action_s), int(idle_s)),
-            status=Status(data["status"]),
-            pool=int(data["pool"]),
-            channels=[int(c) for c in data["channels"]],
-            table_ids=[str(t) for t in data["tables"]],
-            entrants=[Entrant(*e) for e in data["entrants"]],
-            results={int(i): [Entry(**e) for e in es] for i, es in data["results"].items()},
-            final=[line_from(line) for line in data["final"]],
-        )
-    except (KeyError, TypeError, ValueError) as error:
-        raise UnreadableTournament(f"its saved state could not be read ({error})") from None
+    @classmethod
+    def restore(cls, stored: StoredTournament) -> Tournament:
+        """The tournament the store keeps, else UnreadableTournament."""
+        try:
+            data = json.loads(stored.state_json)
+            if data.get("format") != FORMAT:
+                raise UnreadableTournament("its saved state is from another version of the bot")
+            fmt, (bet_s, action_s, idle_s) = data["fmt"], data["timers"]
+            return cls(
+                stored.tournament_id,
+                stored.guild_id,
+                stored.host_id,
+                Format(**fmt | {k: tuple(fmt[k]) for k in ("eliminations", "split")}),
+                stored.pool_round_id,
+                duplicate=bool(data["duplicate"]),
+                seed=bytes.fromhex(data["seed"]),
+                timers=(int(bet_s), int(action_s), int(idle_s)),
+                status=Status(data["status"]),
+                pool=int(data["pool"]),
+                channels=[int(c) for c in data["channels"]],
+                table_ids=[str(t) for t in data["tables"]],
+                entrants=[Entrant(*e) for e in data["entrants"]],
+                results={int(i): [Entry(**e) for e in es] for i, es in data["results"].items()},
+                final=[line_from(line) for line in data["final"]],
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise UnreadableTournament(f"its saved state could not be read ({error})") from None
 
 
 def standings_lines(
