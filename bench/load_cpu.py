@@ -37,7 +37,7 @@ def thread_cpu() -> dict[str, float]:
 #: A process's label by a word of its command line: what the bot starts.
 KINDS = (
     ("resource_tracker", "multiprocessing's resource tracker"),
-    ("multiprocessing", "the Hint's strategy worker"),
+    ("multiprocessing", "the Hint's strategy worker (or one still starting)"),
 )
 
 

@@ -26,7 +26,8 @@ def test_a_phase_shows_each_section_against_the_floor_and_names_those_never_call
     phase = {"interactions": 100, "loop_cpu_ms": 150.0, "sections": {called: [50.0, 100]}}
     lines = phase_lines(phase, "closed loop", floor_us=1000.0)
     assert lines[0] == (
-        "closed loop: 100 interactions, loop 1500 us each (1.50x the table-sized floor's 1000 us)"
+        "closed loop: 100 interactions, loop 1500 us each"
+        " (the loop alone: 1.50x the table-sized floor's 1000 us)"
     )
     assert lines[1].split() == [
         *called.split(),
