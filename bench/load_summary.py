@@ -46,8 +46,11 @@ def goal_lines(args: argparse.Namespace, floor: Run, blackjack: list[Run], rich:
     overload = next(later) if args.overload_rounds else None
     ratio = rich.cpu_ms
     out = ["issue 43's goals in this run:"]
-    out.append(_goal("CPU per interaction, closed loop", closed.cpu_ms / ratio, CPU_GOAL, "x"))
-    out.append(_goal("CPU per interaction, paced", _cpu(paced) / ratio, CPU_GOAL, "x"))
+    if args.in_process:
+        out.append("  n/a   CPU per interaction: in-process, it holds the fake's and the driver's")
+    else:
+        out.append(_goal("CPU per interaction, closed loop", closed.cpu_ms / ratio, CPU_GOAL, "x"))
+        out.append(_goal("CPU per interaction, paced", _cpu(paced) / ratio, CPU_GOAL, "x"))
     if args.floor_rate:
         out.append("  n/a   throughput: the floors were paced (--floor-rate)")
     else:
@@ -101,8 +104,11 @@ def _p99(args: argparse.Namespace, paced: Run | None, floor: Run) -> str:
 
 
 def _current(paced: Run | None, overload: Run | None) -> str:
-    shown = [(name, run.current) for name, run in (("paced", paced), ("overload", overload))]
-    checked = [(name, current) for name, current in shown if current is not None]
+    checked = [
+        (name, run.current)
+        for name, run in (("paced", paced), ("overload", overload))
+        if run is not None and run.current is not None
+    ]
     if not checked:
         return "  ----  tables showing their newest state: no phase checked them"
     ok = all(current[0] == current[1] for _, current in checked)
