@@ -60,8 +60,10 @@ SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("bot.tables.coach", "Coach._grade", "coach: a round graded (loop side)"),
     ("cogs.table.commands", "coach_answer", "/blackjack coach: its answer"),
 )
-#: Sections that only some runs go through (``--coach``): not missed when never called.
-WHEN_ASKED = frozenset({"/blackjack coach: its answer"})
+#: Sections a phase may not go through, not missed when never called: the coach's command
+#: (``--coach``), and its grading, which runs behind the rounds at niceness 19 (a short
+#: phase may end before the first is graded).
+WHEN_ASKED = frozenset({"/blackjack coach: its answer", "coach: a round graded (loop side)"})
 
 _SPENT: dict[str, list[int]] = {}
 
