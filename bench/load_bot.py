@@ -132,9 +132,9 @@ class BotControl:
             gc.freeze()
             self._gc = GcPauses().__enter__()
         sections.reset()
+        self._children = children_cpu()  # reads all of /proc: before the phase's CPU begins
         self._cpu = (time.process_time(), time.thread_time())
         self._threads = thread_cpu()
-        self._children = children_cpu()
         self._lag = self._lag_totals()
         self._transactions = self._transaction_counts()
         self._watch_writes()
