@@ -257,6 +257,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if (args.coach_compare or args.layouts) and (args.processes > 1 or args.coach):
         parser.error("--coach-compare and --layouts compare in one process, the coach per phase")
+    if args.pairs < 1:
+        parser.error("--pairs: at least 1")
     if (args.profile or args.profile_floor) and not args.in_process:
         parser.error("--profile needs --in-process (the profiler runs in this process)")
     if args.pin and args.in_process:
