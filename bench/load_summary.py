@@ -33,7 +33,11 @@ def cpu_lines(runs: list[Run], rich: Run) -> list[str]:
     ]
     for run in runs:
         label = run.label.split(":", 1)[0]
-        out.append(f"  {label}: {run.cpu_ms:.2f} ms = {run.cpu_ms / rich.cpu_ms:.2f}x")
+        workers = sum(run.children.values()) / max(1, run.tally.interactions) * 1000
+        out.append(
+            f"  {label}: {run.cpu_ms:.2f} ms = {run.cpu_ms / rich.cpu_ms:.2f}x"
+            + (f" (and {workers:.2f} ms in the bot's worker processes)" if run.children else "")
+        )
     return out
 
 
