@@ -3,6 +3,7 @@
     .venv/bin/python bench/load.py [--tables 200] [--rounds 6] [--paced-rounds 2]
         [--paced-rate N] [--overload-rounds 2] [--database-url URL] [--processes N]
         [--in-process] [--profile FILE] [--profile-floor FILE] [--coach]
+        [--coach-compare | --layouts] [--pairs 2]
 
 The fake Discord (aiohttp server and gateway) and the driver run in this process; the
 bot under test runs in a process of its own (``bench/load_bot.py``), so the throughput
@@ -28,6 +29,14 @@ process and event loop instead, for ``--profile``.
 phase at R unless ``--paced-rate`` says otherwise): what a click costs each bot at one
 rate, where a process waits between events; no throughput ratios then.
 
+The summary at the end (``bench/load_summary.py``) gives each phase's CPU per interaction
+(the bot's event loop thread and its other threads) as a ratio to the rich floor's, issue
+43's goals each with its figure and PASS or MISS, and with ``BENCH_SECTIONS`` set, the
+CPU by section of each blackjack phase beside the rich floor's (``bench/sections.py``).
+``--coach-compare`` and ``--layouts`` replace steps 2-4 with the closed loop alternated in
+one bot process (``bench/load_compare.py``): without and with the coach, or at embed and
+at Components V2 tables, ``--pairs`` times, and print the ratio.
+
 The bot's own time is measured inside the bot: from discord.py beginning to read
 the gateway frame that carries INTERACTION_CREATE, to aiohttp having sent the
 headers of the bot's callback request. The fake's ManualClock is never advanced, so
@@ -39,151 +48,30 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import math
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
-from load_floor import FLOOR_BUTTON  # noqa: E402
-from load_kit import (  # noqa: E402
-    BenchDiscord,
-    Pacer,
-    percentile,
-    profile_summary,
+from load_blackjack import Phases, blackjack_run, goal_phases  # noqa: E402
+from load_compare import (  # noqa: E402
+    coach_lines,
+    coach_phases,
+    layout_lines,
+    layout_phases,
+    scale_out,
 )
-from load_phase import Run, consistency, measured  # noqa: E402
-from load_player import MAX_WAIT, PLAYERS, Player, Tally, open_tables, seat_players  # noqa: E402
-from load_process import BotUnderTest, bot_under_test, database, pin_harness  # noqa: E402
-from table_reading import RULES, shown_embed, without_pictures  # noqa: E402
+from load_floor import FLOOR_BUTTON  # noqa: E402
+from load_kit import BenchDiscord, Pacer, profile_summary  # noqa: E402
+from load_phase import Run, measured  # noqa: E402
+from load_player import MAX_WAIT, PLAYERS, Tally, seat_players  # noqa: E402
+from load_process import bot_under_test, database, pin_harness  # noqa: E402
+from load_summary import budget_lines, cpu_lines, goal_lines, sections_offset  # noqa: E402
 
-import db  # noqa: E402
-from bot.engine import Action, Card  # noqa: E402
-from bot.engine.analysis import advise  # noqa: E402
-from fakediscord.models import FakeChannel, FakeGuild, FakeMember  # noqa: E402
+from fakediscord.models import FakeMember  # noqa: E402
 from fakediscord.records import FakeMessage  # noqa: E402
-from tests.db.invariants import check_invariants  # noqa: E402
-
-#: Guild settings for the bench: no bet is ever refused for chips, and no timer fires
-#: while a round waits for a busy bot (players do everything).
-BENCH_SETTINGS = {
-    "starting_chips": 1_000_000,
-    "bet_timer_s": 3600,
-    "action_timer_s": 3600,
-    "idle_close_s": 86_400,
-}
-Seats = list[tuple[FakeChannel, list[FakeMember]]]
-Players = Callable[[Tally, range], list[Awaitable[None]]]
-
-
-async def blackjack_run(
-    args: argparse.Namespace, database_url: str, paced_rate: float, processes: int = 1
-) -> list[Run]:
-    """The blackjack bot: open T tables (memory measured), play ``--rounds`` rounds as fast as
-    answered, ``--paced-rounds`` more at ``paced_rate`` a second, ``--overload-rounds`` at
-    twice the closed loop's rate."""
-    profiler = cProfile.Profile() if args.profile else None
-    async with BenchDiscord(recommended_shards=processes) as fake:
-        guilds = [
-            fake.add_guild(f"Load {n}", shard=n, of=processes)
-            if processes > 1
-            else fake.add_guild("Load")
-            for n in range(processes)
-        ]
-        seats = seat_players(fake, guilds, "table", args.tables)
-        await _bench_settings(database_url, guilds, args.layout)
-        async with bot_under_test(
-            fake,
-            "blackjack",
-            args,
-            database_url=database_url,
-            processes=processes,
-            profiler=profiler,
-        ) as under_test:
-            runs = await _blackjack_phases(args, fake, under_test, seats, paced_rate)
-    if profiler is not None:
-        profiler.dump_stats(args.profile)
-        runs[0].notes += profile_summary(profiler, args.top)
-    await check_invariants(database_url)
-    runs[0].notes.append("chips: every balance is its ledger, no bet or payout twice (checked)")
-    return runs
-
-
-async def _bench_settings(database_url: str, guilds: list[FakeGuild], layout: str) -> None:
-    store = await db.open_store(database_url)
-    try:
-        for guild in guilds:
-            await store.set_guild_settings(guild.id, **BENCH_SETTINGS, layout=layout)
-    finally:
-        await store.close()
-
-
-async def _blackjack_phases(
-    args: argparse.Namespace,
-    fake: BenchDiscord,
-    under_test: BotUnderTest,
-    seats: Seats,
-    paced_rate: float,
-) -> list[Run]:
-    """Open the tables, then the closed loop and the paced and overloaded phases."""
-    await under_test.command("memory-start")
-    messages = await open_tables(fake, seats)
-    memory = await under_test.command("memory-stop")
-    # The basic-strategy chart is built on first use (about a second): not mid-phase.
-    advise(
-        RULES, [Card.parse("9s"), Card.parse("Tc")], Card.parse("6h"), [Action.HIT, Action.STAND]
-    )
-
-    def players(tally: Tally, played: range) -> list[Awaitable[None]]:
-        return [
-            Player(fake, tally, member, message, played, args.coach).run()
-            for (_, members), message in zip(seats, messages, strict=True)
-            for member in members
-        ]
-
-    where = f", {under_test.processes} processes" if under_test.processes > 1 else ""
-    fast = Tally()
-    closed = await measured(
-        f"blackjack bot{where}", fake, under_test, fast, players(fast, range(1, args.rounds + 1))
-    )
-    closed.memory = (memory["traced"], memory["rss"])
-    closed.sample = (without_pictures(shown_embed(messages[0])), len(messages[0].buttons()))
-    later = await _paced_phases(
-        args, fake, under_test, messages, players, (paced_rate, closed.rate)
-    )
-    return [closed, *later]
-
-
-async def _paced_phases(
-    args: argparse.Namespace,
-    fake: BenchDiscord,
-    under_test: BotUnderTest,
-    messages: list[FakeMessage],
-    players: Players,
-    rates: tuple[float, float],
-) -> list[Run]:
-    """``--paced-rounds`` at the paced rate, then ``--overload-rounds`` at twice the closed
-    loop's (``rates``: the paced rate, the closed loop's), each checked for consistency."""
-    paced_rate, closed_rate = rates
-    runs, start = [], args.rounds + 1
-    for phase_rounds, rate, label in (
-        (args.paced_rounds, paced_rate, "paced at {:,.0f} interactions/s offered"),
-        (args.overload_rounds, 2 * closed_rate, "overload: {:,.0f}/s offered (2x)"),
-    ):
-        if not phase_rounds:
-            continue
-        tally = Tally(pacer=Pacer(rate))
-        played = range(start, start + phase_rounds)
-        run = await measured(
-            f"blackjack bot, {label.format(rate)}", fake, under_test, tally, players(tally, played)
-        )
-        run.notes.append(await consistency(under_test, messages))
-        runs.append(run)
-        start += phase_rounds
-    return runs
 
 
 async def floor_run(
@@ -233,7 +121,8 @@ async def floor_run(
 
 
 async def main(args: argparse.Namespace) -> None:
-    """Floor first (its rate paces the latency phase), then the blackjack bot, the rich floor."""
+    """Floor first (its rate paces the latency phase), then the blackjack bot, the rich
+    floor, and the summary: each phase against the rich floor, the goals, the budget."""
     where = "in this process" if args.in_process else "in a process of its own"
     pinned = pin_harness(args)
     print(
@@ -245,59 +134,46 @@ async def main(args: argparse.Namespace) -> None:
     if args.processes > 1:
         await scale_out(args)
         return
+    offset = sections_offset()
     floor = await floor_run(args, presses)
     print("\n".join(floor.lines(args.tables)), flush=True)
     paced_rate = args.paced_rate or args.floor_rate or floor.rate / 2
+    phases, layouts = _phases(args, paced_rate)
     with database(args, "load") as url:
-        runs = await blackjack_run(args, url, paced_rate)
+        runs = await blackjack_run(args, url, phases, layouts=layouts)
     print(f"store: {url.split(':')[0]}")
     for run in runs:
         print("\n".join(run.lines(args.tables)), flush=True)
-    closed = runs[0]
-    rich = await floor_run(args, presses, closed.sample)
+    rich = await floor_run(args, presses, runs[0].sample)
     print("\n".join(rich.lines(args.tables)))
-    p99 = math.nan
-    if args.paced_rounds:
-        p99 = percentile(sorted(runs[1].latency), 0.99) * 1000
-    if args.floor_rate:
-        print(
-            f"floors paced: no throughput ratios; blackjack p99 at {paced_rate:,.0f}/s:"
-            f" {p99:.1f} ms"
-        )
-        return
-    print(
-        f"throughput ratio, blackjack / floor: {closed.rate / floor.rate:.2f} (goal >= 0.5); "
-        f"blackjack / rich floor: {closed.rate / rich.rate:.2f} (goal >= 0.7); "
-        + (
-            f"blackjack p99 at half the floor's rate: {p99:.1f} ms (goal < 50 ms)"
-            if args.paced_rate is None
-            else f"blackjack p99 at {paced_rate:,.0f}/s (--paced-rate): {p99:.1f} ms; the goal,"
-            f" < 50 ms, is at half the floor's rate, {floor.rate / 2:,.0f}/s"
-        )
-    )
+    print("\n".join(summary(args, floor, runs, rich, offset)))
 
 
-async def scale_out(args: argparse.Namespace) -> None:
-    """One process, then ``--processes`` shard processes on one PostgreSQL server, closed loop."""
-    rates, cpu = [], []
-    for processes in (1, args.processes):
-        with database(args, f"scale{processes}") as url:
-            no_more = argparse.Namespace(**{**vars(args), "paced_rounds": 0, "overload_rounds": 0})
-            closed = (await blackjack_run(no_more, url, 0.0, processes))[0]
-        print("\n".join(closed.lines(args.tables)), flush=True)
-        rates.append(closed.rate)
-        cpu.append(sum(closed.cpu) / max(closed.tally.interactions, 1))  # all bot processes
-    n = args.processes
-    print(f"throughput, {n} processes / 1: {rates[1] / rates[0]:.2f} (goal >= 1.8)")
-    # Where the machine has fewer free cores than bot processes (the fake, the driver and
-    # PostgreSQL share them), the measured ratio shows the machine. The bots' own CPU per
-    # interaction shows what N processes with a core each would give: N times one, less
-    # what sharding costs each click (PostgreSQL contention, shard routing).
-    print(
-        f"bot CPU per interaction, 1 process {cpu[0] * 1000:.2f} ms, {n} processes "
-        f"{cpu[1] * 1000:.2f} ms: with a core each, {n} processes / 1 = "
-        f"{n * cpu[0] / cpu[1]:.2f}"
-    )
+def _phases(args: argparse.Namespace, paced_rate: float) -> tuple[Phases, tuple[str, ...]]:
+    """What the blackjack bot plays, and the layouts of its groups of tables."""
+    if args.coach_compare:
+        return coach_phases(args), ()
+    if args.layouts:
+        return layout_phases(args), ("embed", "components")
+    return goal_phases(paced_rate), ()
+
+
+def summary(
+    args: argparse.Namespace, floor: Run, runs: list[Run], rich: Run, offset: int
+) -> list[str]:
+    """The lines printed once the table-sized floor's figures are known."""
+    out = ["", "summary"]
+    if args.in_process:
+        out.append("in-process: the CPU figures hold the fake's and the driver's, no ratios")
+    else:
+        out += cpu_lines([floor, *runs, rich], rich)
+    if args.coach_compare:
+        out += coach_lines(runs)
+    elif args.layouts:
+        out += layout_lines(runs)
+    else:
+        out += goal_lines(args, floor, runs, rich)
+    return [*out, *budget_lines(runs, rich, offset), "done"]
 
 
 def loop_line(args: argparse.Namespace) -> str:
@@ -364,7 +240,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--coach", action="store_true", help="every player asks /blackjack coach once a round"
     )
+    compare = parser.add_mutually_exclusive_group()
+    compare.add_argument(
+        "--coach-compare",
+        action="store_true",
+        help="the closed loop without and with the coach, alternated in one bot process",
+    )
+    compare.add_argument(
+        "--layouts",
+        action="store_true",
+        help="the closed loop at embed and at components tables, alternated in one bot process",
+    )
+    parser.add_argument(
+        "--pairs", type=int, default=2, help="--coach-compare, --layouts: A B pairs (2: A B A B)"
+    )
     args = parser.parse_args(argv)
+    if (args.coach_compare or args.layouts) and (args.processes > 1 or args.coach):
+        parser.error("--coach-compare and --layouts compare in one process, the coach per phase")
+    if args.pairs < 1:
+        parser.error("--pairs: at least 1")
     if (args.profile or args.profile_floor) and not args.in_process:
         parser.error("--profile needs --in-process (the profiler runs in this process)")
     if args.pin and args.in_process:

@@ -22,8 +22,9 @@ process (``--in-process``) the same :class:`BotControl` is called directly. Also
 Commands:
 
 - ``start``: begin a measured phase (the latency probe records, CPU is read);
-- ``stop``: end it: the bot's own times, CPU seconds (event loop thread, other threads)
-  and the collector's pauses;
+- ``stop``: end it: the bot's own times, CPU seconds (event loop thread, other threads,
+  the processes it started: ``bench/load_cpu.py``) and the collector's pauses;
+- ``graded``: return once the coach has graded every round settled so far;
 - ``memory-start`` / ``memory-stop``: tracemalloc and RSS around the tables opening;
 - ``tables``: each open table's newest version, the version its message shows, and the
   embed the newest snapshot renders to (the driver checks the message shows it);
@@ -42,7 +43,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -53,6 +53,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 import discord  # noqa: E402
 import sections  # noqa: E402
+from load_cpu import children_cpu, children_spent, thread_cpu  # noqa: E402
 from load_floor import FloorBot  # noqa: E402
 from load_kit import GcPauses, Latency, MemoryProbe  # noqa: E402
 
@@ -84,6 +85,8 @@ class BotControl:
         self._profile = os.environ.get("BENCH_PROFILE") if alone else None
         self._profiler = cProfile.Profile() if self._profile else None
         self._threads: dict[str, float] = {}
+        #: The processes the bot started (its strategy workers), read at ``start``.
+        self._children: dict[int, tuple[str, float]] = {}
         #: Seconds from submit to commit of each grouped durable write (stakes, journal
         #: rows) in the phase: what a click waits for under its table's lock.
         self._writes: list[float] = []
@@ -108,6 +111,10 @@ class BotControl:
             return {"traced": traced, "rss": rss}
         if command == "tables":
             return {"tables": await self._tables()}
+        if command == "graded":
+            if isinstance(self.bot, BlackjackBot):
+                await self.bot.tables.coach.settle()
+            return {}
         if command == "idle":
             if isinstance(self.bot, BlackjackBot):
                 await table_cog(self.bot).messages.idle()
@@ -125,6 +132,7 @@ class BotControl:
             gc.freeze()
             self._gc = GcPauses().__enter__()
         sections.reset()
+        self._children = children_cpu()  # reads all of /proc: before the phase's CPU begins
         self._cpu = (time.process_time(), time.thread_time())
         self._threads = thread_cpu()
         self._lag = self._lag_totals()
@@ -151,6 +159,7 @@ class BotControl:
                 for name, seconds in thread_cpu().items()
                 if seconds - self._threads.get(name, 0.0) > 0
             },
+            "children": children_spent(self._children, children_cpu()),
             "lag": self._lag_line(),
             "transactions": dict(self._transaction_counts() - self._transactions),
             "writes": self._writes[:],
@@ -282,26 +291,6 @@ def shown_as(payload: TablePayload) -> dict[str, Any]:
     embed = None if payload.embed is None else payload.embed.to_dict()
     v2 = payload.embed is None
     return {"embed": embed, "components": payload.view.to_components() if v2 else None}
-
-
-def thread_cpu() -> dict[str, float]:
-    """CPU seconds of each thread of this process but the main one, by name (Linux's
-    /proc; empty elsewhere)."""
-    names = {thread.native_id: thread.name for thread in threading.enumerate()}
-    main = threading.main_thread().native_id
-    tick = os.sysconf("SC_CLK_TCK")
-    out: dict[str, float] = {}
-    for task in Path("/proc/self/task").glob("*"):
-        try:
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # ended meanwhile
-        tid = int(task.name)
-        if tid == main:
-            continue
-        name = names.get(tid) or (task / "comm").read_text().strip()
-        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
-    return out
 
 
 def make_bot(kind: str, env: dict[str, str]) -> discord.Client:

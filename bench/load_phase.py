@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import time
 from collections import Counter
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
@@ -47,10 +48,32 @@ class Run:
     notes: list[str] = field(default_factory=list)
     #: A table message at the end of the closed loop: (embed, buttons), for the rich floor.
     sample: tuple[dict[str, Any], int] | None = None
+    #: CPU seconds of the processes the bot started (its strategy workers), by kind.
+    children: dict[str, float] = field(default_factory=dict)
+    #: Rounds the tables played in the phase (one a table a round; 0 for the floors).
+    rounds: int = 0
+    #: Once the bot was idle after the phase: (tables showing their newest state, tables),
+    #: and the first few channels that did not.
+    current: tuple[int, int, list[int]] | None = None
 
     @property
     def rate(self) -> float:
         return self.tally.interactions / self.seconds if self.seconds else math.nan
+
+    @property
+    def cpu_ms(self) -> float:
+        """CPU per interaction, milliseconds: the event loop thread and the bot's other
+        threads (the figure the goals compare with the table-sized floor's)."""
+        return sum(self.cpu) / self.tally.interactions * 1000 if self.tally.interactions else 0.0
+
+    @property
+    def late(self) -> int:
+        """Answers the driver waited over 3 s for."""
+        return sum(t > 3.0 for t in self.tally.round_trips)
+
+    def per_interaction(self, counts: Counter[str]) -> float:
+        """A count's total per interaction (requests, transactions)."""
+        return sum(counts.values()) / self.tally.interactions if self.tally.interactions else 0.0
 
     def lines(self, tables: int) -> list[str]:
         """The report of this phase."""
@@ -67,7 +90,9 @@ class Run:
                 for route, count in self.requests.most_common()
             ),
             *self._database_lines(n),
+            *self._children_lines(n),
             *self._process_lines(tables),
+            *self._current_lines(),
             *[f"  {note}" for note in self.notes],
         ]
 
@@ -119,6 +144,27 @@ class Run:
             )
         return out
 
+    def _children_lines(self, n: int) -> list[str]:
+        """The CPU of the processes the bot started (not in the figure above: each shown)."""
+        if not self.children:
+            return []
+        rounds = f" ({self.rounds} rounds)" if self.rounds else ""
+        each = ", ".join(
+            f"{kind} {seconds / n * 1000:.2f}"
+            + (f" ({seconds / self.rounds * 1000:.2f} ms a round)" if self.rounds else "")
+            for kind, seconds in sorted(self.children.items(), key=lambda kv: -kv[1])
+        )
+        return [f"  CPU per interaction of the processes the bot started{rounds}: {each}"]
+
+    def _current_lines(self) -> list[str]:
+        if self.current is None:
+            return []
+        shown, total, wrong = self.current
+        return [
+            f"  tables whose message shows their newest state: {shown} of {total}"
+            + (f" (wrong: {wrong})" if wrong else "")
+        ]
+
     def _process_lines(self, tables: int) -> list[str]:
         out = []
         if self.gc_line:
@@ -142,16 +188,23 @@ async def measured(
     under_test: BotUnderTest,
     tally: Tally,
     players: list[Awaitable[None]],
+    *,
+    graded: bool = False,
 ) -> Run:
-    """Run the players to the end while the bot measures itself."""
+    """Run the players to the end while the bot measures itself; with ``graded``, the
+    measure ends once the coach has graded the phase's rounds too (its CPU is the phase's),
+    and the phase's seconds end with the players."""
     with Measure(fake, Latency(), None) as measure:
         await under_test.command("start")
         await asyncio.gather(*players)
+        played = time.perf_counter() - measure.began
+        if graded:
+            await under_test.command("graded")
         answer = await under_test.command("stop")
     return Run(
         label,
         tally,
-        measure.seconds,
+        played if graded else measure.seconds,
         answer["samples"],
         tuple(answer["cpu"]) if under_test.control is None else measure.cpu,  # type: ignore[arg-type]
         answer.get("gc", ""),
@@ -163,11 +216,15 @@ async def measured(
         threads=answer.get("threads", {}),
         writes=answer.get("writes", []),
         harness=0.0 if under_test.control is not None else sum(measure.cpu),
+        children=answer.get("children", {}),
     )
 
 
-async def consistency(under_test: BotUnderTest, messages: list[FakeMessage]) -> str:
-    """Once the bot is idle: does every table message show its table's newest state?"""
+async def current_tables(
+    under_test: BotUnderTest, messages: list[FakeMessage]
+) -> tuple[int, int, list[int]]:
+    """Once the bot is idle: how many table messages show their table's newest state, of how
+    many, and the first few channels whose message does not."""
     await under_test.command("idle")
     tables = (await under_test.command("tables"))["tables"]
     by_channel = {m.channel.id: m for m in messages}
@@ -181,7 +238,4 @@ async def consistency(under_test: BotUnderTest, messages: list[FakeMessage]) -> 
         )
         or t["shown"] != t["version"]
     ]
-    return (
-        f"tables whose message shows their newest state: {len(tables) - len(wrong)} of "
-        f"{len(tables)}" + (f" (wrong: {wrong[:5]})" if wrong else "")
-    )
+    return len(tables) - len(wrong), len(tables), wrong[:5]

@@ -65,7 +65,7 @@ def merged(answers: list[dict[str, Any]]) -> dict[str, Any]:
             if key == "cpu":
                 old = merged.get(key, [0.0, 0.0])
                 merged[key] = [old[0] + value[0], old[1] + value[1]]
-            elif key in ("transactions", "threads"):
+            elif key in ("transactions", "threads", "children"):
                 merged[key] = dict(Counter(merged.get(key, {})) + Counter(value))
             elif isinstance(value, list):
                 merged[key] = merged.get(key, []) + value

@@ -1,11 +1,14 @@
 """Where the blackjack bot's CPU goes, by section, for ``bench/load.py``.
 
-    BENCH_SECTIONS=FILE .venv/bin/python bench/load.py ...   # record
-    .venv/bin/python bench/sections.py FILE                  # show, per interaction
+    BENCH_SECTIONS=FILE .venv/bin/python bench/load.py ...   # record, and show at the end
+    .venv/bin/python bench/sections.py FILE                  # show a file again
 
 With ``BENCH_SECTIONS`` set, ``bench/load_bot.py`` wraps the functions in :data:`SECTIONS`
 in the blackjack bot's process and appends to FILE one JSON line per measured phase:
 the interactions answered, the event loop thread's CPU, and each section's CPU and calls.
+``bench/load.py`` prints its own run's phases at the end, beside the table-sized floor's
+CPU an interaction. ``tests/bench_tests/test_sections.py`` finds every section's function,
+so a rename fails a test; a phase's table names any section the bot never went through.
 
 A section is inclusive (what it calls counts in it). A coroutine's section counts the
 thread CPU of its own steps only, not what runs while it waits, so sections of concurrent
@@ -52,7 +55,15 @@ SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("bot.tables.flow", "table_write", "table: its document"),
     ("db.group_commit", "GroupCommit._write_group", "db: a group's writer (loop side)"),
     ("db.sqlite", "SQLiteStore._transaction", "db: a SQLite transaction (loop side)"),
+    # the coach: grading after each round (the worker's CPU is its own process's), and its
+    # command (the name the cog calls it by)
+    ("bot.tables.coach", "Coach._grade", "coach: a round graded (loop side)"),
+    ("cogs.table.commands", "coach_answer", "/blackjack coach: its answer"),
 )
+#: Sections a phase may not go through, not missed when never called: the coach's command
+#: (``--coach``), and its grading, which runs behind the rounds at niceness 19 (a short
+#: phase may end before the first is graded).
+WHEN_ASKED = frozenset({"/blackjack coach: its answer", "coach: a round graded (loop side)"})
 
 _SPENT: dict[str, list[int]] = {}
 
@@ -110,14 +121,21 @@ def _timed(function: Callable[..., Any], label: str) -> Callable[..., Any]:
     return timed
 
 
+def target(module_name: str, path: str) -> tuple[Any, str, Callable[..., Any]]:
+    """Where a section's function lives: (its owner, its name, the function); ImportError or
+    AttributeError when it has moved (``tests/bench_tests/test_sections.py`` tries each)."""
+    owner: Any = importlib.import_module(module_name)
+    *parents, name = path.split(".")
+    for parent in parents:
+        owner = getattr(owner, parent)
+    return owner, name, getattr(owner, name)
+
+
 def install() -> None:
     """Wrap every section (before the bot is built: its listeners are read at add_cog)."""
     for module_name, path, label in SECTIONS:
-        owner: Any = importlib.import_module(module_name)
-        *parents, name = path.split(".")
-        for parent in parents:
-            owner = getattr(owner, parent)
-        setattr(owner, name, _timed(getattr(owner, name), label))
+        owner, name, function = target(module_name, path)
+        setattr(owner, name, _timed(function, label))
 
 
 def reset() -> None:
@@ -136,19 +154,48 @@ def write(path: str, interactions: int, loop_cpu_s: float) -> None:
         out.write(json.dumps(line) + "\n")
 
 
+def read(path: str, offset: int = 0) -> list[dict[str, Any]]:
+    """The phases recorded in ``path`` from byte ``offset`` on (a file appended to by each run)."""
+    with open(path, encoding="utf-8") as lines:
+        lines.seek(offset)
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def phase_lines(phase: dict[str, Any], title: str, floor_us: float | None = None) -> list[str]:
+    """One phase: every section's CPU per interaction and per call, the slowest first; with
+    ``floor_us`` (the table-sized floor's CPU an interaction), each also as a share of it.
+    A section never called in the phase is named: it has moved, or the bot no longer goes
+    through it, and its time shows up nowhere."""
+    count = max(1, phase["interactions"])
+    loop = phase["loop_cpu_ms"] * 1000 / count
+    head = f"{title}: {phase['interactions']} interactions, loop {loop:.0f} us each"
+    if floor_us:
+        head += (
+            f" (the loop alone: {loop / floor_us:.2f}x the table-sized floor's {floor_us:.0f} us)"
+        )
+    out = [head]
+    sections = sorted(phase["sections"].items(), key=lambda item: -item[1][0])
+    for label, (ms, calls) in sections:
+        each = ms * 1000 / count
+        share = f"  {100 * each / floor_us:5.1f}% of the floor" if floor_us else ""
+        out.append(
+            f"  {label:40} {each:7.1f} us/interaction, {calls:6} x "
+            f"{ms * 1000 / max(1, calls):7.1f} us{share}"
+        )
+    idle = [
+        label
+        for _, _, label in SECTIONS
+        if label not in phase["sections"] and label not in WHEN_ASKED
+    ]
+    if idle:
+        out.append(f"  never called in this phase: {', '.join(idle)}")
+    return out
+
+
 def show(path: str) -> None:
     """Each phase of ``path``: every section's CPU per interaction and per call."""
-    with open(path, encoding="utf-8") as lines:
-        phases = [json.loads(line) for line in lines if line.strip()]
-    for number, phase in enumerate(phases, 1):
-        count = max(1, phase["interactions"])
-        loop = phase["loop_cpu_ms"] * 1000 / count
-        print(f"phase {number}: {phase['interactions']} interactions, loop {loop:.0f} us each")
-        sections = sorted(phase["sections"].items(), key=lambda item: -item[1][0])
-        for label, (ms, calls) in sections:
-            each = ms * 1000 / count
-            per_call = ms * 1000 / max(1, calls)
-            print(f"  {label:36} {each:7.1f} us/interaction, {calls:6} x {per_call:7.1f} us")
+    for number, phase in enumerate(read(path), 1):
+        print("\n".join(phase_lines(phase, f"phase {number}")))
 
 
 if __name__ == "__main__":
