@@ -152,23 +152,24 @@ def layout_view(
     when a full table would pass the component limit), the news, the footer (``made``:
     where its separators come from)."""
     made = MadeItems() if made is None else made
+    made.new_message()
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
         accent_colour=colour
     )
-    container.add_item(discord.ui.TextDisplay(clip(header, TEXT_LIMIT)))
+    container.add_item(made.text(clip(header, TEXT_LIMIT)))
     blocks = _grouped(list(seats), COMPONENTS_LIMIT - 20 - len(extras))
     separators = 0
     for index, block in enumerate(blocks):
         if index == 0 or len(blocks) <= 8:
             container.add_item(made.separator(separators))
             separators += 1
-        container.add_item(discord.ui.TextDisplay(block))
+        container.add_item(made.text(block))
     if extras:
         container.add_item(made.separator(separators))
         for extra in extras:
-            container.add_item(discord.ui.TextDisplay(extra))
+            container.add_item(made.text(extra))
     if footer:
-        container.add_item(discord.ui.TextDisplay(footer))
+        container.add_item(made.text(footer))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(container)
     return view

@@ -25,6 +25,7 @@ from cogs.table.buttons import ButtonSpec, SentButtons, ui_button
 
 Button = discord.ui.Button[discord.ui.View]
 Row = discord.ui.ActionRow[discord.ui.LayoutView]
+Text = discord.ui.TextDisplay[discord.ui.LayoutView]
 
 
 class MadeItems:
@@ -37,6 +38,9 @@ class MadeItems:
         self._view: tuple[tuple[ButtonSpec, ...], SentButtons] | None = None
         self._rows: tuple[tuple[ButtonSpec, ...], tuple[Row, ...]] | None = None
         self._separators: list[discord.ui.Separator[discord.ui.LayoutView]] = []
+        #: The text displays of the last V2 message, and of the one being made, by text.
+        self._texts: dict[str, Text] = {}
+        self._making: dict[str, Text] = {}
 
     def _buttons_of(self, specs: tuple[ButtonSpec, ...], rows: bool) -> list[Button]:
         """The buttons for ``specs``, the last message's where a spec is the same."""
@@ -78,3 +82,16 @@ class MadeItems:
         while len(self._separators) <= index:
             self._separators.append(discord.ui.Separator())
         return self._separators[index]
+
+    def new_message(self) -> None:
+        """A V2 message is being made: the last one's text displays are the ones to reuse."""
+        self._texts, self._making = self._making, {}
+
+    def text(self, content: str) -> Text:
+        """A text display of ``content`` for the message being made: the last message's
+        where it said the same (a seat that did not change), each given once."""
+        display = self._texts.pop(content, None)
+        if display is None:
+            display = discord.ui.TextDisplay(content)
+        self._making[content] = display
+        return display
