@@ -112,7 +112,7 @@ def components_payload(
     table's last message, given again where they show the same."""
     made = MadeItems() if made is None else made
     rendered = render_table(snapshot, faces, language)
-    seats = min(len(snapshot.seats), len(rendered.embed.fields))
+    seats = len(snapshot.seats)  # the embed's first fields (all of them, at most)
     pieces = _pieces(rendered.embed, seats)
     if pieces.size() > TEXT_LIMIT and faces is not None:
         rendered = render_table(snapshot, None, language)
