@@ -12,7 +12,7 @@ from cogs.table.card_art import Faces
 from cogs.table.layouts import EMBED, TablePayload, components_payload, embed_payload
 from cogs.table.made_items import MadeItems
 from cogs.table.pocket import is_pocket_table
-from cogs.table.render import RenderedTable, render_table
+from cogs.table.render import render_table
 
 #: A server's card faces (card emojis) if it shows pictures, None for text cards.
 FacesFor = Callable[[int], Awaitable[Faces | None]]
@@ -103,12 +103,6 @@ class TableRenderer:
         if faces and self._faces_for is not None:
             return await self._faces_for(snapshot.guild_id)
         return None
-
-    async def render(self, snapshot: TableSnapshot, *, faces: bool = True) -> RenderedTable:
-        """The embed-layout table for ``snapshot`` in its language, cards as its server
-        shows them (as text without ``faces``)."""
-        shown = await self._faces(snapshot, faces)
-        return render_table(snapshot, shown, await self.table_language(snapshot))
 
     async def payload(
         self, snapshot: TableSnapshot, layout: str, *, faces: bool = True
