@@ -8,7 +8,7 @@ routes a click by its custom id, so clicks route after a restart too.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
@@ -237,13 +237,21 @@ class SentButtons(discord.ui.View):
     restart too, never through a stored view; discord.py stores a view sent with a
     message only while it is not finished, so a stopped one is sent and never stored.
     (A View can only be stopped on a running event loop, where the bot renders tables.)
-    A table reuses its view while its buttons stay the same (``TableMessages.view_for``).
+    A table reuses its view while its buttons stay the same, and its buttons while each
+    stays the same (``cogs.table.made_items``).
     """
 
-    def __init__(self, specs: tuple[ButtonSpec, ...]) -> None:
+    def __init__(
+        self,
+        specs: tuple[ButtonSpec, ...],
+        buttons: Sequence[discord.ui.Button[discord.ui.View]] | None = None,
+    ) -> None:
+        """A view of ``specs``, made of ``buttons`` (already made of them) when given."""
         super().__init__(timeout=None)
-        for spec in specs:
-            self.add_item(ui_button(spec, row=spec.row))
+        if buttons is None:
+            buttons = [ui_button(spec, row=spec.row) for spec in specs]
+        for button in buttons:
+            self.add_item(button)
         self.stop()
 
 

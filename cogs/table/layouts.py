@@ -18,9 +18,10 @@ from typing import Any, Final
 import discord
 
 from bot.tables.snapshot import TableSnapshot
-from cogs.table.buttons import ButtonSpec, ui_button
+from cogs.table.buttons import ButtonSpec
 from cogs.table.card_art import Faces
 from cogs.table.embed_limits import clip, clip_lines
+from cogs.table.made_items import MadeItems
 from cogs.table.render import RenderedTable, render_table
 from db.models import LAYOUTS
 
@@ -102,19 +103,26 @@ def _pieces(embed: discord.Embed, seats: int) -> _Pieces:
     return _Pieces(header, fields[:seats], fields[seats:], footer, colour)
 
 
-def components_payload(snapshot: TableSnapshot, faces: Faces | None, language: str) -> TablePayload:
+def components_payload(
+    snapshot: TableSnapshot, faces: Faces | None, language: str, made: MadeItems | None = None
+) -> TablePayload:
     """The ``components`` layout of ``snapshot``, within Discord's V2 limits: past 4,000
     characters the cards show as text, then the news gives way (newest kept), then each
-    seat is clipped to an equal share, as the embed degrades."""
+    seat is clipped to an equal share, as the embed degrades. ``made``: the items of the
+    table's last message, given again where they show the same."""
+    made = MadeItems() if made is None else made
     rendered = render_table(snapshot, faces, language)
-    seats = min(len(snapshot.seats), len(rendered.embed.fields))
+    seats = len(snapshot.seats)  # the embed's first fields (all of them, at most)
     pieces = _pieces(rendered.embed, seats)
     if pieces.size() > TEXT_LIMIT and faces is not None:
         rendered = render_table(snapshot, None, language)
         pieces = _pieces(rendered.embed, seats)
     _fit(pieces)
-    view = layout_view(pieces.header, pieces.seats, pieces.extras, pieces.footer, pieces.colour)
-    _add_rows(view, rendered.buttons)
+    view = layout_view(
+        pieces.header, pieces.seats, pieces.extras, pieces.footer, pieces.colour, made
+    )
+    for row in made.action_rows(rendered.buttons):
+        view.add_item(row)
     view.stop()
     return TablePayload(COMPONENTS, None, view, rendered.buttons)
 
@@ -133,25 +141,35 @@ def _fit(pieces: _Pieces) -> None:
 
 
 def layout_view(
-    header: str, seats: Sequence[str], extras: Sequence[str], footer: str, colour: int | None
+    header: str,
+    seats: Sequence[str],
+    extras: Sequence[str],
+    footer: str,
+    colour: int | None,
+    made: MadeItems | None = None,
 ) -> discord.ui.LayoutView:
     """A container: the header, a separator, a text display per seat (seats share displays
-    when a full table would pass the component limit), the news, the footer."""
+    when a full table would pass the component limit), the news, the footer (``made``:
+    where its separators come from)."""
+    made = MadeItems() if made is None else made
+    made.new_message()
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
         accent_colour=colour
     )
-    container.add_item(discord.ui.TextDisplay(clip(header, TEXT_LIMIT)))
+    container.add_item(made.text(clip(header, TEXT_LIMIT)))
     blocks = _grouped(list(seats), COMPONENTS_LIMIT - 20 - len(extras))
+    separators = 0
     for index, block in enumerate(blocks):
         if index == 0 or len(blocks) <= 8:
-            container.add_item(discord.ui.Separator())
-        container.add_item(discord.ui.TextDisplay(block))
+            container.add_item(made.separator(separators))
+            separators += 1
+        container.add_item(made.text(block))
     if extras:
-        container.add_item(discord.ui.Separator())
+        container.add_item(made.separator(separators))
         for extra in extras:
-            container.add_item(discord.ui.TextDisplay(extra))
+            container.add_item(made.text(extra))
     if footer:
-        container.add_item(discord.ui.TextDisplay(footer))
+        container.add_item(made.text(footer))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(container)
     return view
@@ -163,14 +181,3 @@ def _grouped(seats: list[str], most: int) -> list[str]:
         return seats
     size = -(-len(seats) // most)
     return ["\n\n".join(seats[i : i + size]) for i in range(0, len(seats), size)]
-
-
-def _add_rows(view: discord.ui.LayoutView, buttons: tuple[ButtonSpec, ...]) -> None:
-    """The buttons as action rows under the container, row by row."""
-    rows: dict[int, discord.ui.ActionRow[discord.ui.LayoutView]] = {}
-    for spec in buttons:
-        row = rows.get(spec.row)
-        if row is None:
-            row = rows[spec.row] = discord.ui.ActionRow()
-            view.add_item(row)
-        row.add_item(ui_button(spec))

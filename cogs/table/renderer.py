@@ -4,16 +4,15 @@ layout, as one :class:`~cogs.table.layouts.TablePayload`."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-
-import discord
+from dataclasses import dataclass
 
 from bot.i18n import ENGLISH, language_of
 from bot.tables.snapshot import TableSnapshot
-from cogs.table.buttons import ButtonSpec
 from cogs.table.card_art import Faces
 from cogs.table.layouts import EMBED, TablePayload, components_payload, embed_payload
+from cogs.table.made_items import MadeItems
 from cogs.table.pocket import is_pocket_table
-from cogs.table.render import RenderedTable, render_table
+from cogs.table.render import render_table
 
 #: A server's card faces (card emojis) if it shows pictures, None for text cards.
 FacesFor = Callable[[int], Awaitable[Faces | None]]
@@ -21,6 +20,29 @@ FacesFor = Callable[[int], Awaitable[Faces | None]]
 LanguageFor = Callable[[int], Awaitable[str]]
 #: The layout a server's table messages take (``db.models.LAYOUTS``).
 LayoutFor = Callable[[int], Awaitable[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Made:
+    """A table's last payload and what it was made of."""
+
+    snapshot: TableSnapshot
+    layout: str
+    language: str
+    faces: Faces | None
+    payload: TablePayload
+
+    def shows(
+        self, snapshot: TableSnapshot, layout: str, language: str, faces: Faces | None
+    ) -> bool:
+        """Whether this payload is ``snapshot``'s in ``layout``, ``language`` and ``faces``
+        (the table's state, not its version alone: a closed table's snapshot is remade)."""
+        return (
+            self.layout == layout
+            and self.language == language
+            and self.faces is faces
+            and (self.snapshot is snapshot or self.snapshot == snapshot)
+        )
 
 
 class TableRenderer:
@@ -33,8 +55,9 @@ class TableRenderer:
         self._layout_for: LayoutFor | None = None
         #: Each pocket table's language: its host's client's (a pocket table has no server).
         self._pocket_languages: dict[str, str] = {}
-        #: The last embed-layout view sent per table, and the buttons it was made from.
-        self._views: dict[str, tuple[tuple[ButtonSpec, ...], discord.ui.View]] = {}
+        #: Each table's last payload, and the discord.py items its next may reuse.
+        self._made: dict[str, _Made] = {}
+        self._items: dict[str, MadeItems] = {}
 
     def use_faces(self, faces_for: FacesFor) -> None:
         """Where each server's card faces come from."""
@@ -65,7 +88,8 @@ class TableRenderer:
     def forget(self, table_id: str) -> None:
         """The table closed: drop what was kept for it."""
         self._pocket_languages.pop(table_id, None)
-        self._views.pop(table_id, None)
+        self._made.pop(table_id, None)
+        self._items.pop(table_id, None)
 
     async def table_language(self, snapshot: TableSnapshot) -> str:
         """The language ``snapshot``'s message speaks: its server's (a pocket table: its
@@ -80,27 +104,27 @@ class TableRenderer:
             return await self._faces_for(snapshot.guild_id)
         return None
 
-    async def render(self, snapshot: TableSnapshot, *, faces: bool = True) -> RenderedTable:
-        """The embed-layout table for ``snapshot`` in its language, cards as its server
-        shows them (as text without ``faces``)."""
-        shown = await self._faces(snapshot, faces)
-        return render_table(snapshot, shown, await self.table_language(snapshot))
-
     async def payload(
         self, snapshot: TableSnapshot, layout: str, *, faces: bool = True
     ) -> TablePayload:
-        """The table message for ``snapshot`` in ``layout``.
+        """The table message for ``snapshot`` in ``layout``, made once per table state: the
+        answer to a click and a coalesced edit of the same state send the same payload.
 
-        Within a phase the buttons rarely change: an embed's view is then sent again as it
-        was (a V2 view carries the text too, and is made afresh)."""
-        if layout != EMBED:
-            shown = await self._faces(snapshot, faces)
-            return components_payload(snapshot, shown, await self.table_language(snapshot))
-        rendered = await self.render(snapshot, faces=faces)
-        known = self._views.get(snapshot.table_id)
-        if known is not None and known[0] == rendered.buttons:
-            return embed_payload(rendered, known[1])
-        payload = embed_payload(rendered)
-        assert isinstance(payload.view, discord.ui.View)
-        self._views[snapshot.table_id] = (rendered.buttons, payload.view)
+        Each new payload reuses the items of the table's last one that show the same
+        (``cogs.table.made_items``): an embed's view while the buttons are the same."""
+        shown = await self._faces(snapshot, faces)
+        language = await self.table_language(snapshot)
+        table_id = snapshot.table_id
+        last = self._made.get(table_id)
+        if last is not None and last.shows(snapshot, layout, language, shown):
+            return last.payload
+        items = self._items.get(table_id)
+        if items is None:
+            items = self._items[table_id] = MadeItems()
+        if layout == EMBED:
+            rendered = render_table(snapshot, shown, language)
+            payload = embed_payload(rendered, items.view(rendered.buttons))
+        else:
+            payload = components_payload(snapshot, shown, language, items)
+        self._made[table_id] = _Made(snapshot, layout, language, shown, payload)
         return payload
