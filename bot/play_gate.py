@@ -84,16 +84,6 @@ class PlayGate:
         self._store = store
         self._clock = clock
         self._settings = settings
-        #: Players known to have seen the no-value notice: no write at each of their bets.
-        self._noticed: set[int] = set()
-
-    async def notice_due(self, user_id: int) -> bool:
-        """Whether the no-value notice is to be shown now: the player's first time (stored)."""
-        if user_id in self._noticed:
-            return False
-        first = await self._store.play.mark_notice(user_id)
-        self._noticed.add(user_id)
-        return first
 
     async def require(
         self, guild_id: int, asker: Asker, action: Activity, channel_id: int | None = None

@@ -8,7 +8,6 @@ store inside the transaction that stakes a bet.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import TYPE_CHECKING, Any, Final
 
@@ -21,7 +20,7 @@ from bot.failures import failures_answered
 from bot.i18n import Text, _, speaking, tr
 from bot.play_gate import Asker
 from bot.tables.errors import PlayBlocked
-from bot.tables.play_words import FIRST_BET_NOTICE, duration, when
+from bot.tables.play_words import duration, when
 from bot.user_install import anywhere
 from db.models import MAX_BALANCE
 from db.ops.limit_values import PlayerLimits
@@ -118,13 +117,6 @@ async def tell_refusal(interaction: discord.Interaction[Any], error: PlayBlocked
         await interaction.followup.send(text, view=view, ephemeral=True)
     else:
         await interaction.response.send_message(text, view=view, ephemeral=True)
-
-
-async def first_bet_notice(bot: BlackjackBot, interaction: discord.Interaction[Any]) -> None:
-    """The no-value notice, once per player (stored): sent privately after their first bet."""
-    if await bot.play_gate.notice_due(interaction.user.id):
-        with contextlib.suppress(discord.HTTPException), speaking(interaction.locale):
-            await interaction.followup.send(tr(FIRST_BET_NOTICE), ephemeral=True)
 
 
 def _pending(now: Text, later: Text | None, at: int | None) -> Text:

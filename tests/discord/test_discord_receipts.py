@@ -34,8 +34,11 @@ async def test_a_bet_is_answered_by_its_receipt_alone_and_the_receipt_stays(
     assert receipt is not None
     assert receipt.ephemeral
     assert receipt.content.startswith("Bet 100.")
-    (notice,) = await first.wait_for_followups(1)  # the first bet's notice, once a player
-    assert notice.content == FIRST_BET_NOTICE
+    # The first bet's notice, once a player, in the receipt itself: one request.
+    assert receipt.embed is not None
+    assert receipt.embed["description"] == FIRST_BET_NOTICE
+    assert [r.method for r in requests_of(fake, first)] == ["POST"]
+    assert first.followups == []
     await world.bet(bob, "100")
     await world.click(alice, table, "Stand")
     await world.click(bob, table, "Stand")
@@ -43,6 +46,7 @@ async def test_a_bet_is_answered_by_its_receipt_alone_and_the_receipt_stays(
     later = await world.slash(alice, "bet", amount="50")
     assert later.original is not None
     assert later.original.content.startswith("Bet 50.")
+    assert later.original.embeds == []
     await world.tick(30)
     # One request: the response. No followup, no deletion; the receipt stays to dismiss.
     assert [r.method for r in requests_of(fake, later)] == ["POST"]

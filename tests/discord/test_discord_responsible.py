@@ -229,12 +229,15 @@ async def test_the_no_value_notice_comes_once_at_the_first_bet_and_in_the_rules(
     shoes.add(STAND_AND_WIN)
     table = await world.start(world.alice)
     first = await world.slash(world.alice, "bet", amount="100")
-    (notice,) = await first.wait_for_followups(1)
-    assert notice.ephemeral
-    assert notice.content == FIRST_BET_NOTICE
+    (receipt,) = first.all_messages()  # the notice rides in the bet's answer
+    assert receipt.ephemeral
+    assert receipt.embed is not None
+    assert receipt.embed["description"] == FIRST_BET_NOTICE
     await world.click(world.alice, table, "Stand")
     again = await world.slash(world.alice, "bet", amount="100")
     assert again.followups == []
+    assert again.original is not None
+    assert again.original.embeds == []
     rules = await world.slash(world.alice, "blackjack rules")
     assert rules.original is not None
     shown = "\n".join(m.content for m in rules.all_messages())
