@@ -139,10 +139,11 @@ class PlayGate:
             return PlayBlocked(STOPPED)
         if action is Activity.HOST:
             return None
-        channels = [int(c) for c in settings.table_channels.split(",") if c]
-        if action in _CHANNEL_GATED and channels and channel_id not in channels:
-            listed = ", ".join(f"<#{c}>" for c in channels)
-            return PlayBlocked(wrong_channel_text(listed))
+        if action in _CHANNEL_GATED and settings.table_channels:  # read only where it gates
+            channels = [int(c) for c in settings.table_channels.split(",") if c]
+            if channels and channel_id not in channels:
+                listed = ", ".join(f"<#{c}>" for c in channels)
+                return PlayBlocked(wrong_channel_text(listed))
         role = settings.play_role_id
         # The @everyone role's id is the server's: that role is everyone's.
         if role and role != guild_id and asker.role_ids is not None and role not in asker.role_ids:
