@@ -19,6 +19,7 @@ which the admin's change writes through.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -66,10 +67,11 @@ _CHANNEL_GATED: Final = frozenset({Activity.OPEN})
 
 @dataclass(frozen=True, slots=True)
 class Asker:
-    """Who asks: their user id and, in a server, their role ids (None: not known)."""
+    """Who asks: their user id and, in a server, their role ids (None: not known), asked
+    one role at a time (``role in role_ids``)."""
 
     user_id: int
-    role_ids: frozenset[int] | None = None
+    role_ids: Container[int] | None = None
 
 
 def account_created(user_id: int) -> float:

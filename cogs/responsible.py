@@ -9,6 +9,7 @@ store inside the transaction that stakes a bet.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -48,12 +49,23 @@ NO_BREAK: Final = _("You're not on a break.")
 CONTINUE: Final = _("Continue")
 
 
+class _RolesOf(Container[int]):
+    """A member's roles, asked one at a time: the play gate asks about one role, if any,
+    and ``Member.roles`` builds and sorts every role of the member at each /bet and click."""
+
+    __slots__ = ("_member",)
+
+    def __init__(self, member: discord.Member) -> None:
+        self._member = member
+
+    def __contains__(self, role_id: object) -> bool:
+        return isinstance(role_id, int) and self._member.get_role(role_id) is not None
+
+
 def asker_of(interaction: discord.Interaction[Any]) -> Asker:
     """The member behind an interaction, with their roles when Discord sent them."""
     user = interaction.user
-    roles = getattr(user, "roles", None)
-    role_ids = None if roles is None else frozenset(role.id for role in roles)
-    return Asker(user.id, role_ids)
+    return Asker(user.id, _RolesOf(user) if isinstance(user, discord.Member) else None)
 
 
 class ContinueButton(

@@ -221,6 +221,11 @@ async def test_tables_open_only_in_the_listed_channels_for_the_role(
     assert (await world.say(world.bob, "daily")) == (
         f"Playing here needs the <@&{role.id}> role. Nothing was changed."
     )
+    world.alice.roles.append(role)  # sent with her next interaction's member
+    assert (await world.say(world.alice, "daily")).startswith("You claimed")
+    assert (await world.bet(world.alice, "10", channel=world.other_channel)).startswith("Bet 10.")
+    refused = await world.bet(world.bob, "10", channel=world.other_channel)
+    assert refused == f"Playing here needs the <@&{role.id}> role. Nothing was changed."
 
 
 async def test_the_no_value_notice_comes_once_at_the_first_bet_and_in_the_rules(
