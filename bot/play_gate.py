@@ -19,6 +19,7 @@ which the admin's change writes through.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -66,10 +67,11 @@ _CHANNEL_GATED: Final = frozenset({Activity.OPEN})
 
 @dataclass(frozen=True, slots=True)
 class Asker:
-    """Who asks: their user id and, in a server, their role ids (None: not known)."""
+    """Who asks: their user id and, in a server, their role ids (None: not known), asked
+    one role at a time (``role in role_ids``)."""
 
     user_id: int
-    role_ids: frozenset[int] | None = None
+    role_ids: Container[int] | None = None
 
 
 def account_created(user_id: int) -> float:
@@ -84,16 +86,6 @@ class PlayGate:
         self._store = store
         self._clock = clock
         self._settings = settings
-        #: Players known to have seen the no-value notice: no write at each of their bets.
-        self._noticed: set[int] = set()
-
-    async def notice_due(self, user_id: int) -> bool:
-        """Whether the no-value notice is to be shown now: the player's first time (stored)."""
-        if user_id in self._noticed:
-            return False
-        first = await self._store.play.mark_notice(user_id)
-        self._noticed.add(user_id)
-        return first
 
     async def require(
         self, guild_id: int, asker: Asker, action: Activity, channel_id: int | None = None
@@ -149,10 +141,11 @@ class PlayGate:
             return PlayBlocked(STOPPED)
         if action is Activity.HOST:
             return None
-        channels = [int(c) for c in settings.table_channels.split(",") if c]
-        if action in _CHANNEL_GATED and channels and channel_id not in channels:
-            listed = ", ".join(f"<#{c}>" for c in channels)
-            return PlayBlocked(wrong_channel_text(listed))
+        if action in _CHANNEL_GATED and settings.table_channels:  # read only where it gates
+            channels = [int(c) for c in settings.table_channels.split(",") if c]
+            if channels and channel_id not in channels:
+                listed = ", ".join(f"<#{c}>" for c in channels)
+                return PlayBlocked(wrong_channel_text(listed))
         role = settings.play_role_id
         # The @everyone role's id is the server's: that role is everyone's.
         if role and role != guild_id and asker.role_ids is not None and role not in asker.role_ids:

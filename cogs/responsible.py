@@ -8,8 +8,8 @@ store inside the transaction that stakes a bet.
 
 from __future__ import annotations
 
-import contextlib
 import re
+from collections.abc import Container
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -21,7 +21,7 @@ from bot.failures import failures_answered
 from bot.i18n import Text, _, speaking, tr
 from bot.play_gate import Asker
 from bot.tables.errors import PlayBlocked
-from bot.tables.play_words import FIRST_BET_NOTICE, duration, when
+from bot.tables.play_words import duration, when
 from bot.user_install import anywhere
 from db.models import MAX_BALANCE
 from db.ops.limit_values import PlayerLimits
@@ -49,12 +49,23 @@ NO_BREAK: Final = _("You're not on a break.")
 CONTINUE: Final = _("Continue")
 
 
+class _RolesOf(Container[int]):
+    """A member's roles, asked one at a time: the play gate asks about one role, if any,
+    and ``Member.roles`` builds and sorts every role of the member at each /bet and click."""
+
+    __slots__ = ("_member",)
+
+    def __init__(self, member: discord.Member) -> None:
+        self._member = member
+
+    def __contains__(self, role_id: object) -> bool:
+        return isinstance(role_id, int) and self._member.get_role(role_id) is not None
+
+
 def asker_of(interaction: discord.Interaction[Any]) -> Asker:
     """The member behind an interaction, with their roles when Discord sent them."""
     user = interaction.user
-    roles = getattr(user, "roles", None)
-    role_ids = None if roles is None else frozenset(role.id for role in roles)
-    return Asker(user.id, role_ids)
+    return Asker(user.id, _RolesOf(user) if isinstance(user, discord.Member) else None)
 
 
 class ContinueButton(
@@ -118,13 +129,6 @@ async def tell_refusal(interaction: discord.Interaction[Any], error: PlayBlocked
         await interaction.followup.send(text, view=view, ephemeral=True)
     else:
         await interaction.response.send_message(text, view=view, ephemeral=True)
-
-
-async def first_bet_notice(bot: BlackjackBot, interaction: discord.Interaction[Any]) -> None:
-    """The no-value notice, once per player (stored): sent privately after their first bet."""
-    if await bot.play_gate.notice_due(interaction.user.id):
-        with contextlib.suppress(discord.HTTPException), speaking(interaction.locale):
-            await interaction.followup.send(tr(FIRST_BET_NOTICE), ephemeral=True)
 
 
 def _pending(now: Text, later: Text | None, at: int | None) -> Text:

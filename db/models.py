@@ -297,6 +297,16 @@ class LedgerEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Staked:
+    """A bet's stake taken (``Store.stake_bet``): the balance left, and whether the same
+    transaction marked the player's no-value notice seen, their first bet (the notice is then
+    shown with the bet's answer)."""
+
+    balance: int
+    first_notice: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class TableWrite:
     """A table's stored document, written with the change that produced it.
 

@@ -25,13 +25,13 @@ from db.competition import Competition
 from db.errors import StoreConfigError, StoreError, StoreUnavailable
 from db.group_commit import GroupCommit
 from db.models import (
-    STAKE_KINDS,
     Account,
     DailyResult,
     GuildSettings,
     HandResult,
     SettleResult,
     SideBetResult,
+    Staked,
     TableAction,
     TableWrite,
     VoidResult,
@@ -44,6 +44,7 @@ from db.ops.table_state import along_with, open_table_round
 from db.play_store import PlayLimitsStore
 from db.report_store import ReportStore
 from db.shoe_store import ShoeStore
+from db.stakes import stake_op
 from db.statements import Op
 from db.table_store import TableStates, checked_write
 from db.tournament_store import TournamentStore
@@ -172,19 +173,30 @@ class Store(ABC):
         plus that would pass MAX_BALANCE, BalanceLimitExceeded, writing nothing.
         ``side_amount``: side bets staked in the same transaction (a 'side_bet' ledger row).
         """
-        g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
-        n, r = checks.amount("amount", amount), checks.whole("round_id", round_id)
-        if kind not in STAKE_KINDS:
-            raise ValueError(f"kind must be one of {', '.join(STAKE_KINDS)}, not {kind!r}")
-        room, now, write = checks.whole("headroom", headroom), self._now(), checked_write(table)
-        side = checks.whole("side_amount", side_amount)
-        if kind == "side_bet" or side < 0:
-            raise ValueError("side bets are staked with a bet, as side_amount (0 or more)")
+        stake = (guild_id, user_id, amount, kind, round_id)
+        op = stake_op(stake, table, actions, (headroom, side_amount, False), self._now())
         # Stakes of many tables at once share a transaction (db.group_commit), each as if alone.
-        balance: int = await self._group.submit(
-            lambda: along_with(rounds.stake(g, u, n, kind, r, now, room, side), write, actions, now)
-        )
-        return balance
+        staked: tuple[int, bool] = await self._group.submit(op)
+        return staked[0]
+
+    async def stake_bet(
+        self,
+        guild_id: int,
+        user_id: int,
+        amount: int,
+        round_id: int,
+        *,
+        table: TableWrite | None = None,
+        headroom: int = 0,
+        side_amount: int = 0,
+        notice: bool = False,
+    ) -> Staked:
+        """``stake`` of a bet (kind 'bet'); with ``notice``, the player's no-value notice is
+        marked seen in the same transaction, which says whether it was the first time."""
+        stake = (guild_id, user_id, amount, "bet", round_id)
+        op = stake_op(stake, table, (), (headroom, side_amount, notice), self._now())
+        balance, first = await self._group.submit(op)
+        return Staked(balance, first)
 
     async def adjust(
         self, guild_id: int, user_id: int, amount: int, actor_id: int, reason: str

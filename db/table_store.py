@@ -8,7 +8,8 @@ from db import checks
 from db.group_commit import GroupCommit
 from db.models import StoredTable, TableAction, TableWrite
 from db.ops import table_state
-from db.statements import Run
+from db.ops.play_limits import with_notice
+from db.statements import Op, Run
 
 
 def checked_write(table: TableWrite | None) -> TableWrite | None:
@@ -46,14 +47,27 @@ class TableStates:
         """The rounds an open table is playing."""
         return await self._run(table_state.owned_round_ids, write=False)
 
-    async def save_table(self, table: TableWrite, actions: Sequence[TableAction] = ()) -> None:
-        """Replace the table's document (a closed table stays closed), with journal rows."""
+    async def save_table(
+        self,
+        table: TableWrite,
+        actions: Sequence[TableAction] = (),
+        *,
+        notice_for: int | None = None,
+    ) -> bool:
+        """Replace the table's document (a closed table stays closed), with journal rows;
+        with ``notice_for`` (a bet's player), their no-value notice marked seen in the same
+        transaction: True if this was the first time."""
         write, now = checked_write(table), self._now()
         assert write is not None
-        await self._run(
-            lambda: table_state.along_with(table_state.save_table(write, now), None, actions, now),
-            write=True,
-        )
+        u = None if notice_for is None else checks.snowflake("notice_for", notice_for)
+
+        def op() -> Op[tuple[None, bool]]:
+            saving = table_state.save_table(write, now)
+            noted = with_notice(saving, u or 0, now, u is not None)
+            return table_state.along_with(table_state.named_like(saving, noted), None, actions, now)
+
+        _saved, first = await self._run(op, write=True)
+        return first
 
     async def append_actions(self, actions: Sequence[TableAction]) -> None:
         """Append decisions to their rounds' journals (a hit or stand: no chips move).

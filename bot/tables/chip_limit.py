@@ -16,8 +16,8 @@ with the cut settles at most a few times, paying them up to the ceiling exactly.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from typing import TypeVar
 
 import db
@@ -34,10 +34,17 @@ def best_win(rules: Rules, stake: int, spots: int) -> int:
     """
     hands = rules.max_hands if rules.split_by != "none" and not rules.hit_stand_only else 1
     doubled = 2 if rules.double_on != "none" and not rules.hit_stand_only else 1
-    ratio = Fraction(*(int(part) for part in rules.blackjack_pays.split(":")))
-    natural = int(ratio * stake)
+    paid, per = _ratio(rules.blackjack_pays)
+    natural = stake * paid // per
     insurance = stake if rules.insurance and not rules.hit_stand_only else 0
     return spots * (max(hands * doubled * stake, natural) + insurance)
+
+
+@functools.cache
+def _ratio(pays: str) -> tuple[int, int]:
+    """A payout written ``"3:2"`` as (3, 2): read once per table's rate, not per bet."""
+    paid, per = pays.split(":")
+    return int(paid), int(per)
 
 
 def at_the_limit(error: db.BalanceLimitExceeded, what: str) -> Text:

@@ -60,6 +60,21 @@ class Purse(Protocol):
         db.PlayRefused, db.BalanceLimitExceeded) change nothing."""
         ...
 
+    async def stake_bet(
+        self,
+        table: Table,
+        user_id: int,
+        amount: int,
+        *,
+        write: db.TableWrite,
+        headroom: int = 0,
+        side_amount: int = 0,
+        notice: bool = False,
+    ) -> db.Staked:
+        """``stake`` of a bet; with ``notice``, the player's no-value notice is marked seen
+        in the same transaction, which says whether it was the first time."""
+        ...
+
 
 class GameMode(Protocol):
     """What a game mode decides for the round flow (see the module's text)."""

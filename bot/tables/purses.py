@@ -52,6 +52,29 @@ class EconomyPurse:
             side_amount=side_amount,
         )
 
+    async def stake_bet(
+        self,
+        table: Table,
+        user_id: int,
+        amount: int,
+        *,
+        write: db.TableWrite,
+        headroom: int = 0,
+        side_amount: int = 0,
+        notice: bool = False,
+    ) -> db.Staked:
+        assert table.round_id is not None
+        return await self._store.stake_bet(
+            table.guild_id,
+            user_id,
+            amount,
+            table.round_id,
+            table=write,
+            headroom=headroom,
+            side_amount=side_amount,
+            notice=notice,
+        )
+
 
 class DocumentPurse:
     """Chips kept in the table's document: ``chips_of(table, user_id)`` reads them (None:
@@ -87,3 +110,21 @@ class DocumentPurse:
         else:
             await self._store.tables.append_actions(actions)
         return free - amount - side_amount
+
+    async def stake_bet(
+        self,
+        table: Table,
+        user_id: int,
+        amount: int,
+        *,
+        write: db.TableWrite,
+        headroom: int = 0,
+        side_amount: int = 0,
+        notice: bool = False,
+    ) -> db.Staked:
+        free = await self.balance(table, user_id)
+        if amount + side_amount > free:
+            raise db.InsufficientChips(free, amount + side_amount)
+        noticed = user_id if notice else None
+        first = await self._store.tables.save_table(write, notice_for=noticed)
+        return db.Staked(free - amount - side_amount, first)

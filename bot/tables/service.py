@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import db
 from bot.clock import Clock
 from bot.engine import Action, Rules
-from bot.i18n import ENGLISH, _
+from bot.i18n import ENGLISH, Text, _
 from bot.shown_names import shown_name
 from bot.tables.advice import Advice
 from bot.tables.changes import Publish, TableChanges, TimerGate, every_timer_acts
@@ -176,6 +176,10 @@ class TableService:
         return await self.betting.bet(
             channel_id, player, amount, spots, side, secret=secret, language=language
         )
+
+    def notice_due(self, user_id: int) -> Text | None:
+        """The no-value notice to say with the answer to the player's first bet, once."""
+        return self.betting.notice_due(user_id)
 
     async def rebet(self, table_id: str, round_no: int, player: Player, factor: int) -> Reply:
         """The Bet buttons: repeat the player's last bet (factor 1) or double it (factor 2)."""

@@ -4,6 +4,7 @@ everyone has bet), and /join, /leave and their buttons."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import db
 from bot.bet_amount import (
@@ -25,7 +26,7 @@ from bot.tables.errors import (
     WrongPhase,
 )
 from bot.tables.flow import EVERYONE_LEFT
-from bot.tables.play_words import blocked
+from bot.tables.play_words import FIRST_BET_NOTICE, blocked
 from bot.tables.players import Player
 from bot.tables.press_checks import EARLIER_ROUND
 from bot.tables.side_bets import best_side_win, side_bet_refusal
@@ -42,6 +43,13 @@ def spots_allowed(max_spots: int) -> Text:
 
 class Betting(TableStep):
     """Taking a seat, betting, and standing up."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        #: Players known to have seen the no-value notice: no mark with each of their bets.
+        self._noticed: set[int] = set()
+        #: Players whose bet marked the notice seen the first time, until it is shown.
+        self._unshown: set[int] = set()
 
     # ----------------------------------------------------------- bets
 
@@ -63,19 +71,31 @@ class Betting(TableStep):
         staked with the bet. ``secret``: the game mode's secret bet (a tournament's),
         hidden until it is paid.
         The stakes are taken at once; when every seated player has bet, the cards are dealt.
+        A player's first bet marks the no-value notice seen, to be said with its answer
+        (``notice_due``).
         """
         table = self._registry.in_channel(channel_id)
-        message, snapshot = await self._changes.mutate(
-            table,
-            lambda: self._place_bet(table, player, amount, spots, side or {}, language, secret),
+        bet = (amount, spots, side or {})
+        (message, first), snapshot = await self._changes.mutate(
+            table, lambda: self._place_bet(table, player, bet, language, secret, notice=True)
         )
+        if first:
+            self._unshown.add(player.user_id)
         return Reply(snapshot, message)
+
+    def notice_due(self, user_id: int) -> Text | None:
+        """The no-value notice, if the player's bet marked it seen for the first time and it
+        is not said yet: said once, so it is given once."""
+        if user_id not in self._unshown:
+            return None
+        self._unshown.discard(user_id)
+        return FIRST_BET_NOTICE
 
     async def rebet(self, table_id: str, round_no: int, player: Player, factor: int) -> Reply:
         """The Bet buttons: repeat the player's last bet (factor 1) or double it (factor 2)."""
         table = self._registry.table(table_id)
 
-        async def bet_again() -> str:
+        async def bet_again() -> tuple[str, bool]:
             if round_no != table.round_no:
                 raise StaleButton(EARLIER_ROUND)
             if factor not in (1, 2):
@@ -90,22 +110,26 @@ class Betting(TableStep):
             # Side bets the table no longer takes at that size are left out, not refused.
             if side_bet_refusal(table.side_bets, side) is not None:
                 side = {}
-            # Digits alone read the same in every language.
-            return await self._place_bet(table, player, str(stake * factor), spots, side, ENGLISH)
+            # Digits alone read the same in every language. The answer is the table: no
+            # words go with it, so the notice waits for a /bet.
+            return await self._place_bet(table, player, (str(stake * factor), spots, side), ENGLISH)
 
-        message, snapshot = await self._changes.mutate(table, bet_again)
+        (message, _first), snapshot = await self._changes.mutate(table, bet_again)
         return Reply(snapshot, message)
 
     async def _place_bet(
         self,
         table: Table,
         player: Player,
-        amount: str,
-        spots: int,
-        side: Mapping[str, int],
+        bet: tuple[str, int, Mapping[str, int]],
         language: str,
         secret: bool = False,
-    ) -> str:
+        *,
+        notice: bool = False,
+    ) -> tuple[str, bool]:
+        """The bet (amount as written, spots, side bets) staked: its receipt, and whether the
+        no-value notice was marked seen by it (``notice``: mark it if not known seen)."""
+        amount, spots, side = bet
         mode = self._flow.mode_of(table)
         seat = self._check_bet(table, player, spots, side)
         # A plain number needs no balance read: the debit below checks the balance anyway.
@@ -124,27 +148,18 @@ class Betting(TableStep):
             raise BetRefused(error.args[0]) from None
         undo_secret = mode.note_secret(table, player.user_id, secret)
         side_amount = sum(side.values()) * spots
+        notice = notice and player.user_id not in self._noticed
         try:
-            balance = await self._take_stake(table, player, seat, (stake, spots, side))
+            staked = await self._take_stake(table, player, seat, (stake, spots, side), notice)
         except (db.BalanceLimitExceeded, db.InsufficientChips, db.PlayRefused) as error:
             undo_secret()
             raise _stake_refused(error, stake * spots + side_amount, read) from None
+        if notice:
+            self._noticed.add(player.user_id)
         if all(s.spots for s in table.seats):
             await self._flow.deal(table)
-        if secret:
-            return _("Your secret bet of {amount} chips is sealed.", amount=stake)
-        if mode.sealed:
-            return _("Your bet of {amount} chips is sealed.", amount=stake)
-        if side_amount:
-            return _(
-                "Bet {stake}. Side bets: {side}. Balance: {balance}.",
-                stake=stake_words(stake, spots),
-                side=side_amount,
-                balance=balance,
-            )
-        return _(
-            "Bet {stake}. Balance: {balance}.", stake=stake_words(stake, spots), balance=balance
-        )
+        receipt = _receipt(stake, spots, side_amount, staked.balance, secret, mode.sealed)
+        return receipt, staked.first_notice
 
     def _check_bet(
         self, table: Table, player: Player, spots: int, side: Mapping[str, int]
@@ -177,10 +192,11 @@ class Betting(TableStep):
         player: Player,
         seat: SeatState | None,
         bet: tuple[int, int, Mapping[str, int]],
-    ) -> int:
+        notice: bool,
+    ) -> db.Staked:
         """Seat the player with ``bet`` (stake, spots, side bets) and take it through the
-        purse, the table's new document in the same transaction; the balance afterwards. A
-        refused debit leaves the table as it was."""
+        purse, the table's new document (and with ``notice``, the no-value notice's mark) in
+        the same transaction. A refused debit leaves the table as it was."""
         stake, spots, side = bet
         seated, idle_since = seat, table.idle_since
         if seat is None:
@@ -189,15 +205,15 @@ class Betting(TableStep):
         seat.bet, seat.spots, seat.side = stake, spots, dict(side)
         table.idle_since = self._clock.now()
         try:
-            return await self._flow.mode_of(table).purse.stake(
+            return await self._flow.mode_of(table).purse.stake_bet(
                 table,
                 player.user_id,
                 stake * spots,
-                "bet",
                 headroom=best_win(table.rules, stake, spots)
                 + best_side_win(table.side_bets, side, spots),
                 write=self._flow.write(table),
                 side_amount=sum(side.values()) * spots,
+                notice=notice,
             )
         except (db.BalanceLimitExceeded, db.InsufficientChips, db.PlayRefused):
             seat.bet = seat.spots = 0  # nothing changed after all
@@ -283,3 +299,21 @@ def _stake_refused(
     if read is None:  # the words parse_bet gives with the balance read
         return BetRefused(short_of_chips(error.amount, error.balance))
     return NotEnoughChips(error.amount, error.balance, "That bet")
+
+
+def _receipt(
+    stake: int, spots: int, side_amount: int, balance: int, secret: bool, sealed: bool
+) -> Text:
+    """A bet's receipt: the stake and the balance left, or that the bet is sealed."""
+    if secret:
+        return _("Your secret bet of {amount} chips is sealed.", amount=stake)
+    if sealed:
+        return _("Your bet of {amount} chips is sealed.", amount=stake)
+    if side_amount:
+        return _(
+            "Bet {stake}. Side bets: {side}. Balance: {balance}.",
+            stake=stake_words(stake, spots),
+            side=side_amount,
+            balance=balance,
+        )
+    return _("Bet {stake}. Balance: {balance}.", stake=stake_words(stake, spots), balance=balance)

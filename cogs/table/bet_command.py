@@ -16,7 +16,7 @@ from bot.i18n import _, known_language
 from bot.play_gate import Activity
 from bot.tables import TableSnapshot
 from bot.user_install import anywhere, economy_scope
-from cogs.responsible import asker_of, first_bet_notice
+from cogs.responsible import asker_of
 from cogs.table.bet_form import BetForm
 from cogs.table.commands import TableCog
 from cogs.table.presses import player_of
@@ -123,10 +123,11 @@ class BettingCog(commands.Cog, name="Betting"):
                 language=language,
             )
             # The receipt is the command's one answer: private, and left for the player to
-            # dismiss (deleting it would be a second request; the table shows the bet).
-            await answer.text(reply.note)
+            # dismiss (deleting it would be a second request; the table shows the bet). A
+            # first bet's notice rides in it.
+            notice = self.bot.tables.notice_due(interaction.user.id)
+            await answer.text(reply.note, notice=notice or "")
         await messages.renew_pocket(reply.snapshot.table_id, interaction)
-        await first_bet_notice(self.bot, interaction)
 
     async def reading_language(
         self, interaction: discord.Interaction[Any], table: TableSnapshot | None

@@ -109,12 +109,15 @@ class TimelyResponse:
         else:
             await self._interaction.response.edit_message(**payload.fields())
 
-    async def text(self, text: str, *, wait: bool = False) -> discord.WebhookMessage | None:
+    async def text(
+        self, text: str, *, wait: bool = False, notice: str = ""
+    ) -> discord.WebhookMessage | None:
         """Answer with a sentence only the user sees (after a deferral, as a followup: after
-        "thinking" it replaces that message, as a refusal's answer does); with ``wait``, the
-        followup message when it was one (see :func:`bot.discord_reply.tell`)."""
+        "thinking" it replaces that message, as a refusal's answer does), with ``notice``
+        beside it; with ``wait``, the followup message when it was one (see
+        :func:`bot.discord_reply.tell`)."""
         await self._settle()
-        return await tell(self._interaction, text, wait=wait)
+        return await tell(self._interaction, text, wait=wait, notice=notice)
 
 
 def overloaded(waiting: int) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from db.errors import PlayRefused
 from db.models import STAKE_KINDS, from_micros
@@ -29,6 +29,8 @@ from db.ops.limit_values import (
 )
 from db.ops.play_moderation import group_of, log
 from db.statements import Op, Query
+
+T = TypeVar("T")
 
 _PLAY_KINDS: Final = (*STAKE_KINDS, "payout", "side_payout", "refund")
 
@@ -283,6 +285,14 @@ def mark_notice(user_id: int, now: int) -> Op[bool]:
         (user_id, user_id, now, now),
     )
     return bool(rows)
+
+
+def with_notice(op: Op[T], user_id: int, now: int, notice: bool) -> Op[tuple[T, bool]]:
+    """``op`` (a bet's stake), then, with ``notice``, the player's no-value notice marked
+    seen in its transaction: its result, and whether this was the first time."""
+    result = yield from op
+    first = (yield from mark_notice(user_id, now)) if notice else False
+    return result, first
 
 
 # -- claims shared by linked accounts -----------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from types import GeneratorType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from db.models import StoredTable, TableAction, TableWrite
 from db.ops import rounds
@@ -81,7 +81,7 @@ def along_with(
     return named_like(op, _along_with(op, table, actions, now))
 
 
-def named_like(op: Op[T], composed: Op[T]) -> Op[T]:
+def named_like(op: Op[Any], composed: Op[T]) -> Op[T]:
     """``composed``, named as ``op`` (the store's metrics name a transaction by its operation)."""
     if isinstance(composed, GeneratorType) and isinstance(op, GeneratorType):
         composed.__name__ = op.__name__

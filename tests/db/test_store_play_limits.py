@@ -151,6 +151,39 @@ async def test_the_notice_is_marked_once(store: db.Store) -> None:
     assert (await store.play.limits(ALICE)).notice_shown
 
 
+async def test_a_bets_stake_marks_the_notice_in_its_own_transaction_once(
+    store: db.Store,
+) -> None:
+    round_id = await store.open_round(G, CHANNEL, "{}", "c1")
+    first = await store.stake_bet(G, ALICE, 100, round_id, notice=True)
+    assert first == db.Staked(await store.balance(G, ALICE), first_notice=True)
+    again = await store.stake_bet(G, BOB, 100, round_id)  # not asked: not marked
+    assert not again.first_notice
+    assert not (await store.play.limits(BOB)).notice_shown
+    later = await store.stake_bet(
+        G, ALICE, 50, await store.open_round(G, CHANNEL, "{}", "c2"), notice=True
+    )
+    assert not later.first_notice
+    assert (await store.play.limits(ALICE)).notice_shown
+
+
+async def test_a_refused_bet_leaves_the_notice_unmarked(store: db.Store) -> None:
+    round_id = await store.open_round(G, CHANNEL, "{}", "c1")
+    balance = await store.balance(G, ALICE)
+    with pytest.raises(db.InsufficientChips):
+        await store.stake_bet(G, ALICE, balance + 1, round_id, notice=True)
+    assert not (await store.play.limits(ALICE)).notice_shown
+    assert (await store.stake_bet(G, ALICE, balance, round_id, notice=True)).first_notice
+
+
+async def test_a_table_document_saved_with_a_bet_marks_the_notice_once(store: db.Store) -> None:
+    write = db.TableWrite("t1", G, CHANNEL, None, None, 1, "{}")
+    assert await store.tables.save_table(write, notice_for=ALICE)
+    assert not await store.tables.save_table(write, notice_for=ALICE)
+    assert not await store.tables.save_table(write)
+    assert (await store.play.limits(ALICE)).notice_shown
+
+
 async def test_linking_an_account_to_itself_is_refused(store: db.Store) -> None:
     with pytest.raises(ValueError, match="itself"):
         await store.play.link(G, ALICE, ALICE, MOD, "oops")

@@ -35,8 +35,11 @@ async def test_a_bet_is_answered_by_its_receipt_alone_and_the_receipt_stays(
     assert answer is not None
     assert answer.ephemeral
     assert answer.content == said(alice, receipt(100, 900))
-    (notice,) = await first.wait_for_followups(1)  # the first bet's notice, once a player
-    assert notice.content == FIRST_BET_NOTICE
+    # The first bet's notice, once a player, in the receipt itself: one request.
+    assert answer.embed is not None
+    assert answer.embed["description"] == FIRST_BET_NOTICE
+    assert [r.method for r in requests_of(fake, first)] == ["POST"]
+    assert first.followups == []
     await world.bet(bob, "100")
     await world.click(alice, table, "Stand")
     await world.click(bob, table, "Stand")
@@ -45,6 +48,7 @@ async def test_a_bet_is_answered_by_its_receipt_alone_and_the_receipt_stays(
     assert later.original is not None
     balance = await world.balance(alice)
     assert later.original.content == said(alice, receipt(50, balance))
+    assert later.original.embeds == []
     await world.tick(30)
     # One request: the response. No followup, no deletion; the receipt stays to dismiss.
     assert [r.method for r in requests_of(fake, later)] == ["POST"]

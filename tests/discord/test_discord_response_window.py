@@ -34,17 +34,27 @@ class SlowStakes:
 
     def __init__(self, store: db.Store, fake: FakeDiscord) -> None:
         self._stake = store.stake
+        self._stake_bet = store.stake_bet
         self._fake = fake
         self.open = asyncio.Event()
         self.open.set()
         self.arrived = 0
         store.stake = self._slow_stake  # type: ignore[method-assign]
+        store.stake_bet = self._slow_stake_bet  # type: ignore[method-assign]
 
-    async def _slow_stake(self, *args: Any, **kwargs: Any) -> int:
+    async def _arrive(self) -> None:
         self.arrived += 1
         self._fake.changed()
         await self.open.wait()
+
+    async def _slow_stake(self, *args: Any, **kwargs: Any) -> int:
+        await self._arrive()
         return await self._stake(*args, **kwargs)
+
+    async def _slow_stake_bet(self, *args: Any, **kwargs: Any) -> db.Staked:
+        """A bet's stake (with its notice's mark), as slow."""
+        await self._arrive()
+        return await self._stake_bet(*args, **kwargs)
 
 
 async def dealt_round(world: World, shoes: Any) -> FakeMessage:

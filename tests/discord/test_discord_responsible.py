@@ -237,6 +237,11 @@ async def test_tables_open_only_in_the_listed_channels_for_the_role(
     assert (await world.say(world.bob, "daily")) == (
         f"Playing here needs the <@&{role.id}> role. Nothing was changed."
     )
+    world.alice.roles.append(role)  # sent with her next interaction's member
+    assert (await world.say(world.alice, "daily")).startswith("You claimed")
+    assert (await world.bet(world.alice, "10", channel=world.other_channel)).startswith("Bet 10.")
+    refused = await world.bet(world.bob, "10", channel=world.other_channel)
+    assert refused == f"Playing here needs the <@&{role.id}> role. Nothing was changed."
 
 
 async def test_the_no_value_notice_comes_once_at_the_first_bet_and_in_the_rules(
@@ -245,12 +250,15 @@ async def test_the_no_value_notice_comes_once_at_the_first_bet_and_in_the_rules(
     shoes.add(STAND_AND_WIN)
     table = await world.start(world.alice)
     first = await world.slash(world.alice, "bet", amount="100")
-    (notice,) = await first.wait_for_followups(1)
-    assert notice.ephemeral
-    assert notice.content == FIRST_BET_NOTICE
+    (receipt,) = first.all_messages()  # the notice rides in the bet's answer
+    assert receipt.ephemeral
+    assert receipt.embed is not None
+    assert receipt.embed["description"] == FIRST_BET_NOTICE
     await world.click(world.alice, table, "Stand")
     again = await world.slash(world.alice, "bet", amount="100")
     assert again.followups == []
+    assert again.original is not None
+    assert again.original.embeds == []
     rules = await world.slash(world.alice, "blackjack rules")
     assert rules.original is not None
     shown = "\n".join(m.content for m in rules.all_messages())
