@@ -154,7 +154,7 @@ class CashMode:
             round_awards(table.guild_id, round_),
             side_bet_results(settled_now),
         )
-        flow.settled(table.round_id)
+        flow.settled(table, table.round_id)
         table.round_id = None
         # Shown in the Latest line while the next round is bet (saved with its document).
         table.events = announcements(awarded, seat_names(table))

@@ -181,3 +181,42 @@ async def test_a_table_opens_a_round_with_its_message_and_document_in_one_transa
         await store.open_round(G, CHANNEL, "{}", "shoe-1", table=replace(document, state_json="{}"))
     [still] = await store.tables.open_tables()
     assert (still.round_id, still.state_json) == (round_id, '{"round": 2}')
+
+
+async def test_a_settlement_an_opening_and_grades_commit_with_other_tables_writes(
+    store: db.Store,
+) -> None:
+    rounds = await _rounds(store, 3)
+    for player, round_id in zip(PLAYERS, rounds[:2], strict=False):
+        await store.stake(G, player, 100, "bet", round_id)
+    await store.settle_round(rounds[2], {}, [], "{}")  # settled earlier, to be graded
+    seen = Transactions()
+    store.observer = seen
+    first = asyncio.ensure_future(store.tables.append_actions([row(rounds[0], "p", "hit")]))
+    await asyncio.sleep(0)  # on its way alone; the next four go together
+    won = db.HandResult(PLAYERS[0], "win", 100, 200)
+    short = db.HandResult(PLAYERS[1], "win", 100, 150)  # pays less than its payout says
+    grade = db.DecisionRecord(PLAYERS[0], '{"cards": []}', "hit", "stand", 100, 5_000)
+    settled, refused, opened, graded = await asyncio.gather(
+        store.settle_round(rounds[0], {PLAYERS[0]: 200}, [won], "{}"),
+        store.settle_round(rounds[1], {PLAYERS[1]: 200}, [short], "{}"),
+        store.open_round(G, CHANNEL + 9, "{}", "shoe-9"),
+        store.coach.record_settled(rounds[2], [grade]),
+        return_exceptions=True,
+    )
+    await first
+    assert seen.count == {"append_actions": 1, "together": 1}
+    assert isinstance(settled, db.SettleResult)
+    assert settled.balances == {PLAYERS[0]: 1100}
+    assert isinstance(refused, ValueError)  # undone alone: its round is still open
+    assert isinstance(opened, int)
+    assert opened > max(rounds)
+    assert graded is True
+    assert [u.round_id for u in await store.coach.ungraded()] == [rounds[0]]  # settled now
+    assert [d.chosen for d in await store.coach.last_round(G, PLAYERS[0])] == ["hit"]
+    assert await store.balance(G, PLAYERS[1]) == 900
+    # Graded once: the same grades again store nothing.
+    assert await store.coach.record_settled(rounds[2], [grade]) is False
+    for round_id in (rounds[1], opened):
+        await store.void_round(round_id, "test over")
+    assert await store.balance(G, PLAYERS[1]) == 1000
