@@ -39,7 +39,7 @@ class CoachStore:
         _check_decisions(decisions)
         now = self._now()
         stored: bool = await self._group.submit(
-            lambda: coach.record_grades(ungraded, decisions, now)
+            lambda: coach.record_grades(ungraded, decisions, now), refuses=False
         )
         return stored
 
@@ -49,7 +49,9 @@ class CoachStore:
         r = checks.whole("round_id", round_id)
         _check_decisions(decisions)
         now = self._now()
-        stored: bool = await self._group.submit(lambda: coach.record_settled(r, decisions, now))
+        stored: bool = await self._group.submit(
+            lambda: coach.record_settled(r, decisions, now), refuses=False
+        )
         return stored
 
     async def last_round(self, guild_id: int, user_id: int) -> list[DecisionRecord]:

@@ -13,6 +13,7 @@ import pytest
 import db
 from db.group_commit import GroupCommit, Write
 from db.ops import rounds as ops_rounds
+from db.ops import table_state
 from db.postgres import PostgresStore
 from db.statements import Op
 from tests.db.invariants import check_invariants
@@ -220,3 +221,69 @@ async def test_a_settlement_an_opening_and_grades_commit_with_other_tables_write
     for round_id in (rounds[1], opened):
         await store.void_round(round_id, "test over")
     assert await store.balance(G, PLAYERS[1]) == 1000
+
+
+async def test_only_a_write_that_may_refuse_runs_behind_a_savepoint(store: db.Store) -> None:
+    rounds = await _rounds(store, 3)
+    sent: list[str] = []
+
+    def recorded(op: Op[Any]) -> Op[Any]:
+        statement = next(op)
+        while True:
+            sent.append(getattr(statement, "sql", ""))
+            try:
+                statement = op.send((yield statement))
+            except StopIteration as stop:
+                return stop.value
+
+    group = GroupCommit(lambda write: store._run(lambda: recorded(write()), write=True))
+
+    def stake(player: int, round_id: int) -> Op[int]:
+        return ops_rounds.stake(G, player, 100, "bet", round_id, store._now())
+
+    def append(round_id: int) -> Op[None]:
+        return table_state.append_actions([row(round_id, "p", "hit")])
+
+    first = asyncio.ensure_future(group.submit(lambda: append(rounds[0]), refuses=False))
+    await asyncio.sleep(0)  # on its way alone; the next three go together
+    results = await asyncio.gather(
+        group.submit(lambda: append(rounds[1]), refuses=False),
+        group.submit(lambda: stake(PLAYERS[0], rounds[2])),
+        group.submit(lambda: append(rounds[2]), refuses=False),
+    )
+    await first
+    assert list(results) == [None, 900, None]
+    assert sent.count("SAVEPOINT grouped_write") == 1  # the stake's alone
+    for round_id in rounds:
+        assert len(await store.tables.round_actions(round_id)) == 1
+        await store.void_round(round_id, "test over")
+
+
+async def test_a_write_said_never_to_refuse_that_raises_leaves_the_others_written(
+    store: db.Store,
+) -> None:
+    rounds = await _rounds(store, 2)
+    group = GroupCommit(lambda write: store._run(write, write=True), store._rolled_back)
+
+    def append_then_fail() -> Op[None]:
+        yield from table_state.append_actions([row(rounds[0], "p", "hit")])
+        raise ValueError("a bug, not a refusal")
+
+    first = asyncio.ensure_future(
+        group.submit(lambda: table_state.append_actions([row(rounds[1], "p", "stand")]))
+    )
+    await asyncio.sleep(0)  # on its way alone; the next two go together
+    failed: object
+    staked: object
+    failed, staked = await asyncio.gather(
+        group.submit(append_then_fail, refuses=False),
+        group.submit(lambda: ops_rounds.stake(G, PLAYERS[0], 100, "bet", rounds[1], 0)),
+        return_exceptions=True,
+    )
+    await first
+    assert isinstance(failed, ValueError)
+    assert staked == 900
+    assert await store.tables.round_actions(rounds[0]) == []  # undone: tried alone, it failed
+    assert await store.balance(G, PLAYERS[0]) == 900
+    for round_id in rounds:
+        await store.void_round(round_id, "test over")
