@@ -185,10 +185,10 @@ class BotControl:
             return
         submit, writes = group.submit, self._writes
 
-        async def timed(write: Any) -> Any:
+        async def timed(write: Any, **options: Any) -> Any:
             began = time.perf_counter()
             try:
-                return await submit(write)
+                return await submit(write, **options)
             finally:
                 writes.append(time.perf_counter() - began)
 

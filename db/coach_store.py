@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from db import checks
+from db.group_commit import GroupCommit
 from db.ops import coach
 from db.ops.coach import CoachFigures, DecisionRecord, QuizFigures, SharpEntry, UngradedRound
 from db.statements import Run
@@ -18,11 +19,13 @@ class CoachStore:
     quiz answers of practice tables.
 
     Each method checks its arguments (ValueError, nothing touched), then runs one
-    operation of ``db.ops.coach`` through ``run``, the store's transaction runner.
+    operation of ``db.ops.coach`` through ``run``, the store's transaction runner; the
+    grades go through ``group``, which commits them with other tables' writes.
     """
 
-    def __init__(self, run: Run, now: Callable[[], int]) -> None:
+    def __init__(self, run: Run, group: GroupCommit, now: Callable[[], int]) -> None:
         self._run = run
+        self._group = group
         self._now = now
 
     async def ungraded(self, round_id: int | None = None) -> list[UngradedRound]:
@@ -33,12 +36,23 @@ class CoachStore:
 
     async def record(self, ungraded: UngradedRound, decisions: Sequence[DecisionRecord]) -> bool:
         """Store the round's graded decisions and mark it graded; False when it was already."""
-        for d in decisions:
-            checks.snowflake("user_id", d.user_id)
-            checks.amount("stake", d.stake)
-            checks.json_text("detail", d.detail)
+        _check_decisions(decisions)
         now = self._now()
-        return await self._run(lambda: coach.record_grades(ungraded, decisions, now), write=True)
+        stored: bool = await self._group.submit(
+            lambda: coach.record_grades(ungraded, decisions, now), refuses=False
+        )
+        return stored
+
+    async def record_settled(self, round_id: int, decisions: Sequence[DecisionRecord]) -> bool:
+        """``record`` for a settled round known by its id (its server and settlement time
+        read in the same transaction); False when it was graded already, or is not settled."""
+        r = checks.whole("round_id", round_id)
+        _check_decisions(decisions)
+        now = self._now()
+        stored: bool = await self._group.submit(
+            lambda: coach.record_settled(r, decisions, now), refuses=False
+        )
+        return stored
 
     async def last_round(self, guild_id: int, user_id: int) -> list[DecisionRecord]:
         """The player's decisions in their last graded round, in order."""
@@ -84,3 +98,10 @@ class CoachStore:
         """The player's count quiz answers in the server: answered, right."""
         g, u = checks.snowflake("guild_id", guild_id), checks.snowflake("user_id", user_id)
         return await self._run(lambda: coach.quiz_figures(g, u), write=False)
+
+
+def _check_decisions(decisions: Sequence[DecisionRecord]) -> None:
+    for d in decisions:
+        checks.snowflake("user_id", d.user_id)
+        checks.amount("stake", d.stake)
+        checks.json_text("detail", d.detail)

@@ -2,10 +2,13 @@
 
 While one transaction is being written, the next writes queue; they then go in one
 transaction, one commit for all (SQLite: one WAL commit, one BEGIN and COMMIT on the
-connection's thread; PostgreSQL: one fsync). Each write runs behind a savepoint of its own, so
-one that refuses (a stake the balance does not cover) is undone alone and its caller
-gets the error, while the others commit: every caller sees what it would have seen
-in a transaction of its own, in the order the writes were submitted.
+connection's thread; PostgreSQL: one fsync). Each write that may refuse runs behind a
+savepoint of its own, so one that refuses (a stake the balance does not cover) is undone
+alone and its caller gets the error, while the others commit: every caller sees what it
+would have seen in a transaction of its own, in the order the writes were submitted. A
+write that never refuses (journal rows, a round's grades) needs no savepoint, which saves
+a statement: should it raise all the same, nothing of the group is committed and each
+write is tried alone.
 
 If the database refuses the shared transaction as a whole (a statement it rejects),
 no caller's write took effect: each is then tried alone, so one write's failure never
@@ -25,7 +28,8 @@ from db.statements import Op, Query
 
 #: One caller's write: the operation to run, and the caller's future.
 Write = Callable[[], Op[Any]]
-_Queued = tuple[Write, "asyncio.Future[Any]"]
+#: A queued write: the operation, whether it may refuse (its savepoint), the caller's future.
+_Queued = tuple[Write, bool, "asyncio.Future[Any]"]
 #: Most writes in one transaction: a bound on how long the database is held at once.
 MAX_GROUP: Final = 64
 
@@ -33,15 +37,29 @@ _SAVEPOINT: Final = Query("SAVEPOINT grouped_write")
 _UNDO: Final = Query("ROLLBACK TO SAVEPOINT grouped_write")
 
 
-def together(writes: Sequence[Write]) -> Op[list[tuple[bool, Any]]]:
-    """Each write in turn behind a savepoint: ``(True, result)``, or ``(False, error)`` for
-    one that raised (its statements undone, the others kept).
+class Unguarded(Exception):
+    """A write submitted as never refusing raised: the group is undone, each tried alone."""
+
+
+def together(
+    writes: Sequence[Write], refusing: Sequence[bool] | None = None
+) -> Op[list[tuple[bool, Any]]]:
+    """Each write in turn, behind a savepoint where ``refusing`` says it may refuse (all, by
+    default): ``(True, result)``, or ``(False, error)`` for one that raised (its statements
+    undone, the others kept). One that raises without a savepoint raises ``Unguarded``.
 
     The savepoints are never released (the commit ends them all): SQLite and PostgreSQL
     roll back to the newest of a name, which is always the current write's, and a
     release would cost PostgreSQL one more round trip per write."""
     outcomes: list[tuple[bool, Any]] = []
-    for write in writes:
+    guards = [True] * len(writes) if refusing is None else refusing
+    for write, guarded in zip(writes, guards, strict=True):
+        if not guarded:
+            try:
+                outcomes.append((True, (yield from write())))
+            except Exception as error:
+                raise Unguarded(error) from error
+            continue
         yield _SAVEPOINT
         try:
             result = yield from write()
@@ -80,10 +98,13 @@ class GroupCommit:
         self._queue: list[_Queued] = []
         self._writer: asyncio.Task[None] | None = None
 
-    async def submit(self, write: Write) -> Any:
-        """Run ``write`` (a factory of the operation) in the next group; its result."""
+    async def submit(self, write: Write, *, refuses: bool = True) -> Any:
+        """Run ``write`` (a factory of the operation) in the next group; its result.
+
+        ``refuses=False``: the operation never raises (a statement the database rejects
+        aside), so it needs no savepoint of its own."""
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.append((write, done))
+        self._queue.append((write, refuses, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_all())
         return await done
@@ -94,32 +115,34 @@ class GroupCommit:
         group: list[_Queued] = []
         try:
             while queue:
-                group = [(write, done) for write, done in queue[:MAX_GROUP] if not done.done()]
+                group = [queued for queued in queue[:MAX_GROUP] if not queued[2].done()]
                 del queue[:MAX_GROUP]
                 if group:
                     await self._write_group(group)
         except BaseException as error:  # cancelled (the store closing): nobody waits forever
-            for _, done in group + queue:
+            for _, _, done in group + queue:
                 _settle(done, False, error)
             del queue[:]
             raise
 
     async def _write_group(self, group: list[_Queued]) -> None:
         if len(group) == 1:  # alone: the operation's own transaction, as without a group
-            await self._write_alone(*group[0])
+            write, _, done = group[0]
+            await self._write_alone(write, done)
             return
-        writes = [write for write, _ in group]
+        writes = [write for write, _, _ in group]
+        refusing = [refuses for _, refuses, _ in group]
         try:
-            outcomes = await self._run(lambda: together(writes))
+            outcomes = await self._run(lambda: together(writes, refusing))
         except Exception as error:
-            if not self._rolled_back(error):  # perhaps committed: never twice
-                for _, done in group:
+            if not isinstance(error, Unguarded) and not self._rolled_back(error):
+                for _, _, done in group:  # perhaps committed: never twice
                     _settle(done, False, error)
                 return
-            for write, done in group:  # nothing was written: each alone
+            for write, _, done in group:  # nothing was written: each alone
                 await self._write_alone(write, done)
             return
-        for (_, done), (ok, value) in zip(group, outcomes, strict=True):
+        for (_, _, done), (ok, value) in zip(group, outcomes, strict=True):
             _settle(done, ok, value)
 
     async def _write_alone(self, write: Write, done: asyncio.Future[Any]) -> None:

@@ -1,8 +1,9 @@
 """The ``Store`` interface: every operation the table service and the cogs call.
 
 Each public method checks its arguments first (ValueError, nothing touched),
-then runs one transaction on the backend (a stake or a journal append may share its
-transaction with other tables' through ``db.group_commit``, each as if alone).
+then runs one transaction on the backend (a round's writes: its opening, stakes, journal
+rows, settlement and grades, may share their transaction with other tables' through
+``db.group_commit``, each as if alone).
 Backends supply ``_transact`` and ``close``; the operations themselves live in
 ``db.ops`` and are shared. Chips, rounds and settings are the store's own methods; the
 rest are parts of it, each running its transactions through the store's ``_run``:
@@ -65,7 +66,7 @@ class Store(ABC):
         self._clock = clock or system_clock
         #: Told of every transaction and round closed, when set (the bot's metrics).
         self.observer: StoreObserver | None = None
-        #: Stakes and journal appends of many tables, committed together (db.group_commit).
+        #: The writes of a round's path, many tables' committed together (db.group_commit).
         self._group = GroupCommit(lambda write: self._run(write, write=True), self._rolled_back)
         #: The open tables' documents and journals.
         self.tables = TableStates(self._run, self._group, self._now)
@@ -80,7 +81,7 @@ class Store(ABC):
         #: Rounds, leaderboards, a player's record and ledger, as reports read them.
         self.reports = ReportStore(self._run)
         #: The coach: graded rounds and decisions, their figures, teach mode.
-        self.coach = CoachStore(self._run, self._now)
+        self.coach = CoachStore(self._run, self._group, self._now)
         #: A server's bridge to UnbelievaBoat and the transfers between the two books.
         self.bridge = BridgeStore(self._run, self._now)
 
@@ -244,9 +245,11 @@ class Store(ABC):
         rules_text = checks.json_text("rules_json", rules_json)
         shoe, now, write = checks.text("commitment", commitment), self._now(), checked_write(table)
         m = None if message_id is None else checks.snowflake("message_id", message_id)
-        return await self._run(
-            lambda: open_table_round(g, c, rules_text, shoe, now, m, write), write=True
+        # With other tables' writes in one transaction (db.group_commit), as if alone.
+        round_id: int = await self._group.submit(
+            lambda: open_table_round(g, c, rules_text, shoe, now, m, write)
         )
+        return round_id
 
     async def save_round_state(self, round_id: int, state_json: str) -> None:
         """Replace the open round's saved state (opaque JSON text); RoundClosed if closed."""
@@ -297,7 +300,8 @@ class Store(ABC):
             settled = rounds.settle_round(r, paid, hands, state, now, side)
             return along_with(settle_awarding(settled, r, awards, now), write, (), now)
 
-        result = await self._run(settle, write=True)
+        # With other tables' writes in one transaction (db.group_commit), as if alone.
+        result: SettleResult = await self._group.submit(settle)
         if self.observer is not None and not result.already_settled:
             self.observer.round_settled(
                 sum(h.wagered for h in hands) + sum(b.wagered for b in side),

@@ -78,7 +78,7 @@ class TableStates:
         """
         rows = list(actions)
         if rows:
-            await self._group.submit(lambda: table_state.append_actions(rows))
+            await self._group.submit(lambda: table_state.append_actions(rows), refuses=False)
 
     async def close_table(self, table_id: str) -> None:
         """Mark the table closed, so no start-up resumes it."""

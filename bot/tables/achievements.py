@@ -200,11 +200,49 @@ def earned(
     return found
 
 
-def round_awards(guild_id: int, round_: Round) -> db.RoundAwards:
-    """What the settled round earns each of its players, for the store to award once."""
-    blackjacks = tuple(int(pid) for pid in round_.players if _paid_blackjacks(round_.hands(pid)))
+class HeldAwards:
+    """The round achievements this process has seen each player hold (in a server): an
+    achievement is awarded once and never taken back, so a round's checks skip them and
+    the settlement asks the store for none of them again."""
+
+    #: Players remembered at most; past it the memory starts afresh (and refills).
+    LIMIT: Final = 100_000
+
+    def __init__(self) -> None:
+        self._held: dict[tuple[int, int], frozenset[str]] = {}
+
+    def of(self, guild_id: int, user_id: int) -> frozenset[str]:
+        """What the player is known to hold here (perhaps not all they hold)."""
+        return self._held.get((guild_id, user_id), frozenset())
+
+    def settled(self, awards: db.RoundAwards, awarded: Mapping[int, tuple[str, ...]]) -> None:
+        """A settlement that recorded ``awards`` committed: each of them is held now (new,
+        or held before), and so is each achievement it ``awarded`` (a streak)."""
+        if len(self._held) > self.LIMIT:
+            self._held.clear()
+        for user_id in {*awards.earned, *awarded}:
+            key = (awards.guild_id, user_id)
+            new = (*awards.earned.get(user_id, ()), *awarded.get(user_id, ()))
+            self._held[key] = self._held.get(key, frozenset()).union(new)
+
+
+def round_awards(guild_id: int, round_: Round, held: HeldAwards | None = None) -> db.RoundAwards:
+    """What the settled round earns each of its players, for the store to award once;
+    with ``held``, only the achievements the players are not known to hold."""
+    found: dict[int, tuple[str, ...]] = {}
+    blackjacks: list[int] = []
+    for pid in round_.players:
+        have = frozenset() if held is None else held.of(guild_id, int(pid))
+        checks = [(a, check) for a, check in ROUND_CHECKS if a.key not in have]
+        if checks:
+            seen = player_round(round_, pid)
+            keys = tuple(achievement.key for achievement, check in checks if check(seen))
+            if keys:
+                found[int(pid)] = keys
+        if HAT_TRICK.key not in have and _paid_blackjacks(round_.hands(pid)):
+            blackjacks.append(int(pid))
     streaks = ((HAT_TRICK.key, HAT_TRICK_ROUNDS),)
-    return db.RoundAwards(guild_id, earned(round_, ROUND_CHECKS), blackjacks, streaks)
+    return db.RoundAwards(guild_id, found, tuple(blackjacks), streaks)
 
 
 def announcements(awarded: Mapping[int, tuple[str, ...]], names: Mapping[str, str]) -> list[str]:

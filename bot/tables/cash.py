@@ -13,7 +13,7 @@ from bot.coach_grading import TIMEOUT
 from bot.engine import Shoe
 from bot.i18n import _
 from bot.tables import chip_limit
-from bot.tables.achievements import announcements, round_awards
+from bot.tables.achievements import HeldAwards, announcements, round_awards
 from bot.tables.errors import BetRefused
 from bot.tables.journal import apply_decision, decision, side_stakes
 from bot.tables.journal import names as seat_names
@@ -64,6 +64,8 @@ class CashMode:
         self._clock = clock
         self._registry = registry
         self.purse: Purse = EconomyPurse(store)
+        #: The achievements players are known to hold: not checked nor awarded again.
+        self.held = HeldAwards()
 
     def load_state(self, data: Any) -> None:
         return None
@@ -145,16 +147,20 @@ class CashMode:
                     seat.last_net = balance_change(settlement, side, seat.pid, unpaid)
             return flow.write(table, between_rounds=True)
 
-        awarded = await self._pay(
+        awards = round_awards(table.guild_id, round_, self.held)
+        result = await self._pay(
             table.round_id,
             payouts_of(settlement),
             hand_results(settlement, bets),
             round_.to_json(),
             settled,
-            round_awards(table.guild_id, round_),
+            awards,
             side_bet_results(settled_now),
         )
-        flow.settled(table.round_id)
+        awarded = result.awarded
+        if not result.already_settled:
+            self.held.settled(awards, awarded)
+        flow.settled(table, table.round_id)
         table.round_id = None
         # Shown in the Latest line while the next round is bet (saved with its document).
         table.events = announcements(awarded, seat_names(table))
@@ -179,13 +185,14 @@ class CashMode:
         settled: Callable[[dict[str, int]], db.TableWrite],
         awards: db.RoundAwards,
         side_bets: list[db.SideBetResult],
-    ) -> dict[int, tuple[str, ...]]:
+    ) -> db.SettleResult:
         """Settle the round; a player the ceiling stops is paid up to it, nobody else changes.
 
         ``settled(unpaid)``: the table's document afterwards, committed with the payouts
         and the round's ``awards``; it is told the chips that did not fit, per player id
         (none unless chips reached a player from elsewhere during the round: bets are
-        checked against the ceiling). Returns the achievements new to each player.
+        checked against the ceiling). Returns the store's result (``awarded``: the
+        achievements new to each player).
         """
         unpaid: dict[str, int] = {}
         while True:
@@ -200,7 +207,7 @@ class CashMode:
                     awards=awards,
                     side_bets=side_bets,
                 )
-                return result.awarded
+                return result
             except db.BalanceLimitExceeded as error:
                 who, over = error.user_id, chip_limit.over_the_limit(error)
                 if who is None or over <= 0:

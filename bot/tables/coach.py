@@ -1,11 +1,12 @@
 """The coach: after each settled round, every decision in it graded exactly, off the click.
 
-The round flow tells the coach the id of each round it settles, once the settlement is
-committed (``RoundFlow.on_settled``). The coach reads the round's journal back from the
-store, has the background strategy worker (a process beside the Hint's, at the lowest
-priority: ``Advice.run``) replay and grade it
-(``bot.coach_grading.grade_round``), and stores the grades with the round's mark in one
-transaction. Nothing of it runs while a click waits: the flow only starts a task.
+The round flow tells the coach of each round it settles, once the settlement is committed
+(``RoundFlow.on_settled``), with the round's journal as the table kept it in memory: the
+rows the store holds, so nothing is read back. The background strategy worker (a process
+beside the Hint's, at the lowest priority: ``Advice.run``) replays and grades it
+(``bot.coach_grading.grade_round``), and the grades are stored with the round's mark in one
+write, which shares its transaction with other tables' writes (the store's group commit).
+Nothing of it runs while a click waits: the flow only starts a task.
 
 A round settled before the bot stopped (a SIGKILL between the settlement and the
 grades) has no mark: ``catch_up`` grades every such round at start-up, from its journal.
@@ -18,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Final
 
@@ -27,6 +28,7 @@ from bot.coach_grading import GradedDecision, grade_round
 from bot.engine import Rules
 from bot.tables.advice import Advice
 from bot.tables.errors import Restarting
+from bot.tables.journal import SettledRound
 from db.ops.coach import PPM
 
 log = logging.getLogger(__name__)
@@ -48,8 +50,12 @@ class Coach:
         #: Told of each round graded now (the teach notes).
         self.listeners: list[Listener] = []
 
+    def journal_settled(self, settled: SettledRound) -> None:
+        """Grade the round in the background from its journal (its settlement is committed)."""
+        self._start(self._grade_settled(settled))
+
     def round_settled(self, round_id: int) -> None:
-        """Grade the round in the background (its settlement is committed)."""
+        """Grade the round in the background, its journal read from the store."""
         self._start(self._grade_one(round_id))
 
     def catch_up_soon(self) -> None:
@@ -98,34 +104,68 @@ class Coach:
         for ungraded in found:
             await self._grade(ungraded)
 
+    async def _grade_settled(self, settled: SettledRound) -> None:
+        rows = [(a.player, a.action, a.detail) for a in settled.journal]
+        await self._grade_rows(
+            settled.round_id,
+            settled.guild_id,
+            lambda: settled.rules,
+            rows,
+            lambda records: self._store.coach.record_settled(settled.round_id, records),
+        )
+
     async def _grade(self, ungraded: db.UngradedRound) -> bool:
         """Grade one round and store its grades; False when the worker or the store failed."""
         rows = [(a.player, a.action, a.detail) for a in ungraded.actions]
+        return await self._grade_rows(
+            ungraded.round_id,
+            ungraded.guild_id,
+            lambda: Rules.from_dict(json.loads(ungraded.rules_json)),
+            rows,
+            lambda records: self._store.coach.record(ungraded, records),
+        )
+
+    async def _grade_rows(
+        self,
+        round_id: int,
+        guild_id: int,
+        rules: Callable[[], Rules],
+        rows: Sequence[tuple[str, str, str | None]],
+        record: Callable[[Sequence[db.DecisionRecord]], Awaitable[bool]],
+    ) -> bool:
+        """Grade the round whose journal is ``rows`` and ``record`` its grades; False when
+        the worker or the store failed."""
         decisions: list[GradedDecision] = []
         try:
             if rows:
-                rules = Rules.from_dict(json.loads(ungraded.rules_json))
-                decisions = await self._advice.run(grade_round, rules, rows)
+                decisions = await self._advice.run(grade_round, rules(), rows)
         except Exception as error:
             if isinstance(error, BrokenProcessPool | Restarting) or self._advice.closed:
-                log.info("round %s not graded now: %r", ungraded.round_id, error)
+                log.info("round %s not graded now: %r", round_id, error)
                 return False  # the worker stopped or died: graded at the next start
             # A journal the engine cannot replay or grade: marked graded with no decision,
             # so that it neither comes back at every start nor holds up the rounds after it.
-            log.exception("round %s cannot be graded", ungraded.round_id)
-        records = [record_of(decision) for decision in decisions]
+            log.exception("round %s cannot be graded", round_id)
         try:
-            stored = await self._store.coach.record(ungraded, records)
+            stored = await record(records_of(decisions))
         except db.StoreError as error:
-            log.warning("round %s's grades not stored: %s", ungraded.round_id, error)
+            log.warning("round %s's grades not stored: %s", round_id, error)
             return False
         if stored and decisions:
-            for listener in self.listeners:
-                try:
-                    await listener(ungraded.guild_id, decisions)
-                except Exception:
-                    log.exception("the coach's listener failed on round %s", ungraded.round_id)
+            await self._tell(guild_id, round_id, decisions)
         return True
+
+    async def _tell(self, guild_id: int, round_id: int, decisions: list[GradedDecision]) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(guild_id, decisions)
+            except Exception:
+                log.exception("the coach's listener failed on round %s", round_id)
+
+
+def records_of(decisions: Iterable[GradedDecision]) -> list[db.DecisionRecord]:
+    """Graded decisions as the store keeps them."""
+    return [record_of(decision) for decision in decisions]
 
 
 def record_of(decision: GradedDecision) -> db.DecisionRecord:

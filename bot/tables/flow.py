@@ -20,6 +20,7 @@ from bot.tables import chip_limit
 from bot.tables.cash import CashMode
 from bot.tables.durable import rules_dict, table_write
 from bot.tables.journal import (
+    SettledRound,
     apply_decision,
     begin_round,
     deal_round,
@@ -75,8 +76,8 @@ class RoundFlow:
         self.new_shoe_for: ShoeFactory = shoe_factory or fresh_shoe
         #: SHARD_COUNT of this process (1 unsharded), stored with each table.
         self.shard_count = 1
-        #: Told the id of each round once its settlement is committed (the coach).
-        self.on_settled: list[Callable[[int], None]] = []
+        #: Told of each round once its settlement is committed, with its journal (the coach).
+        self.on_settled: list[Callable[[SettledRound], None]] = []
         #: Each game mode's policy by its key (a table's document names its mode).
         self.modes: dict[str, GameMode] = {CashMode.key: CashMode(store, clock, registry)}
 
@@ -171,7 +172,7 @@ class RoundFlow:
             unpaid = await self._deal_side_bets(row, side_bet_results(early))
         else:
             await self._store.tables.append_actions([row])
-        begin_round(table, round_)
+        begin_round(table, round_, row)
         names = self._names(table)
         table.events.extend(unpaid_line(names[str(u)], n) for u, n in unpaid.items())
         await self._after_play(table, set())
@@ -252,10 +253,15 @@ class RoundFlow:
         table.events = []
         table.round = None
 
-    def settled(self, round_id: int) -> None:
-        """A mode committed the settlement of ``round_id``: tell whoever listens."""
+    def settled(self, table: Table, round_id: int) -> None:
+        """A mode committed the settlement of the table's round ``round_id``: tell whoever
+        listens, with the round's journal (which the table lets go of)."""
+        journal, table.journal = tuple(table.journal), []
+        if not self.on_settled:
+            return
+        settled = SettledRound(round_id, table.guild_id, table.rules, journal)
         for listener in self.on_settled:
-            listener(round_id)
+            listener(settled)
 
     async def next_round(self, table: Table) -> None:
         """After a settlement: what the table's mode does next (cash: bet again)."""

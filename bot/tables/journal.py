@@ -13,6 +13,7 @@ replayed round has the same hands, event lines and deadlines as the lost one.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import db
@@ -22,6 +23,7 @@ from bot.engine import (
     Action,
     Round,
     RoundPhase,
+    Rules,
     Verdict,
     parse_pay_table,
     shoe_from_dict,
@@ -34,6 +36,17 @@ from bot.tables.table import Table
 
 #: The engine's event of the dealer's up card (side-bet results follow it).
 DEALER_UP = "dealer_up"
+
+
+@dataclass(frozen=True, slots=True)
+class SettledRound:
+    """A round whose settlement is committed, with its journal as the table kept it in
+    memory (the rows the store holds, in order): what the coach grades it from."""
+
+    round_id: int
+    guild_id: int
+    rules: Rules
+    journal: tuple[db.TableAction, ...]
 
 
 class JournalError(ValueError):
@@ -83,9 +96,11 @@ def dealt_side_bets(detail: dict[str, Any]) -> tuple[SideBetRules, dict[str, dic
     return offered, stakes
 
 
-def begin_round(table: Table, round_: Round) -> None:
-    """The table's side of a deal: the round is on, last round's results are cleared."""
+def begin_round(table: Table, round_: Round, deal: db.TableAction) -> None:
+    """The table's side of a deal (``deal``, the journal's first row): the round is on,
+    last round's results are cleared."""
     table.round = round_
+    table.journal = [deal]
     table.shuffle_notice = ()
     table.last_results = table.last_summary = table.last_owners = ()
     for seat in table.seats:
@@ -150,7 +165,7 @@ def replay(table: Table, actions: tuple[db.TableAction, ...]) -> None:
     plays_out = bool(detail.get("dealer_plays_out", False))
     round_ = Round.deal(table.rules, table.shoe, bets, dealer_plays_out=plays_out)
     table.phase = TablePhase.BETTING
-    begin_round(table, round_)
+    begin_round(table, round_, actions[0])
     if not round_.is_finished:
         set_deadlines(table, set(), actions[0].at)
     for row in actions[1:]:
@@ -167,6 +182,7 @@ def apply_decision(table: Table, row: db.TableAction, verdict: Verdict | None = 
     """
     round_ = table.round
     assert round_ is not None
+    table.journal.append(row)
     if row.action == TIMEOUT:
         events = time_out(round_, row.player)
         acted: set[str] = set()

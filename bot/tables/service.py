@@ -77,7 +77,7 @@ class TableService:
         self._closing: set[asyncio.Task[None]] = set()
         #: Every settled round's decisions graded in the advice's worker, after the round.
         self.coach = Coach(store, self.advice)
-        self.flow.on_settled.append(self.coach.round_settled)
+        self.flow.on_settled.append(self.coach.journal_settled)
 
     @property
     def shard_count(self) -> int:

@@ -74,6 +74,9 @@ class Table:
     #: The store's id of the round being bet on or played; None once settled or voided.
     round_id: int | None = None
     round: Round | None = None
+    #: The round's journal as committed (its deal first, then each decision), kept in
+    #: memory so that the coach grades a settled round without reading it back.
+    journal: list[db.TableAction] = field(default_factory=list, repr=False, compare=False)
     #: When betting (or the insurance decision) ends.
     deadline: float | None = None
     message_id: int | None = None

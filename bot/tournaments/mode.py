@@ -255,7 +255,7 @@ class TournamentMode:
             earned=earned,
             state_json=t.document() if done else None,
         )
-        flow.settled(round_id)
+        flow.settled(table, round_id)
         table.round_id = None
         table.events = achievements.announcements(awarded, names)
         # With the results too: a table that has played its last hand shows them there.

@@ -117,6 +117,20 @@ def record_grades(
     return True
 
 
+def record_settled(round_id: int, decisions: Sequence[DecisionRecord], now: int) -> Op[bool]:
+    """``record_grades`` for the settled round ``round_id``, its server and settlement time
+    read here; False (nothing stored) when it was graded already or is not settled."""
+    rows = yield Query(
+        "SELECT guild_id, rules_json, closed_at FROM rounds WHERE id = ? AND status = 'settled'",
+        (round_id,),
+    )
+    if not rows:
+        return False
+    guild_id, rules_json, closed_at = rows[0]
+    settled = UngradedRound(round_id, int(guild_id), str(rules_json), int(closed_at), ())
+    return (yield from record_grades(settled, decisions, now))
+
+
 def last_round(guild_id: int, user_id: int) -> Op[list[DecisionRecord]]:
     """The player's decisions in their last graded round, in order (none: empty)."""
     rows = yield Query(

@@ -13,6 +13,7 @@ import pytest
 import db
 from db.group_commit import GroupCommit, Write
 from db.ops import rounds as ops_rounds
+from db.ops import table_state
 from db.postgres import PostgresStore
 from db.statements import Op
 from tests.db.invariants import check_invariants
@@ -181,3 +182,108 @@ async def test_a_table_opens_a_round_with_its_message_and_document_in_one_transa
         await store.open_round(G, CHANNEL, "{}", "shoe-1", table=replace(document, state_json="{}"))
     [still] = await store.tables.open_tables()
     assert (still.round_id, still.state_json) == (round_id, '{"round": 2}')
+
+
+async def test_a_settlement_an_opening_and_grades_commit_with_other_tables_writes(
+    store: db.Store,
+) -> None:
+    rounds = await _rounds(store, 3)
+    for player, round_id in zip(PLAYERS, rounds[:2], strict=False):
+        await store.stake(G, player, 100, "bet", round_id)
+    await store.settle_round(rounds[2], {}, [], "{}")  # settled earlier, to be graded
+    seen = Transactions()
+    store.observer = seen
+    first = asyncio.ensure_future(store.tables.append_actions([row(rounds[0], "p", "hit")]))
+    await asyncio.sleep(0)  # on its way alone; the next four go together
+    won = db.HandResult(PLAYERS[0], "win", 100, 200)
+    short = db.HandResult(PLAYERS[1], "win", 100, 150)  # pays less than its payout says
+    grade = db.DecisionRecord(PLAYERS[0], '{"cards": []}', "hit", "stand", 100, 5_000)
+    settled, refused, opened, graded = await asyncio.gather(
+        store.settle_round(rounds[0], {PLAYERS[0]: 200}, [won], "{}"),
+        store.settle_round(rounds[1], {PLAYERS[1]: 200}, [short], "{}"),
+        store.open_round(G, CHANNEL + 9, "{}", "shoe-9"),
+        store.coach.record_settled(rounds[2], [grade]),
+        return_exceptions=True,
+    )
+    await first
+    assert seen.count == {"append_actions": 1, "together": 1}
+    assert isinstance(settled, db.SettleResult)
+    assert settled.balances == {PLAYERS[0]: 1100}
+    assert isinstance(refused, ValueError)  # undone alone: its round is still open
+    assert isinstance(opened, int)
+    assert opened > max(rounds)
+    assert graded is True
+    assert [u.round_id for u in await store.coach.ungraded()] == [rounds[0]]  # settled now
+    assert [d.chosen for d in await store.coach.last_round(G, PLAYERS[0])] == ["hit"]
+    assert await store.balance(G, PLAYERS[1]) == 900
+    # Graded once: the same grades again store nothing.
+    assert await store.coach.record_settled(rounds[2], [grade]) is False
+    for round_id in (rounds[1], opened):
+        await store.void_round(round_id, "test over")
+    assert await store.balance(G, PLAYERS[1]) == 1000
+
+
+async def test_only_a_write_that_may_refuse_runs_behind_a_savepoint(store: db.Store) -> None:
+    rounds = await _rounds(store, 3)
+    sent: list[str] = []
+
+    def recorded(op: Op[Any]) -> Op[Any]:
+        statement = next(op)
+        while True:
+            sent.append(getattr(statement, "sql", ""))
+            try:
+                statement = op.send((yield statement))
+            except StopIteration as stop:
+                return stop.value
+
+    group = GroupCommit(lambda write: store._run(lambda: recorded(write()), write=True))
+
+    def stake(player: int, round_id: int) -> Op[int]:
+        return ops_rounds.stake(G, player, 100, "bet", round_id, store._now())
+
+    def append(round_id: int) -> Op[None]:
+        return table_state.append_actions([row(round_id, "p", "hit")])
+
+    first = asyncio.ensure_future(group.submit(lambda: append(rounds[0]), refuses=False))
+    await asyncio.sleep(0)  # on its way alone; the next three go together
+    results = await asyncio.gather(
+        group.submit(lambda: append(rounds[1]), refuses=False),
+        group.submit(lambda: stake(PLAYERS[0], rounds[2])),
+        group.submit(lambda: append(rounds[2]), refuses=False),
+    )
+    await first
+    assert list(results) == [None, 900, None]
+    assert sent.count("SAVEPOINT grouped_write") == 1  # the stake's alone
+    for round_id in rounds:
+        assert len(await store.tables.round_actions(round_id)) == 1
+        await store.void_round(round_id, "test over")
+
+
+async def test_a_write_said_never_to_refuse_that_raises_leaves_the_others_written(
+    store: db.Store,
+) -> None:
+    rounds = await _rounds(store, 2)
+    group = GroupCommit(lambda write: store._run(write, write=True), store._rolled_back)
+
+    def append_then_fail() -> Op[None]:
+        yield from table_state.append_actions([row(rounds[0], "p", "hit")])
+        raise ValueError("a bug, not a refusal")
+
+    first = asyncio.ensure_future(
+        group.submit(lambda: table_state.append_actions([row(rounds[1], "p", "stand")]))
+    )
+    await asyncio.sleep(0)  # on its way alone; the next two go together
+    failed: object
+    staked: object
+    failed, staked = await asyncio.gather(
+        group.submit(append_then_fail, refuses=False),
+        group.submit(lambda: ops_rounds.stake(G, PLAYERS[0], 100, "bet", rounds[1], 0)),
+        return_exceptions=True,
+    )
+    await first
+    assert isinstance(failed, ValueError)
+    assert staked == 900
+    assert await store.tables.round_actions(rounds[0]) == []  # undone: tried alone, it failed
+    assert await store.balance(G, PLAYERS[0]) == 900
+    for round_id in rounds:
+        await store.void_round(round_id, "test over")

@@ -24,6 +24,7 @@ from bot.tables.achievements import (
     Achievement,
     round_awards,
 )
+from bot.tables.cash import CashMode
 from fakediscord.clock import ManualClock
 from tests.support.shoes import SPARE, ShoeQueue
 from tests.support.tables import ALICE, BOB, CHANNEL, GUILD, Player
@@ -233,3 +234,29 @@ async def test_the_season_rolls_over_on_the_services_clock(
     assert past is not None
     assert past.entries == standings.entries
     assert await store.competition.season_names(GUILD) == [following.name, season.name]
+
+
+async def test_achievements_a_player_holds_are_neither_checked_nor_asked_for_again(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    shoes.add(SUITED)
+    snap = await _deal_suited_round(service)
+    await service.act(snap.table_id, snap.round_no, BOB, Action.STAND)
+    cash = service.flow.modes[CashMode.key]
+    assert isinstance(cash, CashMode)
+    assert cash.held.of(GUILD, ALICE.user_id) == {"first_blackjack", "suited_blackjack"}
+    assert cash.held.of(GUILD, BOB.user_id) == frozenset()
+    # The same cards again: Alice earns what she holds, so nothing is asked of the store,
+    # but her blackjack still counts toward the hat trick, which she does not hold.
+    alice, bob = str(ALICE.user_id), str(BOB.user_id)
+    round_ = Round.deal(
+        preset("vegas-shoe"), StackedShoe(parse_cards(SUITED)), [(alice, [100]), (bob, [100])]
+    )
+    round_.act(bob, "stand")
+    assert round_.is_finished
+    assert dict(round_awards(GUILD, round_).earned) == {
+        ALICE.user_id: ("first_blackjack", "suited_blackjack")
+    }
+    awards = round_awards(GUILD, round_, cash.held)
+    assert dict(awards.earned) == {}
+    assert awards.blackjack_players == (ALICE.user_id,)

@@ -15,11 +15,15 @@ from bot.engine import Action, preset
 from bot.engine.analysis import grade_decision
 from bot.tables import TableService
 from bot.tables.coach import Coach
+from fakediscord.clock import ManualClock
+from tests.support.journal_rows import Transactions
 from tests.support.shoes import SPARE, ShoeQueue
 from tests.support.tables import ALICE, CHANNEL, GUILD
 
 # Alice plays three spots against the dealer's 10 (a 9 in the hole): 10 6 (hits a 4, then
 # stands on 20), 5 6 (doubles: a king), 8 8 (splits: 8 T and 8 9, both stand).
+#: The table message (a resumed table needs one).
+MESSAGE = 900_000_000_000_000_555
 THREE_DECISIONS = "Ts 5h 8s Td 6c 6d 8h 9c 4h Kc Ts 9d " + SPARE
 
 
@@ -120,3 +124,44 @@ async def test_a_journal_that_cannot_be_graded_is_marked_and_holds_up_no_other_r
     assert await store.coach.ungraded() == []  # both marked: the first with no decision
     assert len(await store.coach.last_round(GUILD, ALICE.user_id)) == 6  # the second's
     assert (await store.coach.figures(GUILD, ALICE.user_id)).decisions == 6
+
+
+async def test_a_settled_round_is_graded_from_the_journal_the_table_kept_reading_nothing_back(
+    service: TableService, store: db.Store, shoes: ShoeQueue
+) -> None:
+    seen = Transactions()
+    store.observer = seen
+    await play_three_decisions(service, shoes)
+    await service.coach.settle()
+    assert len(await store.coach.last_round(GUILD, ALICE.user_id)) == 6
+    # Neither the round's journal nor the ungraded rounds were read: the table had them.
+    assert "ungraded_rounds" not in seen.count
+    assert "round_actions" not in seen.count
+    assert seen.count["record_settled"] == 1
+    assert await store.coach.ungraded() == []
+
+
+async def test_a_round_resumed_mid_play_is_graded_with_the_decisions_made_before_the_stop(
+    service: TableService, store: db.Store, shoes: ShoeQueue, clock: ManualClock
+) -> None:
+    shoes.add(THREE_DECISIONS)
+    table = (await service.start(GUILD, CHANNEL, ALICE)).snapshot
+    await service.attach_message(table.table_id, MESSAGE)
+    snap, _ = await service.bet(CHANNEL, ALICE, "100", spots=3)
+    for action in (Action.HIT, Action.STAND, Action.DOUBLE):
+        snap = (await service.act(table.table_id, snap.round_no, ALICE, action)).snapshot
+    await service.suspend()  # the bot stops mid-round; the next one replays the journal
+
+    restarted = TableService(store, clock=clock, shoe_factory=shoes)
+    try:
+        [resumed] = (await restarted.resume()).resumed
+        snap = resumed.snapshot
+        for action in (Action.SPLIT, Action.STAND, Action.STAND):
+            snap = (await restarted.act(table.table_id, snap.round_no, ALICE, action)).snapshot
+        assert snap.round_no == 2  # settled by the resumed process
+        await restarted.coach.settle()
+    finally:
+        await restarted.suspend()
+    graded = await store.coach.last_round(GUILD, ALICE.user_id)
+    assert [row.chosen for row in graded] == ["hit", "stand", "double", "split", "stand", "stand"]
+    assert await store.coach.ungraded() == []
