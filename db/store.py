@@ -1,14 +1,11 @@
 """The ``Store`` interface: every operation the table service and the cogs call.
 
 Each public method checks its arguments first (ValueError, nothing touched),
-then runs one transaction on the backend (a round's writes: its opening, stakes, journal
-rows, settlement and grades, may share their transaction with other tables' through
-``db.group_commit``, each as if alone).
+then runs one transaction on the backend (a stake or a journal append may share its
+transaction with other tables' through ``db.group_commit``, each as if alone).
 Backends supply ``_transact`` and ``close``; the operations themselves live in
 ``db.ops`` and are shared. Chips, rounds and settings are the store's own methods; the
-rest are parts of it, each running its transactions through the store's ``_run``:
-``tables`` (durable tables), ``shoes``, ``reports``, ``tournaments``, ``competition``,
-``play`` (a player's limits) and ``coach``.
+rest are its parts (see ``__init__``), each running its transactions through ``_run``.
 """
 
 from __future__ import annotations
@@ -23,7 +20,6 @@ from db import checks, migrate, writable
 from db.bridge_store import BridgeStore
 from db.coach_store import CoachStore
 from db.competition import Competition
-from db.errors import StoreConfigError, StoreError, StoreUnavailable
 from db.group_commit import GroupCommit
 from db.models import (
     Account,
@@ -365,7 +361,7 @@ class Store(ABC):
         results = [await self.void_round(round_id, reason) for round_id in ids]
         return [result for result in results if not result.already_closed]
 
-    # -- guild settings ------------------------------------------------------
+    # -- the database, and guild settings -----------------------------------
 
     async def schema_version(self) -> int:
         """The newest schema migration applied to this database."""
@@ -374,17 +370,7 @@ class Store(ABC):
     async def check_writable(self) -> None:
         """Write a row and roll it back; StoreConfigError, saying what is wrong, if the
         database takes no writes. Changes nothing."""
-        try:
-            # Straight to the backend: the probe is no operation for the observer to count.
-            await self._transact(writable.probe, write=True)
-        except writable.RolledBack:
-            return
-        except StoreUnavailable as error:  # the database's own refusal, in a backend's words
-            raise StoreConfigError(self._write_refused(error)) from error
-        except StoreError:
-            raise
-        except Exception as error:
-            raise StoreConfigError(self._write_refused(error)) from error
+        await writable.check(self._transact, self._write_refused)
 
     def _write_refused(self, error: Exception) -> str:
         """Why the database refused the probe's write, in words (a backend may say more)."""

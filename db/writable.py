@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from db.errors import StoreConfigError, StoreError, StoreUnavailable
 from db.statements import Op, Query
 
 
@@ -27,6 +29,24 @@ def probe() -> Op[None]:
         (-1, "write probe, rolled back", 0),
     )
     raise RolledBack
+
+
+async def check(
+    transact: Callable[..., Awaitable[None]], refused: Callable[[Exception], str]
+) -> None:
+    """Run :func:`probe` in a write transaction of the backend's ``transact`` (straight to
+    the backend: the probe is no operation for the observer to count); StoreConfigError
+    with ``refused``'s words if the database took no write, nothing if it rolled back."""
+    try:
+        await transact(probe, write=True)
+    except RolledBack:
+        return
+    except StoreUnavailable as error:  # the database's own refusal, in a backend's words
+        raise StoreConfigError(refused(error)) from error
+    except StoreError:
+        raise
+    except Exception as error:
+        raise StoreConfigError(refused(error)) from error
 
 
 def sqlite_fault(path: str, error: sqlite3.Error) -> str:
