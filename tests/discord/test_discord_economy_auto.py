@@ -1,0 +1,197 @@
+"""The bridge's automatic transfers through the fake Discord and the fake UnbelievaBoat: a
+buy-in on sitting down (answered at once, the chips arriving when UnbelievaBoat answers),
+a cash-out on leaving a table once the player's round is settled, and one after an idle
+time on the bot's clock. Both books always add up."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.app import BlackjackBot
+from fakeunb import FakeUnbelievaBoat
+from tests.support.bridge import books, connect, settled
+from tests.support.discord_world import World
+from tests.support.shoes import SPARE, ShoeQueue
+
+SAT = "You sat down. Bet with /bet amount [hands]."
+ON_ITS_WAY = (
+    "Your buy-in of {chips} chips for {cash} UnbelievaBoat cash is on its way: the chips"
+    " arrive as soon as UnbelievaBoat answers."
+)
+REASON = "Blackjack table chips"
+
+
+@pytest.fixture
+async def unb() -> AsyncIterator[FakeUnbelievaBoat]:
+    async with FakeUnbelievaBoat() as fake:
+        yield fake
+
+
+@pytest.fixture
+def bot_settings(unb: FakeUnbelievaBoat) -> dict[str, object]:
+    """The bot talks to the fake UnbelievaBoat."""
+    return {"unbelievaboat_api_url": unb.url}
+
+
+def patches(unb: FakeUnbelievaBoat) -> list[int]:
+    """The cash changes UnbelievaBoat was asked for, in order."""
+    return [r.body["cash"] for r in unb.changes() if r.body is not None]
+
+
+async def test_the_automatic_transfers_are_off_by_default_and_set_by_the_admin(
+    world: World, bot: BlackjackBot, unb: FakeUnbelievaBoat
+) -> None:
+    await connect(world, unb)
+    assert await world.say(world.admin, "blackjack-admin economy auto") == (
+        "Automatic buy-in on sitting down: off\nCash-out on leaving a table: off\n"
+        "Cash-out after idle time: off"
+    )
+    unb.set_balance(world.guild.id, world.alice.id, cash=1_000)
+    await world.start(world.alice)
+    assert await world.say(world.bob, "blackjack join") == SAT
+    await settled(world)
+    assert unb.changes() == []
+    answer = await world.say(
+        world.admin,
+        "blackjack-admin economy auto",
+        buy_in=300,
+        cash_out_on_leave=True,
+        idle_cash_out_minutes=20,
+    )
+    assert answer == (
+        "Automatic buy-in on sitting down: up to 300 chips\nCash-out on leaving a table: on\n"
+        "Cash-out after idle time: after 20 minutes"
+    )
+    settings = await world.store.get_guild_settings(world.guild.id)
+    assert (settings.bridge_buy_in, settings.bridge_cash_out_on_leave) == (300, 1)
+    assert settings.bridge_idle_cash_out_min == 20
+    refused = await world.say(world.alice, "blackjack-admin economy auto", buy_in=1)
+    assert refused == "Only members with the Manage Server permission can use /blackjack-admin."
+    assert (await world.store.get_guild_settings(world.guild.id)).bridge_buy_in == 300
+
+
+async def test_sitting_down_buys_in_the_difference_without_waiting_on_unbelievaboat(
+    world: World, bot: BlackjackBot, unb: FakeUnbelievaBoat
+) -> None:
+    await connect(world, unb)
+    guild, bob = world.guild.id, world.bob.id
+    await world.say(world.admin, "blackjack-admin economy auto", buy_in=500)
+    unb.set_balance(guild, bob, cash=1_000)
+    unb.set_balance(guild, world.alice.id, cash=0)
+    await world.start(world.alice)  # Alice has no cash: her buy-in is refused, she stays
+    await settled(world)
+    # UnbelievaBoat makes the next call wait a minute (a 429): the seat does not wait.
+    unb.rate_limit_next(60_000)
+    joined = await world.slash(world.bob, "blackjack join")
+    assert joined.content == f"{SAT}\n{ON_ITS_WAY.format(chips=500, cash=500)}"
+    assert await world.balance(world.bob) == 0
+    await world.tick(61)
+    await settled(world)
+    [told] = await joined.wait_for_followups(1)
+    assert told.content == "You bought 500 chips with 500 cash. Your chips: 500."
+    assert told.ephemeral
+    assert (unb.cash(guild, bob), await world.balance(world.bob)) == (500, 500)
+    assert patches(unb) == [-500]
+    assert {seat.user_id for seat in world.table().seats} == {world.alice.id, bob}
+    assert await books(world, unb, world.alice, world.bob) == 1_000
+
+
+async def test_a_buy_in_over_the_cash_is_told_privately_and_the_seat_stays(
+    world: World, bot: BlackjackBot, unb: FakeUnbelievaBoat
+) -> None:
+    await connect(world, unb)
+    guild, bob = world.guild.id, world.bob.id
+    await world.say(world.admin, "blackjack-admin economy auto", buy_in=500)
+    unb.set_balance(guild, world.alice.id, cash=1_000)
+    unb.set_balance(guild, bob, cash=120)
+    await world.say(world.bob, "blackjack cash-in", amount=20)  # short of 500 by 480
+    await world.start(world.alice)
+    joined = await world.slash(world.bob, "blackjack join")
+    assert joined.content == f"{SAT}\n{ON_ITS_WAY.format(chips=480, cash=480)}"
+    await settled(world)
+    [told] = await joined.wait_for_followups(1)
+    assert told.content == (
+        "Your buy-in was refused: you have 100 cash on UnbelievaBoat. You keep your seat;"
+        " buy chips with /blackjack cash-in."
+    )
+    assert told.ephemeral
+    assert bob in {seat.user_id for seat in world.table().seats}
+    assert patches(unb) == [-20, -500]  # Bob's own cash-in, and Alice's buy-in as host
+    assert (unb.cash(guild, bob), await world.balance(world.bob)) == (100, 20)
+    assert await books(world, unb, world.alice, world.bob) == 1_120
+
+
+async def test_leaving_cashes_out_once_the_round_is_settled(
+    world: World, bot: BlackjackBot, unb: FakeUnbelievaBoat, shoes: ShoeQueue
+) -> None:
+    # Alice 10 9 (19) stands; the dealer shows a 7, holds a 10: 17, and stands.
+    shoes.add("Ts 7d 9h Tc " + SPARE)
+    await connect(world, unb)
+    guild, alice = world.guild.id, world.alice.id
+    await world.say(world.admin, "blackjack-admin economy auto", cash_out_on_leave=True)
+    unb.set_balance(guild, alice, cash=1_000)
+    await world.say(world.alice, "blackjack cash-in", amount=300)
+    table = await world.start(world.alice)
+    assert await world.bet(world.alice, "100") == "Bet 100. Balance: 200."
+    assert await world.say(world.alice, "blackjack leave") == "You'll leave when this round ends."
+    await settled(world)
+    assert patches(unb) == [-300]  # nothing moves while her chips are in the round
+    await world.click(world.alice, table, "Stand")
+    await settled(world)
+    assert patches(unb) == [-300, 400]
+    assert (unb.cash(guild, alice), await world.balance(world.alice)) == (1_100, 0)
+    assert await world.ledger(world.alice) == [
+        ("cash_in", 300),
+        ("bet", -100),
+        ("payout", 200),
+        ("cash_out", -400),
+    ]
+    assert [r.body for r in unb.changes()][-1] == {"cash": 400, "reason": REASON}
+
+
+async def test_a_player_still_seated_elsewhere_keeps_their_chips_on_leaving(
+    world: World, bot: BlackjackBot, unb: FakeUnbelievaBoat
+) -> None:
+    await connect(world, unb)
+    guild, bob = world.guild.id, world.bob.id
+    await world.say(world.admin, "blackjack-admin economy auto", cash_out_on_leave=True)
+    unb.set_balance(guild, bob, cash=200)
+    await world.say(world.bob, "blackjack cash-in", amount=200)
+    await world.start(world.alice)
+    await world.start(world.carol, world.other_channel)
+    await world.say(world.bob, "blackjack join")
+    await world.say(world.bob, "blackjack join", world.other_channel)
+    assert await world.say(world.bob, "blackjack leave") == "You left."
+    await settled(world)
+    assert (unb.cash(guild, bob), await world.balance(world.bob)) == (0, 200)
+    assert await world.say(world.bob, "blackjack leave", world.other_channel) == "You left."
+    await settled(world)
+    assert (unb.cash(guild, bob), await world.balance(world.bob)) == (200, 0)
+
+
+async def test_idle_chips_go_back_as_cash_but_never_from_a_round_in_play(
+    world: World, bot: BlackjackBot, unb: FakeUnbelievaBoat, shoes: ShoeQueue
+) -> None:
+    # Alice 10 9 (19) stands; the dealer shows a 7, holds a 10: 17, and stands.
+    shoes.add("Ts 7d 9h Tc " + SPARE)
+    await connect(world, unb)
+    guild, alice = world.guild.id, world.alice.id
+    await world.store.set_guild_settings(guild, action_timer_s=3600, idle_close_s=86_400)
+    await world.say(world.admin, "blackjack-admin economy auto", idle_cash_out_minutes=3)
+    unb.set_balance(guild, alice, cash=500)
+    await world.say(world.alice, "blackjack cash-in", amount=300)
+    table = await world.start(world.alice)
+    await world.bet(world.alice, "100")
+    await world.tick(5 * 60)  # her hand waits for her decision: chips at stake
+    await settled(world)
+    assert patches(unb) == [-300]
+    await world.click(world.alice, table, "Stand")  # paid 200: her chips moved now
+    await world.tick(2 * 60)
+    await settled(world)
+    assert patches(unb) == [-300]
+    await world.tick(2 * 60)
+    await settled(world)
+    assert patches(unb) == [-300, 400]
+    assert (unb.cash(guild, alice), await world.balance(world.alice)) == (600, 0)
