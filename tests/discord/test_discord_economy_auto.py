@@ -1,16 +1,22 @@
 """The bridge's automatic transfers through the fake Discord and the fake UnbelievaBoat: a
 buy-in on sitting down (answered at once, the chips arriving when UnbelievaBoat answers),
 a cash-out on leaving a table once the player's round is settled, and one after an idle
-time on the bot's clock. Both books always add up."""
+time on the bot's clock. Both books always add up. And economy status's settle buttons
+work after a restart."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
-from bot.app import BlackjackBot
+from bot.app import BlackjackBot, build_bot
+from bot.config import Config
+from fakediscord import FakeDiscord
+from fakediscord.harness import running_bot
 from fakeunb import FakeUnbelievaBoat
+from tests.db.invariants import check_invariants
 from tests.support.bridge import books, connect, settled
 from tests.support.discord_world import World
 from tests.support.shoes import SPARE, ShoeQueue
@@ -195,3 +201,47 @@ async def test_idle_chips_go_back_as_cash_but_never_from_a_round_in_play(
     await settled(world)
     assert patches(unb) == [-300, 400]
     assert (unb.cash(guild, alice), await world.balance(world.alice)) == (600, 0)
+
+
+async def test_the_settle_buttons_work_after_a_restart(
+    fake_discord: FakeDiscord, unb: FakeUnbelievaBoat, tmp_path: Path
+) -> None:
+    fake, world = fake_discord, World.build(fake_discord)
+    guild, alice = world.guild.id, world.alice.id
+    config = Config(
+        card_pictures=False,
+        token=fake.token,
+        database_url=f"sqlite:///{tmp_path / 'chips.sqlite3'}",
+        unbelievaboat_api_url=unb.url,
+    )
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as first:
+        world.bot = first
+        await connect(world, unb)
+        unb.set_balance(guild, alice, cash=80)  # the cash-in took 20 of 100 (answer lost)
+        held = await world.store.bridge.begin(guild, alice, "cash_in", 20, 20, 100)
+        await world.store.bridge.hold(held.id)
+        reply = await world.slash(world.admin, "blackjack-admin economy status")
+        status = reply.original
+        assert status is not None
+    went = f"#{held.id} went through"
+    async with running_bot(fake, build_bot(config, clock=fake.clock)) as second:
+        world.bot = second
+        roles, world.admin.roles = world.admin.roles, []  # no longer Manage Server
+        refused = await fake.click(world.admin, status, label=went)
+        world.admin.roles = roles
+        assert refused.content == (
+            "Only members with the Manage Server permission can use /blackjack-admin."
+        )
+        still = await world.store.bridge.transfer(held.id)
+        assert still is not None and still.status == "held"
+        assert await world.balance(world.alice) == 0
+        pressed = await fake.click(world.admin, status, label=went)
+        assert pressed.content == f"Transfer #{held.id} is settled."
+        again = await fake.click(world.admin, status, label=f"#{held.id} did not")
+        assert again.content == f"Transfer #{held.id} was already settled."
+        assert await world.balance(world.alice) == 20
+        assert unb.cash(guild, alice) + await world.balance(world.alice) == 100
+        settled_by = await world.store.bridge.transfer(held.id)
+        assert settled_by is not None
+        assert (settled_by.status, settled_by.settled_by) == ("done", world.admin.id)
+    await check_invariants(config.database_url)
