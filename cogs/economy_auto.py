@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.bridge.auto import AutoTransfers, Move, Outcome
-from bot.bridge.transfers import Bridge, NotEnoughCash, TransferResult
+from bot.bridge.transfers import Bridge, BridgeRefusal, NotEnoughCash, TransferResult
 from bot.discord_reply import tell
 from bot.i18n import Text, _
 from bot.tables.chip_limit import at_the_limit
@@ -79,6 +79,7 @@ class EconomyAuto(commands.Cog, name="EconomyAuto"):
             seated=self._seated,
             at_stake=self._at_stake,
             report=self._report,
+            refused=self._refused,
         )
         #: Each member's last interaction in a server and when it came (bot clock).
         self._last: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
@@ -124,6 +125,13 @@ class EconomyAuto(commands.Cog, name="EconomyAuto"):
             if seat is not None and (seat.spots or table.in_round(seat)):
                 return True
         return False
+
+    @staticmethod
+    def _refused(refusal: BridgeRefusal | BalanceLimitExceeded) -> Text:
+        """A buy-in our books refuse, in the seat's answer."""
+        if isinstance(refusal, BalanceLimitExceeded):
+            return at_the_limit(refusal, _("this buy-in"))
+        return _("No buy-in: {reason}", reason=refusal_text(refusal))
 
     async def _report(self, guild_id: int, user_id: int, move: Move, outcome: Outcome) -> None:
         last = self._last.get((guild_id, user_id))

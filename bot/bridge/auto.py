@@ -8,8 +8,9 @@ run in background tasks: a seat is answered at once, and the table never waits o
 UnbelievaBoat. The round flow tells this of seats taken and left
 (``RoundFlow.on_seat_taken``, ``on_seat_left``); a seat is left only once the player's
 round is settled, and the idle check passes over a player with chips in a round, so chips
-at stake never move. Each outcome is handed to ``report`` (the Discord layer tells the
-player privately).
+at stake never move. A buy-in our own books refuse (the daily loss limit, the chip
+ceiling) is said in the seat's answer (``refused``'s words); any other outcome is handed
+to ``report`` (the Discord layer tells the player privately).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class AutoTransfers:
         seated: Seated,
         at_stake: Seated,
         report: Report,
+        refused: Callable[[BridgeRefusal | db.BalanceLimitExceeded], str],
     ) -> None:
         self._bridge = bridge
         self._store = bridge.store
@@ -62,6 +64,7 @@ class AutoTransfers:
         self._seated = seated
         self._at_stake = at_stake
         self._report = report
+        self._refused = refused
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ----------------------------------------------------------- the seat's events
@@ -82,6 +85,10 @@ class AutoTransfers:
             return ""
         steps = -(-short // record.rate_chips)  # whole steps of the rate: at least `short`
         cash, chips = steps * record.rate_cash, steps * record.rate_chips
+        try:  # our own refusals are said in the seat's answer: no outcome races it
+            await self._bridge.check_cash_in(guild_id, user_id, cash)
+        except (BridgeRefusal, db.BalanceLimitExceeded) as refusal:
+            return self._refused(refusal)
         self._spawn(self._buy_in(guild_id, user_id, cash), f"bridge buy-in {user_id}")
         return _(
             "Your buy-in of {chips} chips for {cash} UnbelievaBoat cash is on its way: the"

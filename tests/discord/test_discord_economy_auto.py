@@ -17,7 +17,7 @@ from fakediscord import FakeDiscord
 from fakediscord.harness import running_bot
 from fakeunb import FakeUnbelievaBoat
 from tests.db.invariants import check_invariants
-from tests.support.bridge import books, connect, settled
+from tests.support.bridge import books, connect, settled, wait_out_rate_limit
 from tests.support.discord_world import World
 from tests.support.shoes import SPARE, ShoeQueue
 
@@ -83,17 +83,15 @@ async def test_sitting_down_buys_in_the_difference_without_waiting_on_unbelievab
 ) -> None:
     await connect(world, unb)
     guild, bob = world.guild.id, world.bob.id
-    await world.say(world.admin, "blackjack-admin economy auto", buy_in=500)
     unb.set_balance(guild, bob, cash=1_000)
-    unb.set_balance(guild, world.alice.id, cash=0)
-    await world.start(world.alice)  # Alice has no cash: her buy-in is refused, she stays
-    await settled(world)
-    # UnbelievaBoat makes the next call wait a minute (a 429): the seat does not wait.
-    unb.rate_limit_next(60_000)
+    await world.start(world.alice)
+    await world.say(world.admin, "blackjack-admin economy auto", buy_in=500)
+    # UnbelievaBoat makes the next call wait 10 s (a 429): the seat does not wait.
+    unb.rate_limit_next(10_000)
     joined = await world.slash(world.bob, "blackjack join")
     assert joined.content == f"{SAT}\n{ON_ITS_WAY.format(chips=500, cash=500)}"
     assert await world.balance(world.bob) == 0
-    await world.tick(61)
+    await wait_out_rate_limit(world, 10)  # the wait is over: the buy-in goes on
     await settled(world)
     [told] = await joined.wait_for_followups(1)
     assert told.content == "You bought 500 chips with 500 cash. Your chips: 500."
@@ -101,7 +99,7 @@ async def test_sitting_down_buys_in_the_difference_without_waiting_on_unbelievab
     assert (unb.cash(guild, bob), await world.balance(world.bob)) == (500, 500)
     assert patches(unb) == [-500]
     assert {seat.user_id for seat in world.table().seats} == {world.alice.id, bob}
-    assert await books(world, unb, world.alice, world.bob) == 1_000
+    assert await books(world, unb, world.bob) == 1_000
 
 
 async def test_a_buy_in_over_the_cash_is_told_privately_and_the_seat_stays(
@@ -109,13 +107,14 @@ async def test_a_buy_in_over_the_cash_is_told_privately_and_the_seat_stays(
 ) -> None:
     await connect(world, unb)
     guild, bob = world.guild.id, world.bob.id
-    await world.say(world.admin, "blackjack-admin economy auto", buy_in=500)
-    unb.set_balance(guild, world.alice.id, cash=1_000)
     unb.set_balance(guild, bob, cash=120)
     await world.say(world.bob, "blackjack cash-in", amount=20)  # short of 500 by 480
     await world.start(world.alice)
+    await world.say(world.admin, "blackjack-admin economy auto", buy_in=500)
+    unb.rate_limit_next(10_000)  # the answer comes after the seat's, on the bot's clock
     joined = await world.slash(world.bob, "blackjack join")
     assert joined.content == f"{SAT}\n{ON_ITS_WAY.format(chips=480, cash=480)}"
+    await wait_out_rate_limit(world, 10)
     await settled(world)
     [told] = await joined.wait_for_followups(1)
     assert told.content == (
@@ -124,9 +123,9 @@ async def test_a_buy_in_over_the_cash_is_told_privately_and_the_seat_stays(
     )
     assert told.ephemeral
     assert bob in {seat.user_id for seat in world.table().seats}
-    assert patches(unb) == [-20, -500]  # Bob's own cash-in, and Alice's buy-in as host
+    assert patches(unb) == [-20]  # Bob's own cash-in only
     assert (unb.cash(guild, bob), await world.balance(world.bob)) == (100, 20)
-    assert await books(world, unb, world.alice, world.bob) == 1_120
+    assert await books(world, unb, world.bob) == 120
 
 
 async def test_leaving_cashes_out_once_the_round_is_settled(
@@ -233,7 +232,8 @@ async def test_the_settle_buttons_work_after_a_restart(
             "Only members with the Manage Server permission can use /blackjack-admin."
         )
         still = await world.store.bridge.transfer(held.id)
-        assert still is not None and still.status == "held"
+        assert still is not None
+        assert still.status == "held"
         assert await world.balance(world.alice) == 0
         pressed = await fake.click(world.admin, status, label=went)
         assert pressed.content == f"Transfer #{held.id} is settled."
@@ -245,3 +245,31 @@ async def test_the_settle_buttons_work_after_a_restart(
         assert settled_by is not None
         assert (settled_by.status, settled_by.settled_by) == ("done", world.admin.id)
     await check_invariants(config.database_url)
+
+
+async def test_cash_ins_and_buy_ins_past_the_daily_loss_limit_never_reach_unbelievaboat(
+    world: World, bot: BlackjackBot, unb: FakeUnbelievaBoat
+) -> None:
+    await connect(world, unb)
+    guild, alice = world.guild.id, world.alice.id
+    unb.set_balance(guild, alice, cash=1_000)
+    await world.say(world.alice, "limits set", daily_loss=150)
+    await world.say(world.alice, "blackjack cash-in", amount=100)
+    asked = len(unb.requests)
+    refused = await world.say(world.alice, "blackjack cash-in", amount=60)
+    assert refused.startswith(
+        "That would take the chips you bought today past your daily loss limit of 150"
+        " (bought today: 100)."
+    )
+    await world.say(world.admin, "blackjack-admin economy auto", buy_in=300)
+    day_ends = (int(world.fake.clock.now()) // 86_400 + 1) * 86_400  # UTC midnight
+    started = await world.slash(world.alice, "blackjack start")
+    [told] = await started.wait_for_followups(1)
+    assert told.content == (
+        "No buy-in: That would take the chips you bought today past your daily loss limit of"
+        f" 150 (bought today: 100). It resets <t:{day_ends}:R>."
+    )
+    await settled(world)
+    assert len(unb.requests) == asked
+    assert len(started.followups) == 1
+    assert (unb.cash(guild, alice), await world.balance(world.alice)) == (900, 100)

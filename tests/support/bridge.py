@@ -44,3 +44,14 @@ async def books(world: World, unb: FakeUnbelievaBoat, *members: FakeMember) -> i
     for member in members:
         total += unb.cash(guild, member.id) + await world.store.read_balance(guild, member.id)
     return total
+
+
+async def wait_out_rate_limit(world: World, seconds: float) -> None:
+    """Once the bot's UnbelievaBoat client sleeps on the clock for a 429's ``seconds``
+    (asked after the test's last step; shorter than any table timer), move the clock past
+    it, so the call goes on."""
+    clock = world.fake.clock
+    due = clock.now() + seconds
+    while clock.next_wakeup() != due:
+        await clock.wait_for_sleepers(clock.sleepers + 1)
+    clock.advance(seconds)
