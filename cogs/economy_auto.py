@@ -169,6 +169,10 @@ async def auto(
     settings = interaction.client.settings
     if changes:
         shown = await settings.write(interaction.guild_id, **changes)
+        if shown.bridge_idle_cash_out_min:
+            cog = interaction.client.get_cog("EconomyAuto")
+            assert isinstance(cog, EconomyAuto)
+            cog.auto.idle_wanted.set()  # the watcher starts waiting on the clock
     else:
         shown = await settings.of(interaction.guild_id)
     await tell(interaction, auto_text(shown))

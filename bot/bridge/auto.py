@@ -66,6 +66,9 @@ class AutoTransfers:
         self._report = report
         self._refused = refused
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Set once a server has the idle cash-out on: only then does the watcher wait on
+        #: the clock (a server without it costs no timer).
+        self.idle_wanted = asyncio.Event()
 
     # ----------------------------------------------------------- the seat's events
 
@@ -106,8 +109,12 @@ class AutoTransfers:
     # ----------------------------------------------------------- idle chips
 
     async def watch_idle(self, guild_ids: Callable[[], Iterable[int]]) -> None:
-        """Every IDLE_CHECK_S on the bot's clock, cash out idle chips in ``guild_ids()``."""
+        """Every IDLE_CHECK_S on the bot's clock, once a server wants it, cash out idle
+        chips in ``guild_ids()``."""
+        if await self._store.bridge.idle_cash_out_set():
+            self.idle_wanted.set()
         while True:
+            await self.idle_wanted.wait()
             await self._clock.sleep(IDLE_CHECK_S)
             self._spawn(self.cash_out_idle(list(guild_ids())), "bridge idle cash-out")
 

@@ -172,6 +172,12 @@ def cashed_in_since(members: tuple[int, ...], since: int) -> Op[int]:
     return int(rows[0][0])
 
 
+def idle_cash_out_set() -> Op[bool]:
+    """Whether any server has the bridge's idle cash-out on."""
+    rows = yield Query("SELECT COUNT(*) FROM guild_settings WHERE bridge_idle_cash_out_min > 0", ())
+    return bool(rows[0][0])
+
+
 def idle_holders(guild_id: int, since: int) -> Op[list[tuple[int, int]]]:
     """(user id, chips) of the server's accounts holding chips that have not moved (no
     ledger row: a bet, a payout, a transfer) since ``since``."""
