@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 #: Discord takes followups to an interaction for 15 minutes; a little margin.
 FOLLOWUP_S: Final = 14 * 60
 IDLE_MAX: Final = LIMITS["bridge_idle_cash_out_min"][1]
+#: Interactions remembered before those too old for a followup are forgotten.
+KEPT_MOST: Final = 10_000
 
 
 def auto_text(settings: GuildSettings) -> Text:
@@ -109,7 +111,8 @@ class EconomyAuto(commands.Cog, name="EconomyAuto"):
         if interaction.guild_id is None:
             return
         now = self.bot.clock.now()
-        self._last = {k: v for k, v in self._last.items() if now - v[1] < FOLLOWUP_S}
+        if len(self._last) >= KEPT_MOST:  # now and then, not at every interaction
+            self._last = {k: v for k, v in self._last.items() if now - v[1] < FOLLOWUP_S}
         self._last[interaction.guild_id, interaction.user.id] = (interaction, now)
 
     def _guild_ids(self) -> list[int]:
