@@ -273,3 +273,23 @@ async def test_cash_ins_and_buy_ins_past_the_daily_loss_limit_never_reach_unbeli
     assert len(unb.requests) == asked
     assert len(started.followups) == 1
     assert (unb.cash(guild, alice), await world.balance(world.alice)) == (900, 100)
+
+
+async def test_the_join_button_says_the_buy_in_is_on_its_way_privately(
+    world: World, bot: BlackjackBot, unb: FakeUnbelievaBoat
+) -> None:
+    await connect(world, unb)
+    guild, bob = world.guild.id, world.bob.id
+    unb.set_balance(guild, bob, cash=250)
+    table = await world.start(world.alice)
+    await world.say(world.admin, "blackjack-admin economy auto", buy_in=200)
+    unb.rate_limit_next(10_000)
+    pressed = await world.fake.click(world.bob, table, label="Join")
+    [note] = await pressed.wait_for_followups(1)
+    assert note.content == ON_ITS_WAY.format(chips=200, cash=200)
+    assert note.ephemeral
+    await wait_out_rate_limit(world, 10)
+    await settled(world)
+    [_, told] = await pressed.wait_for_followups(2)
+    assert told.content == "You bought 200 chips with 200 cash. Your chips: 200."
+    assert (unb.cash(guild, bob), await world.balance(world.bob)) == (50, 200)
