@@ -12,55 +12,39 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.bridge.client import Token, UnbClient
-from bot.bridge.transfers import (
-    Bridge,
-    BridgeRefusal,
-    NoEconomyPermission,
-    NotBridged,
-    NotEnoughCash,
-    OffRate,
-    OverLossLimit,
-    TransferOpen,
-    TransferResult,
-)
+from bot.bridge.transfers import Bridge, BridgeRefusal, NoEconomyPermission, TransferResult
 from bot.discord_reply import tell
-from bot.i18n import Text, _, speak, speaking
+from bot.i18n import _, speak, speaking
 from bot.log_setup import UNB_TOKEN_FIELD
 from bot.play_gate import Activity, PlayGate
 from bot.tables.chip_limit import at_the_limit
 from cogs.admin_ledger import NOT_ALLOWED
+from cogs.economy_auto import EconomyAuto, auto_command
+from cogs.economy_settle import SETTLE_SHOWN, SettleButton, settle_view
+from cogs.economy_words import (
+    NOT_BRIDGED,
+    SERVER_ONLY,
+    STILL_OPEN,
+    held_line,
+    refusal_text,
+    result_text,
+)
 from cogs.responsible import asker_of, tell_refusal
 from db.bridge_store import MAX_RATE
 from db.errors import BalanceLimitExceeded, InsufficientChips
 from db.models import MAX_BALANCE
-from db.ops.bridge import TransferClosed, TransferRecord
 
 if TYPE_CHECKING:
     from bot.app import BlackjackBot
 
 log = logging.getLogger(__name__)
-
-#: The transfers waiting for an admin that ``economy status`` offers to settle at once.
-SETTLE_SHOWN: Final = 5
-SERVER_ONLY: Final = _("Cash-ins and cash-outs work in a server only.")
-NOT_BRIDGED: Final = _("This server's chips are not linked to UnbelievaBoat.")
-UNAVAILABLE: Final = _("UnbelievaBoat could not be asked right now: nothing changed. Try later.")
-OPEN: Final = _("Your last transfer is still being checked: try again once it is settled.")
-STILL_OPEN: Final = _(
-    "A transfer is still open: settle it in /blackjack-admin economy status first. Nothing changed."
-)
-OUTCOMES: Final[dict[str, Text]] = {
-    "rolled_back": _("UnbelievaBoat refused the transfer: nothing changed."),
-    "pending": _("UnbelievaBoat did not answer. The transfer is being checked; nothing is lost."),
-    "held": _("The transfer could not be checked on its own: an admin will settle it."),
-}
 
 
 def bridge_of(bot: commands.Bot) -> Bridge:
@@ -68,71 +52,6 @@ def bridge_of(bot: commands.Bot) -> Bridge:
     cog = bot.get_cog("EconomyBridge")
     assert isinstance(cog, EconomyBridgeCog)
     return cog.bridge
-
-
-def result_text(result: TransferResult, balance: int | None) -> Text:
-    """What a player is told of their transfer."""
-    transfer = result.transfer
-    if result.outcome != "done":
-        return OUTCOMES[result.outcome]
-    if transfer.kind == "cash_in":
-        return _(
-            "You bought {chips} chips with {cash} cash. Your chips: {balance}.",
-            chips=transfer.chips,
-            cash=transfer.cash,
-            balance=balance,
-        )
-    return _(
-        "You changed {chips} chips into {cash} cash. Your chips: {balance}.",
-        chips=transfer.chips,
-        cash=transfer.cash,
-        balance=balance,
-    )
-
-
-def held_line(transfer: TransferRecord) -> str:
-    """A transfer waiting for an admin, with what to look for in the member's UnbelievaBoat
-    history (in the language being spoken)."""
-    if transfer.kind == "cash_in":
-        return speak(
-            "#{id}: {member} paying {cash} cash for {chips} chips (their cash before: {before})",
-            id=str(transfer.id),
-            member=f"<@{transfer.user_id}>",
-            cash=transfer.cash,
-            chips=transfer.chips,
-            before=transfer.cash_before,
-        )
-    return speak(
-        "#{id}: {member} changing {chips} chips into {cash} cash (their cash before: {before})",
-        id=str(transfer.id),
-        member=f"<@{transfer.user_id}>",
-        cash=transfer.cash,
-        chips=transfer.chips,
-        before=transfer.cash_before,
-    )
-
-
-def refusal_text(error: BridgeRefusal | InsufficientChips) -> Text:
-    """Why a transfer was not started (nothing changed)."""
-    if isinstance(error, NotBridged):
-        return NOT_BRIDGED
-    if isinstance(error, NotEnoughCash):
-        return _("You have {cash} cash on UnbelievaBoat: not enough for this.", cash=error.cash)
-    if isinstance(error, InsufficientChips):
-        return _("You have {balance} chips: not enough for this.", balance=error.balance)
-    if isinstance(error, TransferOpen):
-        return OPEN
-    if isinstance(error, OverLossLimit):
-        return _(
-            "That would take the chips you bought today past your daily loss limit of"
-            " {limit} (bought today: {bought}). It resets {when}.",
-            limit=error.limit,
-            bought=error.bought,
-            when=f"<t:{error.resets_at // 1_000_000}:R>",
-        )
-    if isinstance(error, OffRate):
-        return _("At this server's rate, the amount must be a multiple of {step}.", step=error.step)
-    return UNAVAILABLE
 
 
 class TokenForm(discord.ui.Modal):
@@ -175,45 +94,6 @@ class TokenForm(discord.ui.Modal):
                 " change them back with /blackjack cash-out; /daily and starting chips are off."
             )
         await tell(interaction, text)
-
-
-class SettleButton(discord.ui.Button["SettleView"]):
-    """An admin's word on a held transfer: UnbelievaBoat applied it, or did not."""
-
-    def __init__(
-        self, bridge: Bridge, transfer: TransferRecord, applied: bool, locale: object
-    ) -> None:
-        with speaking(locale):
-            went, did_not = (
-                speak("#{id} went through", id=str(transfer.id)),
-                speak("#{id} did not", id=str(transfer.id)),
-            )
-        label = went if applied else did_not
-        style = discord.ButtonStyle.success if applied else discord.ButtonStyle.secondary
-        super().__init__(label=label, style=style)
-        self._bridge, self._transfer, self._applied = bridge, transfer, applied
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if not interaction.permissions.manage_guild:
-            await tell(interaction, NOT_ALLOWED)
-            return
-        try:
-            await self._bridge.settle(self._transfer.id, self._applied, interaction.user.id)
-        except TransferClosed:
-            text = _("Transfer #{id} was already settled.", id=str(self._transfer.id))
-        else:
-            text = _("Transfer #{id} is settled.", id=str(self._transfer.id))
-        await tell(interaction, text)
-
-
-class SettleView(discord.ui.View):
-    """Two buttons for each transfer waiting for an admin."""
-
-    def __init__(self, bridge: Bridge, held: list[TransferRecord], locale: object) -> None:
-        super().__init__(timeout=600)
-        for transfer in held[:SETTLE_SHOWN]:
-            self.add_item(SettleButton(bridge, transfer, True, locale))
-            self.add_item(SettleButton(bridge, transfer, False, locale))
 
 
 class EconomyAdmin(app_commands.Group):
@@ -282,7 +162,7 @@ class EconomyAdmin(app_commands.Group):
             )
             lines = [held_line(transfer) for transfer in held[:SETTLE_SHOWN]]
         text = "\n".join([text, *lines])
-        view = SettleView(self.bridge, held, interaction.locale)
+        view = settle_view(held, interaction.locale)
         await interaction.followup.send(text, view=view, ephemeral=True)
 
 
@@ -362,6 +242,7 @@ class EconomyBridgeCog(commands.Cog, name="EconomyBridge"):
         table = self.bot.tree.get_command("blackjack")
         assert isinstance(admin, app_commands.Group)
         assert isinstance(table, app_commands.Group)
+        self._admin.add_command(auto_command())
         admin.add_command(self._admin)
         for command in self._player:
             table.add_command(command)
@@ -384,4 +265,14 @@ class EconomyBridgeCog(commands.Cog, name="EconomyBridge"):
 
 async def setup(bot: BlackjackBot) -> None:
     """discord.py extension entry point."""
-    await bot.add_cog(EconomyBridgeCog(bot))
+    cog = EconomyBridgeCog(bot)
+    bot.add_dynamic_items(SettleButton)
+    await bot.add_cog(cog)
+    await bot.add_cog(EconomyAuto(bot, cog.bridge))
+
+
+async def teardown(bot: BlackjackBot) -> None:
+    """Unloaded: the automatic transfers and the settle buttons go with it (a reload adds
+    them again)."""
+    await bot.remove_cog("EconomyAuto")
+    bot.remove_dynamic_items(SettleButton)

@@ -88,6 +88,16 @@ class BridgeStore:
         ids = tuple(checks.snowflake("user_id", member) for member in members)
         return await self._run(lambda: bridge.cashed_in_since(ids, since), write=False)
 
+    async def idle_cash_out_set(self) -> bool:
+        """Whether any server has the idle cash-out on (its watcher is needed)."""
+        return await self._run(bridge.idle_cash_out_set, write=False)
+
+    async def idle_holders(self, guild_id: int, since: int) -> list[tuple[int, int]]:
+        """(user id, chips) of the server's players whose chips have not moved since
+        ``since`` (microseconds)."""
+        g = checks.snowflake("guild_id", guild_id)
+        return await self._run(lambda: bridge.idle_holders(g, since), write=False)
+
     async def transfer(self, transfer_id: int) -> TransferRecord | None:
         """One transfer, or None."""
         return await self._run(lambda: bridge.transfer(transfer_id), write=False)

@@ -106,6 +106,14 @@ class GuildSettings:
     layout: str = "embed"
     #: 1: every table opened in the server is a practice table (a counting trainer).
     practice_tables: int = 0
+    #: On a server connected to UnbelievaBoat (0: off): a player who sits down with fewer
+    #: chips than this buys the difference with their cash, in the background.
+    bridge_buy_in: int = 0
+    #: 1: a player's chips go back as UnbelievaBoat cash when they leave a table.
+    bridge_cash_out_on_leave: int = 0
+    #: Minutes without a bet, a payout or a transfer after which a player's chips go back
+    #: as UnbelievaBoat cash (0: never).
+    bridge_idle_cash_out_min: int = 0
 
     def side_pay_table(self, bet: str) -> str | None:
         """The pay table of ``bet`` new tables offer, or None: the bet is off."""

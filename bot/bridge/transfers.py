@@ -124,20 +124,35 @@ class Bridge:
         """Turn ``cash`` of the member's UnbelievaBoat cash into chips."""
         async with self._queues[guild_id]:
             bridge, token = await self._ready(guild_id, user_id)
-            if cash % bridge.rate_cash:
-                raise OffRate(cash, bridge.rate_cash)
+            # Our own refusals first: UnbelievaBoat is not asked for a cash-in we refuse.
+            chips = await self._allowed(bridge, user_id, cash)
             before = await self._read(token, guild_id, user_id)
             if before.cash < cash:
                 raise NotEnoughCash(before.cash)
-            chips = cash // bridge.rate_cash * bridge.rate_chips
-            await self._within_loss_limit(guild_id, user_id, chips)
-            held = await self._store.read_balance(guild_id, user_id)
-            if held + chips > db.MAX_BALANCE:
-                raise db.BalanceLimitExceeded(held, chips, db.MAX_BALANCE, user_id)
             transfer = await self._store.bridge.begin(
                 guild_id, user_id, "cash_in", cash, chips, before.cash
             )
             return await self._send(token, transfer)
+
+    async def check_cash_in(self, guild_id: int, user_id: int, cash: int) -> None:
+        """Refuse now, from our books alone, a cash-in that :meth:`cash_in` would refuse
+        before asking UnbelievaBoat (NotBridged, OffRate, OverLossLimit,
+        db.BalanceLimitExceeded); UnbelievaBoat's own answer is not foretold."""
+        bridge = await self._store.bridge.bridge(guild_id)
+        if bridge is None:
+            raise NotBridged(f"guild {guild_id} has no bridge")
+        await self._allowed(bridge, user_id, cash)
+
+    async def _allowed(self, bridge: BridgeRecord, user_id: int, cash: int) -> int:
+        """The chips ``cash`` buys, unless the rate, the loss limit or the ceiling says no."""
+        if cash % bridge.rate_cash:
+            raise OffRate(cash, bridge.rate_cash)
+        chips = cash // bridge.rate_cash * bridge.rate_chips
+        await self._within_loss_limit(bridge.guild_id, user_id, chips)
+        held = await self._store.read_balance(bridge.guild_id, user_id)
+        if held + chips > db.MAX_BALANCE:
+            raise db.BalanceLimitExceeded(held, chips, db.MAX_BALANCE, user_id)
+        return chips
 
     async def cash_out(self, guild_id: int, user_id: int, chips: int) -> TransferResult:
         """Turn ``chips`` of the player's chips into UnbelievaBoat cash (InsufficientChips)."""

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import lru_cache
 from typing import Any
 
 import db
 from bot.clock import Clock
 from bot.engine import Rules, Settlement, Shoe, Verdict
-from bot.i18n import _
+from bot.i18n import _, joined
 from bot.tables import chip_limit
 from bot.tables.cash import CashMode
 from bot.tables.durable import rules_dict, table_write
@@ -78,6 +78,12 @@ class RoundFlow:
         self.shard_count = 1
         #: Told of each round once its settlement is committed, with its journal (the coach).
         self.on_settled: list[Callable[[SettledRound], None]] = []
+        #: Asked what to tell a player who just sat down ("": nothing), after the seat is
+        #: committed and outside the table's lock (the bridge's buy-in).
+        self.on_seat_taken: list[Callable[[Table, int], Awaitable[str]]] = []
+        #: Told (table, user id) as a player leaves the seats: at once without chips in
+        #: play, else once their round is settled, or as the table closes.
+        self.on_seat_left: list[Callable[[Table, int], None]] = []
         #: Each game mode's policy by its key (a table's document names its mode).
         self.modes: dict[str, GameMode] = {CashMode.key: CashMode(store, clock, registry)}
 
@@ -153,10 +159,31 @@ class RoundFlow:
             raise
 
     def remove_leavers(self, table: Table) -> None:
+        leavers = [seat.player.user_id for seat in table.seats if seat.leaving]
         table.seats = [seat for seat in table.seats if not seat.leaving]
         if table.seats and table.seat_of(table.host_id) is None:
             # The host left: the longest-seated player hosts from now on.
             table.host_id = table.seats[0].player.user_id
+        self._seats_left(table, leavers)
+
+    async def seat_taken(self, table: Table, user_id: int) -> str:
+        """What the seat's listeners tell the player who just sat down ("": nothing)."""
+        notes = []
+        for listener in self.on_seat_taken:
+            try:
+                notes.append(await listener(table, user_id))
+            except Exception:
+                log.exception("a seat listener failed at table %s", table.table_id)
+        said = [note for note in notes if note]
+        return joined(said, "\n") if said else ""
+
+    def _seats_left(self, table: Table, user_ids: list[int]) -> None:
+        for user_id in user_ids:
+            for listener in self.on_seat_left:
+                try:
+                    listener(table, user_id)
+                except Exception:
+                    log.exception("a seat listener failed at table %s", table.table_id)
 
     # ----------------------------------------------------------- the deal
 
@@ -302,6 +329,7 @@ class RoundFlow:
                 seat.deadline, seat.bet, seat.spots = deadline, bet, spots
             raise
         self._registry.forget(table)
+        self._seats_left(table, [seat.player.user_id for seat in table.seats])
 
     async def on_time(self, table: Table) -> None:
         """The table's timer is due: bets or decisions ran out."""

@@ -73,7 +73,8 @@ class Opening(TableStep):
         except db.StoreUnavailable:
             raise TableError(NO_STORE) from None
         await self._changes.emit(snapshot)
-        return Reply(snapshot)
+        note = await self._flow.seat_taken(self._registry.table(snapshot.table_id), host.user_id)
+        return Reply(snapshot, note)
 
     async def _open_table(
         self,

@@ -234,7 +234,7 @@ class Betting(TableStep):
         return await self._join(self._registry.table(table_id), player)
 
     async def _join(self, table: Table, player: Player) -> Reply:
-        async def seat_player() -> None:
+        async def seat_player() -> bool:
             self._flow.mode_of(table).check_seating(table, player, betting=False)
             seat = table.seat_of(player.user_id)
             if seat is not None and not seat.leaving:
@@ -242,14 +242,16 @@ class Betting(TableStep):
             if seat is not None:
                 seat.leaving = False  # joining again cancels a pending leave
                 await self._flow.save(table)
-                return
+                return False
             self._registry.check_room(table)
             await self._store.ensure_account(table.guild_id, player.user_id)
             table.seats.append(SeatState(player))
             await self._flow.save(table)
+            return True
 
-        _nothing, snapshot = await self._changes.mutate(table, seat_player)
-        return Reply(snapshot)
+        seated, snapshot = await self._changes.mutate(table, seat_player)
+        note = await self._flow.seat_taken(table, player.user_id) if seated else ""
+        return Reply(snapshot, note)
 
     async def leave(self, channel_id: int, player: Player) -> Reply:
         """Stand up from the channel's table: now, or when the round ends if the player

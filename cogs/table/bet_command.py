@@ -97,6 +97,7 @@ class BettingCog(commands.Cog, name="Betting"):
     ) -> None:
         """The bet at the channel's table (``/bet``, ``/tournament bet``, the Bet form): past
         the play gate, answered with a receipt; a refusal is raised (TableError)."""
+        self.bot.dispatch("seat_interaction", interaction)  # a bet may seat its player
         channel_id = interaction.channel_id or 0
         table = self.bot.tables.table_in(channel_id)
         table_id = None if table is None else table.table_id

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.discord_reply import tell
 from bot.engine import MAX_BET_CEILING, PRESETS
 from bot.failures import answer_failure, store_outage
-from bot.i18n import _
+from bot.i18n import _, joined
 from bot.play_gate import Activity
 from bot.table_display import TableDisplay
 from bot.tables import NoTableHere, TableError, TablePhase, TableSnapshot
@@ -162,10 +162,11 @@ class TableCog(commands.Cog, name="Table"):
         await self.bot.play_gate.require(
             economy_scope(interaction), asker_of(interaction), Activity.OPEN, interaction.channel_id
         )
+        self.bot.dispatch("seat_interaction", interaction)  # the starter sits down
         # A pocket table here past its last token ends first (refunded); the new one opens.
         old = self.bot.tables.table_in(interaction.channel_id)
         ended = old is not None and await self.messages.end_expired(old.table_id) is not None
-        snapshot, _player_note = await self.bot.tables.start(
+        snapshot, note = await self.bot.tables.start(
             economy_scope(interaction),
             interaction.channel_id,
             player_of(interaction),
@@ -176,8 +177,11 @@ class TableCog(commands.Cog, name="Table"):
         )
         if is_pocket_table(snapshot):
             self.messages.renderer.opened_pocket(snapshot.table_id, interaction.locale)
-        if await self.post_table(interaction, snapshot) and ended:
+        posted = await self.post_table(interaction, snapshot)
+        if posted and ended:
             await tell(interaction, EARLIER_TABLE_TIMED_OUT)
+        if posted and note:  # what the seat's listeners say (the bridge's buy-in)
+            await tell(interaction, note)
 
     async def post_table(
         self, interaction: discord.Interaction[Any], snapshot: TableSnapshot
@@ -208,14 +212,17 @@ class TableCog(commands.Cog, name="Table"):
         await self.bot.play_gate.require(
             economy_scope(interaction), asker_of(interaction), Activity.JOIN
         )
-        await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
-        await tell(interaction, _("You sat down. Bet with /bet amount [hands]."))
+        self.bot.dispatch("seat_interaction", interaction)
+        reply = await self.bot.tables.join(interaction.channel_id or 0, player_of(interaction))
+        sat = _("You sat down. Bet with /bet amount [hands].")
+        await tell(interaction, joined([sat, reply.note], "\n") if reply.note else sat)
 
     @blackjack.command(name="leave", description="Stand up from this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave now, or when this round ends if you have hands in it."""
         if await self.ended_unseen(interaction):
             return
+        self.bot.dispatch("seat_interaction", interaction)
         reply = await self.bot.tables.leave(interaction.channel_id or 0, player_of(interaction))
         await tell(interaction, reply.note)
 

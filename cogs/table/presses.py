@@ -80,6 +80,9 @@ HANDLERS: Final[dict[str, Press]] = {
     "leave": _leave,
     "count": _count,
 }
+#: Buttons that take or leave a seat: their presses are dispatched as ``seat_interaction``
+#: events (the bridge tells a seat's automatic transfer through the interaction).
+SEATS: Final = frozenset({"join", "leave", "rebet", "rebet2"})
 #: Buttons answered with words only the presser sees, not with the table.
 PRIVATE: Final = frozenset({"hint", "count"})
 
@@ -106,6 +109,8 @@ async def press(cog: TableCog, interaction: discord.Interaction[Any], ref: Butto
     if not await _admitted(cog, interaction, ref):
         return
     player = player_of(interaction)
+    if ref.action in SEATS:
+        cog.bot.dispatch("seat_interaction", interaction)
     if ref.action == "quiz":  # a practice table's count quiz: its form
         form = CountQuizForm(cog.bot, messages, ref.table_id, player, interaction.locale)
         await interaction.response.send_modal(form)

@@ -172,6 +172,24 @@ def cashed_in_since(members: tuple[int, ...], since: int) -> Op[int]:
     return int(rows[0][0])
 
 
+def idle_cash_out_set() -> Op[bool]:
+    """Whether any server has the bridge's idle cash-out on."""
+    rows = yield Query("SELECT COUNT(*) FROM guild_settings WHERE bridge_idle_cash_out_min > 0", ())
+    return bool(rows[0][0])
+
+
+def idle_holders(guild_id: int, since: int) -> Op[list[tuple[int, int]]]:
+    """(user id, chips) of the server's accounts holding chips that have not moved (no
+    ledger row: a bet, a payout, a transfer) since ``since``."""
+    rows = yield Query(
+        "SELECT a.user_id, a.balance FROM accounts a WHERE a.guild_id = ? AND a.balance > 0"
+        " AND NOT EXISTS (SELECT 1 FROM ledger l WHERE l.guild_id = a.guild_id"
+        " AND l.user_id = a.user_id AND l.created_at >= ?) ORDER BY a.user_id",
+        (guild_id, since),
+    )
+    return [(int(user_id), int(balance)) for user_id, balance in rows]
+
+
 def transfer(transfer_id: int) -> Op[TransferRecord | None]:
     """One transfer."""
     rows = yield Query(f"SELECT {_COLUMNS} FROM bridge_transfers WHERE id = ?", (transfer_id,))

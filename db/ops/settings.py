@@ -44,6 +44,9 @@ LIMITS: Final[dict[str, tuple[int, int]]] = {
     "play_role_id": (0, checks.MAX_ID),
     "play_stopped": (0, 1),
     "practice_tables": (0, 1),
+    "bridge_buy_in": (0, MAX_BALANCE),
+    "bridge_cash_out_on_leave": (0, 1),
+    "bridge_idle_cash_out_min": (0, 7 * 24 * 60),
 }
 #: Most channels a server may list for its tables.
 MAX_TABLE_CHANNELS: Final = 25

@@ -245,9 +245,11 @@ async def test_cash_ins_count_against_the_players_daily_loss_limit(
     unb.set_balance(GUILD, ALICE, cash=1_000)
     await store.play.set_limits(ALICE, {"daily_loss": 150})
     await bridge.cash_in(GUILD, ALICE, 100)
+    asked = len(unb.requests)
     with pytest.raises(OverLossLimit) as over:
         await bridge.cash_in(GUILD, ALICE, 60)
     assert (over.value.limit, over.value.bought) == (150, 100)
+    assert len(unb.requests) == asked  # refused before UnbelievaBoat is asked anything
     assert len(unb.changes()) == 1
     assert (await bridge.cash_in(GUILD, ALICE, 50)).outcome == "done"
     assert (unb.cash(GUILD, ALICE), await store.balance(GUILD, ALICE)) == (850, 150)
