@@ -12,10 +12,9 @@ import pytest
 from bot.app import BlackjackBot
 from bot.log_setup import PLAIN, RedactingFormatter
 from fakeunb import FakeUnbelievaBoat
+from tests.support.bridge import TOKEN, connect
 from tests.support.discord_world import World
 from tests.support.shoes import SPARE, ShoeQueue
-
-TOKEN = "unb-app-token-for-the-casino"
 
 
 @pytest.fixture
@@ -28,18 +27,6 @@ async def unb() -> AsyncIterator[FakeUnbelievaBoat]:
 def bot_settings(unb: FakeUnbelievaBoat) -> dict[str, object]:
     """The bot talks to the fake UnbelievaBoat."""
     return {"unbelievaboat_api_url": unb.url}
-
-
-async def connect(world: World, unb: FakeUnbelievaBoat) -> str:
-    """The admin connects the server; the answer."""
-    unb.authorize(TOKEN, world.guild.id)
-    opened = await world.fake.slash(world.admin, "blackjack-admin economy connect", world.channel)
-    assert opened.modal is not None
-    submitted = await world.fake.submit_modal(
-        world.admin, opened, {"UnbelievaBoat API token": TOKEN}
-    )
-    loaded = await submitted.wait_until_loaded()
-    return loaded.content
 
 
 async def test_connect_cash_in_and_out_keep_both_books_equal(
