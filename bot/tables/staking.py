@@ -4,7 +4,6 @@ everyone has bet), and /join, /leave and their buttons."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import db
 from bot.bet_amount import (
@@ -14,8 +13,9 @@ from bot.bet_amount import (
     short_of_chips,
     stake_words,
 )
+from bot.clock import Clock
 from bot.i18n import ENGLISH, Text, _
-from bot.tables.changes import TableStep
+from bot.tables.changes import TableChanges, TableStep
 from bot.tables.chip_limit import at_the_limit, best_win
 from bot.tables.errors import (
     BetRefused,
@@ -25,10 +25,11 @@ from bot.tables.errors import (
     TableError,
     WrongPhase,
 )
-from bot.tables.flow import EVERYONE_LEFT
+from bot.tables.flow import EVERYONE_LEFT, RoundFlow
 from bot.tables.play_words import FIRST_BET_NOTICE, blocked
 from bot.tables.players import Player
 from bot.tables.press_checks import EARLIER_ROUND
+from bot.tables.registry import TableRegistry
 from bot.tables.side_bets import best_side_win, side_bet_refusal
 from bot.tables.snapshot import Reply, TablePhase
 from bot.tables.table import SeatState, Table
@@ -44,8 +45,15 @@ def spots_allowed(max_spots: int) -> Text:
 class Betting(TableStep):
     """Taking a seat, betting, and standing up."""
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(
+        self,
+        store: db.Store,
+        clock: Clock,
+        registry: TableRegistry,
+        flow: RoundFlow,
+        changes: TableChanges,
+    ) -> None:
+        super().__init__(store, clock, registry, flow, changes)
         #: Players known to have seen the no-value notice: no mark with each of their bets.
         self._noticed: set[int] = set()
         #: Players whose bet marked the notice seen the first time, until it is shown.
