@@ -11,11 +11,12 @@ from bot.engine.settlement import Settlement
 class Standing:
     """Action and standing per player, fed one settlement at a time."""
 
-    __slots__ = ("_action", "_standing")
+    __slots__ = ("_action", "_rows", "_standing")
 
     def __init__(self) -> None:
         self._action: dict[str, int] = {}
         self._standing: dict[str, int] = {}
+        self._rows: tuple[tuple[str, int, int], ...] | None = None
 
     def record(self, settlement: Settlement) -> None:
         """Add a settled round: every chip staked is action; the net is standing."""
@@ -23,6 +24,7 @@ class Standing:
             player = result.player_id
             self._action[player] = self._action.get(player, 0) + result.staked
             self._standing[player] = self._standing.get(player, 0) + result.net
+        self._rows = None
 
     def action(self, player_id: str) -> int:
         """Total bet so far (bets, doubles, splits and insurance)."""
@@ -37,6 +39,17 @@ class Standing:
         for player, (action, net) in totals.items():
             self._action[player] = action
             self._standing[player] = net
+        self._rows = None
+
+    def rows(self) -> tuple[tuple[str, int, int], ...]:
+        """``(player, action, standing)`` for each player, in ``players`` order: what a
+        table's stored document keeps. Made once per change (``record``, ``restore``): a
+        table saves its document on every bet, and the tallies change only at settlement."""
+        if self._rows is None:
+            self._rows = tuple(
+                (player, action, self._standing[player]) for player, action in self._action.items()
+            )
+        return self._rows
 
     @property
     def players(self) -> tuple[str, ...]:

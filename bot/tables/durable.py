@@ -43,9 +43,7 @@ def _seat(seat: SeatState) -> dict[str, Any]:
         "spots": seat.spots,
         "leaving": seat.leaving,
         "deadline": seat.deadline,
-        "standing": [
-            [p, seat.standing.action(p), seat.standing.standing(p)] for p in seat.standing.players
-        ],
+        "standing": seat.standing.rows(),
         "last_net": seat.last_net,
         "side": seat.side,
     }
