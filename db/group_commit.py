@@ -2,13 +2,19 @@
 
 While one transaction is being written, the next writes queue; they then go in one
 transaction, one commit for all (SQLite: one WAL commit, one BEGIN and COMMIT on the
-connection's thread; PostgreSQL: one fsync). Each write that may refuse runs behind a
-savepoint of its own, so one that refuses (a stake the balance does not cover) is undone
-alone and its caller gets the error, while the others commit: every caller sees what it
-would have seen in a transaction of its own, in the order the writes were submitted. A
-write that never refuses (journal rows, a round's grades) needs no savepoint, which saves
-a statement: should it raise all the same, nothing of the group is committed and each
-write is tried alone.
+connection's thread; PostgreSQL: one fsync). Each caller sees what it would have seen in a
+transaction of its own, in the order the writes were submitted:
+
+- A group first runs as it is. Should a write that may refuse (a stake the balance does
+  not cover) refuse, the group is undone and runs again with that kind of write behind a
+  savepoint of its own, so the one that refuses is undone alone and its caller gets the
+  error while the others commit. The group right after runs that way at once. Savepoints
+  cost a statement a write, and refusals are rare: most groups need none.
+- A write that never refuses (journal rows, a round's grades) needs no savepoint: should it
+  raise all the same, nothing of the group is committed and each write is tried alone.
+- Writes nothing in the transaction reads back (``Many(..., blind=True)``: journal rows,
+  tables' documents) run at the group's end, one statement for each SQL text with every
+  row of the group's writes in the order they came; those of an undone write are dropped.
 
 If the database refuses the shared transaction as a whole (a statement it rejects),
 no caller's write took effect: each is then tried alone, so one write's failure never
@@ -22,9 +28,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
-from db.statements import Op, Query
+from db.errors import StoreError
+from db.statements import Many, Op, Query
+
+T = TypeVar("T")
 
 #: One caller's write: the operation to run, and the caller's future.
 Write = Callable[[], Op[Any]]
@@ -41,34 +50,65 @@ class Unguarded(Exception):
     """A write submitted as never refusing raised: the group is undone, each tried alone."""
 
 
+class Refused(StoreError):
+    """A write refused in a group run without savepoints: the group is undone, to run again
+    behind them. (A StoreError: an answer, which the store's observer counts as no failure.)"""
+
+
 def together(
-    writes: Sequence[Write], refusing: Sequence[bool] | None = None
+    writes: Sequence[Write], refusing: Sequence[bool] | None = None, *, guarded: bool = True
 ) -> Op[list[tuple[bool, Any]]]:
-    """Each write in turn, behind a savepoint where ``refusing`` says it may refuse (all, by
-    default): ``(True, result)``, or ``(False, error)`` for one that raised (its statements
-    undone, the others kept). One that raises without a savepoint raises ``Unguarded``.
+    """Each write in turn: ``(True, result)``, or ``(False, error)`` for one that refused
+    (raised) behind its savepoint, its statements undone and the others kept. A write runs
+    behind a savepoint where ``refusing`` says it may refuse (all, by default) and the group
+    is ``guarded``; one that refuses without a savepoint raises ``Refused``, and one that
+    raises and was said never to refuse raises ``Unguarded``. The writes' blind statements
+    run last, each SQL's rows in one statement.
 
     The savepoints are never released (the commit ends them all): SQLite and PostgreSQL
     roll back to the newest of a name, which is always the current write's, and a
     release would cost PostgreSQL one more round trip per write."""
     outcomes: list[tuple[bool, Any]] = []
+    blind: dict[str, list[Sequence[Any]]] = {}
     guards = [True] * len(writes) if refusing is None else refusing
-    for write, guarded in zip(writes, guards, strict=True):
-        if not guarded:
+    for write, refuses in zip(writes, guards, strict=True):
+        later: list[Many] = []
+        if not (refuses and guarded):
             try:
-                outcomes.append((True, (yield from write())))
+                outcomes.append((True, (yield from _sighted(write(), later))))
             except Exception as error:
-                raise Unguarded(error) from error
-            continue
-        yield _SAVEPOINT
-        try:
-            result = yield from write()
-        except Exception as error:  # raised by the operation itself (a refusal)
-            yield _UNDO
-            outcomes.append((False, error))
+                raise (Refused if refuses else Unguarded)(error) from error
         else:
+            yield _SAVEPOINT
+            try:
+                result = yield from _sighted(write(), later)
+            except Exception as error:  # raised by the operation itself (a refusal)
+                yield _UNDO
+                outcomes.append((False, error))
+                continue
             outcomes.append((True, result))
+        for statement in later:
+            blind.setdefault(statement.sql, []).extend(statement.rows)
+    for sql, rows in blind.items():
+        yield Many(sql, rows)
     return outcomes
+
+
+def _sighted(op: Op[T], later: list[Many]) -> Op[T]:
+    """``op`` with its blind statements put in ``later`` instead of run."""
+    try:
+        statement = next(op)
+        while True:
+            if isinstance(statement, Many) and statement.blind:
+                later.append(statement)
+                statement = op.send([])
+            else:
+                statement = op.send((yield statement))
+    except StopIteration as stop:
+        result: T = stop.value
+        return result
+    finally:
+        op.close()
 
 
 def _settle(done: asyncio.Future[Any], ok: bool, value: Any) -> None:
@@ -97,6 +137,8 @@ class GroupCommit:
         self._rolled_back = rolled_back
         self._queue: list[_Queued] = []
         self._writer: asyncio.Task[None] | None = None
+        #: Whether a write refused in the last group: the next runs behind savepoints at once.
+        self._refusals = False
 
     async def submit(self, write: Write, *, refuses: bool = True) -> Any:
         """Run ``write`` (a factory of the operation) in the next group; its result.
@@ -132,8 +174,16 @@ class GroupCommit:
             return
         writes = [write for write, _, _ in group]
         refusing = [refuses for _, refuses, _ in group]
+        guarded, self._refusals = self._refusals, False
         try:
-            outcomes = await self._run(lambda: together(writes, refusing))
+            if not guarded:
+                try:
+                    outcomes = await self._run(lambda: together(writes, refusing, guarded=False))
+                except Refused:
+                    guarded = True
+            if guarded:
+                outcomes = await self._run(lambda: together(writes, refusing))
+                self._refusals = not all(ok for ok, _ in outcomes)
         except Exception as error:
             if not isinstance(error, Unguarded) and not self._rolled_back(error):
                 for _, _, done in group:  # perhaps committed: never twice

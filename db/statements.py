@@ -33,10 +33,15 @@ class Query:
 
 @dataclass(frozen=True, slots=True)
 class Many:
-    """One statement run once per parameter tuple; the operation receives no rows."""
+    """One statement run once per parameter tuple; the operation receives no rows.
+
+    ``blind``: a write nothing in the transaction reads back (a journal row, a table's
+    document). In a group of writes (db.group_commit) it runs at the group's end, in one
+    statement with the same SQL's other rows, in the order they came."""
 
     sql: str
     rows: Sequence[Sequence[Any]]
+    blind: bool = False
 
 
 Statement: TypeAlias = Query | Many

@@ -59,6 +59,16 @@ def _row(user_id: int) -> Op[tuple[int, Limits, bool] | None]:
     return int(row[0]), _limits_of(row[1:-1]), row[-1] is not None
 
 
+#: A bet's first look (``check_bet``): the player's own limits, if they have a row, and
+#: whether they are linked in the server; one statement, for the common case of neither.
+_BET_LOOK = (
+    f"SELECT p.{', p.'.join(LIMIT_COLUMNS)}, EXISTS (SELECT 1 FROM play_links l"
+    " WHERE l.guild_id = ? AND l.user_id = me.user_id)"
+    " FROM (SELECT CAST(? AS BIGINT) AS user_id) me"
+    " LEFT JOIN play_limits p ON p.user_id = me.user_id"
+)
+
+
 def _ensure_row(user_id: int, now: int) -> Op[int]:
     """The player's row (created as its own principal if new), locked; its principal."""
     rows = yield Query(
@@ -174,10 +184,10 @@ def check_bet(user_id: int, amount: int, now: int, guild_id: int) -> Op[None]:
     """Refuse (PlayRefused) a bet of ``amount`` in ``guild_id`` the limits that count there
     do not allow; else note it in the player's session. Runs inside the stake's
     transaction, before the debit."""
-    own = yield from _row(user_id)
-    members = yield from group_of(user_id, guild_id)
-    if len(members) == 1 and (own is None or not own[1].settled(now).any):
+    [look] = yield Query(_BET_LOOK, (guild_id, user_id))
+    if not look[-1] and not _limits_of(look[:-1]).settled(now).any:
         return  # no limit, no link (the notice seen, perhaps): nothing to check or write
+    members = yield from group_of(user_id, guild_id)
     for member in members:  # in id order, so two checks never wait on each other
         yield from _locked_group(member, now)
     limits = yield from _limits_here(user_id, members, guild_id, now)

@@ -43,20 +43,9 @@ def _micros(seconds: float) -> int:
 
 def save_table(write: TableWrite, now: int) -> Op[None]:
     """Replace the table's document (or store its first)."""
-    yield Query(
-        _UPSERT,
-        (
-            write.table_id,
-            write.guild_id,
-            write.channel_id,
-            write.message_id,
-            write.round_id,
-            write.shard_count,
-            "open" if write.is_open else "closed",
-            write.state_json,
-            now,
-        ),
-    )
+    status = "open" if write.is_open else "closed"
+    row = (write.table_id, write.guild_id, write.channel_id, write.message_id, write.round_id)
+    yield Many(_UPSERT, [(*row, write.shard_count, status, write.state_json, now)], blind=True)
 
 
 def append_actions(actions: Sequence[TableAction]) -> Op[None]:
@@ -68,6 +57,7 @@ def append_actions(actions: Sequence[TableAction]) -> Op[None]:
                 (a.table_id, a.round_id, a.player, a.action, a.detail, _micros(a.at))
                 for a in actions
             ],
+            blind=True,
         )
 
 

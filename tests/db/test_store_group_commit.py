@@ -50,7 +50,9 @@ async def test_stakes_of_many_tables_share_a_transaction_and_a_refused_one_is_un
     assert isinstance(rest[2], db.InsufficientChips)
     assert (rest[2].balance, rest[2].amount) == (1000, 5000)
     assert rest[3:] == [600, 500]
-    assert seen.count == {"stake": 1, "together": 1}
+    # Run without savepoints first, the group was undone by the refusal and ran again
+    # behind them.
+    assert seen.count == {"stake": 1, "together": 2}
     # The refused stake left nothing behind: its balance, its ledger, its round.
     assert await store.balance(G, PLAYERS[3]) == 1000
     assert [entry.kind for entry in await store.reports.ledger(G, PLAYERS[3])] == ["grant"]
@@ -206,7 +208,7 @@ async def test_a_settlement_an_opening_and_grades_commit_with_other_tables_write
         return_exceptions=True,
     )
     await first
-    assert seen.count == {"append_actions": 1, "together": 1}
+    assert seen.count == {"append_actions": 1, "together": 2}  # the refusal: run again
     assert isinstance(settled, db.SettleResult)
     assert settled.balances == {PLAYERS[0]: 1100}
     assert isinstance(refused, ValueError)  # undone alone: its round is still open
@@ -223,14 +225,19 @@ async def test_a_settlement_an_opening_and_grades_commit_with_other_tables_write
     assert await store.balance(G, PLAYERS[1]) == 1000
 
 
-async def test_only_a_write_that_may_refuse_runs_behind_a_savepoint(store: db.Store) -> None:
-    rounds = await _rounds(store, 3)
+async def test_savepoints_only_after_a_refusal_and_blind_rows_in_one_statement(
+    store: db.Store,
+) -> None:
+    """A group runs without savepoints; a refusal undoes it and it runs again with each
+    write that may refuse behind one, as does the group after it. Journal rows and table
+    documents (blind writes) go last, one statement for each SQL, in the order they came."""
+    rounds = await _rounds(store, 4)
     sent: list[str] = []
 
     def recorded(op: Op[Any]) -> Op[Any]:
         statement = next(op)
         while True:
-            sent.append(getattr(statement, "sql", ""))
+            sent.append(getattr(statement, "sql", "")[:22])
             try:
                 statement = op.send((yield statement))
             except StopIteration as stop:
@@ -238,24 +245,71 @@ async def test_only_a_write_that_may_refuse_runs_behind_a_savepoint(store: db.St
 
     group = GroupCommit(lambda write: store._run(lambda: recorded(write()), write=True))
 
-    def stake(player: int, round_id: int) -> Op[int]:
-        return ops_rounds.stake(G, player, 100, "bet", round_id, store._now())
+    def stake(player: int, round_id: int, amount: int = 100) -> Op[int]:
+        return ops_rounds.stake(G, player, amount, "bet", round_id, store._now())
 
-    def append(round_id: int) -> Op[None]:
-        return table_state.append_actions([row(round_id, "p", "hit")])
+    def append(round_id: int, action: str = "hit") -> Op[None]:
+        return table_state.append_actions([row(round_id, "p", action)])
 
-    first = asyncio.ensure_future(group.submit(lambda: append(rounds[0]), refuses=False))
-    await asyncio.sleep(0)  # on its way alone; the next three go together
+    def document(round_id: int, text: str) -> Op[None]:
+        write = db.TableWrite(f"t{round_id}", G, CHANNEL + round_id, None, round_id, 1, text)
+        return table_state.save_table(write, store._now())
+
+    sent.clear()
+    first = asyncio.ensure_future(group.submit(lambda: append(rounds[3]), refuses=False))
+    await asyncio.sleep(0)
     results = await asyncio.gather(
-        group.submit(lambda: append(rounds[1]), refuses=False),
-        group.submit(lambda: stake(PLAYERS[0], rounds[2])),
-        group.submit(lambda: append(rounds[2]), refuses=False),
+        group.submit(lambda: append(rounds[0]), refuses=False),
+        group.submit(lambda: document(rounds[0], '{"n": 1}'), refuses=False),
+        group.submit(lambda: stake(PLAYERS[0], rounds[1])),
+        group.submit(lambda: append(rounds[0], "stand"), refuses=False),
+        group.submit(lambda: document(rounds[0], '{"n": 2}'), refuses=False),
     )
     await first
-    assert list(results) == [None, 900, None]
-    assert sent.count("SAVEPOINT grouped_write") == 1  # the stake's alone
+    assert list(results) == [None, None, 900, None, None]
+    plain = sent[-10:]
+    assert "SAVEPOINT grouped_writ" not in sent
+    # The stake's own statements, then the journal's rows and the documents, one each.
+    assert plain[-2:] == ["INSERT INTO table_acti", "INSERT INTO live_table"]
+    assert sent.count("INSERT INTO table_acti") == 2  # the first write's alone, and the group's
+    assert [a.action for a in await store.tables.round_actions(rounds[0])] == ["hit", "stand"]
+    [stored] = [t for t in await store.tables.open_tables() if t.table_id == f"t{rounds[0]}"]
+    assert stored.state_json == '{"n": 2}'  # the later document wins
+
+    # A refusal: the group runs again, the stakes behind savepoints, the refused one's
+    # journal rows dropped with it; and so does the next group, at once.
+    seen = Transactions()
+    store.observer = seen
+    sent.clear()
+    first = asyncio.ensure_future(group.submit(lambda: append(rounds[3]), refuses=False))
+    await asyncio.sleep(0)
+
+    def refused_with_rows() -> Op[int]:
+        yield from append(rounds[2], "double")
+        return (yield from stake(PLAYERS[1], rounds[2], 5000))
+
+    refused, staked = await asyncio.gather(
+        group.submit(refused_with_rows),
+        group.submit(lambda: stake(PLAYERS[2], rounds[1])),
+        return_exceptions=True,
+    )
+    await first
+    assert isinstance(refused, db.InsufficientChips)
+    assert staked == 900
+    assert seen.count == {"recorded": 3}  # the first write alone, the group twice
+    assert sent.count("SAVEPOINT grouped_writ") == 2
+    assert await store.tables.round_actions(rounds[2]) == []
+    sent.clear()
+    first = asyncio.ensure_future(group.submit(lambda: append(rounds[3]), refuses=False))
+    await asyncio.sleep(0)
+    assert await asyncio.gather(
+        group.submit(lambda: stake(PLAYERS[3], rounds[1])),
+        group.submit(lambda: append(rounds[1]), refuses=False),
+    ) == [900, None]
+    await first
+    assert seen.count["recorded"] == 5  # guarded at once: the group ran once
+    assert sent.count("SAVEPOINT grouped_writ") == 1
     for round_id in rounds:
-        assert len(await store.tables.round_actions(round_id)) == 1
         await store.void_round(round_id, "test over")
 
 
