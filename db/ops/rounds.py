@@ -12,9 +12,13 @@ from db.ops.play_limits import check_bet
 from db.ops.shoes import open_shoe
 from db.statements import Many, Op, Query
 
-_STAKES_BY_PLAYER = (
-    "SELECT user_id, -SUM(delta) FROM ledger WHERE round_id = ?"
-    f" AND kind IN ({', '.join(repr(kind) for kind in STAKE_KINDS)}) GROUP BY user_id"
+#: Each player's stakes in a round, less the side bets its deal settled (21+3, Perfect
+#: Pairs: won or lost already); one statement.
+_STAKES_LEFT = (
+    "SELECT user_id, SUM(amount) FROM (SELECT user_id, -delta AS amount FROM ledger"
+    f" WHERE round_id = ? AND kind IN ({', '.join(repr(kind) for kind in STAKE_KINDS)})"
+    " UNION ALL SELECT user_id, -wagered FROM side_bet_results WHERE round_id = ?) stakes"
+    " GROUP BY user_id"
 )
 
 
@@ -40,16 +44,22 @@ def require_open_round(round_id: int, guild_id: int, add_staked: int = 0) -> Op[
 
 
 def open_round(
-    guild_id: int, channel_id: int, rules_json: str, commitment: str, now: int
+    guild_id: int,
+    channel_id: int,
+    rules_json: str,
+    commitment: str,
+    now: int,
+    message_id: int | None = None,
 ) -> Op[int]:
-    """A new open round dealt from the shoe with ``commitment``; its id."""
+    """A new open round dealt from the shoe with ``commitment`` (shown in the message
+    ``message_id``, if given); its id."""
     shoe = yield from open_shoe(guild_id, channel_id, commitment, now)
     if shoe.seed_hex is not None:
         raise ValueError("that shoe's seed has been revealed; deal from a new shoe")
     rows = yield Query(
-        "INSERT INTO rounds (guild_id, channel_id, shoe_id, rules_json, opened_at)"
-        " VALUES (?, ?, ?, ?, ?) RETURNING id",
-        (guild_id, channel_id, shoe.shoe_id, rules_json, now),
+        "INSERT INTO rounds (guild_id, channel_id, shoe_id, rules_json, opened_at, message_id)"
+        " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+        (guild_id, channel_id, shoe.shoe_id, rules_json, now, message_id),
     )
     return int(rows[0][0])
 
@@ -158,11 +168,8 @@ def settle_round(
         status = yield from round_status(round_id)
         return SettleResult(round_id, already_settled=True, status=status)  # type: ignore[arg-type]
     guild_id = int(rows[0][0])
-    stake_rows = yield Query(_STAKES_BY_PLAYER, (round_id,))
+    stake_rows = yield Query(_STAKES_LEFT, (round_id, round_id))
     staked = {int(u): int(s) for u, s in stake_rows}
-    earlier = yield from _settled_side_stakes(round_id)
-    for user_id, wagered in earlier.items():
-        staked[user_id] = staked.get(user_id, 0) - wagered
     _check_settlement(staked, payouts, hands, side)
     credited: dict[int, int] = {}
     balances: dict[int, int] = {}
@@ -343,14 +350,12 @@ def _refund_stakes(
 ) -> Op[tuple[dict[int, int], dict[int, int], dict[int, int]]]:
     """Credit each player's stakes in the round, up to the chip ceiling: the refunds (none
     of 0), the balances after them, and what the ceiling left unpaid, by player."""
-    stake_rows = yield Query(_STAKES_BY_PLAYER, (round_id,))
     # Side bets the deal settled (21+3, Perfect Pairs) were won or lost already: not refunded.
-    settled = yield from _settled_side_stakes(round_id)
+    stake_rows = yield Query(_STAKES_LEFT, (round_id, round_id))
     refunds: dict[int, int] = {}
     balances: dict[int, int] = {}
     unpaid: dict[int, int] = {}
-    for user_id, staked in sorted((int(u), int(s)) for u, s in stake_rows):
-        amount = staked - settled.get(user_id, 0)
+    for user_id, amount in sorted((int(u), int(s)) for u, s in stake_rows):
         if amount <= 0:
             continue
         # A refund is paid up to the chip ceiling, as a settlement is: the round closes.

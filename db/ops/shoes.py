@@ -30,6 +30,9 @@ def get_shoe(commitment: str) -> Op[ShoeRecord | None]:
 
 def open_shoe(guild_id: int, channel_id: int, commitment: str, now: int) -> Op[ShoeRecord]:
     """Record a new shoe (or return the one already recorded with this commitment)."""
+    recorded = yield from get_shoe(commitment)  # a round's shoe is recorded as it is made
+    if recorded is not None:
+        return recorded
     yield Query(
         "INSERT INTO shoes (guild_id, channel_id, commitment, created_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (commitment) DO NOTHING",

@@ -98,9 +98,9 @@ def open_table_round(
     table: TableWrite | None,
 ) -> Op[int]:
     """``open_round``, then its message and the table's document (with the new round's id)."""
-    round_id = yield from rounds.open_round(guild_id, channel_id, rules_json, commitment, now)
-    if message_id is not None:
-        yield from rounds.set_round_message(round_id, message_id)
+    round_id = yield from rounds.open_round(
+        guild_id, channel_id, rules_json, commitment, now, message_id
+    )
     if table is not None:
         yield from save_table(replace(table, round_id=round_id), now)
     return round_id
