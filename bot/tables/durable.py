@@ -55,6 +55,24 @@ def _lines(lines: Sequence[str]) -> list[Any]:
     return [line_data(line) for line in lines]
 
 
+#: Each line tuple's JSON, by the tuple (a table keeps its last round's lines, a tuple,
+#: through every bet of the next round): written once, then put in each document as it is.
+_WRITTEN: dict[int, tuple[Sequence[str], orjson.Fragment]] = {}
+_WRITTEN_KEPT: Final = 4096
+
+
+def _lines_written(lines: tuple[str, ...]) -> orjson.Fragment:
+    """``_lines(lines)`` as JSON, kept for the same tuple."""
+    known = _WRITTEN.get(id(lines))
+    if known is not None and known[0] is lines:
+        return known[1]
+    written = orjson.Fragment(orjson.dumps(_lines(lines)))
+    if len(_WRITTEN) >= _WRITTEN_KEPT:
+        _WRITTEN.clear()
+    _WRITTEN[id(lines)] = (lines, written)
+    return written
+
+
 @lru_cache(maxsize=256)
 def rules_dict(rules: Rules) -> dict[str, Any]:
     """``rules.to_dict()``, made once per rule set (a frozen value): every bet saves the
@@ -84,10 +102,10 @@ def table_document(table: Table, mode_state: Any = None) -> str:
             "round_no": table.round_no,
             "deadline": table.deadline,
             "events": _lines(table.events),
-            "last_results": _lines(table.last_results),
-            "last_summary": _lines(table.last_summary),
+            "last_results": _lines_written(table.last_results),
+            "last_summary": _lines_written(table.last_summary),
             "last_owners": list(table.last_owners),
-            "shuffle_notice": _lines(table.shuffle_notice),
+            "shuffle_notice": _lines_written(table.shuffle_notice),
             "last_bets": [[user, bet, spots] for user, (bet, spots) in table.last_bets.items()],
             "message_at": table.message_at,
             "side_bets": table.side_bets.to_dict() if table.side_bets.tables else None,
