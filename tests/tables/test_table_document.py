@@ -10,16 +10,20 @@ from bot.i18n import line_data, line_from
 from bot.tables import TableService, durable
 from fakediscord.clock import ManualClock
 from tests.support.shoes import SPARE, ShoeQueue
-from tests.support.tables import ALICE, BOB, CHANNEL, GUILD
-from tests.tables.test_table_last_round import ALL_ON, settled_table
+from tests.support.tables import ALICE, BOB, CHANNEL, GUILD, tick
 
 
 async def test_a_documents_kept_lines_are_the_lines_written_afresh(
     service: TableService, store: db.Store, clock: ManualClock, shoes: ShoeQueue
 ) -> None:
-    await store.set_guild_settings(GUILD, **ALL_ON)
     shoes.add(f"Ts 9s 8d 9d 7c 9h Kd {SPARE}")
-    snapshot = await settled_table(service, clock, [ALICE, BOB], spots=1)
+    await service.start(GUILD, CHANNEL, ALICE)
+    await service.join(CHANNEL, BOB)
+    for player in (ALICE, BOB):
+        await service.bet(CHANNEL, player, "10")
+    await tick(clock, 30)  # each hand stands at the timer: the round is settled
+    snapshot = service.table_in(CHANNEL)
+    assert snapshot is not None
     table = service.registry.tables[snapshot.table_id]
     assert table.last_results
     assert table.last_summary
