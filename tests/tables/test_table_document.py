@@ -36,7 +36,8 @@ async def test_a_documents_kept_lines_are_the_lines_written_afresh(
     # New lines (the next round's), a new tuple: written anew, never the old ones.
     table.last_results = (*table.last_results[1:], table.last_results[0])
     moved = json.loads(durable.table_document(table))["last_results"]
-    assert moved == [line_data(line) for line in table.last_results] != data["last_results"]
+    assert moved == [line_data(line) for line in table.last_results]
+    assert moved != data["last_results"]
     await service.bet(CHANNEL, ALICE, "10")
     [stored] = await store.tables.open_tables()
     assert json.loads(stored.state_json)["last_results"] == moved
