@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/load.py [--tables 200] [--rounds 6] [--paced-rounds 2]
         [--paced-rate N] [--overload-rounds 2] [--database-url URL] [--processes N]
-        [--in-process] [--profile FILE] [--profile-floor FILE] [--coach]
+        [--in-process] [--profile FILE] [--profile-floor FILE] [--coach] [--bet-again]
         [--coach-compare | --layouts] [--pairs 2]
 
 The fake Discord (aiohttp server and gateway) and the driver run in this process; the
@@ -15,7 +15,8 @@ process and event loop instead, for ``--profile``.
    pressing again as soon as answered: the throughput discord.py allows.
 2. The blackjack bot, closed loop: every player acts as soon as the table lets them
    (``/bet``, then each decision by basic strategy, No insurance when asked, read from
-   the table message as a player would) for ``--rounds`` rounds: its throughput.
+   the table message as a player would) for ``--rounds`` rounds: its throughput. With
+   ``--bet-again`` a player bets by the table's Bet again button wherever it is offered.
 3. The blackjack bot, open loop: ``--paced-rounds`` more rounds, with interactions
    leaving at most ``--paced-rate`` a second (default: half the floor's rate, the
    throughput goal): the bot's own time at a load it is meant to carry.
@@ -223,6 +224,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--in-process", action="store_true", help="the bot in this process (for --profile)"
+    )
+    parser.add_argument(
+        "--bet-again",
+        action="store_true",
+        help="players bet by the table's Bet again button where offered, /bet otherwise",
     )
     parser.add_argument(
         "--pin",

@@ -56,7 +56,7 @@ class Stage:
         ``/blackjack coach`` once a round with ``coach`` (default: ``--coach``)."""
         coach = self.args.coach if coach is None else coach
         return [
-            Player(self.fake, tally, member, message, played, coach).run()
+            Player(self.fake, tally, member, message, played, coach, self.args.bet_again).run()
             for (_, members), message in zip(self.seats[group], self.messages[group], strict=True)
             for member in members
         ]

@@ -67,7 +67,8 @@ class Tally:
 class Player:
     """One player at one table message: bets on each of ``rounds`` as the message opens it,
     acts whenever they may (``run``); with ``coach``, asks ``/blackjack coach`` once a round,
-    after the bet."""
+    after the bet; with ``bet_again``, bets by the table's Bet again button where it is
+    offered (the same 10 as the round before), by ``/bet 10`` otherwise."""
 
     def __init__(
         self,
@@ -77,11 +78,14 @@ class Player:
         message: FakeMessage,
         rounds: range,
         coach: bool = False,
+        bet_again: bool = False,
     ) -> None:
         self.fake, self.tally, self.member, self.message = fake, tally, member, message
         self.rounds = rounds
         #: Ask ``/blackjack coach`` once a round, after the bet.
         self.coach = coach
+        #: Bet by pressing Bet again where the table offers it.
+        self.bet_again = bet_again
         self.bet_on = rounds.start - 1  # the round this player last bet on
         self.name = member.nick or member.user.global_name or member.user.username
         #: The hand ("round:seat") and the actions refused on it.
@@ -103,7 +107,9 @@ class Player:
             await self.wait_for_change()
 
     async def bet(self, shown_round: int) -> None:
-        """``/bet`` on the round the message shows open."""
+        """``/bet`` on the round the message shows open (or Bet again: ``bet_again``)."""
+        if self.bet_again and await self.press_bet_again(shown_round):
+            return
         reply = await self.tally.send(
             "bet",
             self.fake.slash(
@@ -113,16 +119,47 @@ class Player:
         if reply.response_type == 5:  # deferred: the answer replaces "thinking"
             await reply.wait_until_loaded(max_wait=MAX_WAIT)
         if (reply.content or "").startswith(("Bet ", "You already bet")):
-            self.bet_on = shown_round
-            if self.coach:
-                asked = self.fake.slash(
-                    self.member, "blackjack coach", self.message.channel, max_wait=MAX_WAIT
-                )
-                await self.tally.send("coach", asked)
+            await self.placed(shown_round)
         else:
             self.tally.kinds[f"refused: {reply.content}"] += 1
             if "busy" in (reply.content or ""):
                 await asyncio.sleep(BUSY_RETRY)
+
+    async def placed(self, shown_round: int) -> None:
+        """The bet on ``shown_round`` is in; with ``coach``, ask ``/blackjack coach``."""
+        self.bet_on = shown_round
+        if self.coach:
+            asked = self.fake.slash(
+                self.member, "blackjack coach", self.message.channel, max_wait=MAX_WAIT
+            )
+            await self.tally.send("coach", asked)
+
+    async def press_bet_again(self, shown_round: int) -> bool:
+        """Press Bet again if the message offers it this round: False when it does not, or
+        the bot refused it for a reason other than being busy (then ``/bet`` it is)."""
+        wanted = None
+        for button in self.message.buttons():
+            ref = parse_custom_id(button["custom_id"])
+            if ref is not None and ref.action == "rebet" and ref.round_no == shown_round:
+                wanted = None if button.get("disabled") else button["custom_id"]
+        if wanted is None:
+            return False
+        shown = (message_state(self.message), seat_value(self.message, self.name))
+        try:
+            press = self.fake.click(self.member, self.message, custom_id=wanted, max_wait=MAX_WAIT)
+            reply = await self.tally.send("bet again", press)
+        except InteractionRejected:
+            self.tally.kinds["not on the message yet"] += 1
+            return False
+        refusal = await self.refusal(reply, shown)
+        if not refusal or refusal.startswith("You already bet"):
+            await self.placed(shown_round)
+            return True
+        self.tally.kinds[f"refused: {refusal}"] += 1
+        if "busy" in refusal:
+            await asyncio.sleep(BUSY_RETRY)
+            return True
+        return False
 
     async def act(self, shown_round: int) -> bool:
         """Press what basic strategy says, if anything: False when there is nothing to do
