@@ -5,8 +5,10 @@ SIGTERM and started again shows its Latest and Last round lines in Spanish."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
+from cogs.table.buttons import parse_custom_id
 from fakediscord import FakeDiscord
 from fakediscord.harness import BotProcess
 from fakediscord.records import FakeMessage
@@ -18,12 +20,41 @@ BACK_ES = "El bot se ha reiniciado: esta mesa ha vuelto"
 LAST_ROUND_ES = "Última ronda"
 
 
+def enabled(message: FakeMessage, action: str) -> str | None:
+    """The custom id of the message's enabled ``action`` button (``hit``), if it has one."""
+    for button in message.buttons():
+        custom = str(button.get("custom_id", ""))
+        if custom.endswith(f":{action}") and not button.get("disabled"):
+            return custom
+    return None
+
+
 def can_hit(message: FakeMessage) -> bool:
-    """The table waits for a decision: its Hit button (by custom id) is enabled."""
-    return any(
-        str(button.get("custom_id", "")).endswith(":hit") and not button.get("disabled")
-        for button in message.buttons()
-    )
+    """The table waits for a decision: its Hit button is enabled."""
+    return enabled(message, "hit") is not None
+
+
+def round_shown(message: FakeMessage) -> int:
+    """The round the message's buttons belong to (the one being bet on, or played)."""
+    refs = (parse_custom_id(str(button.get("custom_id", ""))) for button in message.buttons())
+    return max((ref.round_no for ref in refs if ref is not None), default=0)
+
+
+def over(message: FakeMessage, betting: int) -> bool:
+    """The round ``betting`` is over: the next one is open."""
+    return round_shown(message) > betting
+
+
+def over_or_stand(message: FakeMessage, betting: int) -> bool:
+    """The round ``betting`` is over, or waits for a decision its Stand button can give."""
+    return over(message, betting) or enabled(message, "stand") is not None
+
+
+def dealt(message: FakeMessage, betting: int) -> bool:
+    """The round ``betting`` is dealt: it waits for a decision, asks about insurance, or
+    (a blackjack) is already over."""
+    asks = enabled(message, "no_insurance") is not None
+    return can_hit(message) or asks or over(message, betting)
 
 
 async def test_a_spanish_table_stopped_and_started_again_says_its_lines_in_spanish(
@@ -38,10 +69,22 @@ async def test_a_spanish_table_stopped_and_started_again_says_its_lines_in_spani
         start = await fake.slash(world.alice, "blackjack start", world.channel)
         table = start.original
         assert table is not None
-        # The shoe is random: bet until a round waits for Alice's decision.
+        # The shoe is random: bet until a round waits for Alice's decision. A blackjack ends
+        # the round at once (the next one opens); an ace up asks about insurance first, whose
+        # lines push the deal's out of Latest: that round is played out, and bet again.
         for _ in range(10):
+            betting = round_shown(table)
             await fake.slash(world.alice, "bet", world.channel, amount="100")
-            await fake.wait_for(lambda: can_hit(table) or LAST_ROUND_ES in embed_text(table))
+            await fake.wait_for(partial(dealt, table, betting))
+            no_insurance = enabled(table, "no_insurance")
+            if no_insurance is not None:
+                await fake.click(world.alice, table, custom_id=no_insurance)
+                await fake.wait_for(partial(over_or_stand, table, betting))
+                stand = enabled(table, "stand")
+                if stand is not None:
+                    await fake.click(world.alice, table, custom_id=stand)
+                await fake.wait_for(partial(over, table, betting))
+                continue
             if can_hit(table):
                 break
         assert can_hit(table), embed_text(table)
