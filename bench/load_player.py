@@ -121,9 +121,7 @@ class Player:
         if (reply.content or "").startswith(("Bet ", "You already bet")):
             await self.placed(shown_round)
         else:
-            self.tally.kinds[f"refused: {reply.content}"] += 1
-            if "busy" in (reply.content or ""):
-                await asyncio.sleep(BUSY_RETRY)
+            await self.refused_with(reply.content or "")
 
     async def placed(self, shown_round: int) -> None:
         """The bet on ``shown_round`` is in; with ``coach``, ask ``/blackjack coach``."""
@@ -144,22 +142,15 @@ class Player:
                 wanted = None if button.get("disabled") else button["custom_id"]
         if wanted is None:
             return False
-        shown = (message_state(self.message), seat_value(self.message, self.name))
         try:
-            press = self.fake.click(self.member, self.message, custom_id=wanted, max_wait=MAX_WAIT)
-            reply = await self.tally.send("bet again", press)
+            refusal = await self.press("bet again", wanted)
         except InteractionRejected:
             self.tally.kinds["not on the message yet"] += 1
             return False
-        refusal = await self.refusal(reply, shown)
         if not refusal or refusal.startswith("You already bet"):
             await self.placed(shown_round)
             return True
-        self.tally.kinds[f"refused: {refusal}"] += 1
-        if "busy" in refusal:
-            await asyncio.sleep(BUSY_RETRY)
-            return True
-        return False
+        return await self.refused_with(refusal)
 
     async def act(self, shown_round: int) -> bool:
         """Press what basic strategy says, if anything: False when there is nothing to do
@@ -173,10 +164,8 @@ class Player:
         table_id = parse_custom_id(self.message.buttons()[0]["custom_id"])
         assert table_id is not None
         cid = custom_id(table_id.table_id, shown_round, BUTTON_OF[action])
-        shown = (message_state(self.message), seat_value(self.message, self.name))
         try:
-            press = self.fake.click(self.member, self.message, custom_id=cid, max_wait=MAX_WAIT)
-            reply = await self.tally.send(BUTTON_OF[action], press)
+            refusal = await self.press(BUTTON_OF[action], cid)
         except InteractionRejected as rejected:
             if "disabled" in str(rejected):
                 # Nobody may take it now (a pair on a fourth hand: no more splits).
@@ -186,14 +175,27 @@ class Player:
                 return True
             self.tally.kinds["not on the message yet"] += 1
             return False
-        refusal = await self.refusal(reply, shown)
-        if refusal:
-            self.tally.kinds[f"refused: {refusal}"] += 1
-            if "busy" in refusal:
-                await asyncio.sleep(BUSY_RETRY)  # as asked: "in a moment"
-            else:
-                self.refused[1].add(action)
+        if refusal and not await self.refused_with(refusal):
+            self.refused[1].add(action)
         return True
+
+    async def press(self, kind: str, button: str) -> str:
+        """Press the message's button of custom id ``button`` (counted as ``kind``): what the bot
+        refused it with, "" when it took it; InteractionRejected when the message has no
+        such button to press."""
+        shown = (message_state(self.message), seat_value(self.message, self.name))
+        click = self.fake.click(self.member, self.message, custom_id=button, max_wait=MAX_WAIT)
+        reply = await self.tally.send(kind, click)
+        return await self.refusal(reply, shown)
+
+    async def refused_with(self, refusal: str) -> bool:
+        """Count a refusal; when the table was busy, wait as asked ("in a moment") before
+        trying again. Whether it was busy."""
+        self.tally.kinds[f"refused: {refusal}"] += 1
+        busy = "busy" in refusal
+        if busy:
+            await asyncio.sleep(BUSY_RETRY)
+        return busy
 
     async def refusal(self, reply: FakeInteraction, shown: object) -> str:
         """What the bot refused a press with; "" when it took it."""
