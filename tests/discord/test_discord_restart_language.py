@@ -8,41 +8,21 @@ import sys
 from functools import partial
 from pathlib import Path
 
-from cogs.table.buttons import parse_custom_id
 from fakediscord import FakeDiscord
 from fakediscord.harness import BotProcess
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
 from tests.support.bot_env import NO_DOTENV
 from tests.support.discord_world import World, embed_text
+from tests.support.table_buttons import enabled, over, round_shown
 
 BACK_ES = "El bot se ha reiniciado: esta mesa ha vuelto"
 LAST_ROUND_ES = "Última ronda"
 
 
-def enabled(message: FakeMessage, action: str) -> str | None:
-    """The custom id of the message's enabled ``action`` button (``hit``), if it has one."""
-    for button in message.buttons():
-        custom = str(button.get("custom_id", ""))
-        if custom.endswith(f":{action}") and not button.get("disabled"):
-            return custom
-    return None
-
-
 def can_hit(message: FakeMessage) -> bool:
     """The table waits for a decision: its Hit button is enabled."""
     return enabled(message, "hit") is not None
-
-
-def round_shown(message: FakeMessage) -> int:
-    """The round the message's buttons belong to (the one being bet on, or played)."""
-    refs = (parse_custom_id(str(button.get("custom_id", ""))) for button in message.buttons())
-    return max((ref.round_no for ref in refs if ref is not None), default=0)
-
-
-def over(message: FakeMessage, betting: int) -> bool:
-    """The round ``betting`` is over: the next one is open."""
-    return round_shown(message) > betting
 
 
 def over_or_stand(message: FakeMessage, betting: int) -> bool:

@@ -1,0 +1,27 @@
+"""What a table message's buttons say, read by their custom ids: for end-to-end tests that
+wait for a round to be dealt or over without reading the embed's words."""
+
+from __future__ import annotations
+
+from cogs.table.buttons import parse_custom_id
+from fakediscord.records import FakeMessage
+
+
+def enabled(message: FakeMessage, action: str) -> str | None:
+    """The custom id of the message's enabled ``action`` button (``hit``), if it has one."""
+    for button in message.buttons():
+        custom = str(button.get("custom_id", ""))
+        if custom.endswith(f":{action}") and not button.get("disabled"):
+            return custom
+    return None
+
+
+def round_shown(message: FakeMessage) -> int:
+    """The round the message's buttons belong to (the one being bet on, or played)."""
+    refs = (parse_custom_id(str(button.get("custom_id", ""))) for button in message.buttons())
+    return max((ref.round_no for ref in refs if ref is not None), default=0)
+
+
+def over(message: FakeMessage, betting: int) -> bool:
+    """The round ``betting`` is over: the next one is open."""
+    return round_shown(message) > betting
