@@ -28,6 +28,7 @@ from fakediscord.interactions import FakeInteraction, NoResponse
 from fakediscord.models import FakeChannel, FakeGuild, FakeMember
 from fakediscord.records import FakeMessage
 from tests.support.discord_world import labels_enabled
+from tests.support.table_buttons import round_no
 
 #: Settings a developer's .env might hold that would point the bot elsewhere.
 NO_DOTENV = {"DEV_GUILD_ID": "", "SHARD_COUNT": "", "SHARD_IDS": "", "LOG_LEVEL": "WARNING"}
@@ -81,15 +82,6 @@ def betting(message: FakeMessage) -> bool:
         if (ref := parse_custom_id(button.get("custom_id", ""))) is not None
     }
     return bool(actions) and not actions & _DEALT_ACTIONS
-
-
-def round_no(message: FakeMessage) -> int | None:
-    """The round the table message's buttons belong to."""
-    for button in message.buttons():
-        ref = parse_custom_id(button.get("custom_id", ""))
-        if ref is not None:
-            return ref.round_no
-    return None
 
 
 @dataclass

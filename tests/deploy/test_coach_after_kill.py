@@ -15,7 +15,7 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from table_players import PLAY_WEIGHTS, Casino, bot_process, round_no
+from table_players import PLAY_WEIGHTS, Casino, bot_process
 
 import db
 from bot.coach_grading import grade_round
@@ -24,6 +24,7 @@ from fakediscord import FakeDiscord
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
 from tests.support.discord_world import labels_enabled
+from tests.support.table_buttons import round_no
 
 #: Seconds the restarted bot has to grade the round (its worker works out a chart first).
 GRADED_WITHIN_S = 120

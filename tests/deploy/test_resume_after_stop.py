@@ -15,7 +15,7 @@ from typing import Literal
 
 import pytest
 from replay_rounds import check_settled_rounds
-from table_players import PLAY_WEIGHTS, Casino, Table, bot_process, read_economy, round_no, stop_all
+from table_players import PLAY_WEIGHTS, Casino, Table, bot_process, read_economy, stop_all
 
 import db
 from bot.tables.resume import BACK
@@ -25,6 +25,7 @@ from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
 from tests.pgserver import PostgresServer
 from tests.support.discord_world import embed_text, labels_enabled
+from tests.support.table_buttons import round_no
 
 Stop = Literal["SIGKILL", "SIGTERM"]
 

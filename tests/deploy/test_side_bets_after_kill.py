@@ -15,7 +15,7 @@ from contextlib import closing
 
 import pytest
 from replay_rounds import check_settled_rounds
-from table_players import PLAY_WEIGHTS, Casino, bot_process, read_economy, round_no
+from table_players import PLAY_WEIGHTS, Casino, bot_process, read_economy
 
 import db
 from bot.tables.resume import BACK
@@ -23,6 +23,7 @@ from fakediscord import FakeDiscord
 from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
 from tests.support.discord_world import embed_text, labels_enabled
+from tests.support.table_buttons import round_no
 
 SIDE_BETS = {"perfect_pairs": 5, "21plus3": 5, "buster": 5}
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import asyncpg
 from replay_rounds import replay_round
-from table_players import BETS, PLAY_WEIGHTS, Casino, round_no
+from table_players import BETS, PLAY_WEIGHTS, Casino
 
 import db
 from db import sqlite_path
@@ -28,6 +28,7 @@ from fakediscord.interactions import FakeInteraction, NoResponse
 from fakediscord.models import FakeMember
 from fakediscord.records import FakeMessage
 from tests.support.discord_world import embed_text, labels_enabled
+from tests.support.table_buttons import round_no
 
 #: Each tournament: 5 hands, the fewest chips out after hands 2 and 4 (of 3 players, the
 #: last two left play hand 5, or one is left and wins at hand 4).

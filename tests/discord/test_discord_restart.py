@@ -23,7 +23,7 @@ from tests.db.invariants import check_invariants
 from tests.processes import Running, found_within, gone_within, in_group
 from tests.support.bot_env import NO_DOTENV
 from tests.support.discord_world import World, embed_text
-from tests.support.table_buttons import over, round_shown
+from tests.support.table_buttons import over, round_no
 
 MID_ROUND = ("**Your move**", "**Insurance?**")
 
@@ -83,7 +83,7 @@ def mid_round(message: FakeMessage) -> bool:
     return any(marker in text for marker in MID_ROUND)
 
 
-def dealt(message: FakeMessage, betting: int) -> bool:
+def dealt(message: FakeMessage, betting: int | None) -> bool:
     """The round ``betting`` is dealt: it waits for a decision, or (a blackjack) is over."""
     return mid_round(message) or over(message, betting)
 
@@ -103,7 +103,7 @@ async def test_sigkill_in_the_middle_of_a_round_resumes_it_on_the_same_message(
         # The shoe is random: play rounds until one is dealt and waits for a decision (or
         # asks about insurance). A dealer's blackjack ends the round at once: the next opens.
         for _ in range(10):
-            betting = round_shown(table)
+            betting = round_no(table)
             await fake.slash(world.alice, "bet", world.channel, amount="100")
             await fake.slash(world.bob, "bet", world.channel, amount="200")
             await fake.wait_for(partial(dealt, table, betting))

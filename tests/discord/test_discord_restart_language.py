@@ -14,7 +14,7 @@ from fakediscord.records import FakeMessage
 from tests.db.invariants import check_invariants
 from tests.support.bot_env import NO_DOTENV
 from tests.support.discord_world import World, embed_text
-from tests.support.table_buttons import enabled, over, round_shown
+from tests.support.table_buttons import enabled, over, round_no
 
 BACK_ES = "El bot se ha reiniciado: esta mesa ha vuelto"
 LAST_ROUND_ES = "Última ronda"
@@ -25,12 +25,12 @@ def can_hit(message: FakeMessage) -> bool:
     return enabled(message, "hit") is not None
 
 
-def over_or_stand(message: FakeMessage, betting: int) -> bool:
+def over_or_stand(message: FakeMessage, betting: int | None) -> bool:
     """The round ``betting`` is over, or waits for a decision its Stand button can give."""
     return over(message, betting) or enabled(message, "stand") is not None
 
 
-def dealt(message: FakeMessage, betting: int) -> bool:
+def dealt(message: FakeMessage, betting: int | None) -> bool:
     """The round ``betting`` is dealt: it waits for a decision, asks about insurance, or
     (a blackjack) is already over."""
     asks = enabled(message, "no_insurance") is not None
@@ -53,7 +53,7 @@ async def test_a_spanish_table_stopped_and_started_again_says_its_lines_in_spani
         # the round at once (the next one opens); an ace up asks about insurance first, whose
         # lines push the deal's out of Latest: that round is played out, and bet again.
         for _ in range(10):
-            betting = round_shown(table)
+            betting = round_no(table)
             await fake.slash(world.alice, "bet", world.channel, amount="100")
             await fake.wait_for(partial(dealt, table, betting))
             no_insurance = enabled(table, "no_insurance")

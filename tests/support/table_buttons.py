@@ -16,12 +16,15 @@ def enabled(message: FakeMessage, action: str) -> str | None:
     return None
 
 
-def round_shown(message: FakeMessage) -> int:
-    """The round the message's buttons belong to (the one being bet on, or played)."""
-    refs = (parse_custom_id(str(button.get("custom_id", ""))) for button in message.buttons())
-    return max((ref.round_no for ref in refs if ref is not None), default=0)
+def round_no(message: FakeMessage) -> int | None:
+    """The round the table message's buttons belong to (the one being bet on, or played)."""
+    for button in message.buttons():
+        ref = parse_custom_id(str(button.get("custom_id", "")))
+        if ref is not None:
+            return ref.round_no
+    return None
 
 
-def over(message: FakeMessage, betting: int) -> bool:
+def over(message: FakeMessage, betting: int | None) -> bool:
     """The round ``betting`` is over: the next one is open."""
-    return round_shown(message) > betting
+    return (round_no(message) or 0) > (betting or 0)
